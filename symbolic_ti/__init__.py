@@ -1,0 +1,29 @@
+"""symbolic_ti: exact kernel ridge regression theory of transitive inference with exceptions.
+
+Data flow: task -> representation family -> Gram matrix -> solver -> results -> export.
+Conventions: docs/conventions.md.
+"""
+
+from __future__ import annotations
+
+# tasks
+from .task import CATEGORIES, ExceptionPair, Task
+# representation families
+from .families import FAMILIES, Exchangeable, Family, get_family
+# solving
+from .solve import RIDGELESS, solve
+from .results import CategorySummary, Result
+from .api import derive
+# errors
+from .errors import (ExportError, FamilyError, ParameterError, SolveError, SymbolicTIError, TaskError)
+from . import symbols
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Task", "ExceptionPair", "CATEGORIES",
+    "Family", "Exchangeable", "FAMILIES", "get_family",
+    "solve", "RIDGELESS", "Result", "CategorySummary", "derive",
+    "SymbolicTIError", "TaskError", "ParameterError", "FamilyError", "SolveError", "ExportError",
+    "symbols",
+]

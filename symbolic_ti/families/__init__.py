@@ -1,0 +1,42 @@
+"""Representation families, by name.
+
+Each family is a :class:`~symbolic_ti.families.base.Family` subclass with a parameter table and a docstring
+giving its kernel formula, parameter domains and source. Register new families in :data:`FAMILIES`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import FamilyError
+from .base import Family, Parameter
+from .exchangeable import Exchangeable
+
+__all__ = ["Family", "Parameter", "Exchangeable", "FAMILIES", "get_family"]
+
+#: Registered families by name.
+FAMILIES: dict[str, type[Family]] = {Exchangeable.name: Exchangeable}
+
+
+def get_family(name: str, **values: Any) -> Family:
+    """Build the family called ``name`` with some parameter values (others stay symbolic).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`FAMILIES`, e.g. ``"exchangeable"``.
+    **values
+        Exact parameter values; see the family's docstring for names and domains.
+
+    Raises
+    ------
+    FamilyError
+        For an unknown family name (the message lists the known ones).
+    ParameterError
+        For an unknown parameter or a value outside its domain.
+    """
+    try:
+        cls = FAMILIES[name]
+    except KeyError:
+        raise FamilyError(f"unknown family {name!r}; known families: {', '.join(sorted(FAMILIES))}") from None
+    return cls(**values)

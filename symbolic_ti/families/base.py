@@ -1,0 +1,237 @@
+"""The representation-family interface: parameters as data, an exact kernel and an independent numeric one.
+
+A family gives the kernel ``K((i, j), (k, l))`` between two trials. It declares its parameters in a table
+(:class:`Parameter`): validation, CLI ``--set`` parsing, docs and hypothesis strategies read that table.
+A family instance binds some parameters to exact values and leaves the others symbolic.
+
+Two kernel implementations are required, on purpose:
+
+* :meth:`Family.kernel` returns a sympy expression (exact path: Gram matrix -> DomainMatrix solve);
+* :meth:`Family.kernel_numeric` evaluates the kernel with plain arithmetic on floats or mpmath numbers,
+  written independently, so that numeric cross-checks compare two independent computations.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping
+
+import sympy as sp
+
+from .._validation import exact_number
+from ..errors import ParameterError
+
+__all__ = ["Parameter", "Family", "Trial"]
+
+Trial = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a family.
+
+    Attributes
+    ----------
+    name : str
+        Name used in ``--set NAME=VALUE`` and as keyword argument.
+    symbol : sympy.Symbol
+        The shared Symbol (``symbolic_ti.symbols``) used when the parameter is left symbolic.
+    lower, upper : sympy number
+        Bounds of the domain.
+    lower_open, upper_open : bool
+        Whether each bound is excluded.
+    description : str
+        One line for ``symbolic-ti families`` and docs.
+    """
+
+    name: str
+    symbol: sp.Symbol
+    lower: sp.Expr
+    upper: sp.Expr
+    lower_open: bool
+    upper_open: bool
+    description: str
+
+    def domain_text(self) -> str:
+        """The domain as interval text, e.g. ``[0, 1]`` or ``[0, 1)``."""
+        lo = "(" if self.lower_open else "["
+        hi = ")" if self.upper_open else "]"
+        return f"{lo}{self.lower}, {self.upper}{hi}"
+
+    def check(self, value: sp.Expr) -> sp.Expr:
+        """Return ``value`` if it is a number in the domain (symbolic values pass).
+
+        Raises
+        ------
+        ParameterError
+            If ``value`` is a number outside the domain, or not real.
+        """
+        if value.free_symbols:
+            return value
+        if not value.is_real:
+            raise ParameterError(f"{self.name} must be a real number in {self.domain_text()}, got {value}")
+        too_low = value < self.lower if not self.lower_open else value <= self.lower
+        too_high = value > self.upper if not self.upper_open else value >= self.upper
+        if bool(too_low) or bool(too_high):
+            raise ParameterError(
+                f"{self.name} = {value} is outside its domain {self.domain_text()} ({self.description})"
+            )
+        return value
+
+
+class Family(ABC):
+    """A parameterized representation family: a kernel between trials.
+
+    Subclasses set ``name``, ``parameters``, ``exchangeable``, ``swap_invariant`` and a docstring that gives
+    the kernel formula, the parameters with their domains, and the source.
+
+    Parameters
+    ----------
+    **values
+        Exact values of some parameters (int, Fraction, decimal string or float read exactly, sympy
+        expression). A parameter not given stays symbolic. Passing the parameter's own Symbol, or the
+        string ``"symbolic"``, also leaves it symbolic.
+
+    Raises
+    ------
+    ParameterError
+        For an unknown parameter name or a value outside the family's domain.
+    """
+
+    name: ClassVar[str]
+    parameters: ClassVar[tuple[Parameter, ...]]
+    #: the kernel depends only on which positions share an item (Lippl et al., PNAS 2024)
+    exchangeable: ClassVar[bool] = False
+    #: K((j, i), (l, k)) == K((i, j), (k, l)); enables the antisymmetric halving of the ridge system
+    swap_invariant: ClassVar[bool] = True
+
+    def __init__(self, **values: Any) -> None:
+        table = {p.name: p for p in self.parameters}
+        bound: dict[str, sp.Expr] = {}
+        self._explicit_symbolic: set[str] = set()
+        for key, raw in values.items():
+            if key not in table:
+                allowed = ", ".join(table)
+                raise ParameterError(f"family {self.name!r} has no parameter {key!r}; its parameters are {allowed}")
+            if raw is None:
+                continue
+            p = table[key]
+            if raw == p.symbol or (isinstance(raw, str) and raw.strip() in ("symbolic", p.name)):
+                self._explicit_symbolic.add(key)
+                continue
+            bound[key] = p.check(exact_number(raw, key))
+        self._values: dict[str, sp.Expr] = self._complete(bound)
+        self._check_joint(self._values)
+
+    # --------------------------------------------------------------- hooks
+    def _complete(self, bound: dict[str, sp.Expr]) -> dict[str, sp.Expr]:
+        """Fill defaults (e.g. kappa_d = 0) unless a parameter was asked symbolic
+        (``self._explicit_symbolic``); return the bound values. Override where needed."""
+        return bound
+
+    def _check_joint(self, values: Mapping[str, sp.Expr]) -> None:
+        """Check constraints that involve several parameters (e.g. positive semidefiniteness)."""
+
+    @abstractmethod
+    def _kernel_expr(self, a: Trial, b: Trial, p: Mapping[str, sp.Expr]) -> sp.Expr:
+        """Exact kernel between trials ``a`` and ``b``, with ``p`` mapping each parameter to a value or Symbol."""
+
+    @abstractmethod
+    def kernel_numeric(self, a: Trial, b: Trial, p: Mapping[str, Any]) -> Any:
+        """Kernel between trials ``a`` and ``b`` in plain arithmetic on floats or mpmath numbers.
+
+        ``p`` maps every active parameter name to a number of the caller's type. Written independently of
+        :meth:`kernel` so that numeric checks are independent of the exact path.
+        """
+
+    # ------------------------------------------------------------- public
+    @property
+    def values(self) -> dict[str, sp.Expr]:
+        """The parameters bound to exact values, by name."""
+        return dict(self._values)
+
+    @property
+    def active_parameters(self) -> tuple[Parameter, ...]:
+        """The parameters that the kernel depends on in this instance (a parametrization may use a subset)."""
+        return self.parameters
+
+    @property
+    def free_parameters(self) -> tuple[Parameter, ...]:
+        """The active parameters left symbolic."""
+        return tuple(p for p in self.active_parameters if p.name not in self._values)
+
+    @property
+    def free_symbols(self) -> tuple[sp.Symbol, ...]:
+        """Symbols of the parameters left symbolic."""
+        return tuple(p.symbol for p in self.free_parameters)
+
+    def parameter(self, name: str) -> Parameter:
+        """The :class:`Parameter` called ``name``.
+
+        Raises
+        ------
+        ParameterError
+            If the family has no such parameter.
+        """
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        raise ParameterError(
+            f"family {self.name!r} has no parameter {name!r}; its parameters are "
+            + ", ".join(p.name for p in self.parameters)
+        )
+
+    def symbol_values(self) -> dict[str, sp.Expr]:
+        """Map every active parameter name to its exact value or its Symbol."""
+        return {p.name: self._values.get(p.name, p.symbol) for p in self.active_parameters}
+
+    def kernel(self, a: Trial, b: Trial) -> sp.Expr:
+        """Exact kernel ``K(a, b)`` between two trials, a sympy expression in the free parameters."""
+        return sp.expand(self._kernel_expr(a, b, self.symbol_values()))
+
+    def with_values(self, **values: Any) -> "Family":
+        """A new instance with more (or changed) parameter values."""
+        merged: dict[str, Any] = dict(self._init_values())
+        merged.update(values)
+        return type(self)(**merged)
+
+    def _init_values(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self._values)
+        out.update({name: "symbolic" for name in self._explicit_symbolic})
+        return out
+
+    def numeric_point(self, point: Mapping[str, Any], convert: Any) -> dict[str, Any]:
+        """Every active parameter as a number: bound exact values through ``convert``, free ones from ``point``.
+
+        Raises
+        ------
+        ParameterError
+            If a free parameter has no value in ``point``.
+        """
+        out: dict[str, Any] = {}
+        for p in self.active_parameters:
+            if p.name in self._values:
+                out[p.name] = convert(self._values[p.name])
+            elif p.name in point:
+                out[p.name] = point[p.name]
+            elif p.symbol in point:
+                out[p.name] = point[p.symbol]
+            else:
+                raise ParameterError(f"a numeric value is needed for the symbolic parameter {p.name}")
+        return out
+
+    def describe(self) -> str:
+        """One line: the family name and its parameter values (symbolic ones by name)."""
+        parts = [f"{k}={v}" for k, v in self._values.items()]
+        parts += [f"{p.name} symbolic" for p in self.free_parameters]
+        return f"{self.name}({', '.join(parts)})"
+
+    def __repr__(self) -> str:
+        return self.describe()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._values == self._values  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, tuple(sorted((k, str(v)) for k, v in self._values.items()))))

@@ -1,0 +1,125 @@
+"""Gram matrices of the ridge system as DomainMatrix; the number domain is chosen here and only here.
+
+The training trials come in pairs ``p`` and ``swap(p) = (p[1], p[0])`` with opposite targets. When the kernel
+is swap invariant, ``K(swap a, swap b) = K(a, b)``, the dual coefficients satisfy ``c[swap p] = -c[p]``
+(the ridge solution is unique and the swap maps solutions to solutions), so the system halves to the
+positive-target trials ``P`` with the Gram matrix
+
+    H[p, q] = K(p, q) - K(p, swap q),        p, q in P,
+
+and every prediction is ``f(t) = sum_p c_p (K(t, p) - K(t, swap p))``. See docs/theory.md#antisymmetric-halving.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+from sympy.polys.constructor import construct_domain
+from sympy.polys.domains import Domain
+from sympy.polys.matrices import DomainMatrix
+
+from .families.base import Family, Trial
+from .task import Task
+
+__all__ = ["GramSystem", "build_system", "is_swap_invariant", "swap"]
+
+
+def swap(t: Trial) -> Trial:
+    """The trial with its two items exchanged."""
+    return (t[1], t[0])
+
+
+@dataclass(frozen=True)
+class GramSystem:
+    """A ridge system ready for exact solving.
+
+    Attributes
+    ----------
+    rows : tuple of trials, length m
+        The unknowns' trials: the positive-target training trials (halved) or every training trial (full).
+    targets : DomainMatrix of shape (m, 1)
+        Training targets of ``rows``.
+    gram : DomainMatrix of shape (m, m)
+        The (halved or full) Gram matrix, without the ridge.
+    ridge : domain element or None
+        The ridge in the same domain, or ``None`` when no ridge is added (ridgeless).
+    queries : tuple of trials, length T
+        The trials whose predictions are wanted.
+    cross : DomainMatrix of shape (T, m)
+        Kernel between each query and each row (antisymmetrized when halved).
+    halved : bool
+        Whether the antisymmetric halving was used.
+    """
+
+    rows: tuple[Trial, ...]
+    targets: DomainMatrix
+    gram: DomainMatrix
+    ridge: object
+    queries: tuple[Trial, ...]
+    cross: DomainMatrix
+    halved: bool
+
+    @property
+    def domain(self) -> Domain:
+        """The common number domain (QQ, ZZ[alpha, lambda], QQ(...), EX, ...)."""
+        return self.gram.domain
+
+
+def is_swap_invariant(task: Task, family: Family) -> bool:
+    """Check ``K(swap a, swap b) == K(a, b)`` exactly for every trial ``a`` and every training trial ``b``."""
+    train = [t for t, _ in task.training]
+    for a in task.trials:
+        for b in train:
+            if sp.expand(family.kernel(swap(a), swap(b)) - family.kernel(a, b)) != 0:
+                return False
+    return True
+
+
+def build_system(
+    task: Task,
+    family: Family,
+    ridge: sp.Expr | None,
+    halved: bool,
+    queries: tuple[Trial, ...] | None = None,
+) -> GramSystem:
+    """Build the Gram matrix, targets and query kernels of the ridge system in one common domain.
+
+    Parameters
+    ----------
+    task : Task
+    family : Family
+    ridge : sympy expression or None
+        The ridge (a number, a Symbol, an expression); ``None`` for the ridgeless limit (no ridge added).
+    halved : bool
+        Use the antisymmetric halving (only valid for swap-invariant kernels; the caller checks).
+    queries : tuple of trials, optional
+        Trials to predict; default every ordered trial of the task.
+
+    Returns
+    -------
+    GramSystem
+    """
+    queries = task.trials if queries is None else queries
+    if halved:
+        rows = task.positive_training
+        targets = [1] * len(rows)
+
+        def k(a: Trial, b: Trial) -> sp.Expr:
+            return family.kernel(a, b) - family.kernel(a, swap(b))
+    else:
+        rows = tuple(t for t, _ in task.training)
+        targets = [y for _, y in task.training]
+        k = family.kernel
+    m = len(rows)
+    gram_entries = [k(p, q) for p in rows for q in rows]
+    cross_entries = [k(t, q) for t in queries for q in rows]
+    extra = [sp.sympify(ridge)] if ridge is not None else []
+    dom, elems = construct_domain(gram_entries + cross_entries + [sp.Integer(y) for y in targets] + extra)
+    g = elems[: m * m]
+    c = elems[m * m: m * m + len(queries) * m]
+    y = elems[m * m + len(queries) * m: m * m + len(queries) * m + m]
+    gram = DomainMatrix([g[r * m:(r + 1) * m] for r in range(m)], (m, m), dom)
+    cross = DomainMatrix([c[r * m:(r + 1) * m] for r in range(len(queries))], (len(queries), m), dom)
+    tgt = DomainMatrix([[v] for v in y], (m, 1), dom)
+    return GramSystem(rows, tgt, gram, elems[-1] if extra else None, tuple(queries), cross, halved)

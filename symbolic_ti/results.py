@@ -1,0 +1,229 @@
+"""Immutable results of an exact solve: predictions, margins, per-category summaries, training fit.
+
+A :class:`Result` knows how to show itself as LaTeX (``_repr_latex_`` in a notebook, :meth:`Result.to_latex`),
+JSON (:meth:`Result.to_dict`) and plain text (:meth:`Result.to_text`); the formats live in
+:mod:`symbolic_ti.export`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Mapping
+
+import sympy as sp
+
+from .families.base import Family, Trial
+from .task import CATEGORIES, TRAINING_CATEGORIES, ExceptionPair, Task
+
+__all__ = ["Result", "CategorySummary", "TrainingFit"]
+
+
+def _is_number(e: sp.Expr) -> bool:
+    return not e.free_symbols
+
+
+@dataclass(frozen=True)
+class CategorySummary:
+    """Margins of one trial category.
+
+    Attributes
+    ----------
+    category : str
+        One of :data:`symbolic_ti.task.CATEGORIES`.
+    trials : tuple of (i, j)
+        The ordered trials of the category.
+    margins : mapping (i, j) -> sympy expression, or None where there is no ground truth
+    min_margin : sympy number or None
+        Smallest margin when every margin is numeric, else ``None``.
+    n_errors : int or None
+        Number of trials with a negative margin when every margin is numeric, else ``None``.
+    """
+
+    category: str
+    trials: tuple[Trial, ...]
+    margins: Mapping[Trial, sp.Expr | None]
+    min_margin: sp.Expr | None
+    n_errors: int | None
+
+
+@dataclass(frozen=True)
+class TrainingFit:
+    """Fit of one training trial: target ``y``, prediction ``f`` and residual ``y - f``."""
+
+    trial: Trial
+    target: int
+    prediction: sp.Expr
+    residual: sp.Expr
+
+
+@dataclass(frozen=True)
+class Result:
+    """Exact kernel ridge predictions on every ordered trial of a task.
+
+    Attributes
+    ----------
+    task : Task
+    family : Family
+        The representation family, with its bound parameter values.
+    ridge : sympy expression or None
+        The ridge (a number or the Symbol ``lambda``); ``None`` for the ridgeless limit ``lambda -> 0+``.
+    predictions : mapping (i, j) -> sympy expression
+        ``f(i, j)`` for every ordered trial, canceled rational functions of the free parameters.
+    method : str
+        How it was solved, e.g. ``"halved"``, ``"full"`` or ``"halved/limit"`` (ridgeless).
+    ridgeless_conditions : tuple of sympy expressions
+        Ridgeless results with free parameters only: irreducible polynomials in the free parameters such
+        that every formula equals the limit ``lambda -> 0+`` wherever none of them vanishes. At a root,
+        :meth:`subs` solves again with the value set. Empty otherwise.
+    seconds : float
+        Wall time of the solve (not part of equality).
+    """
+
+    task: Task
+    family: Family
+    ridge: sp.Expr | None
+    predictions: Mapping[Trial, sp.Expr]
+    method: str
+    ridgeless_conditions: tuple[sp.Expr, ...] = ()
+    seconds: float = field(default=0.0, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "predictions", MappingProxyType(dict(self.predictions)))
+
+    # --------------------------------------------------------------- basics
+    @property
+    def ridgeless(self) -> bool:
+        """Whether this is the ridgeless limit ``lambda -> 0+``."""
+        return self.ridge is None
+
+    @property
+    def free_symbols(self) -> tuple[sp.Symbol, ...]:
+        """Symbols that remain in the predictions, sorted by name."""
+        syms: set[sp.Symbol] = set()
+        for v in self.predictions.values():
+            syms |= v.free_symbols
+        return tuple(sorted(syms, key=lambda s: s.name))
+
+    @property
+    def is_numeric(self) -> bool:
+        """Whether every prediction is a number (no free parameter)."""
+        return all(_is_number(v) for v in self.predictions.values())
+
+    def f(self, i: int, j: int) -> sp.Expr:
+        """The prediction ``f(i, j)``; positive means "i beats j".
+
+        Raises
+        ------
+        TaskError
+            If ``(i, j)`` is not a trial of the task.
+        """
+        return self.predictions[self.task.check_trial((i, j))]
+
+    def margin(self, i: int, j: int) -> sp.Expr | None:
+        """``g * f(i, j)`` with ``g`` the target or ground truth; ``None`` for a trial without ground truth."""
+        g = self.task.ground_truth((i, j))
+        return None if g is None else g * self.predictions[(i, j)]
+
+    @property
+    def margins(self) -> dict[Trial, sp.Expr]:
+        """Margins of every trial that has a target or a ground truth."""
+        out = {}
+        for t in self.task.trials:
+            m = self.margin(*t)
+            if m is not None:
+                out[t] = m
+        return out
+
+    @property
+    def exception_margins(self) -> dict[ExceptionPair, sp.Expr]:
+        """The exception margin ``f(W, L)`` of each exception."""
+        return {e: self.predictions[(e.winner, e.loser)] for e in self.task.exceptions}
+
+    @property
+    def transitive_margins(self) -> dict[Trial, sp.Expr]:
+        """Margins of the test trials that have ground truth (generalization margins)."""
+        tt = self.task.training_targets
+        return {t: m for t, m in self.margins.items() if t not in tt}
+
+    # ---------------------------------------------------------- categories
+    def category_summary(self, category: str) -> CategorySummary:
+        """Margins, minimum margin and number of errors of one category (see :class:`CategorySummary`)."""
+        trials = tuple(t for t in self.task.trials if self.task.categories[t] == category)
+        margins = {t: self.margin(*t) for t in trials}
+        numeric = [m for m in margins.values() if m is not None]
+        if numeric and all(_is_number(m) for m in numeric):
+            return CategorySummary(category, trials, MappingProxyType(margins), min(numeric),
+                                   sum(1 for m in numeric if m < 0))
+        return CategorySummary(category, trials, MappingProxyType(margins), None, None)
+
+    @property
+    def categories(self) -> dict[str, CategorySummary]:
+        """Summaries of every category present in the task, in the order of :data:`CATEGORIES`."""
+        present = set(self.task.categories.values())
+        return {c: self.category_summary(c) for c in CATEGORIES if c in present}
+
+    @property
+    def errors(self) -> tuple[Trial, ...]:
+        """Trials with a numeric negative margin (answered wrongly), in trial order."""
+        return tuple(t for t, m in self.margins.items() if _is_number(m) and m < 0)
+
+    @property
+    def training_fit(self) -> tuple[TrainingFit, ...]:
+        """Target, prediction and residual of every training trial, in the task's training order."""
+        return tuple(
+            TrainingFit(t, y, self.predictions[t], sp.cancel(y - self.predictions[t])) for t, y in self.task.training
+        )
+
+    # ------------------------------------------------------------ helpers
+    def subs(self, values: Mapping[Any, Any]) -> "Result":
+        """A new result with some free parameters replaced by exact values.
+
+        ``values`` maps Symbols or parameter names (``"alpha"``, ``"lambda"``) to numbers (read exactly).
+        For a ridgeless result this evaluates the generic limit; at the finitely many parameter values where
+        the limit and the substitution do not commute, solve again with the value set instead.
+        """
+        from ._validation import exact_number
+        from .symbols import symbol_by_name
+
+        sub = {}
+        for k, v in values.items():
+            sym = symbol_by_name(k) if isinstance(k, str) else k
+            sub[sym] = exact_number(v, str(k))
+        preds = {t: sp.cancel(v.subs(sub)) for t, v in self.predictions.items()}
+        fam_vals = {k: v for k, v in ((s.name, val) for s, val in sub.items()) if k != "lambda"}
+        family = self.family.with_values(**{k: v for k, v in fam_vals.items()
+                                            if k in {p.name for p in self.family.parameters}})
+        ridge = self.ridge if self.ridge is None else sp.sympify(self.ridge).subs(sub)
+        return replace(self, predictions=preds, family=family, ridge=ridge)
+
+    # ------------------------------------------------------------ display
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dictionary (schema: docs/json_schema.md)."""
+        from .export.jsonreport import result_to_dict
+
+        return result_to_dict(self)
+
+    def to_latex(self, **kwargs: Any) -> str:
+        """LaTeX: the upper-triangle table of ``f(i, j)`` and the margins (see :mod:`symbolic_ti.export.latex`)."""
+        from .export.latex import result_to_latex
+
+        return result_to_latex(self, **kwargs)
+
+    def to_text(self) -> str:
+        """Plain-text report."""
+        from .export.text import result_to_text
+
+        return result_to_text(self)
+
+    def _repr_latex_(self) -> str:
+        from .export.latex import result_to_latex
+
+        return result_to_latex(self, notebook=True)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        r = "ridgeless" if self.ridgeless else f"lambda={self.ridge}"
+        return f"Result({self.task.label()}, {self.family.describe()}, {r}, method={self.method})"

@@ -1,0 +1,133 @@
+"""Exact kernel ridge solutions: the one place where the solving method is chosen.
+
+``method="auto"`` uses the antisymmetric halving (``"halved"``) when the kernel is swap invariant, checked
+exactly, and the full system (``"full"``) otherwise. Both stay callable by name; tests compare them.
+For the ridgeless limit, ``ridgeless_method="auto"`` is ``"pinv"`` (normal equations); ``"limit"`` (symbolic
+ridge, then lambda -> 0+) is the independent check. Timings: benchmarks/bench_solve.py, docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import sympy as sp
+
+from .. import symbols as S
+from .._validation import exact_number
+from ..errors import ParameterError, SolveError
+from ..families.base import Family
+from ..gram import build_system, is_swap_invariant
+from ..results import Result
+from ..task import Task
+from .exact import predict_ridge, predict_ridgeless_pinv, ridgeless_limit
+
+__all__ = ["solve", "RIDGELESS"]
+
+#: Pass as ``ridge`` to ask for the ridgeless limit lambda -> 0+.
+RIDGELESS = "ridgeless"
+
+_METHODS = ("auto", "halved", "full")
+_RIDGELESS_METHODS = ("auto", "pinv", "limit")
+
+
+def _parse_ridge(ridge: Any) -> sp.Expr | None:
+    """Return the ridge as an exact expression, or ``None`` for the ridgeless limit."""
+    if ridge is None:
+        return S.ridge
+    if isinstance(ridge, str) and ridge.strip().lower() in ("ridgeless", "0+"):
+        return None
+    if isinstance(ridge, str) and ridge.strip() in ("lambda", "symbolic"):
+        return S.ridge
+    value = exact_number(ridge, "ridge")
+    if not value.free_symbols:
+        if not value.is_real or value < 0:
+            raise ParameterError(f"ridge must be a real number >= 0 or 'ridgeless', got {value}")
+        if value == 0:
+            return None  # ridge 0 means the ridgeless limit, never the substitution lambda = 0
+    return value
+
+
+def solve(
+    task: Task,
+    family: Family,
+    ridge: Any = None,
+    *,
+    method: str = "auto",
+    ridgeless_method: str = "auto",
+) -> Result:
+    """Solve kernel ridge regression on a TI task exactly and return every prediction.
+
+    Parameters
+    ----------
+    task : Task
+        Items and exceptions.
+    family : Family
+        Representation family with some parameters bound; unbound ones stay symbolic.
+    ridge : number, str, sympy expression, or None
+        ``None`` (default) leaves the ridge symbolic (Symbol ``lambda``); a number ``>= 0`` (read exactly, so
+        ``0.1`` is 1/10); ``"ridgeless"`` (or 0) for the limit ``lambda -> 0+``.
+    method : {"auto", "halved", "full"}
+        ``"halved"`` uses the antisymmetry of the targets (requires a swap-invariant kernel);
+        ``"full"`` solves the full system; ``"auto"`` checks swap invariance and picks.
+    ridgeless_method : {"auto", "pinv", "limit"}
+        How the ridgeless limit is taken (see :mod:`symbolic_ti.solve.exact`).
+
+    Returns
+    -------
+    Result
+        Canceled rational functions ``f(i, j)`` of the free parameters for every ordered trial.
+
+    Raises
+    ------
+    ParameterError
+        For an invalid ridge or method name.
+    SolveError
+        If ``method="halved"`` is asked for a kernel that is not swap invariant, or the system is singular at
+        a given positive ridge.
+
+    Notes
+    -----
+    ``f(x) = k(x)^T (K + lambda I)^{-1} y`` with the ridge on the sum of squared errors
+    (docs/conventions.md). Derived here, see docs/theory.md.
+    """
+    if not isinstance(task, Task):
+        raise ParameterError(f"task must be a symbolic_ti.Task, got {type(task).__name__}")
+    if not isinstance(family, Family):
+        raise ParameterError(f"family must be a symbolic_ti Family (e.g. Exchangeable(alpha=...)), got {family!r}")
+    if method not in _METHODS:
+        raise ParameterError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
+    if ridgeless_method not in _RIDGELESS_METHODS:
+        raise ParameterError(
+            f"ridgeless_method must be one of {', '.join(_RIDGELESS_METHODS)}, got {ridgeless_method!r}"
+        )
+    lam = _parse_ridge(ridge)
+    start = time.perf_counter()
+    if method == "auto":
+        chosen = "halved" if family.swap_invariant and is_swap_invariant(task, family) else "full"
+    else:
+        chosen = method
+        if chosen == "halved" and not is_swap_invariant(task, family):
+            raise SolveError(f"method 'halved' needs a swap-invariant kernel; {family.describe()} is not")
+    halved = chosen == "halved"
+    if lam is None:
+        rmethod = "pinv" if ridgeless_method == "auto" else ridgeless_method
+        if rmethod == "pinv":
+            system = build_system(task, family, None, halved)
+            values = predict_ridgeless_pinv(system)
+        else:
+            system = build_system(task, family, S.ridge, halved)
+            values = [ridgeless_limit(v, S.ridge) for v in predict_ridge(system)]
+    else:
+        rmethod = None
+        system = build_system(task, family, lam, halved)
+        values = predict_ridge(system)
+    preds = dict(zip(system.queries, values))
+    return Result(
+        task=task,
+        family=family,
+        ridge=lam,
+        predictions=preds,
+        method=chosen if rmethod is None else f"{chosen}/{rmethod}",
+        seconds=time.perf_counter() - start,
+    )

@@ -1,0 +1,101 @@
+"""Exact solution of the kernel ridge system with DomainMatrix (fraction-free over polynomial rings).
+
+* ridge (numeric or symbolic): ``(K + lambda I) c = y`` by ``solve_den``, which returns a numerator vector
+  and one common denominator without fractions in the ground domain; predictions ``k(t)^T c`` are then
+  canceled once in the fraction field.
+* ridgeless (``lambda -> 0+``), two independent methods:
+
+  - ``"pinv"``: the limit equals ``k(t)^T K^+ y`` (minimum-norm interpolant) because ``k(t)`` lies in the
+    range of a positive semidefinite ``K``; any least-squares solution ``c`` of ``K c ~ y`` gives the same
+    ``k(t)^T c``, and the normal equations ``K^2 c = K y`` are always consistent. Solved by fraction-free
+    RREF, so a singular ``K`` is handled exactly.
+  - ``"limit"``: solve with a symbolic ridge, then take the one-sided limit of each rational function of
+    lambda at 0 from its lowest-order terms.
+
+  With symbolic parameters both give the generic limit, valid for every parameter value except the finitely
+  many roots of a leading coefficient; evaluate at such a value by setting it before solving.
+  See docs/theory.md#ridgeless-limit.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from sympy.polys.matrices import DomainMatrix
+
+from ..errors import SolveError
+from ..gram import GramSystem
+
+__all__ = ["predict_ridge", "predict_ridgeless_pinv", "ridgeless_limit"]
+
+
+def _field_values(system: GramSystem, num: DomainMatrix, den: object) -> list[sp.Expr]:
+    """``num[t] / den`` for each query, canceled in the fraction field, as sympy expressions."""
+    dom = num.domain
+    field = dom.get_field() if not dom.is_Field else dom
+    den_f = field.convert_from(den, dom)
+    out = []
+    for (v,) in num.to_list():
+        q = field.convert_from(v, dom) / den_f
+        out.append(field.to_sympy(q))
+    return out
+
+
+def predict_ridge(system: GramSystem) -> list[sp.Expr]:
+    """Predictions ``k(t)^T (K + lambda I)^{-1} y`` for every query, exactly.
+
+    Raises
+    ------
+    SolveError
+        If ``K + lambda I`` is singular (only possible for a ridge equal to a root of its determinant).
+    """
+    m = system.gram.shape[0]
+    dom = system.domain
+    eye = DomainMatrix.eye(m, dom)
+    mat = system.gram + eye * system.ridge if system.ridge is not None else system.gram
+    try:
+        xnum, xden = mat.solve_den(system.targets)
+    except Exception as err:  # DMNonInvertibleMatrixError and friends
+        raise SolveError(f"the ridge system K + lambda I is singular at this ridge ({err})") from None
+    return _field_values(system, system.cross * xnum, xden)
+
+
+def predict_ridgeless_pinv(system: GramSystem) -> list[sp.Expr]:
+    """Ridgeless predictions ``k(t)^T K^+ y`` through the consistent normal equations ``K^2 c = K y``."""
+    g = system.gram
+    m = g.shape[0]
+    aug = (g * g).hstack(g * system.targets)
+    rref, den, pivots = aug.rref_den()
+    if m in pivots:  # cannot happen for a symmetric matrix: K y lies in the range of K^2
+        raise SolveError("internal: normal equations of the ridgeless limit are inconsistent")
+    dom = rref.domain
+    zero = dom.zero
+    rows = rref.to_list()
+    x = [zero] * m
+    for r, col in enumerate(pivots):
+        x[col] = rows[r][m]
+    xnum = DomainMatrix([[v] for v in x], (m, 1), dom)
+    return _field_values(system, system.cross * xnum, den)
+
+
+def ridgeless_limit(expr: sp.Expr, lam: sp.Symbol) -> sp.Expr:
+    """One-sided limit ``lam -> 0+`` of a rational function of ``lam`` (coefficients in other symbols).
+
+    Writes ``expr = lam^a p(lam) / (lam^b q(lam))`` with ``p(0), q(0)`` not identically zero; the limit is
+    ``p(0)/q(0)`` when ``a == b`` and ``0`` when ``a > b``.
+
+    Raises
+    ------
+    SolveError
+        If ``a < b``: the prediction diverges (impossible for a positive semidefinite kernel).
+    """
+    num, den = sp.fraction(sp.cancel(sp.together(expr)))
+    pn, pd = sp.Poly(num, lam), sp.Poly(den, lam)
+    if pn.is_zero:
+        return sp.Integer(0)
+    a = min(m[0] for m in pn.monoms())
+    b = min(m[0] for m in pd.monoms())
+    if a < b:
+        raise SolveError("the prediction diverges as the ridge goes to 0; is the kernel positive semidefinite?")
+    if a > b:
+        return sp.Integer(0)
+    return sp.cancel(pn.coeff_monomial(lam**a) / pd.coeff_monomial(lam**b))

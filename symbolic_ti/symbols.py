@@ -1,0 +1,34 @@
+"""The conventions' sympy Symbols, created once so that every module shares the same objects.
+
+See ``docs/conventions.md``. The ridge Symbol is named ``lambda`` so that LaTeX shows ``\\lambda``.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+__all__ = ["alpha", "ridge", "kappa_o", "kappa_d", "n", "symbol_by_name"]
+
+#: Conjunctivity factor, in [0, 1].
+alpha = sp.Symbol("alpha", nonnegative=True)
+#: Ridge (regularization on the sum of squared errors), >= 0.
+ridge = sp.Symbol("lambda", nonnegative=True)
+#: Exchangeable kernel between trials that share exactly one position's item.
+kappa_o = sp.Symbol("kappa_o", nonnegative=True)
+#: Exchangeable kernel between trials that share no position's item.
+kappa_d = sp.Symbol("kappa_d", nonnegative=True)
+#: Number of items.
+n = sp.Symbol("n", integer=True, positive=True)
+
+_BY_NAME = {"alpha": alpha, "lambda": ridge, "ridge": ridge, "kappa_o": kappa_o, "kappa_d": kappa_d, "n": n}
+
+
+def symbol_by_name(name: str) -> sp.Symbol:
+    """Return the shared Symbol called ``name`` ("alpha", "lambda" or "ridge", "kappa_o", "kappa_d", "n").
+
+    Raises
+    ------
+    KeyError
+        If no convention Symbol has that name.
+    """
+    return _BY_NAME[name]
