@@ -179,23 +179,67 @@ class Result:
     def subs(self, values: Mapping[Any, Any]) -> "Result":
         """A new result with some free parameters replaced by exact values.
 
-        ``values`` maps Symbols or parameter names (``"alpha"``, ``"lambda"``) to numbers (read exactly).
-        For a ridgeless result this evaluates the generic limit; at the finitely many parameter values where
-        the limit and the substitution do not commute, solve again with the value set instead.
+        Parameters
+        ----------
+        values : mapping
+            Symbols or parameter names (``"alpha"``, ``"lambda"``) to numbers (read exactly: ``0.1`` is 1/10).
+
+        Returns
+        -------
+        Result
+
+        Notes
+        -----
+        Limits are never replaced by substitution: setting the ridge to 0 takes the limit ``lambda -> 0+`` of
+        each prediction after the other values are set; for a ridgeless result whose
+        ``ridgeless_conditions`` vanish at the new values, the task is solved again with the values set.
+
+        Raises
+        ------
+        ParameterError
+            For an unknown name or a value outside its domain.
         """
         from ._validation import exact_number
-        from .symbols import symbol_by_name
+        from .errors import ParameterError
+        from .symbols import ridge as lam_symbol, symbol_by_name
 
-        sub = {}
+        names = {p.name for p in self.family.parameters}
+        sub: dict[sp.Symbol, sp.Expr] = {}
         for k, v in values.items():
-            sym = symbol_by_name(k) if isinstance(k, str) else k
+            try:
+                sym = symbol_by_name(k) if isinstance(k, str) else k
+            except KeyError:
+                raise ParameterError(f"unknown parameter {k!r}; known: {', '.join(sorted(names | {'lambda'}))}") from None
             sub[sym] = exact_number(v, str(k))
+        fam_values = {s.name: v for s, v in sub.items() if s.name in names}
+        family = self.family.with_values(**fam_values) if fam_values else self.family
+        ridge_value = sub.pop(lam_symbol, None) if self.ridge == lam_symbol else None
+        if ridge_value is not None and ridge_value < 0:
+            raise ParameterError(f"ridge must be >= 0, got {ridge_value}")
+        if self.ridgeless and any(c.subs(sub) == 0 for c in self.ridgeless_conditions):
+            from .solve import solve
+
+            return solve(self.task, family, "ridgeless")
         preds = {t: sp.cancel(v.subs(sub)) for t, v in self.predictions.items()}
-        fam_vals = {k: v for k, v in ((s.name, val) for s, val in sub.items()) if k != "lambda"}
-        family = self.family.with_values(**{k: v for k, v in fam_vals.items()
-                                            if k in {p.name for p in self.family.parameters}})
-        ridge = self.ridge if self.ridge is None else sp.sympify(self.ridge).subs(sub)
-        return replace(self, predictions=preds, family=family, ridge=ridge)
+        ridge = self.ridge
+        if ridge_value is not None:
+            if ridge_value == 0:
+                from .solve.exact import condition_factors, ridgeless_limit
+
+                pairs = {t: ridgeless_limit(v, lam_symbol) for t, v in preds.items()}
+                if any(c == 0 for _, c in pairs.values()):
+                    from .solve import solve
+
+                    return solve(self.task, family, "ridgeless")
+                return replace(self, predictions={t: v for t, (v, _) in pairs.items()}, family=family, ridge=None,
+                               method=self.method + "/limit",
+                               ridgeless_conditions=condition_factors([c for _, c in pairs.values()]))
+            preds = {t: sp.cancel(v.subs(lam_symbol, ridge_value)) for t, v in preds.items()}
+            ridge = ridge_value
+        elif ridge is not None:
+            ridge = sp.sympify(ridge).subs(sub)
+        conditions = tuple(c for c in (sp.expand(c.subs(sub)) for c in self.ridgeless_conditions) if c.free_symbols)
+        return replace(self, predictions=preds, family=family, ridge=ridge, ridgeless_conditions=conditions)
 
     # ------------------------------------------------------------ display
     def to_dict(self) -> dict[str, Any]:

@@ -2,8 +2,9 @@
 
 ``method="auto"`` uses the antisymmetric halving (``"halved"``) when the kernel is swap invariant, checked
 exactly, and the full system (``"full"``) otherwise. Both stay callable by name; tests compare them.
-For the ridgeless limit, ``ridgeless_method="auto"`` is ``"pinv"`` (normal equations); ``"limit"`` (symbolic
-ridge, then lambda -> 0+) is the independent check. Timings: benchmarks/bench_solve.py, docs/performance.md.
+For the ridgeless limit, ``ridgeless_method="auto"`` is ``"pinv"`` (normal equations) when every parameter is
+numeric, and ``"limit"`` (symbolic ridge, then lambda -> 0+ from the lowest-order terms) when parameters remain
+symbolic, because only it also returns where the generic formulas hold. Each checks the other in the tests. Timings: benchmarks/bench_solve.py, docs/performance.md.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ..families.base import Family
 from ..gram import build_system, is_swap_invariant
 from ..results import Result
 from ..task import Task
-from .exact import predict_ridge, predict_ridgeless_pinv, ridgeless_limit
+from .exact import condition_factors, predict_ridge, predict_ridgeless_pinv, ridgeless_limit
 
 __all__ = ["solve", "RIDGELESS"]
 
@@ -110,14 +111,21 @@ def solve(
         if chosen == "halved" and not is_swap_invariant(task, family):
             raise SolveError(f"method 'halved' needs a swap-invariant kernel; {family.describe()} is not")
     halved = chosen == "halved"
+    conditions: tuple[sp.Expr, ...] = ()
     if lam is None:
-        rmethod = "pinv" if ridgeless_method == "auto" else ridgeless_method
+        if family.free_symbols and S.ridge in family.free_symbols:  # pragma: no cover - no family uses lambda
+            raise SolveError("a family parameter cannot use the ridge Symbol lambda")
+        rmethod = ridgeless_method
+        if rmethod == "auto":
+            rmethod = "limit" if family.free_symbols else "pinv"
         if rmethod == "pinv":
             system = build_system(task, family, None, halved)
             values = predict_ridgeless_pinv(system)
         else:
             system = build_system(task, family, S.ridge, halved)
-            values = [ridgeless_limit(v, S.ridge) for v in predict_ridge(system)]
+            pairs = [ridgeless_limit(v, S.ridge) for v in predict_ridge(system)]
+            values = [v for v, _ in pairs]
+            conditions = condition_factors([c for _, c in pairs])
     else:
         rmethod = None
         system = build_system(task, family, lam, halved)
@@ -129,5 +137,6 @@ def solve(
         ridge=lam,
         predictions=preds,
         method=chosen if rmethod is None else f"{chosen}/{rmethod}",
+        ridgeless_conditions=conditions,
         seconds=time.perf_counter() - start,
     )

@@ -13,7 +13,9 @@
     lambda at 0 from its lowest-order terms.
 
   With symbolic parameters both give the generic limit, valid for every parameter value except the finitely
-  many roots of a leading coefficient; evaluate at such a value by setting it before solving.
+  many roots of a leading coefficient; ``"limit"`` also returns those coefficients (the result's
+  ``ridgeless_conditions``), so ``"auto"`` uses it whenever parameters remain symbolic. At such a root,
+  solve again with the value set.
   See docs/theory.md#ridgeless-limit.
 """
 
@@ -25,7 +27,7 @@ from sympy.polys.matrices import DomainMatrix
 from ..errors import SolveError
 from ..gram import GramSystem
 
-__all__ = ["predict_ridge", "predict_ridgeless_pinv", "ridgeless_limit"]
+__all__ = ["predict_ridge", "predict_ridgeless_pinv", "ridgeless_limit", "condition_factors"]
 
 
 def _field_values(system: GramSystem, num: DomainMatrix, den: object) -> list[sp.Expr]:
@@ -77,11 +79,18 @@ def predict_ridgeless_pinv(system: GramSystem) -> list[sp.Expr]:
     return _field_values(system, system.cross * xnum, den)
 
 
-def ridgeless_limit(expr: sp.Expr, lam: sp.Symbol) -> sp.Expr:
+def ridgeless_limit(expr: sp.Expr, lam: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
     """One-sided limit ``lam -> 0+`` of a rational function of ``lam`` (coefficients in other symbols).
 
     Writes ``expr = lam^a p(lam) / (lam^b q(lam))`` with ``p(0), q(0)`` not identically zero; the limit is
     ``p(0)/q(0)`` when ``a == b`` and ``0`` when ``a > b``.
+
+    Returns
+    -------
+    (limit, condition) : tuple of sympy expressions
+        ``condition = q(0)``, a polynomial in the other symbols: at any parameter point where it does not
+        vanish, the formula ``limit`` is the limit of the prediction at that point (the reduced denominator
+        keeps its lowest-order coefficient there). At a root of ``condition``, solve again with the value set.
 
     Raises
     ------
@@ -90,12 +99,27 @@ def ridgeless_limit(expr: sp.Expr, lam: sp.Symbol) -> sp.Expr:
     """
     num, den = sp.fraction(sp.cancel(sp.together(expr)))
     pn, pd = sp.Poly(num, lam), sp.Poly(den, lam)
-    if pn.is_zero:
-        return sp.Integer(0)
-    a = min(m[0] for m in pn.monoms())
     b = min(m[0] for m in pd.monoms())
+    lead_den = pd.coeff_monomial(lam**b)
+    if pn.is_zero:
+        return sp.Integer(0), lead_den
+    a = min(m[0] for m in pn.monoms())
     if a < b:
         raise SolveError("the prediction diverges as the ridge goes to 0; is the kernel positive semidefinite?")
     if a > b:
-        return sp.Integer(0)
-    return sp.cancel(pn.coeff_monomial(lam**a) / pd.coeff_monomial(lam**b))
+        return sp.Integer(0), lead_den
+    return sp.cancel(pn.coeff_monomial(lam**a) / lead_den), lead_den
+
+
+def condition_factors(conditions: list[sp.Expr]) -> tuple[sp.Expr, ...]:
+    """The distinct irreducible non-constant factors of ``conditions``, sorted by their string (monic-ish)."""
+    seen: dict[str, sp.Expr] = {}
+    for c in conditions:
+        if not c.free_symbols:
+            continue
+        _, factors = sp.factor_list(c)
+        for fac, _mult in factors:
+            if fac.free_symbols:
+                fac = sp.expand(fac if sp.Poly(fac).LC() > 0 else -fac)
+                seen.setdefault(str(fac), fac)
+    return tuple(seen[k] for k in sorted(seen))
