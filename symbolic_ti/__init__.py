@@ -14,8 +14,12 @@ from .families import FAMILIES, Exchangeable, Family, get_family
 from .solve import RIDGELESS, solve
 from .results import CategorySummary, Result
 from .api import derive
+# numeric cross-checks
+from .solve.numeric import numeric_predictions
+from .verify import VerifyReport, verify
 # errors
-from .errors import (ExportError, FamilyError, ParameterError, SolveError, SymbolicTIError, TaskError)
+from .errors import (ExportError, FamilyError, IllConditionedWarning, ParameterError, SolveError, SymbolicTIError,
+                     TaskError)
 from . import symbols
 
 __version__ = "0.1.0"
@@ -24,6 +28,8 @@ __all__ = [
     "Task", "ExceptionPair", "CATEGORIES",
     "Family", "Exchangeable", "FAMILIES", "get_family",
     "solve", "RIDGELESS", "Result", "CategorySummary", "derive",
+    "numeric_predictions", "verify", "VerifyReport",
     "SymbolicTIError", "TaskError", "ParameterError", "FamilyError", "SolveError", "ExportError",
+    "IllConditionedWarning",
     "symbols",
 ]

@@ -14,6 +14,7 @@ __all__ = [
     "FamilyError",
     "SolveError",
     "ExportError",
+    "IllConditionedWarning",
 ]
 
 
@@ -39,3 +40,12 @@ class SolveError(SymbolicTIError):
 
 class ExportError(SymbolicTIError):
     """An output that cannot be written (unknown format, unwritable path)."""
+
+
+class IllConditionedWarning(UserWarning):
+    """A float64 numeric solve whose matrix is so ill-conditioned that few digits can be trusted.
+
+    Issued by :func:`symbolic_ti.solve.numeric.numeric_predictions` when the condition number of
+    ``K + lambda I`` exceeds about ``1e10`` (for example a tiny ridge on a singular Gram matrix). Use
+    ``precision=<digits>`` (mpmath) or the exact solver instead.
+    """

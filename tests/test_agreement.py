@@ -1,0 +1,248 @@
+"""Agreement of independent methods on random tasks (hypothesis), and verify().
+
+* exact ``solve`` (halved Gram matrix, DomainMatrix) vs the mpmath numeric path (full Gram matrix from
+  ``kernel_numeric``, LU or eigen pseudo-inverse);
+* exact halved vs exact full system;
+* ridgeless ``"pinv"`` (normal equations) vs ``"limit"`` (symbolic ridge, then lambda -> 0+);
+* the kappa_d invariance of the exchangeable family (CONVENTIONS.md);
+* :func:`symbolic_ti.verify` on symbolic results and on a deliberately corrupted one.
+"""
+
+import dataclasses
+import json
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy as sp
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from symbolic_ti import (Exchangeable, ParameterError, Task, VerifyReport, numeric_predictions, solve, verify)
+from symbolic_ti import symbols as S
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _q(x: Fraction) -> sp.Rational:
+    return sp.Rational(x.numerator, x.denominator)
+
+
+@st.composite
+def tasks(draw, n_min=3, n_max=9, max_exceptions=2):
+    """A valid task: n items and 0..max_exceptions distinct exceptions W>L with W >= L + 2."""
+    n = draw(st.integers(n_min, n_max))
+    valid = [f"{w}>{l}" for l in range(1, n + 1) for w in range(l + 2, n + 1)]
+    excs = draw(st.lists(st.sampled_from(valid), max_size=max_exceptions, unique=True))
+    return Task(n, excs)
+
+
+alphas = st.fractions(0, 1, max_denominator=30).filter(lambda a: a < 1)  # alpha in [0, 1)
+ridges = st.one_of(st.just("ridgeless"), st.fractions(0, 3, max_denominator=30))  # 0 means ridgeless
+
+
+def _ridge_arg(r):
+    return r if isinstance(r, str) else str(r)
+
+
+# ------------------------------------------------------------------ exact vs numeric
+@SETTINGS
+@given(task=tasks(), alpha=alphas, ridge=ridges)
+def test_exact_solve_agrees_with_mpmath_full_system(task, alpha, ridge):
+    fam = Exchangeable(alpha=str(alpha))
+    exact = solve(task, fam, _ridge_arg(ridge))
+    num = numeric_predictions(task, fam, ridge=_ridge_arg(ridge), precision=40)
+    with mpmath.workdps(40):
+        for t in task.trials:
+            e = exact.predictions[t]
+            assert e.is_Rational, (t, e)
+            ev = mpmath.mpf(int(e.p)) / int(e.q)
+            assert abs(ev - num[t]) <= mpmath.mpf("1e-30") * max(1, abs(ev)), (t, e, num[t])
+
+
+@SETTINGS
+@given(task=tasks(n_max=7), kd=st.fractions(0, Fraction(9, 10), max_denominator=20),
+       alpha=st.fractions(0, 1, max_denominator=20), ridge=st.fractions(Fraction(1, 20), 2, max_denominator=20))
+def test_exact_kappa_family_agrees_with_mpmath(task, kd, alpha, ridge):
+    """kappa parametrization with kappa_d > 0: exact vs numeric (numeric kernel is the kappa table)."""
+    ko = kd + (1 - kd) * (1 - alpha) / 2
+    fam = Exchangeable(kappa_o=str(ko), kappa_d=str(kd))
+    exact = solve(task, fam, str(ridge))
+    num = numeric_predictions(task, fam, ridge=str(ridge), precision=40)
+    with mpmath.workdps(40):
+        for t in task.trials:
+            e = exact.predictions[t]
+            ev = mpmath.mpf(int(e.p)) / int(e.q)
+            assert abs(ev - num[t]) <= mpmath.mpf("1e-30") * max(1, abs(ev)), t
+
+
+# ------------------------------------------------------------------ halved vs full
+# The full system with alpha AND lambda symbolic takes seconds (timings in benchmarks); draws leave at most
+# one of them symbolic and one explicit case has both.
+@SETTINGS
+@given(task=tasks(n_max=6), alpha=st.one_of(st.none(), alphas),
+       ridge=st.one_of(st.none(), st.just("ridgeless"), st.fractions(Fraction(1, 30), 3, max_denominator=30)))
+def test_halved_equals_full(task, alpha, ridge):
+    if alpha is None and (ridge is None or ridge == "ridgeless"):
+        alpha = Fraction(2, 7)  # keep one symbol at most (see above)
+    fam = Exchangeable() if alpha is None else Exchangeable(alpha=str(alpha))
+    r = None if ridge is None else _ridge_arg(ridge)
+    half = solve(task, fam, r, method="halved")
+    full = solve(task, fam, r, method="full")
+    assert half.method.startswith("halved") and full.method.startswith("full")
+    for t in task.trials:
+        assert sp.cancel(half.predictions[t] - full.predictions[t]) == 0, t
+
+
+def test_halved_equals_full_both_symbolic():
+    task = Task(4, ["4>2"])
+    half = solve(task, Exchangeable(), method="halved")
+    full = solve(task, Exchangeable(), method="full")
+    assert set(half.free_symbols) == {S.alpha, S.ridge}
+    for t in task.trials:
+        assert sp.cancel(half.predictions[t] - full.predictions[t]) == 0, t
+
+
+# ------------------------------------------------------------------ ridgeless pinv vs limit
+@SETTINGS
+@given(task=tasks(n_max=7), alpha=alphas)
+def test_ridgeless_pinv_equals_limit(task, alpha):
+    fam = Exchangeable(alpha=str(alpha))
+    pinv = solve(task, fam, "ridgeless", ridgeless_method="pinv")
+    limit = solve(task, fam, "ridgeless", ridgeless_method="limit")
+    assert pinv.method.endswith("pinv") and limit.method.endswith("limit")
+    assert dict(pinv.predictions) == dict(limit.predictions)
+
+
+# ------------------------------------------------------------------ kappa_d invariance
+def _invariance_pair(task, ko, kd, ridge):
+    """exchangeable(kappa_o, kappa_d) at ridge lambda, and exchangeable(alpha, kappa_d=0) at lambda/(1-kd)."""
+    ko, kd = _q(Fraction(ko)), _q(Fraction(kd))
+    alpha = (1 + kd - 2 * ko) / (1 - kd)
+    a = solve(task, Exchangeable(kappa_o=ko, kappa_d=kd), ridge if ridge == "ridgeless" else _q(Fraction(ridge)))
+    rescaled = ridge if ridge == "ridgeless" else _q(Fraction(ridge)) / (1 - kd)
+    b = solve(task, Exchangeable(alpha=alpha, kappa_d=0), rescaled)
+    return a, b
+
+
+def test_kappa_d_invariance_conventions_example():
+    """CONVENTIONS: n=6, 5>2, alpha=1/5: kappa_d=1/3 with lambda=2/3 and kappa_d=0 with lambda=1."""
+    a, b = _invariance_pair(Task(6, ["5>2"]), Fraction(3, 5), Fraction(1, 3), Fraction(2, 3))
+    assert b.family.values["alpha"] == sp.Rational(1, 5) and b.ridge == 1
+    for r in (a, b):
+        assert r.f(1, 6) == sp.Rational(35, 79) and r.f(2, 5) == sp.Rational(-169, 474)
+    assert dict(a.predictions) == dict(b.predictions)
+
+
+@SETTINGS
+@given(task=tasks(n_max=7), kd=st.fractions(0, Fraction(19, 20), max_denominator=20),
+       t=st.fractions(0, 1, max_denominator=20),
+       ridge=st.one_of(st.just("ridgeless"), st.fractions(Fraction(1, 20), 3, max_denominator=20)))
+def test_kappa_d_invariance(task, kd, t, ridge):
+    ko = kd + t * (1 - kd) / 2  # kappa_d <= kappa_o <= (1 + kappa_d)/2
+    a, b = _invariance_pair(task, ko, kd, ridge)
+    assert dict(a.predictions) == dict(b.predictions)
+
+
+# ------------------------------------------------------------------ verify
+@pytest.fixture(scope="module")
+def symbolic_result():
+    r = solve(Task(5, ["4>2"]), Exchangeable())  # alpha and lambda symbolic
+    assert set(r.free_symbols) == {S.alpha, S.ridge}
+    return r
+
+
+def test_verify_symbolic_result_ok(symbolic_result):
+    rep = verify(symbolic_result)
+    assert isinstance(rep, VerifyReport) and rep.ok and bool(rep)
+    assert len(rep.points) == 5 and rep.n_comparisons == 5 * 20
+    assert rep.max_rel_error < 1e-40 and rep.max_abs_error < 1e-40  # tiny at 50 digits
+    for p in rep.points:
+        assert set(p) == {"alpha", "lambda"}
+        assert all(isinstance(v, sp.Rational) for v in p.values())
+        assert 0 <= p["alpha"] < 1 and p["lambda"] > 0
+    assert "OK" in rep.to_text() and "alpha=" in rep.to_text()
+    d = json.loads(json.dumps(rep.to_dict()))
+    assert d["ok"] is True and len(d["points"]) == 5 and d["dps"] == 50
+    assert verify(symbolic_result).points == rep.points  # same seed, same points
+    assert verify(symbolic_result, seed=1).points != rep.points
+
+
+def test_verify_catches_corrupted_prediction(symbolic_result):
+    preds = dict(symbolic_result.predictions)
+    preds[(1, 5)] = preds[(1, 5)] + sp.Rational(1, 10**8)
+    bad = dataclasses.replace(symbolic_result, predictions=preds)
+    rep = verify(bad, n_points=2)
+    assert not rep.ok
+    assert rep.worst_trial == (1, 5)
+    assert 1e-9 < rep.max_abs_error < 1e-7
+    assert "FAILED" in rep.to_text()
+    # a sign error in the formula, not a constant shift
+    preds = dict(symbolic_result.predictions)
+    preds[(3, 5)] = preds[(3, 5)].subs(S.alpha, 1 - S.alpha)
+    rep = verify(dataclasses.replace(symbolic_result, predictions=preds), n_points=2)
+    assert not rep.ok and rep.worst_trial == (3, 5)
+
+
+def test_verify_ridgeless_symbolic():
+    """The generic ridgeless limit must equal the numeric minimum-norm interpolant at random points."""
+    r = solve(Task(5, ["4>2"]), Exchangeable(), "ridgeless")
+    assert r.free_symbols == (S.alpha,)
+    rep = verify(r, n_points=3, dps=30)
+    assert rep.ok and rep.ridgeless and rep.max_rel_error < 1e-25
+    bad = dataclasses.replace(r, predictions={**r.predictions, (1, 5): r.f(1, 5) * (1 + S.alpha / 10**6)})
+    assert not verify(bad, n_points=2).ok
+
+
+def test_verify_draws_kappa_d_absent_from_ridgeless_formulas():
+    r = solve(Task(6, ["5>2"]), Exchangeable(alpha="1/3", kappa_d="symbolic"), "ridgeless")
+    assert r.free_symbols == ()  # ridgeless predictions do not depend on kappa_d
+    rep = verify(r, n_points=2, dps=30)
+    assert rep.ok and len(rep.points) == 2
+    assert all(set(p) == {"kappa_d"} for p in rep.points)  # drawn anyway: the numeric side depends on it
+
+
+def test_verify_kappa_parametrization_draws_inside_joint_domain():
+    r = solve(Task(5, ["5>3"]), Exchangeable(kappa_o="symbolic", kappa_d="symbolic"), "1/2")
+    rep = verify(r, n_points=3, dps=30)
+    assert rep.ok
+    for p in rep.points:
+        assert p["kappa_d"] <= p["kappa_o"] <= (1 + p["kappa_d"]) / 2
+
+
+def test_verify_numeric_result_single_point():
+    r = solve(Task(7), Exchangeable(alpha="1/10"), "ridgeless")
+    rep = verify(r, n_points=4)
+    assert rep.ok and rep.points == ({},) and rep.n_comparisons == 42
+    bad = dataclasses.replace(r, predictions={**r.predictions, (1, 3): sp.Rational(2143, 1889)})
+    rep = verify(bad)
+    assert not rep.ok and rep.worst_trial == (1, 3)
+
+
+def test_verify_interval_and_tolerance():
+    r = solve(Task(4, ["4>2"]), Exchangeable(), "1/3")
+    rep = verify(r, n_points=3, interval={"alpha": ("1/2", "3/4")}, dps=20)
+    assert rep.ok and all(sp.Rational(1, 2) < p["alpha"] < sp.Rational(3, 4) for p in rep.points)
+    assert verify(r, n_points=1, tol=1e-3).tol == 1e-3
+
+
+def test_verify_argument_errors(symbolic_result):
+    with pytest.raises(ParameterError, match="result must be"):
+        verify("x")
+    with pytest.raises(ParameterError, match="n_points"):
+        verify(symbolic_result, n_points=0)
+    with pytest.raises(ParameterError, match="dps"):
+        verify(symbolic_result, dps=2)
+    with pytest.raises(ParameterError, match="interval: 'beta'"):
+        verify(symbolic_result, interval={"beta": (0, 1)})
+    with pytest.raises(ParameterError, match="interval for lambda"):
+        verify(symbolic_result, interval={"lambda": (-1, 1)})
+    with pytest.raises(ParameterError, match="tol"):
+        verify(symbolic_result, tol=-1)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(task=tasks(n_max=6, max_exceptions=2), seed=st.integers(0, 10**6))
+def test_verify_random_symbolic_results(task, seed):
+    """Exploration: verify() on random tasks with alpha and lambda symbolic."""
+    assert verify(solve(task, Exchangeable()), n_points=2, dps=30, seed=seed).ok
