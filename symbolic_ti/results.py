@@ -9,14 +9,61 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import sympy as sp
 
 from .families.base import Family, Trial
 from .task import CATEGORIES, TRAINING_CATEGORIES, ExceptionPair, Task
 
-__all__ = ["Result", "CategorySummary", "TrainingFit"]
+__all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions"]
+
+
+class LazyPredictions(Mapping):
+    """Read-only mapping trial -> prediction whose closed forms are built on first access.
+
+    Used by the Laplacian fast path, where every prediction comes from the same rank solution but turning all
+    ``n (n - 1)`` of them into sympy expressions at large n would dominate the cost. ``f(j, i) = -f(i, j)`` is
+    used, so each unordered pair is built once.
+
+    Parameters
+    ----------
+    trials : tuple of (i, j)
+        Every ordered trial, the mapping's keys.
+    compute : callable (i, j) with i < j -> sympy expression
+        Builds ``f(i, j)`` for ``i < j``.
+    free_symbols : tuple of Symbols
+        Symbols the predictions may contain (known without building them).
+    """
+
+    def __init__(self, trials: tuple[Trial, ...], compute: Callable[[int, int], sp.Expr],
+                 free_symbols: tuple[sp.Symbol, ...]) -> None:
+        self._trials = tuple(trials)
+        self._keys = frozenset(self._trials)
+        self._compute = compute
+        self._cache: dict[Trial, sp.Expr] = {}
+        self.free_symbols = tuple(free_symbols)
+
+    def __getitem__(self, trial: Trial) -> sp.Expr:
+        if trial not in self._keys:
+            raise KeyError(trial)
+        if trial not in self._cache:
+            i, j = trial
+            v = self._compute(min(i, j), max(i, j))
+            self._cache[(min(i, j), max(i, j))] = v
+            self._cache[(max(i, j), min(i, j))] = -v
+        return self._cache[trial]
+
+    def __iter__(self) -> Iterator[Trial]:
+        return iter(self._trials)
+
+    def __len__(self) -> int:
+        return len(self._trials)
+
+    @property
+    def n_built(self) -> int:
+        """How many predictions have been built so far."""
+        return len(self._cache)
 
 
 def _is_number(e: sp.Expr) -> bool:
@@ -89,7 +136,8 @@ class Result:
     seconds: float = field(default=0.0, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "predictions", MappingProxyType(dict(self.predictions)))
+        if not isinstance(self.predictions, (LazyPredictions, MappingProxyType)):
+            object.__setattr__(self, "predictions", MappingProxyType(dict(self.predictions)))
 
     # --------------------------------------------------------------- basics
     @property
@@ -100,6 +148,8 @@ class Result:
     @property
     def free_symbols(self) -> tuple[sp.Symbol, ...]:
         """Symbols that remain in the predictions, sorted by name."""
+        if isinstance(self.predictions, LazyPredictions):
+            return tuple(sorted(self.predictions.free_symbols, key=lambda s: s.name))
         syms: set[sp.Symbol] = set()
         for v in self.predictions.values():
             syms |= v.free_symbols
@@ -108,7 +158,7 @@ class Result:
     @property
     def is_numeric(self) -> bool:
         """Whether every prediction is a number (no free parameter)."""
-        return all(_is_number(v) for v in self.predictions.values())
+        return not self.free_symbols
 
     def f(self, i: int, j: int) -> sp.Expr:
         """The prediction ``f(i, j)``; positive means "i beats j".

@@ -17,7 +17,7 @@ def _q(x: Fraction) -> sp.Rational:
     return sp.Rational(x.numerator, x.denominator)
 
 
-@pytest.mark.parametrize("method", ["halved", "full"])
+@pytest.mark.parametrize("method", ["laplacian", "halved", "full"])
 @pytest.mark.parametrize("case", REFERENCE_CASES, ids=[c[0] for c in REFERENCE_CASES])
 def test_reference_values(case, method):
     _, n, excs, params, ridge, values = case
@@ -147,7 +147,7 @@ def test_non_swap_invariant_kernel_uses_full_system():
 @pytest.mark.parametrize("kwargs, match", [
     ({"ridge": -1}, r"ridge must be a real number >= 0"),
     ({"ridge": "abc"}, r"ridge must be an exact number"),
-    ({"method": "lu"}, r"method must be one of auto, halved, full"),
+    ({"method": "lu"}, r"method must be one of auto, laplacian, halved, full"),
 ])
 def test_solve_input_errors(kwargs, match):
     with pytest.raises(ParameterError, match=match):

@@ -1,7 +1,9 @@
 """Exact kernel ridge solutions: the one place where the solving method is chosen.
 
-``method="auto"`` uses the antisymmetric halving (``"halved"``) when the kernel is swap invariant, checked
-exactly, and the full system (``"full"``) otherwise. Both stay callable by name; tests compare them.
+``method="auto"`` uses the graph-Laplacian reduction (``"laplacian"``) for exchangeable kernels, the
+antisymmetric halving (``"halved"``) for other kernels that are swap invariant, checked exactly, and the full
+system (``"full"``) otherwise. Every method stays callable by name; tests compare them. The Laplacian path
+solves one univariate problem in the effective ridge gamma and builds each closed form on first access.
 For the ridgeless limit, ``ridgeless_method="auto"`` is ``"pinv"`` (normal equations) when every parameter is
 numeric, and ``"limit"`` (symbolic ridge, then lambda -> 0+ from the lowest-order terms) when parameters remain
 symbolic, because only it also returns where the generic formulas hold. Each checks the other in the tests. Timings: benchmarks/bench_solve.py, docs/performance.md.
@@ -19,16 +21,17 @@ from .._validation import exact_number
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
 from ..gram import build_system, is_swap_invariant
-from ..results import Result
+from ..results import LazyPredictions, Result
 from ..task import Task
 from .exact import condition_factors, predict_ridge, predict_ridgeless_pinv, ridgeless_limit
+from .laplacian import laplacian_predictor
 
 __all__ = ["solve", "RIDGELESS"]
 
 #: Pass as ``ridge`` to ask for the ridgeless limit lambda -> 0+.
 RIDGELESS = "ridgeless"
 
-_METHODS = ("auto", "halved", "full")
+_METHODS = ("auto", "laplacian", "halved", "full")
 _RIDGELESS_METHODS = ("auto", "pinv", "limit")
 
 
@@ -68,11 +71,13 @@ def solve(
     ridge : number, str, sympy expression, or None
         ``None`` (default) leaves the ridge symbolic (Symbol ``lambda``); a number ``>= 0`` (read exactly, so
         ``0.1`` is 1/10); ``"ridgeless"`` (or 0) for the limit ``lambda -> 0+``.
-    method : {"auto", "halved", "full"}
-        ``"halved"`` uses the antisymmetry of the targets (requires a swap-invariant kernel);
-        ``"full"`` solves the full system; ``"auto"`` checks swap invariance and picks.
+    method : {"auto", "laplacian", "halved", "full"}
+        ``"laplacian"`` uses the graph-Laplacian reduction (exchangeable kernels only,
+        docs/theory.md#graph-laplacian-reduction); ``"halved"`` uses the antisymmetry of the targets (requires
+        a swap-invariant kernel); ``"full"`` solves the full system; ``"auto"`` picks the first that applies.
     ridgeless_method : {"auto", "pinv", "limit"}
-        How the ridgeless limit is taken (see :mod:`symbolic_ti.solve.exact`).
+        How the ridgeless limit is taken on the dense paths (see :mod:`symbolic_ti.solve.exact`); naming one
+        makes ``method="auto"`` use a dense path.
 
     Returns
     -------
@@ -84,8 +89,8 @@ def solve(
     ParameterError
         For an invalid ridge or method name.
     SolveError
-        If ``method="halved"`` is asked for a kernel that is not swap invariant, or the system is singular at
-        a given positive ridge.
+        If ``method="halved"`` is asked for a kernel that is not swap invariant, ``method="laplacian"`` for a
+        kernel that is not exchangeable, or the system is singular at a given positive ridge.
 
     Notes
     -----
@@ -105,11 +110,25 @@ def solve(
     lam = _parse_ridge(ridge)
     start = time.perf_counter()
     if method == "auto":
-        chosen = "halved" if family.swap_invariant and is_swap_invariant(task, family) else "full"
+        if family.exchangeable and (lam is not None or ridgeless_method == "auto"):
+            chosen = "laplacian"
+        else:
+            chosen = "halved" if family.swap_invariant and is_swap_invariant(task, family) else "full"
     else:
         chosen = method
         if chosen == "halved" and not is_swap_invariant(task, family):
             raise SolveError(f"method 'halved' needs a swap-invariant kernel; {family.describe()} is not")
+        if chosen == "laplacian" and not family.exchangeable:
+            raise SolveError(f"method 'laplacian' needs an exchangeable kernel; {family.describe()} is not")
+    if chosen == "laplacian":
+        predict, lap_conditions, _ = laplacian_predictor(task, family, lam)
+        syms = set(family.free_symbols) | (set(lam.free_symbols) if lam is not None else set())
+        if lam is None and not lap_conditions:
+            syms -= {s for s in syms if s.name == "kappa_d"}  # kappa_d only rescales the (vanishing) ridge
+        lazy = LazyPredictions(task.trials, predict, tuple(syms))
+        return Result(task=task, family=family, ridge=lam, predictions=lazy,
+                      method="laplacian" if lam is not None else "laplacian/limit",
+                      ridgeless_conditions=lap_conditions, seconds=time.perf_counter() - start)
     halved = chosen == "halved"
     conditions: tuple[sp.Expr, ...] = ()
     if lam is None:

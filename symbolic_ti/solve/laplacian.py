@@ -1,0 +1,250 @@
+"""Graph-Laplacian reduction of exact kernel ridge regression for exchangeable kernels (fast path).
+
+For the exchangeable family (kappa_d = 0 after rescaling the ridge to ``lambda' = lambda / (1 - kappa_d)``)
+the feature map is ``phi(i, j) = [sqrt((1-alpha)/2) (e_i, e_j), sqrt(alpha) e_(i,j)]``. With the antisymmetry of
+the solution, every prediction on a trial that is not trained is a difference of item ranks,
+``f(i, j) = r_i - r_j``, and the ranks solve a ridge problem on the training comparison graph
+(the path ``1 - 2 - ... - n`` plus one edge ``W - L`` per exception):
+
+    (Lap + gamma I) r = b,     gamma = 2 (alpha + lambda') / (1 - alpha),
+
+with ``Lap`` the graph Laplacian and ``b_k`` = (number of training wins of item k) - (number of losses).
+A training trial ``e = (i, j)`` with target +1 adds a memorized share of its residual:
+``f(e) = d_e + alpha / (alpha + lambda') (1 - d_e)``, ``d_e = r_i - r_j``. Derived in
+docs/theory.md#graph-laplacian-reduction.
+
+The ranks are rational functions of the single variable ``gamma``. They are computed exactly with the
+path's Green's function, ``(Lap_path + gamma I)^{-1}[i, j] = theta_{min-1} theta_{n-max} / theta_n`` with the
+continuants ``theta_0 = 1``, ``theta_1 = 1 + gamma``, ``theta_k = (2 + gamma) theta_{k-1} - theta_{k-2}``
+(``k < n``), ``theta_n = (1 + gamma) theta_{n-1} - theta_{n-2}``, and a Woodbury (Sherman-Morrison for one
+exception) update for the exception edges, all in univariate polynomials over ZZ (fraction free). Only then is ``gamma``
+replaced by its expression in the family parameters and the ridge, trial by trial and on demand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import sympy as sp
+from sympy import ZZ
+from sympy.polys.matrices import DomainMatrix
+from sympy.polys.rings import PolyElement, ring
+
+from ..families.base import Family, Trial
+from ..task import Task
+
+__all__ = ["GAMMA", "RankSolution", "rank_solution", "effective_parameters", "laplacian_predictor"]
+
+#: The effective ridge of the rank problem, as a sympy Symbol (``\gamma`` in LaTeX).
+GAMMA = sp.Symbol("gamma", nonnegative=True)
+
+_R, _g = ring("gamma", ZZ)
+
+
+@dataclass(frozen=True)
+class RankSolution:
+    """Exact item ranks as rational functions of the effective ridge gamma.
+
+    Attributes
+    ----------
+    task : Task
+    numerators : tuple of PolyElement in ZZ[gamma], length n
+        ``N_k`` with ``r_k = N_k / denominator``.
+    denominator : PolyElement in ZZ[gamma]
+        ``det(Lap + gamma I)``, the determinant of the rank system.
+    """
+
+    task: Task
+    numerators: tuple[PolyElement, ...]
+    denominator: PolyElement
+
+    def rank_difference(self, i: int, j: int) -> tuple[PolyElement, PolyElement]:
+        """``r_i - r_j`` as a canceled pair (numerator, denominator) in ZZ[gamma], leading coefficient > 0."""
+        num = self.numerators[i - 1] - self.numerators[j - 1]
+        den = self.denominator
+        if not num:
+            return _R.zero, _R.one
+        g = num.gcd(den)
+        num, den = num.exquo(g), den.exquo(g)
+        if den.LC < 0:
+            num, den = -num, -den
+        return num, den
+
+    def rank_expr(self, k: int) -> sp.Expr:
+        """``r_k`` as a sympy expression in the Symbol :data:`GAMMA`."""
+        num, den = self.numerators[k - 1], self.denominator
+        return sp.cancel(num.as_expr(GAMMA) / den.as_expr(GAMMA))
+
+
+def _continuants(n: int) -> list[PolyElement]:
+    """``theta_0 .. theta_n`` of the path Laplacian plus gamma I (see the module docstring)."""
+    th = [_R.one, 1 + _g]
+    for _k in range(2, n):
+        th.append((2 + _g) * th[-1] - th[-2])
+    th.append((1 + _g) * th[n - 1] - th[n - 2])
+    return th
+
+
+def rank_solution(task: Task) -> RankSolution:
+    """Solve ``(Lap + gamma I) r = b`` exactly for the task's comparison graph, with gamma symbolic.
+
+    Parameters
+    ----------
+    task : Task
+        Any TI task; its exceptions become extra edges of the path graph.
+
+    Returns
+    -------
+    RankSolution
+        Numerators ``N_k`` and the common denominator ``det(Lap + gamma I)``.
+    """
+    n = task.n
+    th = _continuants(n)
+
+    def green_col(k: int) -> list[PolyElement]:  # theta_n * (A0^{-1})[:, k], 1-based k
+        return [th[min(i, k) - 1] * th[n - max(i, k)] for i in range(1, n + 1)]
+
+    # x = theta_n A0^{-1} b0 with b0 = e_1 - e_n
+    x = [th[n - i] - th[i - 1] for i in range(1, n + 1)]
+    excs = task.exceptions
+    if not excs:
+        return RankSolution(task, tuple(x), th[n])
+    k = len(excs)
+    cols = {}
+    for e in excs:
+        for item in (e.winner, e.loser):
+            if item not in cols:
+                cols[item] = green_col(item)
+    z = [[cols[e.winner][i] - cols[e.loser][i] for i in range(n)] for e in excs]  # k vectors
+    xf = [x[i] + sum((z[c][i] for c in range(k)), _R.zero) for i in range(n)]  # theta_n A0^{-1} (b0 + U 1)
+    # S = theta_n I + U^T Z
+    s_rows = [[(th[n] if a == c else _R.zero) + z[c][excs[a].winner - 1] - z[c][excs[a].loser - 1]
+               for c in range(k)] for a in range(k)]
+    dom = _R.to_domain()
+    S = DomainMatrix(s_rows, (k, k), dom)
+    adj, det = S.adj_det()
+    utx = [xf[e.winner - 1] - xf[e.loser - 1] for e in excs]
+    adj_rows = adj.to_list()
+    w = [sum((adj_rows[a][c] * utx[c] for c in range(k)), _R.zero) for a in range(k)]  # adj(S) U^T xf
+    numer = [det * xf[i] - sum((z[a][i] * w[a] for a in range(k)), _R.zero) for i in range(n)]
+    scale = th[n] ** k
+    numer = [v.exquo(scale) for v in numer]
+    denom = det.exquo(th[n] ** (k - 1))
+    return RankSolution(task, tuple(numer), denom)
+
+
+def effective_parameters(family: Family, ridge: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """``(alpha, lambda', gamma)`` of an exchangeable family at a ridge, as exact expressions.
+
+    ``lambda' = ridge / (1 - kappa_d)`` is the rescaled ridge and ``gamma = 2 (alpha + lambda') / (1 - alpha)``
+    the effective ridge of the rank problem (docs/theory.md#graph-laplacian-reduction). ``ridge`` is ``None``
+    for the ridgeless limit, where ``lambda' = 0``.
+    """
+    alpha = family.alpha_value()  # type: ignore[attr-defined]
+    kd = family.symbol_values()["kappa_d"]
+    lam = sp.Integer(0) if ridge is None else sp.cancel(ridge / (1 - kd))
+    gamma = sp.cancel(2 * (alpha + lam) / (1 - alpha)) if alpha != 1 else sp.oo
+    return alpha, lam, gamma
+
+
+class _Homogenizer:
+    """Replace gamma by ``P / Q`` in canceled univariate rational functions, exactly and without swell.
+
+    ``N(gamma) / D(gamma)`` with degrees ``a``, ``b`` becomes
+    ``[sum_k N_k P^k Q^(a-k)] Q^max(b-a, 0) / ([sum_k D_k P^k Q^(b-k)] Q^max(a-b, 0))``. When ``P`` and ``Q``
+    are coprime polynomials and ``N, D`` are coprime, so are the two homogenized forms (distinct linear
+    factors ``c P - e Q`` of coprime binary forms stay coprime), so no further cancellation is needed.
+    """
+
+    def __init__(self, p: sp.Expr, q: sp.Expr, gens: tuple[sp.Symbol, ...]) -> None:
+        self.gens = gens
+        if gens:
+            self.ring, *_ = ring(list(gens), sp.QQ)
+            self.p, self.q = self.ring(p), self.ring(q)
+        else:
+            self.ring = None
+            self.p, self.q = sp.Rational(p), sp.Rational(q)
+        self._pp = [self._one()]
+        self._qq = [self._one()]
+
+    def _one(self) -> Any:
+        return self.ring.one if self.ring is not None else sp.Integer(1)
+
+    def _pow(self, cache: list, base: Any, k: int) -> Any:
+        while len(cache) <= k:
+            cache.append(cache[-1] * base)
+        return cache[k]
+
+    def _form(self, poly: PolyElement) -> tuple[Any, int]:
+        deg = poly.degree()
+        total = self.ring.zero if self.ring is not None else sp.Integer(0)
+        for (k,), c in poly.terms():
+            total += int(c) * self._pow(self._pp, self.p, k) * self._pow(self._qq, self.q, deg - k)
+        return total, deg
+
+    def __call__(self, num: PolyElement, den: PolyElement) -> sp.Expr:
+        if not num:
+            return sp.Integer(0)
+        top, a = self._form(num)
+        bot, b = self._form(den)
+        if b > a:
+            top = top * self._pow(self._qq, self.q, b - a)
+        elif a > b:
+            bot = bot * self._pow(self._qq, self.q, a - b)
+        if self.ring is None:
+            return sp.Rational(top) / sp.Rational(bot)
+        return top.as_expr() / bot.as_expr()
+
+
+def laplacian_predictor(task: Task, family: Family, ridge: sp.Expr | None):
+    """Build the trial -> prediction function of the Laplacian fast path.
+
+    Parameters
+    ----------
+    task : Task
+    family : Family
+        An exchangeable family (``family.exchangeable`` is True).
+    ridge : sympy expression or None
+        The ridge, or ``None`` for the ridgeless limit ``lambda -> 0+``.
+
+    Returns
+    -------
+    (predict, conditions, ranks) : (callable (i, j) with i < j -> sympy expression, tuple of expressions,
+        RankSolution)
+        ``conditions`` lists, for a ridgeless result with symbolic parameters, the polynomials whose
+        non-vanishing the formulas need: the numerator of alpha (the memorized share ``alpha / (alpha + lambda')``
+        jumps from 1 to 0 at ``alpha = 0``). Test-trial formulas hold for every alpha in [0, 1].
+    """
+    ranks = rank_solution(task)
+    alpha, lam, _ = effective_parameters(family, ridge)
+    # gamma = 2 (alpha + lam) / (1 - alpha) written as P / Q with coprime polynomials
+    gam = sp.cancel(sp.together(2 * (alpha + lam) / (1 - alpha))) if alpha != 1 else None
+    if gam is None:
+        p, q = sp.Integer(1), sp.Integer(0)  # gamma = oo: ranks vanish
+    else:
+        p, q = sp.fraction(gam)
+    gens = tuple(sorted((sp.sympify(p).free_symbols | sp.sympify(q).free_symbols | alpha.free_symbols
+                         | sp.sympify(lam).free_symbols), key=lambda s: s.name))
+    hom = _Homogenizer(p, q, gens)
+    conditions: tuple[sp.Expr, ...] = ()
+    if ridge is None:
+        a_num = sp.fraction(sp.cancel(alpha))[0]
+        if a_num.free_symbols:
+            share = sp.Integer(1)
+            conditions = (sp.expand(a_num),)
+        else:
+            share = sp.Integer(0) if alpha == 0 else sp.Integer(1)
+    else:
+        share = sp.cancel(alpha / (alpha + lam)) if (alpha + lam) != 0 else sp.Integer(0)
+    training = task.training_targets
+
+    def predict(i: int, j: int) -> sp.Expr:
+        d = hom(*ranks.rank_difference(i, j))
+        target = training.get((i, j))
+        if target is None:
+            return d
+        return sp.cancel(d + share * (target - d))
+
+    return predict, conditions, ranks
