@@ -1,0 +1,101 @@
+"""Atomic file output (private): a file is either written whole or not touched at all.
+
+The text goes to a temporary file in the destination's directory, is flushed to disk, and then replaces the
+destination with :func:`os.replace`, which is atomic on POSIX and Windows within one file system. Whatever
+goes wrong before that, including Ctrl-C, the temporary file is removed and an existing destination keeps its
+old content.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import ExportError
+
+__all__ = ["check_writable", "write_atomic"]
+
+
+def check_writable(path: "str | os.PathLike[str]") -> Path:
+    """Check that ``path`` can be written as a file, before any long computation.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Destination file; its directory must exist.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path`` as a Path.
+
+    Raises
+    ------
+    ExportError
+        If the directory does not exist, ``path`` is a directory, or the directory is not writable; the
+        message names the path.
+    """
+    p = Path(path)
+    directory = p.parent  # Path(".") for a bare file name
+    if not directory.is_dir():
+        raise ExportError(f"cannot write {str(p)!r}: directory {str(directory)!r} does not exist")
+    if p.is_dir():
+        raise ExportError(f"cannot write {str(p)!r}: it is a directory")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise ExportError(f"cannot write {str(p)!r}: directory {str(directory)!r} is not writable")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise ExportError(f"cannot write {str(p)!r}: the file is read-only")
+    return p
+
+
+def _new_file_mode(existing: Path) -> int:
+    """Permissions for the result: those of the file it replaces, else ``0o666`` less the umask."""
+    try:
+        return existing.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def write_atomic(path: "str | os.PathLike[str]", text: str, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` atomically: all of it, or nothing changes.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Destination file. An existing file is replaced only once the new content is completely on disk.
+    text : str
+        Content to write.
+    encoding : str
+        Text encoding, UTF-8 by default.
+
+    Raises
+    ------
+    ExportError
+        If the directory does not exist or is not writable, ``path`` is a directory, or writing fails (disk
+        full, permission); the message names the path. On any exception, including KeyboardInterrupt, the
+        temporary file is removed and an existing ``path`` keeps its content.
+    """
+    p = check_writable(path)
+    mode = _new_file_mode(p)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    except OSError as err:
+        raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, p)
+    except BaseException as err:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        if isinstance(err, OSError):
+            raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
+        raise

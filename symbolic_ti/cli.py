@@ -1,0 +1,404 @@
+"""Command line interface: ``symbolic-ti`` (also ``python -m symbolic_ti``).
+
+Subcommands::
+
+    symbolic-ti derive   --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
+                         [--ridge VALUE | --ridgeless] [--format text|json|latex] [--standalone]
+                         [--output FILE]
+    symbolic-ti critical --items N [--exception W>L ...] --parameter NAME [--trial I,J ...]
+                         [--family NAME] [--set NAME=VALUE ...] [--ridge VALUE | --ridgeless]
+                         [--interval A,B] [--format text|json|latex] [--output FILE]
+    symbolic-ti families [--format text|json] [--output FILE]
+
+Numbers are read exactly (``--set alpha=0.1`` is 1/10). Parameters not set stay symbolic, the ridge included.
+
+Exit codes
+----------
+0
+    Success.
+1
+    Internal failure (a bug): one line on stderr; the traceback only with ``--debug`` or
+    ``SYMBOLIC_TI_DEBUG=1``.
+2
+    User error (bad option or value, invalid task or parameter, unwritable output): one line
+    ``symbolic-ti: error: <message>`` on stderr, naming the option.
+130
+    Interrupted (Ctrl-C). An ``--output`` file is written atomically, so it is either complete or untouched.
+141
+    Standard output closed early by the reader (e.g. ``| head``); nothing more is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from typing import Any, Callable, Sequence
+
+import sympy as sp
+
+from ._validation import check_int, exact_number
+from .errors import ExportError, SymbolicTIError
+
+__all__ = ["main", "build_parser"]
+
+PROG = "symbolic-ti"
+FORMATS = ("text", "json", "latex")
+_DEBUG_ENV = "SYMBOLIC_TI_DEBUG"
+_RIDGE_WORDS = ("lambda", "ridge")
+
+
+class _UsageError(Exception):
+    """A user error found while reading the command line (exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser that raises :class:`_UsageError` instead of printing usage and exiting."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(message)
+
+
+# ------------------------------------------------------------------------------- option values
+def _option_type(option: str, parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse ``type`` that turns a SymbolicTIError of ``parse`` into an error naming ``option``."""
+
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except SymbolicTIError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    convert.__name__ = option.lstrip("-")
+    return convert
+
+
+def _parse_items(text: str) -> int:
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the number of items must be an integer >= 3, got {text!r}") from None
+    return check_int(value, "the number of items", minimum=3)
+
+
+def _parse_assignment(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    if not sep or not name or not value:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE such as alpha=0.1, got {text!r}")
+    if name in _RIDGE_WORDS:
+        raise argparse.ArgumentTypeError(
+            f"{name} is the ridge, not a family parameter; use --ridge VALUE or --ridgeless")
+    return name, value
+
+
+def _parse_ridge(text: str) -> Any:
+    value = exact_number(text, "the ridge")
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"the ridge must be a number >= 0 (use --ridgeless for the limit lambda -> 0+), got {text!r}")
+    return value
+
+
+def _parse_trial(text: str) -> tuple[int, int]:
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a trial I,J with integers I and J (e.g. 3,6), got {text!r}") \
+            from None
+
+
+def _parse_interval(text: str) -> tuple[Any, Any]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise argparse.ArgumentTypeError(f"expected A,B with exact numbers A < B (e.g. 0,1/2), got {text!r}")
+    a = exact_number(parts[0], "the interval's lower end A")
+    b = sp.oo if parts[1].lower() in ("oo", "inf", "infinity") else exact_number(
+        parts[1], "the interval's upper end B")
+    if not a < b:
+        raise argparse.ArgumentTypeError(f"expected A < B, got A = {a}, B = {b}")
+    return a, b
+
+
+# ------------------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of ``symbolic-ti`` with its subcommands ``derive``, ``critical``, ``families``.
+
+    Its ``error`` raises instead of exiting; :func:`main` turns that into exit code 2 and one line on stderr.
+    """
+    debug = _Parser(add_help=False)
+    debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help=f"show the traceback of an internal error (also {_DEBUG_ENV}=1)")
+
+    parser = _Parser(
+        prog=PROG, parents=[debug],
+        description="Exact kernel ridge regression on transitive-inference tasks with exceptions.",
+        epilog="Numbers are read exactly (0.1 is 1/10). Exit codes: 0 ok, 1 internal error, 2 user error, "
+               "130 interrupted.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def task_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--items", "-n", required=True, type=_option_type("--items", _parse_items), metavar="N",
+                       help="number of items, N >= 3 (item 1 ranks highest)")
+        p.add_argument("--exception", "-e", action="append", default=[], metavar="W>L",
+                       help="exception W>L (W >= L + 2): the lower-ranked W beats L; repeat for several")
+        p.add_argument("--family", default="exchangeable", metavar="NAME",
+                       help="representation family (default: exchangeable; see `symbolic-ti families`)")
+        p.add_argument("--set", action="append", default=[], dest="assignments", metavar="NAME=VALUE",
+                       type=_option_type("--set", _parse_assignment),
+                       help="fix a family parameter exactly, e.g. alpha=0.1 (= 1/10); unset ones stay symbolic")
+        ridge = p.add_mutually_exclusive_group()
+        ridge.add_argument("--ridge", type=_option_type("--ridge", _parse_ridge), metavar="VALUE",
+                           help="ridge lambda >= 0 (default: symbolic)")
+        ridge.add_argument("--ridgeless", action="store_true", help="the ridgeless limit lambda -> 0+")
+
+    def output_options(p: argparse.ArgumentParser, formats: Sequence[str]) -> None:
+        p.add_argument("--format", "-f", choices=formats, default="text", help="output format (default: text)")
+        p.add_argument("--output", "-o", metavar="FILE",
+                       help="write to FILE (atomically: complete or untouched) instead of standard output")
+
+    d = sub.add_parser("derive", parents=[debug], help="closed forms of f(i, j) for every trial",
+                       description="Exact predictions f(i, j) of every trial, margins and errors.")
+    task_options(d)
+    output_options(d, FORMATS)
+    d.add_argument("--standalone", action="store_true", help="with --format latex: a complete .tex document")
+    d.set_defaults(run=_run_derive)
+
+    c = sub.add_parser("critical", parents=[debug], help="parameter values where margins change sign",
+                       description="Exact critical values of one parameter: where margins change sign.")
+    task_options(c)
+    c.add_argument("--parameter", "-p", required=True, metavar="NAME",
+                   help="parameter to scan: a family parameter (e.g. alpha) or lambda for the ridge")
+    c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
+                   type=_option_type("--trial", _parse_trial),
+                   help="trial to analyse (repeat for several; default: every trial with a margin)")
+    c.add_argument("--interval", metavar="A,B", type=_option_type("--interval", _parse_interval),
+                   help="scan the open interval (A, B) (default: the parameter's domain; B may be oo)")
+    output_options(c, FORMATS)
+    c.set_defaults(run=_run_critical)
+
+    f = sub.add_parser("families", parents=[debug], help="list the representation families and parameters",
+                       description="Representation families, their parameters and domains.")
+    output_options(f, ("text", "json"))
+    f.set_defaults(run=_run_families)
+    return parser
+
+
+# ------------------------------------------------------------------------------------ commands
+def _fail(option: str, err: Exception | str) -> _UsageError:
+    return _UsageError(f"argument {option}: {err}")
+
+
+def _family(args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
+    """The family of ``--family`` with the ``--set`` values, and those values by name."""
+    from .api import make_family
+    from .errors import FamilyError
+
+    values: dict[str, str] = {}
+    for name, value in args.assignments:
+        if name in values:
+            raise _fail("--set", f"{name} is set twice ({name}={values[name]} and {name}={value})")
+        values[name] = value
+    try:
+        return make_family(args.family, values), values
+    except FamilyError as err:
+        raise _fail("--family", err) from None
+    except SymbolicTIError as err:
+        raise _fail("--set", err) from None
+
+
+def _task(args: argparse.Namespace) -> Any:
+    from .task import Task
+
+    try:
+        return Task(args.items, tuple(args.exception))
+    except SymbolicTIError as err:
+        raise _fail("--exception", err) from None
+
+
+def _ridge(args: argparse.Namespace) -> Any:
+    """``"ridgeless"``, an exact number, or None (symbolic ridge)."""
+    return "ridgeless" if args.ridgeless else args.ridge
+
+
+def _check_output(args: argparse.Namespace) -> None:
+    """Fail before any computation if ``--output`` cannot be written."""
+    if args.output is not None:
+        from ._io import check_writable
+
+        try:
+            check_writable(args.output)
+        except ExportError as err:
+            raise _fail("--output", err) from None
+
+
+def _run_derive(args: argparse.Namespace) -> str:
+    if args.standalone and args.format != "latex":
+        raise _fail("--standalone", "only applies with --format latex")
+    task, (family, _) = _task(args), _family(args)
+    _check_output(args)
+    from .api import derive
+
+    result = derive(task.n, task.exceptions, family=family, ridge=_ridge(args))
+    if args.format == "json":
+        from .export.jsonreport import dumps
+
+        return dumps(result.to_dict())
+    if args.format == "latex":
+        return result.to_latex(standalone=args.standalone)
+    return result.to_text()
+
+
+def _run_critical(args: argparse.Namespace) -> str:
+    task, (family, values) = _task(args), _family(args)
+    name = args.parameter.strip()
+    if name in _RIDGE_WORDS:
+        if args.ridge is not None or args.ridgeless:
+            fixed = "--ridgeless" if args.ridgeless else f"--ridge {args.ridge}"
+            raise _fail("--parameter", f"{name} is the ridge, fixed by {fixed}; leave out the ridge to scan it")
+        lower, upper, domain = sp.Integer(0), sp.oo, "[0, oo)"
+    else:
+        try:
+            p = family.parameter(name)
+        except SymbolicTIError as err:
+            raise _fail("--parameter", f"{err}, or lambda for the ridge") from None
+        if name in values:
+            raise _fail("--parameter", f"{name} is fixed by --set {name}=...; leave it out of --set to scan it")
+        lower, upper, domain = p.lower, p.upper, p.domain_text()
+    if args.interval is not None:  # checked here too, to fail before the derivation
+        a, b = args.interval
+        if a < lower or b > upper:
+            raise _fail("--interval", f"({a}, {b}) is not inside the domain {domain} of {name}")
+    trials = None
+    if args.trial is not None:
+        trials = []
+        for raw in args.trial:
+            try:
+                t = task.check_trial(raw, "trial")
+            except SymbolicTIError as err:
+                raise _fail("--trial", err) from None
+            if task.ground_truth(t) is None:
+                raise _fail("--trial", f"trial ({t[0]}, {t[1]}) has no ground truth (both items lie in the cycle "
+                                       f"of an exception), so its margin and critical values are undefined")
+            trials.append(t)
+    _check_output(args)
+    from .api import critical
+
+    # by name, so that a parameter with a default (kappa_d = 0) can still be scanned
+    report = critical(task.n, task.exceptions, parameter=name, trials=trials, family=args.family,
+                      parameters=values, ridge=_ridge(args), interval=args.interval)
+    if args.format == "json":
+        from .export.jsonreport import dumps
+
+        return dumps(report.to_dict())
+    if args.format == "latex":
+        return report.to_latex()
+    return report.to_text()
+
+
+def _run_families(args: argparse.Namespace) -> str:
+    _check_output(args)
+    from .families import FAMILIES
+
+    entries = []
+    for name, cls in sorted(FAMILIES.items()):
+        doc = (cls.__doc__ or "").strip().splitlines()
+        entries.append({
+            "name": name,
+            "description": doc[0] if doc else "",
+            "parameters": [{"name": p.name, "domain": p.domain_text(), "description": p.description}
+                           for p in cls.parameters],
+        })
+    ridge = {"name": "lambda", "domain": "[0, oo)",
+             "description": "ridge on the sum of squared errors; set with --ridge VALUE or --ridgeless"}
+    if args.format == "json":
+        from .export.jsonreport import dumps
+
+        return dumps({"families": entries, "ridge": ridge})
+    lines = []
+    for e in entries:
+        lines.append(f"{e['name']}: {e['description']}")
+        width = max(len(p["name"]) for p in e["parameters"] + [ridge])
+        for p in e["parameters"]:
+            lines.append(f"  {p['name']:<{width}}  {p['domain']:<8}  {p['description']}")
+        lines.append("")
+    lines.append(f"every family: {ridge['name']} in {ridge['domain']}, {ridge['description']}")
+    return "\n".join(lines)
+
+
+def _emit(text: str, output: str | None) -> None:
+    if not text.endswith("\n"):
+        text += "\n"
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    from ._io import write_atomic
+
+    try:
+        write_atomic(output, text)
+    except ExportError as err:
+        raise _fail("--output", err) from None
+
+
+# ---------------------------------------------------------------------------------------- main
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _debug_wanted(args: argparse.Namespace | None, argv: Sequence[str]) -> bool:
+    if os.environ.get(_DEBUG_ENV, "").strip() not in ("", "0"):
+        return True
+    if args is not None:
+        return bool(getattr(args, "debug", False))
+    return "--debug" in argv
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``symbolic-ti`` with ``argv`` (default ``sys.argv[1:]``) and return the exit code.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        Command-line arguments without the program name.
+
+    Returns
+    -------
+    int
+        0 success, 1 internal error, 2 user error, 130 interrupted, 141 output pipe closed (see the module
+        docstring). Errors go to stderr as one line; the traceback of an internal error only in debug mode.
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args: argparse.Namespace | None = None
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help
+            return int(exc.code or 0) if not isinstance(exc.code, str) else 2
+        _emit(args.run(args), args.output)
+        return 0
+    except (_UsageError, SymbolicTIError) as err:
+        print(f"{PROG}: error: {_one_line(err)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        try:  # keep the interpreter from complaining while it flushes stdout at exit
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # best effort: stdout may not be a real file
+            pass
+        return 141
+    except Exception as err:  # an internal failure: a bug
+        if _debug_wanted(args, argv):
+            traceback.print_exc()
+        print(f"{PROG}: internal error: {type(err).__name__}: {_one_line(err)} -- this is a bug in symbolic_ti; "
+              f"please report it with the command you ran (rerun with --debug or {_DEBUG_ENV}=1 for the "
+              f"traceback)", file=sys.stderr)
+        return 1

@@ -1,0 +1,257 @@
+"""JSON report of a :class:`~symbolic_ti.results.Result` (schema: ``docs/json_schema.md``).
+
+The report opens with a versioned ``meta`` block, as coverage.py's ``jsonreport.py`` does. Every sympy
+expression is stored as an *expression object*::
+
+    {"srepr": "Rational(2, 7)", "latex": "\\frac{2}{7}", "text": "2/7", "float": 0.2857142857142857}
+
+``srepr`` is exact and carries the assumptions of every Symbol, so :func:`expression_from_dict` rebuilds an
+expression equal to the original (``==``). It is read by walking the Python syntax tree of the ``srepr``
+string and calling only a fixed table of sympy constructors: nothing is passed to ``eval``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+from datetime import datetime, timezone
+from typing import Any, Callable, Mapping
+
+import sympy as sp
+from sympy.functions.elementary.piecewise import ExprCondPair
+
+from ..errors import ExportError
+from ..results import Result
+
+__all__ = ["FORMAT_VERSION", "FORMAT_NAME", "result_to_dict", "expression_to_dict", "expression_from_dict",
+           "dumps"]
+
+#: Value of ``meta.format``.
+FORMAT_NAME = "symbolic_ti.result"
+
+# Version of the JSON format; bump it, with a line here, whenever a field changes meaning or disappears.
+#   1: first format (symbolic_ti 0.1.0).
+FORMAT_VERSION = 1
+
+
+# ------------------------------------------------------------------ expressions
+def expression_to_dict(e: Any) -> dict[str, Any] | None:
+    """Store one expression as ``{"srepr", "latex", "text", "float"}``.
+
+    Parameters
+    ----------
+    e : sympy expression, int, Fraction or None
+        ``None`` (e.g. the margin of a trial without ground truth) gives ``None``.
+
+    Returns
+    -------
+    dict or None
+        ``srepr``: exact, with Symbol assumptions (read back by :func:`expression_from_dict`);
+        ``latex``: ``sympy.latex``; ``text``: ``str``; ``float``: the value as a float when the expression
+        has no free symbol and is real and finite, else ``None``.
+    """
+    if e is None:
+        return None
+    e = sp.sympify(e)
+    value: float | None = None
+    if not e.free_symbols:
+        try:
+            value = float(e)
+        except (TypeError, ValueError):  # complex or not a number
+            value = None
+        if value is not None and not math.isfinite(value):
+            value = None
+    return {"srepr": sp.srepr(e), "latex": sp.latex(e), "text": str(e), "float": value}
+
+
+# Names an srepr string may call or mention, and what they build. Only these are ever called.
+_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
+    "Symbol": sp.Symbol, "Dummy": sp.Dummy,
+    "Integer": sp.Integer, "Rational": sp.Rational, "Float": sp.Float,
+    "Add": sp.Add, "Mul": sp.Mul, "Pow": sp.Pow, "Tuple": sp.Tuple,
+    "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt, "Abs": sp.Abs, "sign": sp.sign,
+    "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
+    "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh,
+    "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh,
+    "Min": sp.Min, "Max": sp.Max,
+    "Piecewise": sp.Piecewise, "ExprCondPair": ExprCondPair,
+    "Eq": sp.Eq, "Ne": sp.Ne, "StrictLessThan": sp.StrictLessThan, "LessThan": sp.LessThan,
+    "StrictGreaterThan": sp.StrictGreaterThan, "GreaterThan": sp.GreaterThan,
+    "And": sp.And, "Or": sp.Or, "Not": sp.Not,
+}
+_CONSTANTS: dict[str, sp.Basic] = {
+    "pi": sp.pi, "E": sp.E, "I": sp.I, "oo": sp.oo, "zoo": sp.zoo, "nan": sp.nan,
+    "true": sp.true, "false": sp.false,
+    # srepr spells some singletons as calls without arguments
+    **{name: getattr(sp.S, name) for name in ("Zero", "One", "NegativeOne", "Half", "Infinity",
+                                                "NegativeInfinity", "ComplexInfinity", "NaN", "Pi",
+                                                "Exp1", "ImaginaryUnit", "EulerGamma", "Catalan",
+                                                "GoldenRatio", "BooleanTrue", "BooleanFalse")},
+}
+
+
+def _build(node: ast.AST, text: str) -> Any:
+    """Rebuild the value of one node of an srepr syntax tree from the fixed tables (no ``eval``)."""
+    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (int, str))):
+        return node.value  # int includes the bools of Symbol assumptions
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _build(node.operand, text)
+        if isinstance(inner, bool) or not isinstance(inner, int):
+            raise ExportError(f"cannot read expression {text!r}: a sign is allowed only before an integer")
+        return -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.Name):
+        if node.id in _CONSTANTS:
+            return _CONSTANTS[node.id]
+        raise ExportError(f"cannot read expression {text!r}: unknown name {node.id!r}")
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_build(x, text) for x in node.elts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        name = node.func.id
+        if name in _CONSTANTS and not node.args and not node.keywords:
+            return _CONSTANTS[name]
+        if name not in _CONSTRUCTORS:
+            raise ExportError(f"cannot read expression {text!r}: {name}(...) is not an allowed constructor")
+        args = [_build(a, text) for a in node.args]
+        kwargs = {}
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise ExportError(f"cannot read expression {text!r}: '**' is not allowed")
+            kwargs[kw.arg] = _build(kw.value, text)
+        return _CONSTRUCTORS[name](*args, **kwargs)
+    raise ExportError(f"cannot read expression {text!r}: unsupported syntax {type(node).__name__}")
+
+
+def expression_from_dict(d: Mapping[str, Any] | None) -> sp.Expr | None:
+    """Rebuild the exact expression of an expression object written by :func:`expression_to_dict`.
+
+    Reads ``d["srepr"]`` by walking its Python syntax tree and calling only sympy constructors from a fixed
+    table (``Symbol``, ``Integer``, ``Rational``, ``Add``, ``Mul``, ``Pow``, elementary functions, ...);
+    nothing is evaluated as code. Symbol assumptions written in ``srepr`` (``nonnegative=True``) are kept,
+    so the Symbols equal :mod:`symbolic_ti.symbols`'s.
+
+    Parameters
+    ----------
+    d : mapping with key ``"srepr"``, or None
+
+    Returns
+    -------
+    sympy expression or None
+        ``None`` for ``None``. Invariant: ``expression_from_dict(expression_to_dict(e)) == e``.
+
+    Raises
+    ------
+    ExportError
+        If ``d`` has no ``srepr`` string or it uses anything outside the table.
+    """
+    if d is None:
+        return None
+    if not isinstance(d, Mapping) or not isinstance(d.get("srepr"), str):
+        raise ExportError(f"an expression object needs an 'srepr' string, got {d!r}")
+    text = d["srepr"]
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        raise ExportError(f"cannot read expression {text!r}: not valid srepr syntax") from None
+    try:
+        return _build(tree.body, text)
+    except ExportError:
+        raise
+    except (TypeError, ValueError) as err:
+        raise ExportError(f"cannot read expression {text!r}: {err}") from None
+
+
+# ---------------------------------------------------------------------- report
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def _trial(t: tuple[int, int]) -> list[int]:
+    return [t[0], t[1]]
+
+
+def result_to_dict(result: Result) -> dict[str, Any]:
+    """JSON-ready dictionary of a result; the fields are documented in ``docs/json_schema.md``.
+
+    Parameters
+    ----------
+    result : Result
+
+    Returns
+    -------
+    dict
+        Keys, in order: ``meta``, ``task``, ``family``, ``ridge``, ``method``, ``seconds``, ``free_symbols``,
+        ``ridgeless_conditions``, ``predictions``, ``margins``, ``exception_margins``, ``categories``,
+        ``training_fit``. Every expression is an expression object (:func:`expression_to_dict`).
+    """
+    task, family = result.task, result.family
+    ex = expression_to_dict
+    if result.ridgeless:
+        ridge = "ridgeless"
+    else:
+        ridge = str(result.ridge)
+    categories = task.categories
+    margins = result.margins
+    return {
+        "meta": {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "symbolic_ti_version": _version(),
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        },
+        "task": {
+            "n": task.n,
+            "exceptions": [str(e) for e in task.exceptions],
+            "training": [{"trial": _trial(t), "target": y} for t, y in task.training],
+        },
+        "family": {
+            "name": family.name,
+            "parameters": {k: str(v) for k, v in family.values.items()},
+            "free_parameters": [p.name for p in family.free_parameters],
+        },
+        "ridge": ridge,
+        "method": result.method,
+        "seconds": result.seconds,
+        "free_symbols": [s.name for s in result.free_symbols],
+        "ridgeless_conditions": [ex(c) for c in result.ridgeless_conditions],
+        "predictions": [
+            {"trial": _trial(t), "category": categories[t], "ground_truth": task.ground_truth(t), "value": ex(v)}
+            for t, v in result.predictions.items()
+        ],
+        "margins": [
+            {"trial": _trial(t), "category": categories[t], "value": ex(m)} for t, m in margins.items()
+        ],
+        "exception_margins": [
+            {"exception": str(e), "trial": [e.winner, e.loser], "value": ex(m)}
+            for e, m in result.exception_margins.items()
+        ],
+        "categories": {
+            name: {
+                "trials": [_trial(t) for t in s.trials],
+                "min_margin": ex(s.min_margin),
+                "n_errors": s.n_errors,
+            }
+            for name, s in result.categories.items()
+        },
+        "training_fit": [
+            {"trial": _trial(fit.trial), "target": fit.target, "prediction": ex(fit.prediction),
+             "residual": ex(fit.residual)}
+            for fit in result.training_fit
+        ],
+    }
+
+
+def dumps(obj: Any) -> str:
+    """JSON text of ``obj`` (e.g. :func:`result_to_dict`'s output), indented by 2, keys in given order.
+
+    Raises
+    ------
+    ExportError
+        If ``obj`` holds a value JSON cannot store (the message says which type).
+    """
+    try:
+        return json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise ExportError(f"cannot write JSON: {err}") from None

@@ -1,0 +1,164 @@
+"""Plain-text report of a :class:`~symbolic_ti.results.Result` (ASCII only, for terminals and log files).
+
+Numeric results show the upper-triangle table of ``f(i, j)``; symbolic results list ``f(i, j)`` one per
+line, with factored numerators and denominators (:func:`symbolic_ti.export.latex.factored`), because a table
+of long formulas is unreadable.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..results import Result
+from .latex import factored
+
+__all__ = ["expr_text", "result_to_text"]
+
+
+def expr_text(e: sp.Expr | None) -> str:
+    """One value as text: ``-387/3925`` for a number, ``-(alpha - 1)/(alpha + 2*lambda + 1)`` otherwise.
+
+    Symbolic values have factored numerator and denominator; the value is unchanged. ``None`` gives ``"-"``.
+    """
+    if e is None:
+        return "-"
+    e = sp.sympify(e)
+    if not e.free_symbols:
+        return str(e)
+    negative, num, den = factored(e)
+    num_s = f"({num})" if num.is_Add and den != 1 else str(num)
+    if den == 1:
+        body = num_s
+    else:
+        den_s = str(den) if (den.is_Atom or den.is_Function or den.is_Pow) else f"({den})"
+        body = f"{num_s}/{den_s}"
+    if negative:
+        return f"-({body})" if num.is_Add and den == 1 else f"-{body}"
+    return body
+
+
+def _approx(e: sp.Expr | None) -> str:
+    """`` (~0.7018)`` for a non-integer number, else empty."""
+    if e is None or e.free_symbols or e.is_Integer:
+        return ""
+    return f" (~{float(e):.6g})"
+
+
+def _table(rows: list[list[str]], align_left: int = 1) -> list[str]:
+    """Lines of a table whose first ``align_left`` columns are left-aligned and the rest right-aligned."""
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        cells = [c.ljust(w) if k < align_left else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))]
+        out.append("  " + "  ".join(cells).rstrip())
+    return out
+
+
+def _header(result: Result) -> list[str]:
+    if result.ridgeless:
+        ridge = "ridgeless limit lambda -> 0+"
+    elif result.ridge.free_symbols:
+        ridge = f"{result.ridge} (symbolic)"
+    else:
+        ridge = f"lambda = {result.ridge}"
+    lines = [
+        "symbolic_ti: exact kernel ridge regression on a transitive-inference task",
+        f"  task     {result.task.label()}",
+        f"  family   {result.family.describe()}",
+        f"  ridge    {ridge}",
+        f"  method   {result.method} ({result.seconds:.3g} s)",
+    ]
+    if result.free_symbols:
+        lines.append(f"  free     {', '.join(s.name for s in result.free_symbols)}")
+    if result.ridgeless_conditions:
+        lines.append("  valid    where none of these vanishes: "
+                     + "; ".join(str(c) for c in result.ridgeless_conditions))
+    return lines
+
+
+def _predictions(result: Result) -> list[str]:
+    n = result.task.n
+    marks = {(e.loser, e.winner): e for e in result.task.exceptions}
+    notes = [f"  * exception {e}: the entry is f({e.loser}, {e.winner}); the trained trial is ({e.winner}, "
+             f"{e.loser}) with f({e.winner}, {e.loser}) = {expr_text(result.f(e.winner, e.loser))}"
+             for e in result.task.exceptions]
+    if result.is_numeric:
+        rows = [["i\\j"] + [str(j) for j in range(2, n + 1)]]
+        for i in range(1, n):
+            row = [str(i)]
+            for j in range(2, n + 1):
+                row.append("" if j <= i else expr_text(result.f(i, j)) + ("*" if (i, j) in marks else ""))
+            rows.append(row)
+        return ["f(i, j) for j > i (row i, column j):"] + _table(rows) + notes
+    lines = ["f(i, j) for j > i:"]
+    for i in range(1, n):
+        for j in range(i + 1, n + 1):
+            star = "*" if (i, j) in marks else ""
+            lines.append(f"  f({i}, {j}){star} = {expr_text(result.f(i, j))}")
+    return lines + notes
+
+
+def _margins(result: Result) -> list[str]:
+    lines = []
+    for e, m in result.exception_margins.items():
+        lines.append(f"exception margin f({e.winner}, {e.loser}) = {expr_text(m)}{_approx(m)}")
+    if lines:
+        lines.append("")
+    rows = [["category", "trials", "min margin", "errors"]]
+    for name, s in result.categories.items():
+        if name == "no_ground_truth":
+            rows.append([name, str(len(s.trials)), "no ground truth", "-"])
+            continue
+        mm = "symbolic" if s.min_margin is None else expr_text(s.min_margin) + _approx(s.min_margin)
+        ne = "symbolic" if s.n_errors is None else str(s.n_errors)
+        rows.append([name, str(len(s.trials)), mm, ne])
+    lines += ["per category (margin = ground truth * f(i, j)):"] + _table(rows)
+    lines.append("")
+    if result.is_numeric:
+        errs = result.errors
+        cats = result.task.categories
+        if errs:
+            lines.append(f"errors (negative margin): {len(errs)}")
+            lines += _table([[f"({i}, {j})", cats[(i, j)], f"margin {expr_text(result.margin(i, j))}"
+                              + _approx(result.margin(i, j))] for i, j in errs], align_left=3)
+        else:
+            lines.append("errors (negative margin): none")
+    else:
+        lines.append("errors: depend on the free parameters " + ", ".join(s.name for s in result.free_symbols))
+        lines.append("transitive margins m(i, j) = ground truth * f(i, j):")
+        lines += [f"  m({i}, {j}) = {expr_text(m)}" for (i, j), m in result.transitive_margins.items() if i < j]
+    return lines
+
+
+def _training(result: Result) -> list[str]:
+    fits = result.training_fit
+    if result.is_numeric:
+        rows = [["trial", "target", "f", "residual"]]
+        rows += [[f"({a}, {b})", f"{t.target:+d}", expr_text(t.prediction), expr_text(t.residual)]
+                 for t in fits for a, b in [t.trial]]
+        return ["training fit (residual = target - f):"] + _table(rows)
+    lines = ["training fit (residual = target - f):"]
+    lines += [f"  ({a}, {b}) target {t.target:+d}: residual = {expr_text(t.residual)}"
+              for t in fits for a, b in [t.trial]]
+    return lines
+
+
+def result_to_text(result: Result) -> str:
+    """Readable plain-text report of a result.
+
+    Sections: header (task, family, ridge, method, time), predictions ``f(i, j)`` for ``j > i`` (a table
+    when numeric, one per line when symbolic; ``*`` marks the exception cell ``(L, W)``), exception
+    margin(s), per-category summary (trials, minimum margin and number of errors where numeric), the list of
+    errors (trials with a negative margin), and the training fit.
+
+    Parameters
+    ----------
+    result : Result
+
+    Returns
+    -------
+    str
+        ASCII text ending with a newline.
+    """
+    blocks = [_header(result), _predictions(result), _margins(result), _training(result)]
+    return "\n\n".join("\n".join(b).rstrip("\n") for b in blocks) + "\n"

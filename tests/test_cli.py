@@ -1,0 +1,328 @@
+"""The ``symbolic-ti`` command line: in-process through ``cli.main`` and as a real ``python -m`` process.
+
+Reference values come from ../shared/CONVENTIONS.md. User errors must give exit code 2 and exactly one line
+``symbolic-ti: error: ...`` naming the option; internal errors exit 1 without a traceback unless asked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import sympy as sp
+
+import symbolic_ti._io as io_mod
+import symbolic_ti.api as api
+from symbolic_ti import cli, derive
+from symbolic_ti.export.jsonreport import expression_from_dict
+
+Q = sp.Rational
+
+
+def run(capsys, *argv):
+    """Run the CLI in-process; return (exit code, stdout, stderr)."""
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_process(*argv, timeout=60, env=None):
+    return subprocess.run([sys.executable, "-m", "symbolic_ti", *argv], capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+def json_values(out):
+    d = json.loads(out)
+    return d, {tuple(p["trial"]): expression_from_dict(p["value"]) for p in d["predictions"]}
+
+
+# ----------------------------------------------------------------------------------- user errors
+USER_ERRORS = [
+    # (argv, words the single error line must contain)
+    (["derive"], ["--items", "required"]),
+    (["derive", "--items", "x"], ["--items", "integer", "'x'"]),
+    (["derive", "--items", "4.5"], ["--items", "integer"]),
+    (["derive", "--items", "2"], ["--items", ">= 3"]),
+    (["derive", "--items", "5", "--exception", "5>4"], ["--exception", "5>4", "adjacent"]),
+    (["derive", "--items", "5", "--exception", "2>5"], ["--exception", "2>5", "W >= L + 2"]),
+    (["derive", "--items", "6", "-e", "5>2", "-e", "5>2"], ["--exception", "5>2", "twice"]),
+    (["derive", "--items", "5", "--exception", "7>3"], ["--exception", "out of range", "1..5"]),
+    (["derive", "--items", "5", "--exception", "5-3"], ["--exception", "W>L"]),
+    (["derive", "--items", "5", "--set", "alpha"], ["--set", "NAME=VALUE", "'alpha'"]),
+    (["derive", "--items", "5", "--set", "beta=1"], ["--set", "beta", "alpha"]),
+    (["derive", "--items", "5", "--set", "alpha=1.5"], ["--set", "alpha", "3/2", "[0, 1]"]),
+    (["derive", "--items", "5", "--set", "alpha=abc"], ["--set", "alpha", "'abc'"]),
+    (["derive", "--items", "5", "--set", "alpha=0", "--set", "alpha=1"], ["--set", "alpha", "twice"]),
+    (["derive", "--items", "5", "--set", "lambda=1"], ["--set", "--ridge"]),
+    (["derive", "--items", "5", "--family", "gaussian"], ["--family", "gaussian", "exchangeable"]),
+    (["derive", "--items", "5", "--ridge", "1", "--ridgeless"], ["--ridge", "--ridgeless", "not allowed"]),
+    (["derive", "--items", "5", "--ridge", "-1"], ["--ridge", ">= 0", "-1"]),
+    (["derive", "--items", "5", "--ridge", "much"], ["--ridge", "'much'"]),
+    (["derive", "--items", "5", "--format", "xml"], ["--format", "xml", "text", "json", "latex"]),
+    (["derive", "--items", "5", "--standalone"], ["--standalone", "--format latex"]),
+    (["derive", "--items", "5", "--bogus"], ["unrecognized", "--bogus"]),
+    (["bogus"], ["bogus", "derive"]),
+    ([], ["required", "COMMAND"]),
+    (["critical", "--items", "9", "-e", "6>4", "--parameter", "alpha", "--trial", "3"], ["--trial", "I,J", "'3'"]),
+    (["critical", "--items", "9", "-e", "6>4", "--parameter", "alpha", "--trial", "a,b"], ["--trial", "'a,b'"]),
+    (["critical", "--items", "9", "-e", "6>4", "--parameter", "alpha", "--trial", "3,10"],
+     ["--trial", "out of range"]),
+    (["critical", "--items", "9", "-e", "6>4", "--parameter", "alpha", "--trial", "3,3"], ["--trial", "different"]),
+    (["critical", "--items", "9", "-e", "7>3", "--parameter", "alpha", "--trial", "3,5"],
+     ["--trial", "(3, 5)", "no ground truth"]),
+    (["critical", "--items", "9", "-e", "6>4", "--parameter", "beta"], ["--parameter", "beta", "alpha", "lambda"]),
+    (["critical", "--items", "9", "--parameter", "alpha", "--set", "alpha=0.1"], ["--parameter", "alpha", "--set"]),
+    (["critical", "--items", "9", "--parameter", "lambda", "--ridge", "1"], ["--parameter", "lambda", "--ridge"]),
+    (["critical", "--items", "9", "--parameter", "alpha", "--interval", "0"], ["--interval", "A,B", "'0'"]),
+    (["critical", "--items", "9", "--parameter", "alpha", "--interval", "1/2,1/4"], ["--interval", "A < B"]),
+    (["critical", "--items", "9", "--parameter", "alpha", "--interval", "x,1"], ["--interval", "'x'"]),
+    (["critical", "--items", "9", "--parameter", "alpha", "--interval", "0,2"], ["--interval", "[0, 1]"]),
+    (["critical", "--items", "9", "--trial", "1,3"], ["--parameter", "required"]),
+    (["critical", "--items", "9", "--parameter", "alpha", "--ridge", "1", "--ridgeless"], ["--ridge", "not allowed"]),
+    (["families", "--format", "latex"], ["--format", "latex"]),
+]
+
+
+@pytest.mark.parametrize("argv, words", USER_ERRORS, ids=[" ".join(a) or "empty" for a, _ in USER_ERRORS])
+def test_user_errors(capsys, argv, words):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("symbolic-ti: error: ")
+    assert "Traceback" not in err
+    for w in words:
+        assert w in err, (w, err)
+
+
+def test_unwritable_output(capsys, tmp_path):
+    for target, words in [(tmp_path / "missing" / "out.txt", ["does not exist"]), (tmp_path, ["is a directory"])]:
+        code, out, err = run(capsys, "derive", "--items", "4", "--set", "alpha=0", "--ridge", "1",
+                             "--output", str(target))
+        assert code == 2 and out == "" and err.count("\n") == 1
+        assert err.startswith("symbolic-ti: error: argument --output: cannot write ")
+        assert str(target) in err and words[0] in err
+    assert os.listdir(tmp_path) == []
+
+
+def test_unwritable_output_directory(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(io_mod.os, "access", lambda path, mode: False)  # root may write anywhere
+    code, _, err = run(capsys, "families", "--output", str(tmp_path / "f.txt"))
+    assert code == 2 and "--output" in err and "not writable" in err
+
+
+# ------------------------------------------------------------------------------ internal errors
+@pytest.fixture
+def broken_derive(monkeypatch):
+    def boom(*args, **kwargs):
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr(api, "derive", boom)
+
+
+def test_internal_error_one_line(capsys, monkeypatch, broken_derive):
+    monkeypatch.delenv("SYMBOLIC_TI_DEBUG", raising=False)
+    code, out, err = run(capsys, "derive", "--items", "4")
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("symbolic-ti: internal error: RuntimeError: boom second line")
+    assert "report" in err and "--debug" in err
+
+
+@pytest.mark.parametrize("how", ["flag_before", "flag_after", "env"])
+def test_internal_error_traceback_in_debug_mode(capsys, monkeypatch, broken_derive, how):
+    argv = ["derive", "--items", "4"]
+    if how == "flag_before":
+        argv = ["--debug"] + argv
+    elif how == "flag_after":
+        argv = argv + ["--debug"]
+    else:
+        monkeypatch.setenv("SYMBOLIC_TI_DEBUG", "1")
+    code, _, err = run(capsys, *argv)
+    assert code == 1
+    assert "Traceback" in err and "RuntimeError: boom" in err
+
+
+# ------------------------------------------------------------------------------ interruption
+def _interrupt(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+def test_interrupt_during_solve_leaves_output_untouched(capsys, monkeypatch, tmp_path):
+    out_file = tmp_path / "result.json"
+    out_file.write_text("previous\n")
+    monkeypatch.setattr(api, "derive", _interrupt)
+    code, out, err = run(capsys, "derive", "--items", "4", "--output", str(out_file))
+    assert code == 130 and out == "" and err == "symbolic-ti: interrupted\n"
+    assert out_file.read_text() == "previous\n"
+    assert os.listdir(tmp_path) == ["result.json"]
+
+
+def test_interrupt_during_write_leaves_output_untouched(capsys, monkeypatch, tmp_path):
+    out_file = tmp_path / "result.tex"
+    out_file.write_text("previous\n")
+    monkeypatch.setattr(io_mod.os, "fsync", _interrupt)
+    code, _, err = run(capsys, "derive", "--items", "4", "--set", "alpha=0", "--ridge", "1", "--format", "latex",
+                       "--output", str(out_file))
+    assert code == 130 and "Traceback" not in err
+    assert out_file.read_text() == "previous\n"
+    assert os.listdir(tmp_path) == ["result.tex"]
+
+
+def test_closed_stdout_pipe(monkeypatch):
+    class ClosedPipe:
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            pass
+
+    monkeypatch.setattr(cli.sys, "stdout", ClosedPipe())
+    assert cli.main(["families"]) == 141
+
+
+# ------------------------------------------------------------------------------------ success
+def test_derive_json_reference_n4(capsys):
+    code, out, err = run(capsys, "derive", "--items", "4", "--set", "alpha=0", "--ridge", "1", "--format", "json")
+    assert code == 0 and err == ""
+    d, values = json_values(out)
+    assert values[(1, 2)] == Q(2, 7)
+    ref = {(1, 2): Q(2, 7), (1, 3): Q(3, 7), (1, 4): Q(5, 7), (2, 3): Q(1, 7), (2, 4): Q(3, 7), (3, 4): Q(2, 7)}
+    for (i, j), v in ref.items():
+        assert values[(i, j)] == v and values[(j, i)] == -v
+    assert d["ridge"] == "1" and d["family"]["parameters"]["alpha"] == "0"
+
+
+def test_derive_decimal_set_is_exact(capsys):
+    code, out, _ = run(capsys, "derive", "--items", "9", "--exception", "6>4", "--set", "alpha=0.1",
+                       "--ridge", "0.1", "--format", "json")
+    assert code == 0
+    d, values = json_values(out)
+    assert d["family"]["parameters"]["alpha"] == "1/10" and d["ridge"] == "1/10"
+    assert values[(6, 4)] == Q(5509, 7850) and values[(1, 9)] == Q(7902, 3925)
+    assert values[(3, 7)] == Q(162, 785) and values[(3, 6)] == Q(-387, 3925)
+
+
+def test_derive_text_and_symbolic(capsys):
+    code, out, _ = run(capsys, "derive", "--items", "4", "--set", "alpha=0", "--ridge", "1")
+    assert code == 0
+    row1 = next(line for line in out.splitlines() if line.split()[:1] == ["1"])
+    assert row1.split() == ["1", "2/7", "3/7", "5/7"]
+    code, out, _ = run(capsys, "derive", "--items", "3", "--format", "json")
+    assert code == 0
+    d, values = json_values(out)
+    assert d["free_symbols"] == ["alpha", "lambda"] and d["ridge"] == "lambda"
+    assert values == dict(derive(3).predictions)
+
+
+def test_derive_latex(capsys):
+    code, out, _ = run(capsys, "derive", "--items", "4", "--set", "alpha=0", "--ridge", "1", "--format", "latex")
+    assert code == 0 and r"\frac{2}{7}" in out and r"\begin{tabular}" in out and r"\documentclass" not in out
+    code, out, _ = run(capsys, "derive", "--items", "4", "--set", "alpha=0", "--ridge", "1", "--format", "latex",
+                       "--standalone")
+    assert code == 0 and out.startswith(r"\documentclass") and out.rstrip().endswith(r"\end{document}")
+
+
+def test_derive_ridgeless(capsys):
+    code, out, _ = run(capsys, "derive", "--items", "7", "--set", "alpha=1/10", "--ridgeless", "--format", "json")
+    assert code == 0
+    d, values = json_values(out)
+    assert d["ridge"] == "ridgeless"
+    assert values[(1, 2)] == 1 and values[(1, 7)] == Q(5742, 1889) and values[(1, 3)] == Q(2142, 1889)
+    code, out, _ = run(capsys, "derive", "--items", "4", "--set", "alpha=0", "--ridgeless")
+    assert code == 0 and "ridgeless limit lambda -> 0+" in out
+    assert next(line for line in out.splitlines() if line.split()[:1] == ["1"]).split() == ["1", "1", "2", "3"]
+
+
+def test_derive_output_file(capsys, tmp_path):
+    target = tmp_path / "n4.json"
+    code, out, err = run(capsys, "derive", "--items", "4", "--set", "alpha=0", "--ridge", "1", "--format", "json",
+                         "-o", str(target))
+    assert code == 0 and out == "" and err == ""
+    _, values = json_values(target.read_text())
+    assert values[(1, 4)] == Q(5, 7)
+    assert target.read_text().endswith("\n")
+    assert os.listdir(tmp_path) == ["n4.json"]
+
+
+def test_families(capsys):
+    code, out, _ = run(capsys, "families")
+    assert code == 0
+    assert out.startswith("exchangeable: ")
+    assert "alpha    [0, 1]" in out and "kappa_o  [0, 1)" in out and "lambda" in out
+    code, out, _ = run(capsys, "families", "--format", "json")
+    d = json.loads(out)
+    fam = d["families"][0]
+    assert fam["name"] == "exchangeable"
+    assert [(p["name"], p["domain"]) for p in fam["parameters"]] == [
+        ("alpha", "[0, 1]"), ("kappa_o", "[0, 1)"), ("kappa_d", "[0, 1)")]
+
+
+def test_help_exits_zero(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "derive" in out and "critical" in out
+    code, out, _ = run(capsys, "derive", "--help")
+    assert code == 0 and "--ridgeless" in out
+
+
+def test_critical(capsys):
+    code, out, err = run(capsys, "critical", "--items", "9", "--exception", "6>4", "--parameter", "alpha",
+                         "--ridgeless", "--trial", "3,6", "--format", "json")
+    assert code == 0 and err == ""
+    d = json.loads(out)
+    (trial,) = d["trials"]
+    assert trial["trial"] == [3, 6]
+    crossings = [c for c in trial["crossings"] if c["direction"] == "to_error"]
+    value = sp.sympify(crossings[0]["value"])
+    assert sp.simplify(value - (Q(4, 3) - sp.sqrt(13) / 3)) == 0
+    # independent check of the crossing: the sign of f(3, 6) on either side of 0.1315...
+    assert derive(9, ["6>4"], parameters={"alpha": "13/100"}, ridge="ridgeless").f(3, 6) > 0
+    assert derive(9, ["6>4"], parameters={"alpha": "14/100"}, ridge="ridgeless").f(3, 6) < 0
+    code, out, _ = run(capsys, "critical", "--items", "9", "-e", "6>4", "-p", "alpha", "--ridgeless",
+                       "--trial", "3,6", "--interval", "0,1/10")
+    assert code == 0 and "(0, 1/10)" in out  # the interval reached critical() exactly
+    code, out, _ = run(capsys, "critical", "--items", "4", "-p", "alpha", "--ridge", "1", "--format", "latex")
+    assert code == 0 and r"\alpha" in out
+
+
+# ------------------------------------------------------------------------------- real process
+def test_process_success_and_user_error():
+    proc = run_process("derive", "--items", "4", "--set", "alpha=0", "--ridge", "1", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    _, values = json_values(proc.stdout)
+    assert values[(1, 2)] == Q(2, 7)
+    proc = run_process("derive", "--items", "5", "--exception", "5>4")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("symbolic-ti: error: argument --exception: exception 5>4 is adjacent")
+    proc = run_process("derive", "--items", "5", "--ridge", "1", "--ridgeless")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_process_families_and_bad_output(tmp_path):
+    proc = run_process("families", "--format", "json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["families"][0]["name"] == "exchangeable"
+    proc = run_process("families", "--output", str(tmp_path / "no" / "f.txt"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "--output" in proc.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
+def test_process_interrupted(tmp_path):
+    """Ctrl-C during a long symbolic derivation: exit 130, one line, the output file untouched."""
+    target = tmp_path / "out.txt"
+    target.write_text("previous\n")
+    proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "derive", "--items", "10", "-e", "7>3",
+                             "--output", str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3.0)  # past the imports, inside the solve (which takes well over 10 s)
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert err == "symbolic-ti: interrupted\n" and out == ""
+    assert target.read_text() == "previous\n"
+    assert os.listdir(tmp_path) == ["out.txt"]
