@@ -18,7 +18,13 @@ __all__ = ["exact_number", "check_int"]
 
 
 def check_int(value: Any, name: str, minimum: int | None = None) -> int:
-    """Return ``value`` as an int, or raise TypeError/ValueError naming ``name``."""
+    """Return ``value`` as an int.
+
+    Raises
+    ------
+    ParameterError
+        If ``value`` is not an integer (bool excluded) or is below ``minimum``; the message names ``name``.
+    """
     if isinstance(value, bool) or not isinstance(value, (Integral, sp.Integer)):
         raise ParameterError(f"{name} must be an integer, got {value!r}")
     v = int(value)

@@ -173,3 +173,9 @@ def test_decimal_is_exact():
     fam = Exchangeable(alpha=0.1)
     assert fam.values["alpha"] == sp.Rational(1, 10)
     assert Exchangeable(alpha="0.1").values["alpha"] == sp.Rational(1, 10)
+
+
+def test_family_equality_respects_parametrization():
+    assert Exchangeable() != Exchangeable(kappa_o="symbolic")
+    assert Exchangeable(alpha=0) == Exchangeable(alpha="0.0")
+    assert hash(Exchangeable(alpha="1/2")) == hash(Exchangeable(alpha=0.5))

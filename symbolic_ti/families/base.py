@@ -230,8 +230,13 @@ class Family(ABC):
     def __repr__(self) -> str:
         return self.describe()
 
+    def _identity(self) -> tuple:
+        """What makes two instances the same kernel: class, active parameters and bound values."""
+        return (type(self).__name__, tuple(p.name for p in self.active_parameters),
+                tuple(sorted((k, str(v)) for k, v in self._values.items())))
+
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._values == self._values  # type: ignore[attr-defined]
+        return isinstance(other, Family) and other._identity() == self._identity()
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, tuple(sorted((k, str(v)) for k, v in self._values.items()))))
+        return hash(self._identity())
