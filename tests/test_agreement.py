@@ -246,3 +246,34 @@ def test_verify_argument_errors(symbolic_result):
 def test_verify_random_symbolic_results(task, seed):
     """Exploration: verify() on random tasks with alpha and lambda symbolic."""
     assert verify(solve(task, Exchangeable()), n_points=2, dps=30, seed=seed).ok
+
+
+# ------------------------------------------------------------------ Laplacian reduction vs dense Gram solve
+@SETTINGS
+@given(task=tasks(n_max=8, max_exceptions=3),
+       ridge=st.one_of(st.just("ridgeless"), st.just("symbolic"), st.fractions(Fraction(1, 30), 3, max_denominator=30)),
+       alpha=st.one_of(st.just("symbolic"), st.fractions(0, 1, max_denominator=30).map(str)))
+def test_laplacian_reduction_equals_halved_gram_solve(task, ridge, alpha):
+    """The graph-Laplacian fast path against the dense halved Gram solve, exactly, symbolic or not."""
+    if ridge == "symbolic" and alpha == "symbolic" and task.n > 6:
+        alpha = "1/3"  # keep the dense solve quick; both-symbolic is covered at n <= 6
+    fam = Exchangeable(alpha=alpha)
+    r = None if ridge == "symbolic" else _ridge_arg(ridge)
+    lap = solve(task, fam, r, method="laplacian")
+    dense = solve(task, fam, r, method="halved")
+    assert lap.method.startswith("laplacian") and dense.method.startswith("halved")
+    for t in task.trials:
+        assert sp.cancel(lap.predictions[t] - dense.predictions[t]) == 0, t
+    if lap.ridgeless and lap.ridgeless_conditions:  # alpha = 0 is the only exceptional value in [0, 1]
+        at0 = lap.subs({"alpha": 0})
+        direct = solve(task, Exchangeable(alpha=0), "ridgeless", method="halved")
+        assert dict(at0.predictions) == dict(direct.predictions)
+
+
+def test_laplacian_kappa_parametrization_symbolic_equals_dense():
+    task = Task(6, ["5>2"])
+    fam = Exchangeable(kappa_o="symbolic", kappa_d="symbolic")
+    lap = solve(task, fam, "1/2", method="laplacian")
+    dense = solve(task, fam, "1/2", method="halved")
+    for t in task.trials:
+        assert sp.cancel(lap.predictions[t] - dense.predictions[t]) == 0, t
