@@ -13,7 +13,8 @@ from .families import FAMILIES, Exchangeable, Family, get_family
 # solving
 from .solve import RIDGELESS, solve
 from .results import CategorySummary, Result
-from .api import derive
+from .api import critical, derive
+from .critical import CriticalReport, critical_values
 # numeric cross-checks
 from .solve.numeric import numeric_predictions
 from .verify import VerifyReport, verify
@@ -28,6 +29,7 @@ __all__ = [
     "Task", "ExceptionPair", "CATEGORIES",
     "Family", "Exchangeable", "FAMILIES", "get_family",
     "solve", "RIDGELESS", "Result", "CategorySummary", "derive",
+    "critical", "critical_values", "CriticalReport",
     "numeric_predictions", "verify", "VerifyReport",
     "SymbolicTIError", "TaskError", "ParameterError", "FamilyError", "SolveError", "ExportError",
     "IllConditionedWarning",

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from .critical import CriticalReport, critical_values
 from .errors import ParameterError
 from .families import Family, get_family
 from .results import Result
 from .solve import solve
 from .task import Task
 
-__all__ = ["derive", "make_family"]
+__all__ = ["derive", "make_family", "critical"]
 
 
 def make_family(family: "str | Family" = "exchangeable", parameters: Mapping[str, Any] | None = None) -> Family:
@@ -74,3 +75,88 @@ def derive(
     """
     task = Task(n, tuple(exceptions))
     return solve(task, make_family(family, parameters), ridge, method=method)
+
+
+def critical(
+    n: int,
+    exceptions: Iterable[Any] = (),
+    *,
+    parameter: str,
+    trials: Any = None,
+    family: "str | Family" = "exchangeable",
+    parameters: Mapping[str, Any] | None = None,
+    ridge: Any = None,
+    interval: Any = None,
+) -> CriticalReport:
+    """Critical values of one parameter: where the margins of a TI task change sign, exactly.
+
+    Derives the result with :func:`derive` (leaving ``parameter`` symbolic) and calls
+    :func:`symbolic_ti.critical.critical_values`.
+
+    Parameters
+    ----------
+    n : int
+        Number of items, ``n >= 3``.
+    exceptions : iterable of ``"W>L"`` or ``(W, L)``
+        Exceptions, each with ``L + 2 <= W <= n``.
+    parameter : str
+        The parameter to scan: a family parameter name (exchangeable: ``"alpha"`` in [0, 1], ``"kappa_o"``,
+        ``"kappa_d"`` in [0, 1)) or ``"lambda"`` / ``"ridge"`` for the ridge, in [0, oo). A family parameter
+        not given in ``parameters`` is left symbolic automatically.
+    trials : list of (i, j), optional
+        Trials to analyse; default every trial with a margin.
+    family : str or Family
+        Representation family name or instance.
+    parameters : mapping name -> value, optional
+        Exact values of the other family parameters (decimals read exactly). Parameters not given stay
+        symbolic; then crossings are closed forms in them with undecided direction.
+    ridge : number, str or None
+        ``None`` keeps the ridge symbolic (required for ``parameter="lambda"``); a number ``>= 0``;
+        ``"ridgeless"`` (or 0) for the limit ``lambda -> 0+``.
+    interval : pair (a, b), optional
+        Exact end points with ``a < b`` inside the parameter's domain (``b`` may be ``"oo"``); default the
+        domain.
+
+    Returns
+    -------
+    CriticalReport
+
+    Raises
+    ------
+    TaskError
+        For an invalid task or trial, or a trial without ground truth.
+    FamilyError
+        For an unknown family.
+    ParameterError
+        If ``parameter`` is not a parameter of the family nor the ridge, is fixed to a value (in
+        ``parameters``, the family instance or ``ridge``), or ``interval`` is invalid or outside the domain.
+
+    Notes
+    -----
+    Derived here, see docs/theory.md#critical-values.
+
+    Examples
+    --------
+    >>> rep = critical(9, ["6>4"], parameter="alpha", ridge="ridgeless", trials=[(3, 6)])
+    >>> rep.trials[0].crossings[0].value
+    4/3 - sqrt(13)/3
+    """
+    from .critical import _resolve_interval, _resolve_trials, check_parameter
+    from .solve import _parse_ridge
+
+    if not isinstance(parameter, str):
+        raise ParameterError(f"parameter must be a name such as 'alpha' or 'lambda', got {parameter!r}")
+    params = dict(parameters or {})
+    name = parameter.strip()
+    fam = make_family(family, params)
+    if name not in ("lambda", "ridge") and name not in params and name not in fam.values \
+            and name in {p.name for p in fam.parameters}:
+        params[name] = "symbolic"  # scan a family parameter that was not given: leave it symbolic
+        fam = make_family(family, params)
+    # fail on bad input before the (longer) exact solve; critical_values checks again on the result
+    _, _, lower, upper = check_parameter(fam, _parse_ridge(ridge), name)
+    _resolve_interval(interval, name, lower, upper)
+    task = Task(n, exceptions if isinstance(exceptions, str) else tuple(exceptions))
+    _resolve_trials(task, trials)
+    result = derive(n, task.exceptions, family=fam, ridge=ridge)
+    return critical_values(result, name, interval=interval, trials=trials)

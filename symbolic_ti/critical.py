@@ -1,0 +1,771 @@
+r"""Critical parameter values: where the margin of a trial changes sign as one parameter grows.
+
+Every margin of an exact result is a canceled rational function ``num / den`` of the free parameters
+(:class:`symbolic_ti.results.Result`). Along one parameter ``x`` (``alpha``, ``kappa_o``, ``kappa_d`` or the
+ridge ``lambda``), with every other parameter bound to an exact number, ``num`` and ``den`` are univariate
+polynomials with rational coefficients, and the margin can change sign inside an open interval only at a
+real root of odd multiplicity of ``num`` (a *zero*) or of ``den`` (a *pole*; not expected for a positive
+semidefinite kernel with a positive ridge, but handled). This module isolates those roots exactly and
+decides the direction of each sign change by exact evaluation at rational points between consecutive roots.
+
+Method (derived here, see docs/theory.md#critical-values):
+
+1. ``num`` and ``den`` are factored over the rationals (``factor_list``) into irreducible factors with
+   multiplicities; distinct irreducible factors have no common root.
+2. The real roots of each factor are isolated in intervals with rational end points (``Poly.intervals``);
+   intervals are refined (``Poly.refine_root``) until all of them are pairwise disjoint and each lies
+   strictly inside or strictly outside the open interval ``(a, b)``.
+3. Each root in ``(a, b)`` is written exactly: a ``Rational`` for a linear factor, a radical
+   ``(-q +- sqrt(D)) / (2 p)`` for a quadratic factor, a ``CRootOf`` otherwise; ``value_float`` is its
+   30-digit evaluation, used only for sorting displays and for :attr:`CriticalReport.failure_order`.
+4. Between consecutive isolating intervals, and between ``a`` (``b``) and the first (last) one, a rational
+   test point is chosen; the sign of the margin there is computed exactly (``Poly.eval`` on rationals). The
+   sign on the left and on the right of a root gives its direction: ``"to_error"`` (``+`` to ``-``),
+   ``"to_correct"`` (``-`` to ``+``) or ``"touch"`` (a zero of even multiplicity: no sign change).
+
+With other parameters left symbolic the signs cannot be decided: the module returns the roots of the
+irreducible factors of ``num`` of degree at most 2 in ``x`` as closed forms (``sympy.roots``), with direction
+``"unknown"`` (``"touch"`` for even multiplicity), and says in :attr:`CriticalReport.notes` which factors have
+no closed form. Whether such a root lies inside the interval is not decided either.
+
+No float enters the exact path: floats appear only in ``value_float`` and in the text display.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import sympy as sp
+
+from . import symbols as S
+from ._validation import exact_number
+from .errors import ParameterError, TaskError
+from .families.base import Family, Parameter
+from .results import Result
+from .task import Task
+
+__all__ = ["Crossing", "TrialCritical", "CriticalReport", "critical_values", "DIRECTIONS"]
+
+Trial = tuple[int, int]
+
+#: Possible values of :attr:`Crossing.direction`.
+DIRECTIONS: tuple[str, ...] = ("to_error", "to_correct", "touch", "unknown")
+
+_RIDGE_NAMES = ("lambda", "ridge")
+_INF_WORDS = ("oo", "+oo", "inf", "+inf", "infinity", "+infinity")
+
+
+# --------------------------------------------------------------------------------------------- data classes
+@dataclass(frozen=True)
+class Crossing:
+    """A parameter value where the margin of one trial vanishes (or has a pole) inside the interval.
+
+    Attributes
+    ----------
+    trial : (i, j)
+        The ordered trial.
+    value : sympy.Expr
+        The critical value, exact: a ``Rational``, a radical (quadratic factor), a ``CRootOf`` algebraic
+        number, or, when other parameters are symbolic, a closed-form expression in them.
+    value_float : float or None
+        ``value`` evaluated to 30 digits and rounded to a float; ``None`` only when ``value`` is symbolic.
+    direction : {"to_error", "to_correct", "touch", "unknown"}
+        ``"to_error"``: the margin goes from positive to negative as the parameter grows through ``value``;
+        ``"to_correct"``: from negative to positive; ``"touch"``: the margin vanishes without changing sign
+        (a zero of even multiplicity); ``"unknown"``: the sign change cannot be decided because other
+        parameters are symbolic.
+    kind : {"zero", "pole"}
+        ``"zero"`` for a root of the margin's numerator, ``"pole"`` for a root of its denominator (the
+        prediction diverges there; not expected for a positive semidefinite kernel with a positive ridge).
+    """
+
+    trial: Trial
+    value: sp.Expr
+    value_float: float | None
+    direction: str
+    kind: str = "zero"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dictionary: exact value as sympy text and LaTeX, float, direction, kind."""
+        return {
+            "trial": list(self.trial),
+            "value": str(self.value),
+            "value_latex": sp.latex(self.value),
+            "value_float": self.value_float,
+            "direction": self.direction,
+            "kind": self.kind,
+        }
+
+
+@dataclass(frozen=True)
+class TrialCritical:
+    """Sign changes of the margin of one trial along the parameter.
+
+    Attributes
+    ----------
+    trial : (i, j)
+    category : str
+        Category of the trial (:data:`symbolic_ti.task.CATEGORIES`).
+    margin : sympy.Expr
+        The exact margin ``g * f(i, j)`` as a rational function of the free parameters.
+    crossings : tuple of Crossing
+        Sorted by ``value_float`` (in exact order) when the other parameters are numeric.
+    error_at_start : bool or None
+        Whether the margin is negative just above the interval's lower end; ``None`` when other parameters
+        are symbolic.
+    """
+
+    trial: Trial
+    category: str
+    margin: sp.Expr
+    crossings: tuple[Crossing, ...]
+    error_at_start: bool | None
+
+    @property
+    def first_error(self) -> Crossing | None:
+        """The first ``"to_error"`` crossing, or ``None``."""
+        return next((c for c in self.crossings if c.direction == "to_error"), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dictionary."""
+        return {
+            "trial": list(self.trial),
+            "category": self.category,
+            "margin": str(self.margin),
+            "error_at_start": self.error_at_start,
+            "crossings": [c.to_dict() for c in self.crossings],
+        }
+
+
+@dataclass(frozen=True)
+class CriticalReport:
+    """Critical values of one parameter for the margins of some trials of a result.
+
+    Attributes
+    ----------
+    parameter : str
+        The parameter name (``"lambda"`` for the ridge).
+    interval : (sympy.Expr, sympy.Expr)
+        The interval ``(a, b)`` scanned; crossings are reported in the open interval.
+    result_label : str
+        Task, family and ridge of the result.
+    trials : tuple of TrialCritical
+        One entry per trial, in trial order.
+    failure_order : tuple of ((i, j), float)
+        Trials in the order in which they first become errors as the parameter grows: trials already wrong
+        just above ``a`` come first with the value ``float(a)``, then the others by the value of their first
+        ``"to_error"`` crossing. Trials that are never wrong are omitted. Empty when ``symbolic``.
+    symbolic : bool
+        Whether other free parameters remained in the result.
+    notes : tuple of str
+        Remarks: factors without closed-form roots, poles, ridgeless exceptional values, and the like.
+    """
+
+    parameter: str
+    interval: tuple[sp.Expr, sp.Expr]
+    result_label: str
+    trials: tuple[TrialCritical, ...]
+    failure_order: tuple[tuple[Trial, float], ...]
+    symbolic: bool
+    notes: tuple[str, ...] = field(default=())
+
+    # ------------------------------------------------------------------ access
+    @property
+    def crossings(self) -> tuple[Crossing, ...]:
+        """Every crossing of every trial, sorted by ``value_float`` when numeric."""
+        out = [c for t in self.trials for c in t.crossings]
+        if not self.symbolic or all(c.value_float is not None for c in out):
+            out.sort(key=lambda c: (c.value_float if c.value_float is not None else float("inf"), c.trial))
+        return tuple(out)
+
+    def trial(self, i: int, j: int) -> TrialCritical:
+        """The :class:`TrialCritical` of trial ``(i, j)``.
+
+        Raises
+        ------
+        KeyError
+            If the trial is not part of the report.
+        """
+        for t in self.trials:
+            if t.trial == (i, j):
+                return t
+        raise KeyError(f"trial ({i}, {j}) is not in this critical-value report")
+
+    # ----------------------------------------------------------------- display
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dictionary (exact values as sympy text and LaTeX, plus floats)."""
+        return {
+            "parameter": self.parameter,
+            "interval": [str(self.interval[0]), str(self.interval[1])],
+            "result": self.result_label,
+            "symbolic": self.symbolic,
+            "trials": [t.to_dict() for t in self.trials],
+            "failure_order": [{"trial": list(t), "value": v} for t, v in self.failure_order],
+            "notes": list(self.notes),
+        }
+
+    def to_json(self, **kwargs: Any) -> str:
+        """:meth:`to_dict` as a JSON string (keyword arguments go to :func:`json.dumps`)."""
+        kwargs.setdefault("indent", 2)
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def to_text(self) -> str:
+        """Plain-text report: crossings per trial, trials without sign change, failure order, notes."""
+        p = self.parameter
+        a, b = self.interval
+        lines = [f"Critical values of {p} on ({a}, {b})", self.result_label, ""]
+        with_cross = [t for t in self.trials if t.crossings]
+        without = [t for t in self.trials if not t.crossings]
+        if with_cross:
+            lines.append(f"{'trial':<9}{'category':<16}{'at start':<10}crossings")
+            for t in with_cross:
+                start = _start_word(t.error_at_start)
+                parts = []
+                for c in t.crossings:
+                    shown = f"{c.value_float:.6g}" if c.value_float is not None else str(c.value)
+                    exact = "" if c.value_float is None or c.value.is_Integer else f" [{c.value}]"
+                    kind = " (pole)" if c.kind == "pole" else ""
+                    parts.append(f"{p} = {shown}{exact} {c.direction}{kind}")
+                lines.append(f"{_trial_text(t.trial):<9}{t.category:<16}{start:<10}" + "; ".join(parts))
+        else:
+            lines.append("No trial changes sign on this interval.")
+        if without:
+            wrong = [t for t in without if t.error_at_start]
+            right = [t for t in without if t.error_at_start is False]
+            unknown = [t for t in without if t.error_at_start is None]
+            lines.append("")
+            lines.append(f"{len(without)} trial(s) without crossing: {len(right)} correct throughout, "
+                         f"{len(wrong)} wrong throughout" + (f", {len(unknown)} undecided" if unknown else ""))
+            if wrong:
+                lines.append("  wrong throughout: " + ", ".join(_trial_text(t.trial) for t in wrong))
+        lines.append("")
+        if self.symbolic or any(t.error_at_start is None for t in self.trials):
+            lines.append("Failure order: not decidable (symbolic or irrational parameters).")
+        elif self.failure_order:
+            lines.append(f"Failure order (first error as {p} grows):")
+            for t, v in self.failure_order:
+                lines.append(f"  {_trial_text(t):<9}{p} = {v:.6g}")
+        else:
+            lines.append("Failure order: no trial becomes an error on this interval.")
+        if self.notes:
+            lines.append("")
+            lines.append("Notes:")
+            lines += [f"  - {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def _latex_rows(self, notebook: bool) -> list[tuple[str, str, str, str]]:
+        sym = _param_latex(self.parameter)
+        rows = []
+        for t in self.trials:
+            if not t.crossings:
+                continue
+            cells = []
+            for c in t.crossings:
+                approx = "" if c.value_float is None or c.value.is_Rational else rf" \approx {c.value_float:.6g}"
+                kind = r",\ \text{pole}" if c.kind == "pole" else ""
+                cells.append(rf"{sym} = {sp.latex(c.value)}{approx}\ (\text{{{c.direction.replace('_', ' ')}}}{kind})")
+            cat = t.category if notebook else t.category.replace("_", r"\_")  # MathJax \text is literal
+            rows.append((rf"({t.trial[0]}, {t.trial[1]})", cat,
+                         _start_word(t.error_at_start), r",\quad ".join(cells)))
+        return rows
+
+    def to_latex(self, notebook: bool = False) -> str:
+        """LaTeX table of the crossings (a ``tabular``; ``notebook=True`` gives a MathJax ``array``)."""
+        sym = _param_latex(self.parameter)
+        a, b = self.interval
+        title = rf"\text{{Critical values of }} {sym} \text{{ on }} \left({sp.latex(a)}, {sp.latex(b)}\right)"
+        rows = self._latex_rows(notebook)
+        order = ", ".join(rf"({t[0]}, {t[1]})\ [{v:.4g}]" for t, v in self.failure_order)
+        if notebook:
+            body = [rf"\begin{{array}}{{llll}}",
+                    r"\text{trial} & \text{category} & \text{at start} & \text{crossings} \\ \hline"]
+            for tr, cat, start, cells in rows:
+                body.append(rf"{tr} & \text{{{cat}}} & \text{{{start}}} & {cells} \\")
+            body.append(r"\end{array}")
+            out = [rf"{title}\\ \text{{{self.result_label}}}\\", "\n".join(body)]
+            if order:
+                out.append(rf"\\ \text{{failure order: }} {order}")
+            return "$$" + "\n".join(out) + "$$"
+        body = [rf"% {self.result_label}", rf"\begin{{tabular}}{{llll}}",
+                r"trial & category & at start & crossings \\ \hline"]
+        for tr, cat, start, cells in rows:
+            body.append(rf"${tr}$ & {cat} & {start} & ${cells}$ \\")
+        body.append(r"\end{tabular}")
+        head = rf"${title}$ \\ {_latex_escape_text(self.result_label)}"
+        tail = [rf"Failure order: ${order}$" if order else ""]
+        return "\n".join([head, *body, *[t for t in tail if t]])
+
+    def _repr_latex_(self) -> str:
+        return self.to_latex(notebook=True)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def _trial_text(t: Trial) -> str:
+    return f"({t[0]}, {t[1]})"
+
+
+def _start_word(flag: bool | None) -> str:
+    return "wrong" if flag else ("correct" if flag is False else "?")
+
+
+def _param_latex(name: str) -> str:
+    sym = S.ridge if name in _RIDGE_NAMES else sp.Symbol(name)
+    return sp.latex(sym)
+
+
+def _latex_escape_text(text: str) -> str:
+    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("&", r"\&"), ("%", r"\%"), ("#", r"\#"),
+                 ("{", r"\{"), ("}", r"\}"), (">", r"\textgreater{}")):
+        text = text.replace(a, b)
+    return text
+
+
+# ------------------------------------------------------------------------------------------- validation
+def check_parameter(family: Family, ridge: sp.Expr | None, parameter: Any) -> tuple[str, sp.Symbol, sp.Expr, sp.Expr]:
+    """Check that ``parameter`` can be scanned for this family and ridge; return its name, Symbol and domain.
+
+    Parameters
+    ----------
+    family : Family
+        The family with its bound values.
+    ridge : sympy expression or None
+        The ridge of the result (``None`` for the ridgeless limit, the Symbol ``lambda`` when symbolic).
+    parameter : str
+        A family parameter name, or ``"lambda"`` / ``"ridge"``.
+
+    Returns
+    -------
+    (name, symbol, lower, upper)
+        ``name`` is ``"lambda"`` for the ridge; ``lower, upper`` bound its domain (``0, oo`` for the ridge).
+
+    Raises
+    ------
+    ParameterError
+        If ``parameter`` is not a name, not a parameter of the family nor the ridge, is fixed to a value, or
+        is not used by the family's parametrization.
+    """
+    if not isinstance(parameter, str):
+        raise ParameterError(f"parameter must be a name such as 'alpha' or 'lambda', got {parameter!r}")
+    name = parameter.strip()
+    if name in _RIDGE_NAMES:
+        if ridge is None:
+            raise ParameterError(
+                "parameter lambda (the ridge) is fixed to the ridgeless limit lambda -> 0+ in this result; "
+                "derive with ridge=None to leave the ridge symbolic"
+            )
+        if not sp.sympify(ridge).has(S.ridge):
+            raise ParameterError(
+                f"parameter lambda (the ridge) is fixed to the value {ridge} in this result; "
+                "derive with ridge=None to leave it symbolic"
+            )
+        return "lambda", S.ridge, sp.Integer(0), sp.oo
+    table: dict[str, Parameter] = {p.name: p for p in family.parameters}
+    if name not in table:
+        names = ", ".join(table)
+        raise ParameterError(
+            f"parameter {name!r} is not in the family {family.name!r}; its parameters are {names}, "
+            "or 'lambda' (also 'ridge') for the ridge"
+        )
+    p = table[name]
+    bound = family.values
+    if name in bound:
+        raise ParameterError(
+            f"parameter {name} is fixed to the value {bound[name]} in this result ({family.describe()}); "
+            f"leave it symbolic to scan it"
+        )
+    if p not in family.active_parameters:
+        active = ", ".join(q.name for q in family.active_parameters)
+        raise ParameterError(
+            f"parameter {name} is not used by this parametrization of {family.name!r} (active parameters: "
+            f"{active}); leave it symbolic explicitly, e.g. parameters={{{name!r}: 'symbolic'}}"
+        )
+    return name, p.symbol, p.lower, p.upper
+
+
+def _joint_range(result: Result, name: str) -> tuple[sp.Expr, sp.Expr] | None:
+    """The part of the table domain where joint constraints between parameters hold, when they bind.
+
+    Exchangeable family, kappa parametrization: the kernel is positive semidefinite for every n exactly when
+    ``kappa_d <= kappa_o <= (1 + kappa_d)/2`` (its docstring); with the other kappa numeric this is an
+    interval of the scanned one.
+    """
+    fam = result.family
+    if getattr(fam, "parametrization", None) != "kappa":
+        return None
+    vals = fam.values
+    if name == "kappa_o" and "kappa_d" in vals and not vals["kappa_d"].free_symbols:
+        kd = vals["kappa_d"]
+        return kd, (1 + kd) / 2
+    if name == "kappa_d" and "kappa_o" in vals and not vals["kappa_o"].free_symbols:
+        ko = vals["kappa_o"]
+        return sp.Max(sp.Integer(0), 2 * ko - 1), ko
+    return None
+
+
+def _endpoint(value: Any, which: str) -> sp.Expr:
+    if value is sp.oo or (isinstance(value, float) and value == float("inf")):
+        return sp.oo
+    if value is -sp.oo or (isinstance(value, float) and value == float("-inf")):
+        return -sp.oo
+    if isinstance(value, str) and value.strip().lower() in _INF_WORDS:
+        return sp.oo
+    if isinstance(value, str) and value.strip().lower() in tuple("-" + w.lstrip("+") for w in _INF_WORDS):
+        return -sp.oo
+    x = exact_number(value, f"interval {which} end")
+    if x.free_symbols or not x.is_Rational:
+        raise ParameterError(f"interval {which} end must be a rational number (or oo for the upper end), got {x}")
+    return x
+
+
+def _resolve_interval(interval: Any, name: str, lower: sp.Expr, upper: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    if interval is None:
+        return lower, upper
+    if isinstance(interval, (str, bytes)) or not isinstance(interval, Iterable):
+        raise ParameterError(f"interval must be a pair (a, b) of exact numbers, got {interval!r}")
+    pair = list(interval)
+    if len(pair) != 2:
+        raise ParameterError(f"interval must be a pair (a, b) of exact numbers, got {interval!r}")
+    a, b = _endpoint(pair[0], "lower"), _endpoint(pair[1], "upper")
+    if not bool(a < b):
+        raise ParameterError(f"interval ({a}, {b}) for {name} must have a < b")
+    if bool(a < lower) or bool(b > upper):
+        raise ParameterError(
+            f"interval ({a}, {b}) for {name} is not inside its domain [{lower}, {upper}]"
+        )
+    return a, b
+
+
+def _resolve_trials(task: Task, trials: Any) -> list[Trial]:
+    """The trials to analyse (default: every trial with a target or ground truth), validated."""
+    if trials is None:
+        return [t for t in task.trials if task.ground_truth(t) is not None]
+    if (isinstance(trials, Sequence) and not isinstance(trials, str) and len(trials) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in trials)):
+        trials = [tuple(trials)]  # a single trial (i, j)
+    if isinstance(trials, str) or not isinstance(trials, Iterable):
+        raise TaskError(f"trials must be a list of trials (i, j), got {trials!r}")
+    out: list[Trial] = []
+    for raw in trials:
+        t = task.check_trial(raw, "trials entry")
+        if task.ground_truth(t) is None:
+            raise TaskError(
+                f"trial ({t[0]}, {t[1]}) has no ground truth (both items lie in one exception's cycle), "
+                "so it has no margin and no critical values"
+            )
+        if t not in out:
+            out.append(t)
+    return out
+
+
+# ---------------------------------------------------------------------------------------- exact isolation
+class _Root:
+    """A real root of an irreducible factor, isolated in the closed interval [s, t] with rational ends."""
+
+    __slots__ = ("poly", "mult", "kind", "s", "t", "index")
+
+    def __init__(self, poly: sp.Poly, mult: int, kind: str, s: sp.Rational, t: sp.Rational, index: int):
+        self.poly, self.mult, self.kind, self.s, self.t, self.index = poly, mult, kind, s, t, index
+
+    @property
+    def rational(self) -> bool:
+        return self.s == self.t
+
+    def refine(self) -> None:
+        if self.rational:
+            return
+        s, t = self.poly.refine_root(self.s, self.t, eps=(self.t - self.s) / 4)
+        self.s, self.t = sp.Rational(s), sp.Rational(t)
+
+    def exact(self) -> sp.Expr:
+        g = self.poly
+        if self.rational:
+            return self.s
+        if g.degree() == 2:
+            p, q, r = g.all_coeffs()
+            disc = sp.sqrt(q * q - 4 * p * r)
+            lo_hi = [(-q - disc) / (2 * p), (-q + disc) / (2 * p)]
+            if p < 0:
+                lo_hi.reverse()
+            return lo_hi[self.index]
+        return sp.CRootOf(g.as_expr(), self.index)
+
+
+def _real_roots(poly: sp.Poly, kind: str) -> list[_Root]:
+    """Every real root of ``poly`` (over QQ), one :class:`_Root` per distinct root, with multiplicity."""
+    out: list[_Root] = []
+    if poly.degree() <= 0:
+        return out
+    _, factors = poly.factor_list()
+    for g, mult in factors:
+        if g.degree() <= 0:
+            continue
+        if g.degree() == 1:
+            c1, c0 = g.all_coeffs()
+            x = sp.Rational(-c0, c1)
+            out.append(_Root(g, mult, kind, x, x, 0))
+            continue
+        ivs = sorted((sp.Rational(s), sp.Rational(t)) for (s, t), _ in g.intervals())
+        for k, (s, t) in enumerate(ivs):
+            out.append(_Root(g, mult, kind, s, t, k))
+    return out
+
+
+def _separate(roots: list[_Root], lo: sp.Expr, hi: sp.Expr) -> list[_Root]:
+    """Refine until every root interval lies strictly inside or outside (lo, hi); keep the inside ones,
+    pairwise disjoint and sorted."""
+    inside: list[_Root] = []
+    for r in roots:
+        while True:
+            if r.rational:
+                if lo < r.s < hi:
+                    inside.append(r)
+                break
+            if r.t <= lo or r.s >= hi:
+                break
+            if r.s > lo and r.t < hi:
+                inside.append(r)  # strictly inside, so test points never fall on lo or hi
+                break
+            r.refine()
+    while True:
+        inside.sort(key=lambda r: (r.s, r.t))
+        clash = False
+        for a, b in zip(inside, inside[1:]):
+            if a.t >= b.s:
+                a.refine()
+                b.refine()
+                clash = True
+        if not clash:
+            return inside
+
+
+def _test_points(roots: list[_Root], lo: sp.Expr, hi: sp.Expr) -> list[sp.Rational]:
+    """Rational points strictly between lo, the roots (in order) and hi: len(roots) + 1 of them."""
+    ends = [lo] + [x for r in roots for x in (r.s, r.t)] + [hi]
+    pts = []
+    for left, right in zip(ends[0::2], ends[1::2]):
+        if left == -sp.oo and right == sp.oo:
+            pts.append(sp.Integer(0))
+        elif left == -sp.oo:
+            pts.append(right - 1)
+        elif right == sp.oo:
+            pts.append(left + 1)
+        else:
+            pts.append((left + right) / 2)
+    return pts
+
+
+def _rational_coefficients(num: sp.Expr, den: sp.Expr, sym: sp.Symbol) -> bool:
+    """Whether ``num`` and ``den`` are polynomials in ``sym`` with rational coefficients."""
+    try:
+        sp.Poly(num, sym, domain="QQ"), sp.Poly(den, sym, domain="QQ")
+    except (sp.PolynomialError, sp.polys.polyerrors.CoercionFailed):
+        return False
+    return True
+
+
+def _sign_at(num: sp.Poly, den: sp.Poly, x: sp.Rational) -> int:
+    v = num.eval(x) * den.eval(x)
+    return 1 if v > 0 else (-1 if v < 0 else 0)
+
+
+def _exact_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
+                 notes: list[str]) -> tuple[tuple[Crossing, ...], bool]:
+    pn, pd = sp.Poly(num, sym, domain="QQ"), sp.Poly(den, sym, domain="QQ")
+    if pn.is_zero:
+        notes.append(f"the margin of ({trial[0]}, {trial[1]}) is identically zero")
+        return (), False
+    roots = _separate(_real_roots(pn, "zero") + _real_roots(pd, "pole"), lo, hi)
+    pts = _test_points(roots, lo, hi)
+    signs = [_sign_at(pn, pd, x) for x in pts]
+    if 0 in signs:  # cannot happen: every root of num and den in (lo, hi) is isolated away from pts
+        raise AssertionError("internal: a test point hit a root")
+    crossings = []
+    for k, r in enumerate(roots):
+        left, right = signs[k], signs[k + 1]
+        if left == right:
+            if r.kind == "pole":
+                notes.append(f"the margin of ({trial[0]}, {trial[1]}) has a pole without sign change at "
+                             f"{_root_text(r)}")
+                continue
+            direction = "touch"
+        else:
+            direction = "to_error" if left > 0 else "to_correct"
+        value = r.exact()
+        crossings.append(Crossing(trial, value, float(sp.N(value, 30)), direction, r.kind))
+        if r.kind == "pole":
+            notes.append(f"the margin of ({trial[0]}, {trial[1]}) changes sign through a pole at {_root_text(r)}")
+    return tuple(crossings), signs[0] < 0
+
+
+def _root_text(r: _Root) -> str:
+    return f"{float(sp.N(r.exact(), 30)):.6g}"
+
+
+def _symbolic_trial(trial: Trial, num: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
+                    notes: list[str]) -> tuple[Crossing, ...]:
+    if num == 0:
+        notes.append(f"the margin of ({trial[0]}, {trial[1]}) is identically zero")
+        return ()
+    _, factors = sp.factor_list(sp.expand(num))
+    out = []
+    for g, mult in factors:
+        pg = sp.Poly(g, sym)
+        d = pg.degree()
+        if d <= 0:
+            continue
+        if d > 2:
+            notes.append(
+                f"({trial[0]}, {trial[1]}): a factor of degree {d} in {sym} has no closed-form roots here; "
+                "bind the other parameters to numbers for exact algebraic roots"
+            )
+            continue
+        found = sp.roots(pg, multiple=True)
+        direction = "touch" if mult % 2 == 0 else "unknown"
+        for v in dict.fromkeys(found):
+            v = sp.simplify(v) if d == 1 else v
+            if not v.free_symbols:  # a number: keep it only inside the open interval, as in the exact path
+                if not (v.is_real and bool(lo < v) and bool(v < hi)):
+                    continue
+                out.append(Crossing(trial, v, float(sp.N(v, 30)), direction, "zero"))
+                continue
+            out.append(Crossing(trial, v, None, direction, "zero"))
+    return tuple(out)
+
+
+def _ridgeless_notes(result: Result, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr, notes: list[str]) -> None:
+    for cond in getattr(result, "ridgeless_conditions", ()) or ():
+        cond = sp.sympify(cond)
+        if not cond.has(sym):
+            continue
+        if cond.free_symbols - {sym}:
+            notes.append(f"ridgeless limit: the formulas hold where {cond} != 0; "
+                         "at its roots solve again with the value set")
+            continue
+        for r in _separate(_real_roots(sp.Poly(cond, sym, domain="QQ"), "zero"), lo, hi):
+            notes.append(f"ridgeless limit: at {sym} = {r.exact()} (~{_root_text(r)}) the formulas may differ "
+                         "from the limit; solve again with that value to check")
+
+
+# --------------------------------------------------------------------------------------------- public API
+def critical_values(result: Result, parameter: str, interval: Any = None, trials: Any = None) -> CriticalReport:
+    """Parameter values where the margins of a result change sign.
+
+    Parameters
+    ----------
+    result : Result
+        An exact result in which ``parameter`` is a free symbol (e.g. from :func:`symbolic_ti.derive` with
+        ``alpha`` left symbolic).
+    parameter : str
+        A family parameter name (``"alpha"`` in [0, 1], ``"kappa_o"`` in [0, 1), ``"kappa_d"`` in [0, 1) for
+        the exchangeable family), or ``"lambda"`` / ``"ridge"`` for the ridge, in [0, oo).
+    interval : pair (a, b), optional
+        Exact end points (ints, ``Fraction``, strings ``"1/2"``, decimals read exactly such as ``"0.1"``;
+        ``b`` may be ``"oo"``), with ``a < b`` inside the parameter's domain. Default: the domain
+        ``(p.lower, p.upper)`` of the family's parameter table, ``(0, oo)`` for the ridge; for the
+        exchangeable family's kappa parametrization it is narrowed to where the kernel is positive
+        semidefinite (``kappa_d <= kappa_o <= (1 + kappa_d)/2``), with a note. Crossings are reported in the
+        open interval ``(a, b)``.
+    trials : list of (i, j), optional
+        Trials to analyse; default every trial with a margin (training trials and test trials with ground
+        truth). A single pair ``(i, j)`` is accepted.
+
+    Returns
+    -------
+    CriticalReport
+        Exact crossings per trial, the sign just above ``a`` and the order in which trials first fail.
+
+    Raises
+    ------
+    ParameterError
+        If ``parameter`` is not a parameter of the family (nor the ridge), is fixed to a value in
+        ``result``, or is not used by the family's parametrization; if ``interval`` is not a pair of
+        rational numbers with ``a < b`` inside the domain.
+    TaskError
+        If a trial is invalid or has no ground truth (both items in one exception's cycle).
+
+    Notes
+    -----
+    Each margin ``num/den`` is canceled; its sign can change in ``(a, b)`` only at real roots of odd
+    multiplicity of ``num`` or ``den``. With every other parameter numeric the roots are isolated exactly
+    (rational intervals, ``factor_list``) and the direction of each sign change is decided by exact
+    evaluation at rational points between consecutive roots; no float enters that path. With other
+    symbolic parameters only closed-form roots of factors of degree <= 2 are returned, with direction
+    ``"unknown"``. For a ridgeless result the generic limit formula is analysed. Derived here, see
+    docs/theory.md#critical-values.
+
+    Examples
+    --------
+    >>> from symbolic_ti import derive
+    >>> r = derive(9, ["6>4"], parameters={}, ridge="1/10")
+    >>> rep = critical_values(r, "alpha", trials=[(3, 6)])
+    >>> rep.trials[0].crossings[0].direction
+    'to_error'
+    """
+    if not isinstance(result, Result):
+        raise ParameterError(f"result must be a symbolic_ti Result, got {type(result).__name__}")
+    name, sym, lower, upper = check_parameter(result.family, result.ridge, parameter)
+    notes: list[str] = []
+    joint = _joint_range(result, name)
+    if interval is None and joint is not None:
+        lo, hi = joint
+        notes.append(f"default interval narrowed to [{lo}, {hi}], where {result.family.name} is positive "
+                     f"semidefinite for every n")
+    else:
+        lo, hi = _resolve_interval(interval, name, lower, upper)
+        if joint is not None and (bool(lo < joint[0]) or bool(hi > joint[1])):
+            notes.append(f"part of ({lo}, {hi}) lies outside [{joint[0]}, {joint[1]}], where "
+                         f"{result.family.name} is positive semidefinite for every n; crossings there "
+                         "(and poles) describe a kernel that is not a valid representation")
+    chosen = _resolve_trials(result.task, trials)
+    others = set(result.free_symbols) - {sym}
+    symbolic = bool(others)
+    if sym not in result.free_symbols:
+        notes.append(f"the predictions do not depend on {name} in this result; no margin changes sign")
+    if symbolic:
+        notes.append("other parameters are symbolic (" + ", ".join(sorted(s.name for s in others)) + "): "
+                     "directions and whether a root lies inside the interval are not decided")
+    cats = result.task.categories
+    out: list[TrialCritical] = []
+    all_exact = True
+    for t in chosen:
+        margin = sp.cancel(sp.together(result.margin(*t)))
+        num, den = sp.fraction(margin)
+        start: bool | None = None
+        if margin.free_symbols - {sym}:
+            crossings = _symbolic_trial(t, num, sym, lo, hi, notes)
+            all_exact = False
+        elif not _rational_coefficients(num, den, sym):
+            notes.append("some margins have irrational coefficients (irrational values of the other parameters); "
+                         "their crossings are closed forms of degree <= 2 only, with undecided direction")
+            crossings = _symbolic_trial(t, num, sym, lo, hi, notes)
+            all_exact = False
+        else:
+            crossings, start = _exact_trial(t, num, den, sym, lo, hi, notes)
+        out.append(TrialCritical(t, cats[t], margin, crossings, start))
+    if result.ridgeless:
+        _ridgeless_notes(result, sym, lo, hi, notes)
+    order: list[tuple[Trial, float]] = []
+    if all_exact:
+        start_value = float(lo)
+        for tc in out:
+            if tc.error_at_start:
+                order.append((tc.trial, start_value))
+            elif tc.first_error is not None:
+                order.append((tc.trial, tc.first_error.value_float))  # type: ignore[arg-type]
+        order.sort(key=lambda e: e[1])  # stable: ties keep trial order
+    label = _result_label(result)
+    return CriticalReport(name, (lo, hi), label, tuple(out), tuple(order), symbolic, tuple(dict.fromkeys(notes)))
+
+
+def _result_label(result: Result) -> str:
+    if result.ridgeless:
+        ridge = "ridgeless (lambda -> 0+)"
+    elif result.ridge == S.ridge:
+        ridge = "lambda symbolic"
+    else:
+        ridge = f"lambda = {result.ridge}"
+    return f"{result.task.label()}; {result.family.describe()}; {ridge}"

@@ -1,0 +1,343 @@
+"""Critical values (symbolic_ti.critical): checked against independent references.
+
+The references here do not use the code under test: a plain ``fractions.Fraction`` kernel ridge solver
+written from the conventions (full system, exchangeable kernel table with ``kappa_d = 0``), a small Gram
+matrix solved with ``sympy.Matrix`` by hand, and the reference values of docs/conventions.md.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from functools import lru_cache
+
+import pytest
+import sympy as sp
+
+from symbolic_ti import ParameterError, TaskError, derive
+from symbolic_ti.api import critical
+from symbolic_ti.critical import CriticalReport, Crossing, TrialCritical, critical_values
+
+EXC = ((6, 4),)
+
+
+# ------------------------------------------------------------------------------------ independent reference
+def _training(n, exceptions):
+    out = []
+    for i in range(1, n):
+        out += [((i, i + 1), 1), ((i + 1, i), -1)]
+    for w, l in exceptions:
+        out += [((w, l), 1), ((l, w), -1)]
+    return out
+
+
+def _ground_truth(n, exceptions, t):
+    targets = dict(_training(n, exceptions))
+    if t in targets:
+        return targets[t]
+    i, j = t
+    if any(l <= i <= w and l <= j <= w for w, l in exceptions):
+        return None
+    return 1 if i < j else -1
+
+
+def _solve_linear(a, y, norm=lambda v: v):
+    """Gauss-Jordan elimination over a field (Fractions, or sympy rational functions with ``norm=sp.cancel``);
+    ``a`` must be nonsingular."""
+    m = len(a)
+    rows = [list(r) + [v] for r, v in zip(a, y)]
+    for col in range(m):
+        piv = next(r for r in range(col, m) if rows[r][col] != 0)
+        rows[col], rows[piv] = rows[piv], rows[col]
+        p = rows[col][col]
+        rows[col] = [norm(v / p) for v in rows[col]]
+        for r in range(m):
+            if r != col and rows[r][col] != 0:
+                fac = rows[r][col]
+                rows[r] = [norm(v - fac * w) for v, w in zip(rows[r], rows[col])]
+    return [rows[r][m] for r in range(m)]
+
+
+@lru_cache(maxsize=None)
+def ref_margins(n, exceptions, alpha, lam):
+    """Margins of every trial with ground truth: KRR with kernel 1 / kappa_o / 0 (kappa_o = (1 - alpha)/2).
+
+    ``lam = 0`` is the ridgeless limit; for ``alpha > 0`` the Gram matrix is alpha*I plus a PSD matrix, so it
+    is invertible and the limit is the plain interpolant.
+    """
+    alpha, lam = Fraction(alpha), Fraction(lam)
+    ko = (1 - alpha) / 2
+
+    def k(a, b):
+        if a == b:
+            return Fraction(1)
+        if (a[0] == b[0]) != (a[1] == b[1]):
+            return ko
+        return Fraction(0)
+
+    train = _training(n, exceptions)
+    gram = [[k(a, b) + (lam if p == q else 0) for q, (b, _) in enumerate(train)] for p, (a, _) in enumerate(train)]
+    coef = _solve_linear(gram, [Fraction(y) for _, y in train])
+    out = {}
+    for i in range(1, n + 1):
+        for j in range(1, n + 1):
+            if i == j:
+                continue
+            g = _ground_truth(n, exceptions, (i, j))
+            if g is None:
+                continue
+            out[(i, j)] = g * sum(k((i, j), b) * c for (b, _), c in zip(train, coef))
+    return out
+
+
+def _near(x: float, digits: int = 9) -> Fraction:
+    return Fraction(round(x * 10**digits), 10**digits)
+
+
+def _predicted_sign(tc: TrialCritical, x: Fraction) -> int:
+    """Sign of the margin at x predicted by the report: start sign, flipped at every crossing below x."""
+    s = -1 if tc.error_at_start else 1
+    for c in tc.crossings:
+        if c.value_float < x and c.direction in ("to_error", "to_correct"):
+            s = -1 if c.direction == "to_error" else 1
+    return s
+
+
+def _sign(v) -> int:
+    return 1 if v > 0 else (-1 if v < 0 else 0)
+
+
+# ---------------------------------------------------------------------------------------------- fixtures
+@pytest.fixture(scope="module")
+def rep_tenth():
+    return critical(9, ["6>4"], parameter="alpha", ridge="1/10")
+
+
+@pytest.fixture(scope="module")
+def rep_ridgeless():
+    return critical(9, ["6>4"], parameter="alpha", ridge="ridgeless", interval=(0, 1))
+
+
+# ----------------------------------------------------------------------------------------------- tests
+def test_interface_types(rep_tenth):
+    assert isinstance(rep_tenth, CriticalReport)
+    assert rep_tenth.parameter == "alpha" and rep_tenth.interval == (0, 1) and not rep_tenth.symbolic
+    assert "n=9" in rep_tenth.result_label
+    for tc in rep_tenth.trials:
+        assert isinstance(tc, TrialCritical)
+        floats = [c.value_float for c in tc.crossings]
+        assert floats == sorted(floats)
+        for c in tc.crossings:
+            assert isinstance(c, Crossing) and c.trial == tc.trial
+            assert isinstance(c.value_float, float) and 0 < c.value_float < 1
+            assert c.direction in ("to_error", "to_correct", "touch")
+            assert not c.value.free_symbols
+            assert abs(float(sp.N(c.value, 30)) - c.value_float) < 1e-15
+            assert c.value.is_Rational or c.value.has(sp.sqrt(13)) or isinstance(c.value, sp.CRootOf) or \
+                c.value.is_algebraic
+
+
+def test_ridge_tenth_directions_match_independent_solves(rep_tenth):
+    """Just below and just above each crossing, independent exact solves have the reported signs."""
+    crossed = [tc for tc in rep_tenth.trials if tc.crossings]
+    assert crossed
+    for tc in crossed:
+        vals = [0.0] + [c.value_float for c in tc.crossings] + [1.0]
+        for k, c in enumerate(tc.crossings, start=1):
+            gap = min(vals[k] - vals[k - 1], vals[k + 1] - vals[k])
+            delta = Fraction(min(1e-6, gap / 3)).limit_denominator(10**12)
+            below, above = _near(c.value_float) - delta, _near(c.value_float) + delta
+            m_below = ref_margins(9, EXC, below, Fraction(1, 10))[tc.trial]
+            m_above = ref_margins(9, EXC, above, Fraction(1, 10))[tc.trial]
+            expected = {"to_error": (1, -1), "to_correct": (-1, 1)}[c.direction]
+            assert (_sign(m_below), _sign(m_above)) == expected, (tc.trial, c)
+
+
+def test_ridge_tenth_against_conventions_reference_values(rep_tenth):
+    """docs/conventions.md: at alpha=1/10, lambda=1/10, f(3,6) = -387/3925 < 0 and f(3,7) = 162/785 > 0;
+    at alpha=0, lambda=1/10, f(4,5) = -55/331 < 0 (margin of the cycle premise (4,5) is negative)."""
+    t36, t37, t45 = rep_tenth.trial(3, 6), rep_tenth.trial(3, 7), rep_tenth.trial(4, 5)
+    assert _predicted_sign(t36, Fraction(1, 10)) == -1
+    assert _predicted_sign(t37, Fraction(1, 10)) == 1
+    assert t45.error_at_start is True
+
+
+def test_reference_solver_reproduces_conventions():
+    m = ref_margins(9, EXC, Fraction(1, 10), Fraction(1, 10))
+    assert m[(3, 6)] == Fraction(-387, 3925)
+    assert m[(3, 7)] == Fraction(162, 785)
+    assert m[(1, 9)] == Fraction(7902, 3925)
+    assert m[(6, 4)] == Fraction(5509, 7850)
+    assert ref_margins(9, EXC, 0, Fraction(1, 10))[(4, 5)] == Fraction(-55, 331)
+
+
+def test_rational_crossings_are_exact_zeros(rep_tenth, rep_ridgeless):
+    """At a rational critical value the independent margin is exactly zero."""
+    seen = 0
+    for rep, lam in ((rep_tenth, Fraction(1, 10)), (rep_ridgeless, Fraction(0))):
+        for tc in rep.trials:
+            for c in tc.crossings:
+                if c.value.is_Rational:
+                    q = Fraction(int(c.value.p), int(c.value.q))
+                    assert ref_margins(9, EXC, q, lam)[tc.trial] == 0
+                    seen += 1
+    assert seen > 0
+    assert rep_tenth.trial(3, 7).crossings[0].value == sp.Rational(4, 15)
+    assert rep_ridgeless.trial(3, 7).crossings[0].value == sp.Rational(1, 3)
+
+
+def test_failure_order_ridgeless_against_grid_scan(rep_ridgeless):
+    """Brute-force sign scan on 40 rational grid points with independent exact solves."""
+    grid = [Fraction(k, 41) for k in range(1, 41)]
+    signs = {x: {t: _sign(v) for t, v in ref_margins(9, EXC, x, 0).items()} for x in grid}
+    # every trial's sign at every grid point is the one the report predicts
+    for tc in rep_ridgeless.trials:
+        for x in grid:
+            assert _predicted_sign(tc, x) == signs[x][tc.trial], (tc.trial, x)
+    first_bad = {}
+    for x in grid:
+        for t, s in signs[x].items():
+            if s < 0 and t not in first_bad:
+                first_bad[t] = x
+    order = rep_ridgeless.failure_order
+    assert {t for t, _ in order} == set(first_bad)
+    for t, v in order:  # the first failing grid point is the first grid point after the crossing
+        assert first_bad[t] == min(x for x in grid if x > v)
+    firsts = [first_bad[t] for t, _ in order]
+    assert firsts == sorted(firsts)
+    earliest = min(first_bad.values())
+    assert {t for t, _ in order[:4]} == {t for t, x in first_bad.items() if x == earliest}
+    assert {t for t, _ in order[:4]} == {(3, 6), (6, 3), (4, 7), (7, 4)}
+    root = (4 - sp.sqrt(13)) / 3
+    assert all(abs(v - float(root)) < 1e-15 for _, v in order[:4])
+    assert sp.simplify(rep_ridgeless.trial(3, 6).crossings[0].value - root) == 0
+
+
+def test_failure_order_ridge_tenth(rep_tenth):
+    order = rep_tenth.failure_order
+    assert {t for t, v in order if v == 0.0} == {(4, 5), (5, 4), (5, 6), (6, 5)}
+    assert all(rep_tenth.trial(*t).error_at_start for t, v in order if v == 0.0)
+    assert {t for t, _ in order[4:8]} == {(3, 6), (6, 3), (4, 7), (7, 4)}
+    assert [v for _, v in order] == sorted(v for _, v in order)
+    # independent: at alpha = 1/1000 (below every crossing) exactly the four cycle premises are wrong
+    wrong = {t for t, v in ref_margins(9, EXC, Fraction(1, 1000), Fraction(1, 10)).items() if v < 0}
+    assert wrong == {(4, 5), (5, 4), (5, 6), (6, 5)}
+
+
+def test_hand_built_gram_n4():
+    """n=4, exception 3>1, ridge 1: the 8x8 Gram matrix built here, solved by hand-written elimination
+    over rational functions of alpha."""
+    a = sp.Symbol("a")
+    train = _training(4, ((3, 1),))
+    ko = (1 - a) / 2
+
+    def k(s, t):
+        return sp.Integer(1) if s == t else (ko if (s[0] == t[0]) != (s[1] == t[1]) else sp.Integer(0))
+
+    gram = [[k(s, t) + (1 if p == q else 0) for q, (t, _) in enumerate(train)] for p, (s, _) in enumerate(train)]
+    coef = _solve_linear(gram, [sp.Integer(y) for _, y in train], norm=sp.cancel)
+    f23 = sp.cancel(sum(k((2, 3), t) * c for (t, _), c in zip(train, coef)))
+    num = sp.Poly(sp.fraction(f23)[0], a)
+    inside = [r for r in num.real_roots() if bool(r > 0) and bool(r < 1)]
+    rep = critical(4, ["3>1"], parameter="alpha", ridge=1, trials=[(2, 3)])
+    (c,) = rep.trials[0].crossings
+    assert len(inside) == 1
+    assert abs(float(inside[0]) - c.value_float) < 1e-14
+    mp = sp.minimal_polynomial(c.value, a)
+    assert num.rem(sp.Poly(mp, a)).is_zero
+    lo, hi = _near(c.value_float) - Fraction(1, 10**6), _near(c.value_float) + Fraction(1, 10**6)
+    s_lo = _sign(f23.subs(a, sp.Rational(lo.numerator, lo.denominator)))
+    s_hi = _sign(f23.subs(a, sp.Rational(hi.numerator, hi.denominator)))
+    assert (s_lo, s_hi) == (-1, 1) and c.direction == "to_correct"
+    assert rep.trials[0].error_at_start is True
+    assert rep.failure_order == (((2, 3), 0.0),)
+
+
+def test_no_exception_has_no_crossing():
+    """Without exceptions every margin stays positive (PNAS closed form: sinh ratio > 0)."""
+    rep = critical(6, parameter="alpha", ridge=1)
+    assert all(not tc.crossings and tc.error_at_start is False for tc in rep.trials)
+    assert rep.failure_order == ()
+
+
+def test_ridge_parameter_and_interval_exact():
+    rep = critical(9, ["6>4"], parameter="lambda", parameters={"alpha": "1/10"}, trials=[(3, 7), (3, 6)])
+    assert rep.interval == (0, sp.oo)
+    assert rep.trial(3, 7).crossings[0].value == sp.Rational(7, 20)
+    assert ref_margins(9, EXC, Fraction(1, 10), Fraction(7, 20))[(3, 7)] == 0
+    sub = critical(9, ["6>4"], parameter="alpha", ridge="1/10", interval=("0.1", "0.3"), trials=[(3, 6), (3, 7)])
+    assert sub.interval == (sp.Rational(1, 10), sp.Rational(3, 10))
+    assert sub.trial(3, 6).crossings == () and sub.trial(3, 6).error_at_start is True
+    assert [c.value for c in sub.trial(3, 7).crossings] == [sp.Rational(4, 15)]
+    assert sub.failure_order == (((3, 6), 0.1), ((3, 7), 4 / 15))
+    upper_oo = critical(9, ["6>4"], parameter="ridge", parameters={"alpha": "1/10"}, interval=("1/2", "oo"),
+                        trials=[(3, 7)])
+    assert upper_oo.interval == (sp.Rational(1, 2), sp.oo) and upper_oo.trial(3, 7).error_at_start is True
+
+
+def test_symbolic_other_parameter():
+    rep = critical(9, ["6>4"], parameter="alpha", trials=[(3, 7), (4, 5)])
+    assert rep.symbolic and rep.failure_order == ()
+    (c,) = [c for c in rep.trial(3, 7).crossings if c.value.free_symbols]
+    lam = sp.Symbol("lambda", nonnegative=True)
+    assert c.value_float is None and c.direction == "unknown"
+    assert sp.simplify(c.value - (1 - 2 * lam) / 3) == 0  # consistent with 4/15 at 1/10 and 1/3 ridgeless
+    assert rep.trial(3, 7).error_at_start is None
+    assert any("no closed-form" in n for n in rep.notes)
+
+
+def test_kappa_parametrization_default_interval():
+    rep = critical(9, ["6>4"], parameter="kappa_o", ridge="1/10", trials=[(3, 6)])
+    assert rep.interval == (0, sp.Rational(1, 2)) and rep.notes
+    (c,) = rep.trial(3, 6).crossings
+    # kappa_o = (1 - alpha)/2 maps the alpha crossing (41 - 11 sqrt 13)/30 to (-11 + 11 sqrt 13)/60
+    assert sp.simplify(c.value - (1 - (41 - 11 * sp.sqrt(13)) / 30) / 2) == 0
+    assert c.direction == "to_correct"
+
+
+def test_exports(rep_tenth):
+    d = rep_tenth.to_dict()
+    json.dumps(d)
+    assert d["parameter"] == "alpha" and d["failure_order"][0]["value"] == 0.0
+    text = rep_tenth.to_text()
+    assert "Failure order" in text and "(3, 6)" in text
+    assert "tabular" in rep_tenth.to_latex()
+    assert rep_tenth._repr_latex_().startswith("$$")
+
+
+# ---------------------------------------------------------------------------------------------- errors
+def test_error_parameter_fixed():
+    with pytest.raises(ParameterError, match="fixed to the value 1/10"):
+        critical(9, ["6>4"], parameter="alpha", parameters={"alpha": "1/10"}, ridge=1)
+    r = derive(5, parameters={"alpha": 0}, ridge=1)
+    with pytest.raises(ParameterError, match="alpha is fixed"):
+        critical_values(r, "alpha")
+    with pytest.raises(ParameterError, match="fixed to the value 1/10"):
+        critical(9, ["6>4"], parameter="lambda", ridge="1/10")
+    with pytest.raises(ParameterError, match="ridgeless"):
+        critical(9, ["6>4"], parameter="ridge", ridge="ridgeless")
+
+
+def test_error_unknown_parameter():
+    with pytest.raises(ParameterError, match="not in the family"):
+        critical(5, parameter="beta", ridge=1)
+
+
+def test_error_interval():
+    with pytest.raises(ParameterError, match=r"interval .* not inside its domain"):
+        critical(5, parameter="alpha", ridge=1, interval=(0, 2))
+    with pytest.raises(ParameterError, match=r"interval .*-1/2.* not inside"):
+        critical(5, parameter="lambda", parameters={"alpha": 0}, interval=("-1/2", 1))
+    with pytest.raises(ParameterError, match="a < b"):
+        critical(5, parameter="alpha", ridge=1, interval=("1/2", "1/4"))
+    with pytest.raises(ParameterError, match="a < b"):
+        critical(5, parameter="alpha", ridge=1, interval=("1/2", "0.5"))
+    with pytest.raises(ParameterError, match="interval"):
+        critical(5, parameter="alpha", ridge=1, interval=(0,))
+
+
+def test_error_trials():
+    with pytest.raises(TaskError, match="no ground truth"):
+        critical(9, ["7>4"], parameter="alpha", ridge=1, trials=[(1, 2), (4, 6)])
+    with pytest.raises(TaskError, match="out of range"):
+        critical(9, ["6>4"], parameter="alpha", ridge=1, trials=[(1, 10)])
