@@ -66,6 +66,25 @@ class GramSystem:
         return self.gram.domain
 
 
+def _common_domain(exprs: list[sp.Expr]) -> tuple[Domain, list]:
+    """One domain for all entries: ZZ/QQ, QQ[params] or QQ(params); for algebraic numbers (sqrt(2), ...) an
+    algebraic field QQ<...> or a polynomial ring over it; sympy's EX only as the last resort."""
+    dom, elems = construct_domain(exprs)
+    if not dom.is_EX:
+        return dom, elems
+    gens = sorted(set().union(*(e.free_symbols for e in exprs)), key=lambda s: s.name)
+    try:
+        polys = [sp.Poly(e, *gens) if gens else None for e in exprs]
+        coeffs = [c for p in polys for c in p.coeffs()] if gens else list(exprs)
+        ground, _ = construct_domain(coeffs, extension=True)
+        if ground.is_EX:
+            return dom, elems
+        ring_dom = ground[tuple(gens)] if gens else ground
+        return ring_dom, [ring_dom.from_sympy(e) for e in exprs]
+    except (sp.PolynomialError, sp.polys.polyerrors.CoercionFailed, NotImplementedError):
+        return dom, elems
+
+
 def is_swap_invariant(task: Task, family: Family) -> bool:
     """Check ``K(swap a, swap b) == K(a, b)`` exactly for every trial ``a`` and every training trial ``b``."""
     train = [t for t, _ in task.training]
@@ -115,7 +134,7 @@ def build_system(
     gram_entries = [k(p, q) for p in rows for q in rows]
     cross_entries = [k(t, q) for t in queries for q in rows]
     extra = [sp.sympify(ridge)] if ridge is not None else []
-    dom, elems = construct_domain(gram_entries + cross_entries + [sp.Integer(y) for y in targets] + extra)
+    dom, elems = _common_domain(gram_entries + cross_entries + [sp.Integer(y) for y in targets] + extra)
     g = elems[: m * m]
     c = elems[m * m: m * m + len(queries) * m]
     y = elems[m * m + len(queries) * m: m * m + len(queries) * m + m]

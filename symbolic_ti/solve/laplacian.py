@@ -160,12 +160,16 @@ class _Homogenizer:
 
     def __init__(self, p: sp.Expr, q: sp.Expr, gens: tuple[sp.Symbol, ...]) -> None:
         self.gens = gens
+        # exact rational coefficients use QQ; algebraic ones (e.g. alpha = sqrt(2)/4) sympy's EX domain
+        rational = all(c.is_Rational for e in (p, q) for c in sp.Poly(e, *gens).coeffs()) if gens else \
+            (sp.sympify(p).is_Rational and sp.sympify(q).is_Rational)
+        self.exact_rational = bool(rational)
         if gens:
-            self.ring, *_ = ring(list(gens), sp.QQ)
+            self.ring, *_ = ring(list(gens), sp.QQ if rational else sp.EX)
             self.p, self.q = self.ring(p), self.ring(q)
         else:
             self.ring = None
-            self.p, self.q = sp.Rational(p), sp.Rational(q)
+            self.p, self.q = sp.sympify(p), sp.sympify(q)
         self._pp = [self._one()]
         self._qq = [self._one()]
 
@@ -194,8 +198,11 @@ class _Homogenizer:
         elif a > b:
             bot = bot * self._pow(self._qq, self.q, a - b)
         if self.ring is None:
-            return sp.Rational(top) / sp.Rational(bot)
-        return top.as_expr() / bot.as_expr()
+            value = top / bot
+            return value if self.exact_rational else sp.radsimp(sp.expand(value))
+        if self.exact_rational:
+            return top.as_expr() / bot.as_expr()
+        return sp.cancel(top.as_expr() / bot.as_expr())
 
 
 def laplacian_predictor(task: Task, family: Family, ridge: sp.Expr | None):
