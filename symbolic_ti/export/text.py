@@ -66,7 +66,7 @@ def _header(result: Result) -> list[str]:
         f"  task     {result.task.label()}",
         f"  family   {result.family.describe()}",
         f"  ridge    {ridge}",
-        f"  method   {result.method} ({result.seconds:.3g} s)",
+        f"  method   {result.method}",
     ]
     if result.free_symbols:
         lines.append(f"  free     {', '.join(s.name for s in result.free_symbols)}")
