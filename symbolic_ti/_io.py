@@ -65,7 +65,9 @@ def write_atomic(path: "str | os.PathLike[str]", text: str, encoding: str = "utf
     Parameters
     ----------
     path : str or path-like
-        Destination file. An existing file is replaced only once the new content is completely on disk.
+        Destination file. An existing file is replaced only once the new content is completely on disk. A
+        symbolic link is followed (the link stays, its target is replaced); a device or FIFO such as
+        ``/dev/null`` is written into directly, since it cannot be replaced.
     text : str
         Content to write.
     encoding : str
@@ -78,7 +80,17 @@ def write_atomic(path: "str | os.PathLike[str]", text: str, encoding: str = "utf
         full, permission); the message names the path. On any exception, including KeyboardInterrupt, the
         temporary file is removed and an existing ``path`` keeps its content.
     """
-    p = check_writable(path)
+    p = Path(path)
+    if p.is_symlink():
+        p = Path(os.path.realpath(p))  # write through the link, keep the link
+    if p.exists() and not p.is_file() and not p.is_dir():  # a device or FIFO: cannot be replaced, write into it
+        try:
+            with open(p, "w", encoding=encoding, newline="") as fh:
+                fh.write(text)
+        except OSError as err:
+            raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
+        return
+    p = check_writable(p)
     mode = _new_file_mode(p)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)

@@ -55,8 +55,9 @@ def derive(
         not given stay symbolic.
     ridge : number, str or None
         ``None`` keeps the ridge symbolic; a number ``>= 0``; ``"ridgeless"`` (or 0) for ``lambda -> 0+``.
-    method : {"auto", "halved", "full"}
-        Solver method, see :func:`symbolic_ti.solve.solve`.
+    method : {"auto", "laplacian", "halved", "full"}
+        Solver method, see :func:`symbolic_ti.solve.solve` (auto: the graph-Laplacian reduction for
+        exchangeable kernels).
 
     Returns
     -------
@@ -149,8 +150,8 @@ def critical(
     params = dict(parameters or {})
     name = parameter.strip()
     fam = make_family(family, params)
-    if name not in ("lambda", "ridge") and name not in params and name not in fam.values \
-            and name in {p.name for p in fam.parameters}:
+    given = set(params) | (set(fam.values) if isinstance(family, Family) else set())
+    if name not in ("lambda", "ridge") and name not in given and name in {p.name for p in fam.parameters}:
         params[name] = "symbolic"  # scan a family parameter that was not given: leave it symbolic
         fam = make_family(family, params)
     # fail on bad input before the (longer) exact solve; critical_values checks again on the result

@@ -269,6 +269,10 @@ def _run_critical(args: argparse.Namespace) -> str:
             raise _fail("--parameter", f"{err}, or lambda for the ridge") from None
         if name in values:
             raise _fail("--parameter", f"{name} is fixed by --set {name}=...; leave it out of --set to scan it")
+        try:
+            family.with_values(**{name: "symbolic"})
+        except SymbolicTIError as err:
+            raise _fail("--parameter", f"{name} cannot be scanned with these --set values: {err}") from None
         lower, upper, domain = p.lower, p.upper, p.domain_text()
     if args.interval is not None:  # checked here too, to fail before the derivation
         a, b = args.interval
@@ -334,9 +338,14 @@ def _run_families(args: argparse.Namespace) -> str:
 def _emit(text: str, output: str | None) -> None:
     if not text.endswith("\n"):
         text += "\n"
-    if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    if output is None or output == "-":  # "-o -" means standard output
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise _OutputError(f"cannot write to standard output: {err.strerror or err}") from None
         return
     from ._io import write_atomic
 
@@ -359,6 +368,29 @@ def _debug_wanted(args: argparse.Namespace | None, argv: Sequence[str]) -> bool:
     return "--debug" in argv
 
 
+class _OutputError(Exception):
+    """Standard output could not be written (disk full, closed device): an environment error, not a bug."""
+
+
+_VALUE_OPTIONS = ("--interval", "--ridge", "--set")
+
+
+def _join_negative_values(argv: list[str]) -> list[str]:
+    """Let ``--interval -1,0.5`` mean ``--interval=-1,0.5`` (argparse would take ``-1,0.5`` for an option)."""
+    out: list[str] = []
+    k = 0
+    while k < len(argv):
+        a = argv[k]
+        if a in _VALUE_OPTIONS and k + 1 < len(argv) and argv[k + 1].startswith("-") and argv[k + 1][1:2] not in ("-", ""):
+            if not argv[k + 1][1:2].isalpha():
+                out.append(f"{a}={argv[k + 1]}")
+                k += 2
+                continue
+        out.append(a)
+        k += 1
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``symbolic-ti`` with ``argv`` (default ``sys.argv[1:]``) and return the exit code.
 
@@ -373,7 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         0 success, 1 internal error, 2 user error, 130 interrupted, 141 output pipe closed (see the module
         docstring). Errors go to stderr as one line; the traceback of an internal error only in debug mode.
     """
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _join_negative_values(list(sys.argv[1:] if argv is None else argv))
     args: argparse.Namespace | None = None
     try:
         try:
@@ -388,6 +420,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except _OutputError as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         try:  # keep the interpreter from complaining while it flushes stdout at exit
             devnull = os.open(os.devnull, os.O_WRONLY)

@@ -227,12 +227,14 @@ class Result:
 
     # ------------------------------------------------------------ helpers
     def subs(self, values: Mapping[Any, Any]) -> "Result":
-        """A new result with some free parameters replaced by exact values.
+        """A new result with parameters set to exact values.
 
         Parameters
         ----------
         values : mapping
-            Symbols or parameter names (``"alpha"``, ``"lambda"``) to numbers (read exactly: ``0.1`` is 1/10).
+            Parameter names (``"alpha"``, ``"kappa_d"``, ``"lambda"`` or ``"ridge"``) or their Symbols, to
+            numbers (read exactly: ``0.1`` is 1/10). Names must be parameters of this result's family (in its
+            parametrization) or the ridge.
 
         Returns
         -------
@@ -240,35 +242,49 @@ class Result:
 
         Notes
         -----
-        Limits are never replaced by substitution: setting the ridge to 0 takes the limit ``lambda -> 0+`` of
-        each prediction after the other values are set; for a ridgeless result whose
-        ``ridgeless_conditions`` vanish at the new values, the task is solved again with the values set.
+        Symbolic parameters are substituted into the closed forms. A parameter that has a value already
+        (including the default ``kappa_d = 0``) or a numeric/ridgeless ridge that is changed makes the task be
+        solved again with the new values. Limits are never replaced by substitution: setting the ridge to 0 takes
+        the limit ``lambda -> 0+`` after the other values are set, and for a ridgeless result whose
+        ``ridgeless_conditions`` vanish at the new values, the task is solved again.
 
         Raises
         ------
         ParameterError
-            For an unknown name or a value outside its domain.
+            For a name that is not a parameter of this result, or a value outside its domain.
         """
         from ._validation import exact_number
         from .errors import ParameterError
-        from .symbols import ridge as lam_symbol, symbol_by_name
+        from .solve import solve
+        from .symbols import ridge as lam_symbol
 
-        names = {p.name for p in self.family.parameters}
-        sub: dict[sp.Symbol, sp.Expr] = {}
+        active = {p.name: p for p in self.family.active_parameters}
+        fam_values: dict[str, sp.Expr] = {}
+        ridge_value: sp.Expr | None = None
         for k, v in values.items():
-            try:
-                sym = symbol_by_name(k) if isinstance(k, str) else k
-            except KeyError:
-                raise ParameterError(f"unknown parameter {k!r}; known: {', '.join(sorted(names | {'lambda'}))}") from None
-            sub[sym] = exact_number(v, str(k))
-        fam_values = {s.name: v for s, v in sub.items() if s.name in names}
-        family = self.family.with_values(**fam_values) if fam_values else self.family
-        ridge_value = sub.pop(lam_symbol, None) if self.ridge == lam_symbol else None
-        if ridge_value is not None and ridge_value < 0:
-            raise ParameterError(f"ridge must be >= 0, got {ridge_value}")
+            name = k if isinstance(k, str) else getattr(k, "name", None)
+            name = "lambda" if name == "ridge" else name
+            if name != "lambda" and name not in active:
+                allowed = ", ".join(list(active) + ["lambda"])
+                raise ParameterError(f"subs: {k!r} is not a parameter of this result ({self.family.describe()}); "
+                                     f"allowed: {allowed}")
+            value = exact_number(v, str(name))
+            if value.free_symbols:
+                raise ParameterError(f"subs: {name} must be set to a number, got {value}")
+            if name == "lambda":
+                if value < 0:
+                    raise ParameterError(f"subs: the ridge lambda must be >= 0, got {value}")
+                ridge_value = value
+            else:
+                fam_values[name] = value
+        family = self.family.with_values(**fam_values) if fam_values else self.family  # validates domains
+        bound = self.family.values
+        ridge_was_symbol = self.ridge == lam_symbol
+        if any(name in bound for name in fam_values) or (ridge_value is not None and not ridge_was_symbol):
+            ridge = ridge_value if ridge_value is not None else ("ridgeless" if self.ridge is None else self.ridge)
+            return solve(self.task, family, ridge)
+        sub = {active[name].symbol: v for name, v in fam_values.items()}
         if self.ridgeless and any(c.subs(sub) == 0 for c in self.ridgeless_conditions):
-            from .solve import solve
-
             return solve(self.task, family, "ridgeless")
         preds = {t: sp.cancel(v.subs(sub)) for t, v in self.predictions.items()}
         ridge = self.ridge
@@ -278,16 +294,12 @@ class Result:
 
                 pairs = {t: ridgeless_limit(v, lam_symbol) for t, v in preds.items()}
                 if any(c == 0 for _, c in pairs.values()):
-                    from .solve import solve
-
                     return solve(self.task, family, "ridgeless")
                 return replace(self, predictions={t: v for t, (v, _) in pairs.items()}, family=family, ridge=None,
                                method=self.method + "/limit",
                                ridgeless_conditions=condition_factors([c for _, c in pairs.values()]))
             preds = {t: sp.cancel(v.subs(lam_symbol, ridge_value)) for t, v in preds.items()}
             ridge = ridge_value
-        elif ridge is not None:
-            ridge = sp.sympify(ridge).subs(sub)
         conditions = tuple(c for c in (sp.expand(c.subs(sub)) for c in self.ridgeless_conditions) if c.free_symbols)
         return replace(self, predictions=preds, family=family, ridge=ridge, ridgeless_conditions=conditions)
 

@@ -30,6 +30,9 @@ CATEGORIES: tuple[str, ...] = (
     "one_in_cycle",
     "no_ground_truth",
 )
+#: Largest number of items accepted (every ordered trial is represented explicitly).
+MAX_ITEMS = 500
+
 TRAINING_CATEGORIES = frozenset({"premise", "exception", "cycle_premise"})
 
 
@@ -42,6 +45,11 @@ class ExceptionPair:
 
     winner: int
     loser: int
+
+    def __post_init__(self) -> None:
+        for value, role in ((self.winner, "winner W"), (self.loser, "loser L")):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TaskError(f"exception {role} must be an integer item, got {value!r}")
 
     @property
     def cycle(self) -> range:
@@ -84,7 +92,7 @@ class Task:
     Parameters
     ----------
     n : int
-        Number of items, ``n >= 3``.
+        Number of items, ``3 <= n <= 500``.
     exceptions : iterable of ``"W>L"`` strings, ``(W, L)`` pairs or :class:`ExceptionPair`
         Each with ``1 <= L`` and ``L + 2 <= W <= n``; no repeats.
 
@@ -96,8 +104,8 @@ class Task:
 
     Examples
     --------
-    >>> t = Task(9, ["6>4"])
-    >>> t.category((6, 4)), t.category((3, 7)), t.ground_truth((4, 6))
+    >>> t = Task(9, ["7>4"])
+    >>> t.category((7, 4)), t.category((3, 8)), t.ground_truth((4, 6))
     ('exception', 'cross_section', None)
     """
 
@@ -109,6 +117,9 @@ class Task:
             n = check_int(self.n, "n (number of items)", minimum=3)
         except Exception as err:  # re-raise as a task error with the same message
             raise TaskError(str(err)) from None
+        if n > MAX_ITEMS:
+            raise TaskError(f"n (number of items) = {n} is too large; symbolic_ti handles up to {MAX_ITEMS} items "
+                            f"(n (n - 1) ordered trials)")
         if isinstance(self.exceptions, (str, ExceptionPair)):
             raise TaskError(f"exceptions must be a list such as ['6>4'], got the single value {self.exceptions!r}")
         excs: list[ExceptionPair] = []

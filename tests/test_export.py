@@ -287,7 +287,7 @@ def test_text_report_errors_n9(n9):
     listed = re.findall(r"^\s+\((\d), (\d)\)", section, flags=re.M)
     assert [(int(a), int(b)) for a, b in listed] == [(3, 6), (4, 7), (6, 3), (7, 4)]
     assert "-387/3925" in section
-    for needle in ("n=9, exception 6>4", "alpha=1/10", "lambda = 1/10", f"method   {n9.method} (",
+    for needle in ("n=9, exception 6>4", "alpha=1/10", "lambda = 1/10", f"method   {n9.method}\n",
                    "exception margin f(6, 4) = 5509/7850", "7902/3925", "one_in_cycle", "training fit"):
         assert needle in text, needle
 

@@ -179,3 +179,33 @@ def test_family_equality_respects_parametrization():
     assert Exchangeable() != Exchangeable(kappa_o="symbolic")
     assert Exchangeable(alpha=0) == Exchangeable(alpha="0.0")
     assert hash(Exchangeable(alpha="1/2")) == hash(Exchangeable(alpha=0.5))
+
+
+def test_subs_changes_bound_values_by_solving_again():
+    # the default kappa_d = 0 is a value: changing it must change the predictions (CONVENTIONS n=6, 5>2)
+    r = derive(6, ["5>2"]).subs({"kappa_d": "1/3", "alpha": "1/5", "lambda": "2/3"})
+    assert r.f(1, 6) == sp.Rational(35, 79) and r.f(2, 5) == sp.Rational(-169, 474)
+    fixed = derive(9, ["6>4"], parameters={"alpha": 0.1}, ridge=0.1)
+    assert fixed.subs({"lambda": "1/10"}).f(6, 4) == sp.Rational(5509, 7850)
+    again = fixed.subs({"alpha": 0})
+    assert again.f(6, 4) == sp.Rational(110, 331)  # CONVENTIONS: alpha = 0, lambda = 1/10
+    assert fixed.subs({"lambda": "1/10", "alpha": 0}).f(4, 5) == sp.Rational(-55, 331)
+
+
+@pytest.mark.parametrize("key", ["kappa_o", "beta", sp.Symbol("x")])
+def test_subs_rejects_names_outside_the_result(key):
+    with pytest.raises(ParameterError, match="is not a parameter of this result"):
+        derive(5, ["4>2"]).subs({key: "1/2"})
+
+
+def test_subs_accepts_a_symbol_by_name():
+    r = derive(5, ["4>2"]).subs({sp.Symbol("alpha"): 0})  # a Symbol without the library's assumptions
+    assert S.alpha not in r.free_symbols
+
+
+def test_task_size_limit_and_exception_types():
+    from symbolic_ti import ExceptionPair, TaskError
+    with pytest.raises(TaskError, match="too large"):
+        Task(100000)
+    with pytest.raises(TaskError, match="must be an integer item"):
+        ExceptionPair("6", 4)

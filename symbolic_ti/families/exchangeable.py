@@ -15,7 +15,7 @@ __all__ = ["Exchangeable"]
 _ALPHA = Parameter("alpha", S.alpha, sp.Integer(0), sp.Integer(1), False, False,
                    "conjunctivity factor: 0 additive, 1 purely conjunctive")
 _KO = Parameter("kappa_o", S.kappa_o, sp.Integer(0), sp.Integer(1), False, True,
-                "kernel between trials that share the item in exactly one position")
+                "kernel between trials sharing the item in exactly one position; kappa_d <= kappa_o <= (1 + kappa_d)/2")
 _KD = Parameter("kappa_d", S.kappa_d, sp.Integer(0), sp.Integer(1), False, True,
                 "kernel between trials that share no position's item")
 
