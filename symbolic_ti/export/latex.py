@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from functools import lru_cache
+
 import sympy as sp
 
 from ..errors import ExportError
@@ -28,6 +30,7 @@ _DAGGER = r"^{\dagger}"
 
 
 # ------------------------------------------------------------------ formulas
+@lru_cache(maxsize=4096)  # predictions share denominators: factor each polynomial once
 def _positive_factors(poly: sp.Expr) -> tuple[bool, sp.Expr]:
     """Factor ``poly`` over the rationals with each factor's first printed term positive.
 
@@ -67,7 +70,7 @@ def factored(e: sp.Expr) -> tuple[bool, sp.Expr, sp.Expr]:
         factor written with its first printed term positive, as unevaluated products. Invariant:
         ``(-1 if negative else 1) * num / den == e`` (checked by the tests).
     """
-    num, den = sp.fraction(sp.cancel(sp.sympify(e)))
+    num, den = sp.fraction(sp.sympify(e))  # predictions are canceled rational functions already
     neg_num, num = _positive_factors(num)
     neg_den, den = _positive_factors(den)
     return neg_num != neg_den, num, den
