@@ -182,6 +182,18 @@ def build_parser() -> argparse.ArgumentParser:
     output_options(c, FORMATS)
     c.set_defaults(run=_run_critical)
 
+    g = sub.add_parser("general", parents=[debug], help="closed forms for general n (exchangeable family)",
+                       description="Closed forms of f(i, j) for every n: in n, i, j without exception, or in "
+                                   "n, L, i, j (and the span D = W - L) with one exception W>L. Exchangeable "
+                                   "family; see docs/general_n.md.")
+    g.add_argument("--exception-span", "-D", type=_option_type("--exception-span", _parse_span), metavar="D",
+                   default=None, help="span D = W - L >= 2 of one exception (omit for no exception; "
+                                      "'symbolic' keeps D symbolic)")
+    g.add_argument("--form", choices=("sinh", "chebyshev"), default="sinh",
+                   help="sinh/cosh form in mu (cosh mu = (1 + lambda')/(1 - alpha)) or Chebyshev U_k form in x")
+    output_options(g, FORMATS)
+    g.set_defaults(run=_run_general)
+
     f = sub.add_parser("families", parents=[debug], help="list the representation families and parameters",
                        description="Representation families, their parameters and domains.")
     output_options(f, ("text", "json"))
@@ -190,6 +202,37 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ------------------------------------------------------------------------------------ commands
+def _parse_span(text: str) -> "int | str":
+    if text.strip().lower() == "symbolic":
+        return "symbolic"
+    try:
+        d = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer span D >= 2 or 'symbolic', got {text!r}") from None
+    if d < 2:
+        raise argparse.ArgumentTypeError(f"an exception W>L needs a span D = W - L >= 2, got {d}")
+    return d
+
+
+def _run_general(args: argparse.Namespace) -> str:
+    _check_output(args)
+    from .general import exception_closed_form, no_exception_closed_form
+
+    if args.exception_span is None:
+        report = no_exception_closed_form(args.form)
+    else:
+        report = exception_closed_form(args.form)
+        if args.exception_span != "symbolic":
+            report = report.with_span(args.exception_span)
+    if args.format == "json":
+        from .export.jsonreport import dumps
+
+        return dumps(report.to_dict())
+    if args.format == "latex":
+        return report.to_latex()
+    return report.to_text()
+
+
 def _fail(option: str, err: Exception | str) -> _UsageError:
     return _UsageError(f"argument {option}: {err}")
 

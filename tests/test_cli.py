@@ -326,3 +326,44 @@ def test_process_interrupted(tmp_path):
     assert err == "symbolic-ti: interrupted\n" and out == ""
     assert target.read_text() == "previous\n"
     assert os.listdir(tmp_path) == ["out.txt"]
+
+
+# ------------------------------------------------------------------ general
+def test_general_without_exception_text_and_json(capsys):
+    assert cli.main(["general"]) == 0
+    out = capsys.readouterr().out
+    assert "r_k =" in out and "f(i, j) =" in out
+    assert cli.main(["general", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["meta"]["format"] == "symbolic_ti.general_closed_form" and d["kind"] == "no_exception"
+    from symbolic_ti.export.jsonreport import expression_from_dict
+    from symbolic_ti.general import i, j, mu, n, pnas_closed_form
+    f = expression_from_dict(d["prediction"])
+    # independent check at a point: equals the PNAS formula quoted in CONVENTIONS.md
+    point = {n: 7, i: 2, j: 6, mu: sp.Rational(3, 10)}
+    assert abs(sp.N(f.subs(point) - pnas_closed_form().subs(point), 30)) < 1e-25
+
+
+def test_general_with_span_json_evaluates_to_the_exact_solve(capsys):
+    assert cli.main(["general", "-D", "2", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["kind"] == "one_exception"
+    from symbolic_ti.export.jsonreport import expression_from_dict
+    from symbolic_ti.general import L, i, j, mu, n
+    # n = 9, exception 6>4 (L = 4, D = 2), trial (3, 7): before / after; alpha = 1/10, lambda = 1/10
+    piece = next(p for p in d["predictions"] if p["regions"] == ["before", "after"])
+    f = expression_from_dict(piece["expression"])
+    m = sp.acosh(sp.Rational(11, 9))  # cosh(mu) = (1 + lambda)/(1 - alpha)
+    value = sp.N(f.subs({n: 9, L: 4, i: 3, j: 7}).subs(mu, m), 40)
+    assert abs(value - sp.Rational(162, 785)) < 1e-30  # CONVENTIONS.md reference value
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["general", "-D", "1"], "--exception-span"),
+    (["general", "-D", "two"], "--exception-span"),
+    (["general", "--form", "cosine"], "--form"),
+])
+def test_general_errors(argv, match, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert match in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
