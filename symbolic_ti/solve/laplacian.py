@@ -188,15 +188,41 @@ class _Homogenizer:
             total += int(c) * self._pow(self._pp, self.p, k) * self._pow(self._qq, self.q, deg - k)
         return total, deg
 
-    def __call__(self, num: PolyElement, den: PolyElement) -> sp.Expr:
+    def pair(self, num: PolyElement, den: PolyElement) -> tuple[Any, Any]:
+        """Homogenized (numerator, denominator), ring elements (or sympy numbers without parameters)."""
         if not num:
-            return sp.Integer(0)
+            return (self.ring.zero if self.ring is not None else sp.Integer(0)), self._one()
         top, a = self._form(num)
         bot, b = self._form(den)
         if b > a:
             top = top * self._pow(self._qq, self.q, b - a)
         elif a > b:
             bot = bot * self._pow(self._qq, self.q, a - b)
+        return top, bot
+
+    def memorized(self, num: PolyElement, den: PolyElement, share: sp.Expr, target: int) -> sp.Expr:
+        """``d + share (target - d)`` with ``d = num/den`` in gamma, without a multivariate cancel.
+
+        ``d = top/bot`` is canceled and ``share = s/t``, so a common factor of the result's numerator and
+        ``t * bot`` can only divide ``t`` (low degree): only that gcd is taken.
+        """
+        if self.ring is None or not self.exact_rational:
+            top, bot = self.pair(num, den)
+            d = top / bot if self.ring is None else top.as_expr() / bot.as_expr()
+            return sp.cancel(d + share * (target - d))
+        top, bot = self.pair(num, den)
+        s_num, s_den = (self.ring(v) for v in sp.fraction(sp.cancel(share)))
+        numer = (s_den - s_num) * top + target * s_num * bot
+        denom = s_den * bot
+        g = numer.gcd(s_den)
+        if g != self.ring.one:
+            numer, denom = numer.exquo(g), denom.exquo(g)
+        return numer.as_expr() / denom.as_expr()
+
+    def __call__(self, num: PolyElement, den: PolyElement) -> sp.Expr:
+        if not num:
+            return sp.Integer(0)
+        top, bot = self.pair(num, den)
         if self.ring is None:
             value = top / bot
             return value if self.exact_rational else sp.radsimp(sp.expand(value))
@@ -248,10 +274,13 @@ def laplacian_predictor(task: Task, family: Family, ridge: sp.Expr | None):
     training = task.training_targets
 
     def predict(i: int, j: int) -> sp.Expr:
-        d = hom(*ranks.rank_difference(i, j))
         target = training.get((i, j))
         if target is None:
-            return d
-        return sp.cancel(d + share * (target - d))
+            return hom(*ranks.rank_difference(i, j))
+        if share == 1:
+            return sp.Integer(target)
+        if share == 0:
+            return hom(*ranks.rank_difference(i, j))
+        return hom.memorized(*ranks.rank_difference(i, j), share, target)
 
     return predict, conditions, ranks
