@@ -702,6 +702,15 @@ def _resolve_trials(task: Task, trials: Any) -> list[Trial]:
     return list(dict.fromkeys(out))
 
 
+class GammaAnalysis(dict):
+    """The mapping trial -> :class:`TrialGammas` returned by :func:`critical_gammas`, which remembers its task
+    so that :func:`critical_conjunctivity` can refuse an analysis of another task."""
+
+    def __init__(self, task: Task) -> None:
+        super().__init__()
+        self.task = task
+
+
 def critical_gammas(task: Task, trials: Any = None, *, ranks: RankSolution | None = None
                     ) -> dict[Trial, TrialGammas]:
     """Positive roots in the effective ridge gamma at which test-trial margins change sign, exactly.
@@ -748,7 +757,7 @@ def critical_gammas(task: Task, trials: Any = None, *, ranks: RankSolution | Non
     finder = _RootFinder(rs)
     cats = task.categories
     done: dict[Trial, tuple] = {}
-    out: dict[Trial, TrialGammas] = {}
+    out: GammaAnalysis = GammaAnalysis(task)
     for t in chosen:
         key = (min(t), max(t))
         if key not in done:
@@ -1027,13 +1036,13 @@ class ConjunctivityReport:
 
         Raises
         ------
-        KeyError
+        ParameterError
             If the trial is not in the report.
         """
         for t in self.trials:
             if t.trial == (i, j):
                 return t
-        raise KeyError(f"trial ({i}, {j}) is not in this report")
+        raise ParameterError(f"trial ({i}, {j}) is not in this report (test trials with ground truth only)")
 
     def ridge_text(self) -> str:
         """``"ridgeless"`` or ``"lambda = ..."`` (with kappa_d when nonzero)."""
@@ -1196,6 +1205,11 @@ def critical_conjunctivity(task: Task, ridge: Any = "ridgeless", kappa_d: Any = 
     chosen = _resolve_trials(task, trials)
     if gammas is None:
         gammas = critical_gammas(task, chosen)
+    elif getattr(gammas, "task", None) != task:
+        other = getattr(gammas, "task", None)
+        raise ParameterError(
+            "gammas must come from critical_gammas(task) for this task "
+            f"({task.label()}), got an analysis of {other.label() if other is not None else 'an unknown task'}")
     missing = [t for t in chosen if t not in gammas]
     if missing:
         raise ParameterError(f"gammas does not cover the trials {missing[:5]}")

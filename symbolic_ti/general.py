@@ -379,6 +379,11 @@ class ExceptionClosedForm:
     ranks: tuple[tuple[str, sp.Expr], ...]
     predictions: tuple[tuple[tuple[str, str], sp.Expr], ...]
     training: sp.Expr
+    span: int | None = None
+
+    def _cond(self, region: str, item: sp.Symbol) -> sp.Basic:
+        c = _region_condition(region, item)
+        return c.subs(D, self.span) if self.span is not None else c
 
     # ---------------------------------------------------------------- access
     def rank(self, region: str, compact: bool = False) -> sp.Expr:
@@ -417,8 +422,8 @@ class ExceptionClosedForm:
             if r is not None and r not in REGIONS:
                 raise ParameterError(f"region must be one of {', '.join(REGIONS)}, got {r!r}")
         if region_j is None:
-            return _region_condition(region_i, k)
-        return sp.And(_region_condition(region_i, i), _region_condition(region_j, j))
+            return self._cond(region_i, k)
+        return sp.And(self._cond(region_i, i), self._cond(region_j, j))
 
     def variable_definition(self) -> sp.Expr:
         """The variable in the family parameters: ``mu = acosh(x)`` or ``x = (1 + lambda') / (1 - alpha)``."""
@@ -447,7 +452,7 @@ class ExceptionClosedForm:
             ],
             "definitions": [{"symbol": e(s), "expression": e(v)} for s, v in self.definitions],
             "ranks": [
-                {"region": r, "condition": e(_region_condition(r, k)), "compact": e(self.rank(r, True)),
+                {"region": r, "condition": e(self._cond(r, k)), "compact": e(self.rank(r, True)),
                  "expression": e(v)} for r, v in self.ranks
             ],
             "predictions": [
@@ -460,7 +465,8 @@ class ExceptionClosedForm:
 
     def _header(self) -> str:
         var = "mu, cosh(mu)" if self.form == "sinh" else "x"
-        return (f"One exception W>L with W = L + D (D >= 2), general n, {self.form} form; "
+        span = "W = L + D (D >= 2)" if self.span is None else f"W = L + {self.span}"
+        return (f"One exception W>L with {span}, general n, {self.form} form; "
                 f"{var} = (1 + lambda')/(1 - alpha), lambda' = lambda/(1 - kappa_d)")
 
     def to_text(self) -> str:
@@ -469,7 +475,7 @@ class ExceptionClosedForm:
         lines += [f"  {s} = {v}" for s, v in self.definitions]
         lines += ["", "Ranks r_k (test trials: f(i, j) = r_i - r_j):"]
         for r, v in self.compact_ranks:
-            lines.append(f"  {r} ({_region_condition(r, k)}): r_k = {v}")
+            lines.append(f"  {r} ({self._cond(r, k)}): r_k = {v}")
         lines += ["", "Test predictions f(i, j) by region pair (Delta_0, Q as defined above):"]
         for a, b in REGION_PAIRS:
             lines.append(f"  i {a}, j {b} ({self.condition(a, b)}): f(i, j) = {self.prediction(a, b, True)}")
@@ -481,7 +487,8 @@ class ExceptionClosedForm:
         lat = sp.latex
         out = [f"% {self._header()}", r"\begin{align*}"]
         out += [f"  {lat(s)} &= {lat(v)} \\\\" for s, v in self.definitions]
-        names = {"before": r"k < L", "inside": r"L \le k \le L + D", "after": r"k > L + D"}
+        dd = "D" if self.span is None else str(self.span)
+        names = {"before": r"k < L", "inside": rf"L \le k \le L + {dd}", "after": rf"k > L + {dd}"}
         for r, v in self.compact_ranks:
             out.append(f"  r_k &= {lat(v)} && ({names[r]}) \\\\")
         out.append(f"  f(e) &= {lat(self.training)} && (\\text{{training}})")
@@ -515,6 +522,7 @@ class ExceptionClosedForm:
             compact_ranks=tuple((r, v.subs(sub)) for r, v in self.compact_ranks),
             ranks=tuple((r, v.subs(sub)) for r, v in self.ranks),
             predictions=tuple((pair, v.subs(sub)) for pair, v in self.predictions),
+            span=d,
         )
 
     # -------------------------------------------------------------- evaluate

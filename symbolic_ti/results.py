@@ -215,8 +215,21 @@ class Result:
 
     @property
     def errors(self) -> tuple[Trial, ...]:
-        """Trials with a numeric negative margin (answered wrongly), in trial order."""
-        return tuple(t for t, m in self.margins.items() if _is_number(m) and m < 0)
+        """Trials with a negative margin (answered wrongly), in trial order.
+
+        Raises
+        ------
+        SolveError
+            If the result has free parameters: the sign of a margin then depends on them. Set them with
+            :meth:`subs`, or find where margins change sign with :func:`symbolic_ti.critical`.
+        """
+        if self.free_symbols:
+            from .errors import SolveError
+
+            raise SolveError("errors are decided only for numeric results; this one depends on "
+                             + ", ".join(s.name for s in self.free_symbols)
+                             + " (set them with subs(), or use critical() for where margins change sign)")
+        return tuple(t for t, m in self.margins.items() if m < 0)
 
     @property
     def training_fit(self) -> tuple[TrainingFit, ...]:

@@ -315,7 +315,7 @@ def test_report_outputs():
     assert rep._repr_latex_().startswith("$$")
     assert rep.trial(3, 6).first_error.direction == "to_error"
     assert rep.wrong_at_start == ()
-    with pytest.raises(KeyError):
+    with pytest.raises(ParameterError, match="not in this report"):
         rep.trial(4, 5)
 
 
@@ -345,3 +345,12 @@ def test_performance_n61():
     _ = [r.alpha_first for r in reps]
     assert time.perf_counter() - start < 10
     assert set(reps[0].first_failing) == {(29, 32), (30, 33), (32, 29), (33, 30)}
+
+
+def test_gammas_of_another_task_are_refused():
+    from symbolic_ti.conjunctivity import critical_gammas, critical_conjunctivity
+    from symbolic_ti import ParameterError, Task
+    with pytest.raises(ParameterError, match="gammas must come from critical_gammas"):
+        critical_conjunctivity(Task(9, ["6>4"]), gammas=critical_gammas(Task(11, ["6>4"])))
+    with pytest.raises(ParameterError, match="not in this report"):
+        critical_conjunctivity(Task(9, ["6>4"])).trial(1, 20)

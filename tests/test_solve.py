@@ -209,3 +209,9 @@ def test_task_size_limit_and_exception_types():
         Task(100000)
     with pytest.raises(TaskError, match="must be an integer item"):
         ExceptionPair("6", 4)
+
+
+def test_errors_need_a_numeric_result():
+    assert derive(9, ["6>4"], parameters={"alpha": "1/10"}, ridge="1/10").errors == ((3, 6), (4, 7), (6, 3), (7, 4))
+    with pytest.raises(SolveError, match="depends on alpha"):
+        derive(9, ["6>4"], ridge="1/10").errors
