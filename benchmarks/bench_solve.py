@@ -1,42 +1,50 @@
-"""Timing benchmark of the exact solver against a plain dense sympy solve.
+"""Timing benchmark of the exact solver's methods against a plain dense sympy solve.
 
 Usage::
 
     python benchmarks/bench_solve.py [--sizes 5,7,9,11,15] [--timeout SECONDS]
-                                     [--library-timeout SECONDS] [--output FILE.json]
+                                     [--library-timeout SECONDS] [--output FILE.json] [--repeat K]
+                                     [--max-n-full N] [--max-n-dps N]
                                      [--no-dps-baseline] [--skip-ridgeless]
 
 For each n the task has one exception in the middle, ``W>L`` with ``W = n//2 + 2`` and ``L = n//2`` (for n=9
 that is 6>4, as in the paper), and the family is the exchangeable one with ``alpha`` and the ridge ``lambda``
-both symbolic (``kappa_d = 0``). Three ways to get every prediction ``f(i, j)`` are timed:
+both symbolic (``kappa_d = 0``). The ways to get every prediction ``f(i, j)`` that are timed, each named
+explicitly (``method="auto"`` is "laplacian" for this family):
 
-(a) ``symbolic_ti.solve(task, Exchangeable(), None)``: method "auto", which is the antisymmetric halving plus
-    a fraction-free ``DomainMatrix.solve_den`` over ZZ[alpha, lambda];
-(b) the same with ``method="full"`` (no halving);
-(c) a baseline written here, independent of the library's solver: the full Gram matrix as a
-    ``sympy.Matrix`` (entries from ``family.kernel``), ``(K + lambda I).LUsolve(y)``, and
-    ``sympy.cancel(k(t)^T c)`` for every trial. This is the plain dense sympy solve a user would write.
-
-An extra baseline (c') is the same plain solve with sympy's intermediate simplification switched on
-(``with sympy.matrices.utilities.dotprodsimp(True): LUsolve``), the knob a user would try next; skip it with
-``--no-dps-baseline``.
+(a)  ``solve(task, Exchangeable(), None, method="laplacian")``: the graph-Laplacian reduction. The ranks are
+     solved once as univariate rational functions of the effective ridge gamma; the result holds a
+     ``LazyPredictions`` mapping that builds each closed form on first access. Two times are reported: the
+     solve alone, and the solve followed by ``dict(res.predictions)``, i.e. until all ``n(n - 1)`` closed
+     forms are built (the second is the one comparable with the other methods, which build all of them);
+(a') ``method="halved"``: the antisymmetric halving plus a fraction-free ``DomainMatrix.solve_den`` over
+     ZZ[alpha, lambda] (what "auto" meant before the Laplacian path existed);
+(b)  ``method="full"`` (no halving); ``--max-n-full N`` skips it above n = N;
+(c)  a baseline written here, independent of the library's solver: the full Gram matrix as a
+     ``sympy.Matrix`` (entries from ``family.kernel``), ``(K + lambda I).LUsolve(y)``, and
+     ``sympy.cancel(k(t)^T c)`` for every trial. This is the plain dense sympy solve a user would write;
+(c') the same plain solve with sympy's intermediate simplification switched on
+     (``with sympy.matrices.utilities.dotprodsimp(True): LUsolve``), the knob a user would try next; skip it
+     with ``--no-dps-baseline``, or above n = N with ``--max-n-dps N``.
 
 Every case runs in its own forked subprocess with a wall-clock limit (``--timeout`` for the baselines,
-``--library-timeout`` for (a), (b) and the ridgeless cases); a case that does not finish is killed and
-recorded as "timeout", so the script always finishes. The time reported is wall-clock time measured inside
+``--library-timeout`` for the library cases and the ridgeless cases); a case that does not finish is killed
+and recorded as "timeout", so the script always finishes. The time reported is wall-clock time measured inside
 the subprocess around the solve only (process start-up and the transfer of results are not counted); the
 JSON also has the subprocess's CPU time. Library cases that take under 30 s are repeated (``--repeat``, each
-run in a fresh subprocess, so sympy's caches start cold every time) and the fastest run is reported.
+run in a fresh subprocess) and the fastest run is reported.
 
-Exactness checks, outside the timed regions: (a) == (c) and (a) == (c') on every trial where the baseline
-finished, and (a) == (b), each by ``sympy.cancel(x - y) == 0``. A second table times the ridgeless limit (alpha symbolic) with
-``ridgeless_method="pinv"`` against ``"limit"`` and checks that the two agree.
+Exactness checks, outside the timed regions, each by ``sympy.cancel(x - y) == 0`` on every trial:
+(a) == (a'), (a') == (b) (so laplacian == halved == full), and (a) == (c), (a) == (c') where the baseline
+finished. Ratios are given against the plain baselines and against (a'). A second table times the ridgeless
+limit (alpha symbolic): the Laplacian path (``method="laplacian"``, all closed forms built) and the halved dense
+path with ``ridgeless_method="pinv"`` and ``"limit"``, and checks that all three agree.
 
 The geometric family is not in the library yet, so it is not benchmarked (skipped).
 
 Output: markdown tables on stdout, progress on stderr, and with ``--output`` a JSON file written atomically
-(temporary file + ``os.replace``). Results are discussed in docs/performance.md. No timing assertions live in
-tests/.
+(temporary file + ``os.replace``). Results are discussed in docs/performance.md; the large-n behaviour of the
+Laplacian path is benchmarked in benchmarks/bench_laplacian.py. No timing assertions live in tests/.
 """
 
 from __future__ import annotations
@@ -82,21 +90,42 @@ def exception_label(n: int) -> str:
 
 
 def case_library(n: int, method: str, report: Callable[[str], None]) -> dict:
-    """(a) / (b): the library's exact solve with alpha and lambda symbolic."""
+    """(a') / (b): the library's dense exact solve ("halved" or "full") with alpha and lambda symbolic."""
     task, fam = make_task(n), Exchangeable()
     start = time.perf_counter()
     res = solve(task, fam, None, method=method)
+    preds = dict(res.predictions)
     seconds = time.perf_counter() - start
-    return {"seconds": seconds, "method": res.method, "predictions": dict(res.predictions)}
+    return {"seconds": seconds, "method": res.method, "predictions": preds}
+
+
+def case_laplacian(n: int, report: Callable[[str], None]) -> dict:
+    """(a): the Laplacian fast path; ``solve_seconds`` is the solve alone (rank solution and lazy result),
+    ``seconds`` the solve plus building every closed form (``dict(res.predictions)``)."""
+    task, fam = make_task(n), Exchangeable()
+    start = time.perf_counter()
+    res = solve(task, fam, None, method="laplacian")
+    solve_seconds = time.perf_counter() - start
+    report(f"solved in {solve_seconds:.3f} s; building {len(task.trials)} closed forms")
+    preds = dict(res.predictions)
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "solve_seconds": solve_seconds, "build_seconds": seconds - solve_seconds,
+            "method": res.method, "predictions": preds}
 
 
 def case_ridgeless(n: int, rmethod: str, report: Callable[[str], None]) -> dict:
-    """Ridgeless limit with alpha symbolic, by the normal equations ("pinv") or the limit of the ridge."""
+    """Ridgeless limit with alpha symbolic: the halved dense path by the normal equations ("pinv") or the
+    limit of the ridge ("limit"), or the Laplacian path ("laplacian", every closed form built)."""
     task, fam = make_task(n), Exchangeable()
     start = time.perf_counter()
-    res = solve(task, fam, "ridgeless", ridgeless_method=rmethod)
+    if rmethod == "laplacian":
+        res = solve(task, fam, "ridgeless", method="laplacian")
+    else:
+        res = solve(task, fam, "ridgeless", method="halved", ridgeless_method=rmethod)
+    preds = dict(res.predictions)
     seconds = time.perf_counter() - start
-    return {"seconds": seconds, "method": res.method, "predictions": dict(res.predictions)}
+    return {"seconds": seconds, "method": res.method, "predictions": preds,
+            "ridgeless_conditions": [str(c) for c in res.ridgeless_conditions]}
 
 
 def _plain_solve(n: int, report: Callable[[str], None], intermediate_simplification: bool) -> dict:
@@ -248,25 +277,32 @@ def compare(p: dict, q: dict) -> dict:
             "mismatches": [list(t) for t in bad], "missing": [list(t) for t in missing]}
 
 
-def fmt_time(r: dict | None) -> str:
+def fmt_time(r: dict | None, key: str = "seconds") -> str:
     if r is None:
         return "-"
     if r["status"] == "ok":
-        return f"{r['seconds']:.3f}"
+        return f"{r[key]:.3f}"
     if r["status"] == "timeout":
         return f"timeout (>{r['limit']:g})"
+    if r["status"] == "skipped":
+        return f"skipped ({r['reason']})"
     return "error"
 
 
-def ratio(num: dict | None, den: dict | None) -> tuple[float | None, str]:
-    """Ratio of times; a lower bound ``>x`` when the numerator timed out."""
+def skipped(reason: str) -> dict:
+    """A case that was not run on purpose (a command-line flag)."""
+    return {"status": "skipped", "reason": reason}
+
+
+def ratio(num: dict | None, den: dict | None, den_key: str = "seconds") -> tuple[float | None, str]:
+    """Ratio of times ``num / den``; a lower bound ``>x`` when the numerator timed out."""
     if not num or not den or den["status"] != "ok":
         return None, "-"
     if num["status"] == "ok":
-        v = num["seconds"] / den["seconds"]
-        return v, f"{v:.1f}"
+        v = num["seconds"] / den[den_key]
+        return v, (f"{v:.1f}" if v >= 1 else f"{v:.2f}")
     if num["status"] == "timeout":
-        v = num["limit"] / den["seconds"]
+        v = num["limit"] / den[den_key]
         return None, f">{v:.0f}"
     return None, "-"
 
@@ -297,6 +333,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--skip-ridgeless", action="store_true", help="do not run the ridgeless table")
     ap.add_argument("--no-dps-baseline", action="store_true",
                     help="do not run the extra baseline (c'): LUsolve with sympy's dotprodsimp switched on")
+    ap.add_argument("--max-n-full", type=int, default=None,
+                    help="skip (b), the full unhalved solve, for n above this (recorded as skipped); default: run all")
+    ap.add_argument("--max-n-dps", type=int, default=None,
+                    help="skip (c'), LUsolve + dotprodsimp, for n above this (recorded as skipped); default: run all")
     args = ap.parse_args(argv)
     try:
         args.sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -350,94 +390,163 @@ def _check_text(chk: dict | None) -> str:
     return f"yes ({chk['trials']})" if chk["agree"] else f"NO ({len(chk['mismatches']) + len(chk['missing'])} differ)"
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+def machine_info() -> dict:
+    """Machine, versions, date, load and the library's git commit (read only)."""
     from sympy.external.gmpy import GROUND_TYPES
+    import subprocess
 
-    machine = {
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        commit = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True,
+                                timeout=10).stdout.strip() or None
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "symbolic_ti"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit, dirty = None, ""
+    return {
         "date": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "sympy": sp.__version__,
         "sympy_ground_types": GROUND_TYPES,
         "symbolic_ti": symbolic_ti.__version__,
+        "git_commit": commit,
+        "symbolic_ti_uncommitted_changes": dirty.splitlines() if dirty else [],
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
         "loadavg_start": list(os.getloadavg()),
     }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    machine = machine_info()
+    gt = machine["sympy_ground_types"]
     progress(f"bench_solve: sizes {args.sizes}, baseline limit {args.timeout:g} s, library limit "
-             f"{args.library_timeout:g} s; sympy {machine['sympy']} ({GROUND_TYPES}), python {machine['python']}")
+             f"{args.library_timeout:g} s; sympy {machine['sympy']} ({gt}), python {machine['python']}, "
+             f"commit {(machine['git_commit'] or '?')[:10]}")
     rows: list[dict] = []
     discrepancies: list[str] = []
+    lib_to = args.library_timeout
     for n in args.sizes:
         task = make_task(n)
         tag = f"n={n} ({exception_label(n)})"
-        a = run_best(f"{tag} (a) library auto", case_library, (n, "auto"), args.library_timeout, args.repeat, 30.0)
-        b = run_best(f"{tag} (b) library full", case_library, (n, "full"), args.library_timeout, args.repeat, 30.0)
+        a = run_best(f"{tag} (a) laplacian", case_laplacian, (n,), lib_to, args.repeat, 30.0)
+        a2 = run_best(f"{tag} (a') halved", case_library, (n, "halved"), lib_to, args.repeat, 30.0)
+        if args.max_n_full is not None and n > args.max_n_full:
+            b = skipped(f"n > {args.max_n_full}")
+            progress(f"{tag} (b) full: skipped (--max-n-full {args.max_n_full})")
+        else:
+            b = run_best(f"{tag} (b) full", case_library, (n, "full"), lib_to, args.repeat, 30.0)
         c = run_limited(f"{tag} (c) plain LUsolve", case_plain, (n,), args.timeout)
         c2 = None
         if not args.no_dps_baseline:
-            c2 = run_limited(f"{tag} (c') plain LUsolve + dotprodsimp", case_plain_dps, (n,), args.timeout)
-        check_ac = _check(f"n={n}: (a) == (c)", a, c, discrepancies)
-        check_ac2 = _check(f"n={n}: (a) == (c')", a, c2, discrepancies) if c2 else None
-        check_ab = _check(f"n={n}: (a) == (b)", a, b, discrepancies)
-        for name, r in (("a", a), ("b", b), ("c", c), ("c'", c2)):
+            if args.max_n_dps is not None and n > args.max_n_dps:
+                c2 = skipped(f"n > {args.max_n_dps}")
+                progress(f"{tag} (c') plain LUsolve + dotprodsimp: skipped (--max-n-dps {args.max_n_dps})")
+            else:
+                c2 = run_limited(f"{tag} (c') plain LUsolve + dotprodsimp", case_plain_dps, (n,), args.timeout)
+        checks = {
+            "laplacian_eq_halved": _check(f"n={n}: (a) laplacian == (a') halved", a, a2, discrepancies),
+            "halved_eq_full": _check(f"n={n}: (a') halved == (b) full", a2, b, discrepancies),
+            "laplacian_eq_plain": _check(f"n={n}: (a) laplacian == (c) plain", a, c, discrepancies),
+            "laplacian_eq_plain_dotprodsimp": (_check(f"n={n}: (a) laplacian == (c') plain + dotprodsimp", a, c2,
+                                                      discrepancies) if c2 else None),
+        }
+        for name, r in (("a", a), ("a'", a2), ("b", b), ("c", c), ("c'", c2)):
             if r is not None and r["status"] == "error":
                 discrepancies.append(f"n={n}: case ({name}) failed: {r.get('error')}")
+        rat = {
+            "halved_over_laplacian_all": ratio(a2, a),
+            "halved_over_laplacian_solve": ratio(a2, a, "solve_seconds"),
+            "full_over_laplacian_all": ratio(b, a),
+            "full_over_halved": ratio(b, a2),
+            "plain_over_laplacian_all": ratio(c, a),
+            "plain_over_halved": ratio(c, a2),
+            "plain_dotprodsimp_over_laplacian_all": ratio(c2, a),
+            "plain_dotprodsimp_over_halved": ratio(c2, a2),
+        }
         rows.append({"n": n, "exception": exception_label(n), "training_trials": len(task.training),
                      "halved_size": len(task.positive_training), "trials": len(task.trials),
-                     "a": strip(a), "b": strip(b), "c": strip(c), "c_dotprodsimp": strip(c2),
-                     "ratio_c_a": ratio(c, a)[0], "ratio_c_a_text": ratio(c, a)[1],
-                     "ratio_c_dotprodsimp_a": ratio(c2, a)[0], "ratio_c_dotprodsimp_a_text": ratio(c2, a)[1],
-                     "ratio_b_a": ratio(b, a)[0], "ratio_b_a_text": ratio(b, a)[1],
-                     "check_a_eq_c": check_ac, "check_a_eq_c_dotprodsimp": check_ac2, "check_a_eq_b": check_ab})
+                     "laplacian": strip(a), "halved": strip(a2), "full": strip(b), "plain": strip(c),
+                     "plain_dotprodsimp": strip(c2),
+                     "ratios": {k: v[0] for k, v in rat.items()},
+                     "ratios_text": {k: v[1] for k, v in rat.items()},
+                     "checks": checks})
 
     rl_rows: list[dict] = []
     if not args.skip_ridgeless:
         for n in args.sizes:
             tag = f"n={n} ({exception_label(n)}) ridgeless"
-            p = run_best(f"{tag} pinv", case_ridgeless, (n, "pinv"), args.library_timeout, args.repeat, 30.0)
-            q = run_best(f"{tag} limit", case_ridgeless, (n, "limit"), args.library_timeout, args.repeat, 30.0)
-            check = _check(f"n={n} ridgeless: pinv == limit", p, q, discrepancies)
-            for name, r in (("pinv", p), ("limit", q)):
+            lp = run_best(f"{tag} laplacian", case_ridgeless, (n, "laplacian"), lib_to, args.repeat, 30.0)
+            p = run_best(f"{tag} halved pinv", case_ridgeless, (n, "pinv"), lib_to, args.repeat, 30.0)
+            q = run_best(f"{tag} halved limit", case_ridgeless, (n, "limit"), lib_to, args.repeat, 30.0)
+            chk_pq = _check(f"n={n} ridgeless: pinv == limit", p, q, discrepancies)
+            chk_lp = _check(f"n={n} ridgeless: laplacian == pinv", lp, p, discrepancies)
+            for name, r in (("laplacian", lp), ("pinv", p), ("limit", q)):
                 if r["status"] == "error":
                     discrepancies.append(f"n={n} ridgeless: {name} failed: {r.get('error')}")
-            rl_rows.append({"n": n, "exception": exception_label(n), "pinv": strip(p), "limit": strip(q),
-                            "ratio_limit_pinv": ratio(q, p)[0], "ratio_limit_pinv_text": ratio(q, p)[1],
-                            "check_pinv_eq_limit": check})
+            rl_rows.append({"n": n, "exception": exception_label(n), "laplacian": strip(lp), "pinv": strip(p),
+                            "limit": strip(q), "ratio_limit_pinv": ratio(q, p)[0],
+                            "ratio_limit_pinv_text": ratio(q, p)[1], "ratio_pinv_laplacian": ratio(p, lp)[0],
+                            "ratio_pinv_laplacian_text": ratio(p, lp)[1],
+                            "check_pinv_eq_limit": chk_pq, "check_laplacian_eq_pinv": chk_lp})
 
     # ------------------------------------------------------------------------------------------- report
     machine["loadavg_end"] = list(os.getloadavg())
     dps = not args.no_dps_baseline
+    skips = []
+    if args.max_n_full is not None:
+        skips.append(f"(b) skipped above n = {args.max_n_full}")
+    if dps and args.max_n_dps is not None:
+        skips.append(f"(c') skipped above n = {args.max_n_dps}")
     out = [f"Exchangeable family, alpha and lambda symbolic (kappa_d = 0), one exception (n//2+2)>(n//2). "
-           f"Seconds of wall-clock time; sympy {machine['sympy']} ({GROUND_TYPES}), python {machine['python']}, "
+           f"Seconds of wall-clock time; sympy {machine['sympy']} ({gt}), python {machine['python']}, "
            f"{machine['cpu_count']} cores, {machine['date']}; load average at start/end "
            f"{machine['loadavg_start'][0]:.1f}/{machine['loadavg_end'][0]:.1f}. Library cases: fastest of up to "
-           f"{args.repeat} runs (runs under 30 s are repeated); baselines: one run, limit {args.timeout:g} s.", ""]
-    head = ("| n | exception | training trials | halved size | (a) auto (halved) | (b) full | (c) plain LUsolve |"
-            + (" (c') LUsolve + dotprodsimp |" if dps else "") + " (c)/(a) |" + (" (c')/(a) |" if dps else "")
-            + " (b)/(a) | (a)==(c) |" + (" (a)==(c') |" if dps else "") + " (a)==(b) |")
+           f"{args.repeat} runs (runs under 30 s are repeated); baselines: one run, limit {args.timeout:g} s."
+           + (" " + "; ".join(skips) + " (flags)." if skips else ""), ""]
+    head = ("| n | exception | training trials | halved size | (a) laplacian: solve | (a) laplacian: all closed "
+            "forms built | (a') halved | (b) full | (c) plain LUsolve |"
+            + (" (c') LUsolve + dotprodsimp |" if dps else "")
+            + " (a)==(a') | (a')==(b) | (a)==(c) |" + (" (a)==(c') |" if dps else ""))
     out += [head, "|" + "---|" * head.count(" |")]
     for r in rows:
-        cells = [r["n"], r["exception"], r["training_trials"], r["halved_size"], fmt_time(r["a"]),
-                 fmt_time(r["b"]), fmt_time(r["c"])]
-        cells += [fmt_time(r["c_dotprodsimp"])] if dps else []
-        cells += [r["ratio_c_a_text"]] + ([r["ratio_c_dotprodsimp_a_text"]] if dps else [])
-        cells += [r["ratio_b_a_text"], _check_text(r["check_a_eq_c"])]
-        cells += [_check_text(r["check_a_eq_c_dotprodsimp"])] if dps else []
-        cells += [_check_text(r["check_a_eq_b"])]
+        ch = r["checks"]
+        cells = [r["n"], r["exception"], r["training_trials"], r["halved_size"],
+                 fmt_time(r["laplacian"], "solve_seconds"), fmt_time(r["laplacian"]), fmt_time(r["halved"]),
+                 fmt_time(r["full"]), fmt_time(r["plain"])]
+        cells += [fmt_time(r["plain_dotprodsimp"])] if dps else []
+        cells += [_check_text(ch["laplacian_eq_halved"]), _check_text(ch["halved_eq_full"]),
+                  _check_text(ch["laplacian_eq_plain"])]
+        cells += [_check_text(ch["laplacian_eq_plain_dotprodsimp"])] if dps else []
+        out.append("| " + " | ".join(str(x) for x in cells) + " |")
+    out += ["", "Ratios of times; (a) is the laplacian time with all closed forms built unless marked 'solve'. "
+            "`>x` is a lower bound (a time limit over the faster time).", ""]
+    rhead = ("| n | (a')/(a) | (a')/(a solve) | (b)/(a) | (b)/(a') | (c)/(a) | (c)/(a') |"
+             + (" (c')/(a) | (c')/(a') |" if dps else ""))
+    out += [rhead, "|" + "---|" * rhead.count(" |")]
+    for r in rows:
+        t = r["ratios_text"]
+        cells = [r["n"], t["halved_over_laplacian_all"], t["halved_over_laplacian_solve"],
+                 t["full_over_laplacian_all"], t["full_over_halved"], t["plain_over_laplacian_all"],
+                 t["plain_over_halved"]]
+        cells += [t["plain_dotprodsimp_over_laplacian_all"], t["plain_dotprodsimp_over_halved"]] if dps else []
         out.append("| " + " | ".join(str(x) for x in cells) + " |")
     timeouts = [f"n={r['n']} {name}: {r[key]['last_phase']} (reported at {r[key]['last_phase_at']:.1f} s)"
-                for r in rows for name, key in (("(c)", "c"), ("(c')", "c_dotprodsimp"))
+                for r in rows for name, key in (("(c)", "plain"), ("(c')", "plain_dotprodsimp"))
                 if r[key] is not None and r[key]["status"] == "timeout"]
     if timeouts:
         out += ["", "Where the timed-out baselines were when killed (last phase reached):"]
         out += [f"- {t}" for t in timeouts]
     if rl_rows:
-        out += ["", "Ridgeless limit (lambda -> 0+), alpha symbolic, method auto (halved). Seconds.", "",
-                "| n | exception | pinv | limit | limit/pinv | pinv == limit |", "|---|---|---|---|---|---|"]
+        out += ["", "Ridgeless limit (lambda -> 0+), alpha symbolic. Laplacian path with every closed form built; "
+                "halved dense path with ridgeless_method pinv / limit. Seconds.", "",
+                "| n | exception | laplacian | halved pinv | halved limit | pinv/laplacian | limit/pinv | "
+                "laplacian == pinv | pinv == limit |", "|---|---|---|---|---|---|---|---|---|"]
         for r in rl_rows:
-            out.append(f"| {r['n']} | {r['exception']} | {fmt_time(r['pinv'])} | {fmt_time(r['limit'])} | "
-                       f"{r['ratio_limit_pinv_text']} | {_check_text(r['check_pinv_eq_limit'])} |")
+            out.append(f"| {r['n']} | {r['exception']} | {fmt_time(r['laplacian'])} | {fmt_time(r['pinv'])} | "
+                       f"{fmt_time(r['limit'])} | {r['ratio_pinv_laplacian_text']} | {r['ratio_limit_pinv_text']} | "
+                       f"{_check_text(r['check_laplacian_eq_pinv'])} | {_check_text(r['check_pinv_eq_limit'])} |")
     out.append("")
     if discrepancies:
         out.append("CORRECTNESS DISCREPANCIES / FAILURES:")
@@ -449,9 +558,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.output:
         data = {"benchmark": "bench_solve", "machine": machine,
                 "settings": {"sizes": args.sizes, "timeout_baseline": args.timeout, "repeat": args.repeat,
-                             "timeout_library": args.library_timeout,
+                             "timeout_library": args.library_timeout, "max_n_full": args.max_n_full,
+                             "max_n_dps": args.max_n_dps, "dps_baseline": dps,
                              "family": "exchangeable, alpha symbolic, kappa_d = 0",
-                             "ridge": "lambda symbolic", "exception": "W = n//2 + 2 > L = n//2"},
+                             "ridge": "lambda symbolic", "exception": "W = n//2 + 2 > L = n//2",
+                             "cases": {"laplacian": "(a) solve(method='laplacian'); seconds = solve + dict(predictions)",
+                                       "halved": "(a') solve(method='halved')", "full": "(b) solve(method='full')",
+                                       "plain": "(c) Matrix.LUsolve + cancel",
+                                       "plain_dotprodsimp": "(c') LUsolve under dotprodsimp(True) + cancel"}},
                 "solve": rows, "ridgeless": rl_rows, "discrepancies": discrepancies}
         write_json_atomic(args.output, data)
         progress(f"wrote {args.output}")
