@@ -7,7 +7,7 @@ Subcommands::
                          [--output FILE]
     symbolic-ti critical --items N [--exception W>L ...] --parameter NAME [--trial I,J ...]
                          [--family NAME] [--set NAME=VALUE ...] [--ridge VALUE | --ridgeless]
-                         [--interval A,B] [--format text|json|latex] [--output FILE]
+                         [--interval A,B] [--margins] [--format text|json|latex] [--output FILE]
     symbolic-ti families [--format text|json] [--output FILE]
 
 Numbers are read exactly (``--set alpha=0.1`` is 1/10). Parameters not set stay symbolic, the ridge included.
@@ -31,6 +31,7 @@ Exit codes
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import traceback
@@ -179,6 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="trial to analyse (repeat for several; default: every trial with a margin)")
     c.add_argument("--interval", metavar="A,B", type=_option_type("--interval", _parse_interval),
                    help="scan the open interval (A, B) (default: the parameter's domain; B may be oo)")
+    c.add_argument("--margins", action="store_true",
+                   help="with --format json: include each trial's exact margin (slow for large N)")
     output_options(c, FORMATS)
     c.set_defaults(run=_run_critical)
 
@@ -198,7 +201,30 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Representation families, their parameters and domains.")
     output_options(f, ("text", "json"))
     f.set_defaults(run=_run_families)
+
+    # Subcommands kept in their own modules (plot, fit): each has ``register(sub, context)``, where
+    # ``context`` gives the shared option builders and helpers of this module.
+    context = CliContext(debug=debug, task_options=task_options, output_options=output_options)
+    for module in _EXTENSIONS:
+        importlib.import_module(f"symbolic_ti.{module}").register(sub, context)
     return parser
+
+
+#: Modules that add subcommands (each defines ``register(subparsers, context)``); they must import heavy or
+#: optional dependencies (matplotlib) only inside their command functions.
+_EXTENSIONS: tuple[str, ...] = ()
+
+
+class CliContext(argparse.Namespace):
+    """What an extension module needs from this one: ``debug`` (parent parser), ``task_options(p)``,
+    ``output_options(p, formats)``, and the helpers ``fail(option, err)`` (a user error, exit 2),
+    ``task(args)``, ``family(args)``, ``ridge(args)``, ``check_output(args)``, ``option_type(option, parse)``.
+    A command function ``run(args) -> str`` returns the text to print or write to ``--output``; a command that
+    writes a binary file itself returns a short confirmation line and sets ``args.output = None``."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(fail=_fail, task=_task, family=_family, ridge=_ridge, check_output=_check_output,
+                         option_type=_option_type, usage_error=_UsageError, **kw)
 
 
 # ------------------------------------------------------------------------------------ commands
@@ -342,7 +368,7 @@ def _run_critical(args: argparse.Namespace) -> str:
     if args.format == "json":
         from .export.jsonreport import dumps
 
-        return dumps(report.to_dict())
+        return dumps(report.to_dict(margins=args.margins))
     if args.format == "latex":
         return report.to_latex()
     return report.to_text()

@@ -60,7 +60,7 @@ from .solve.laplacian import _R, GAMMA, RankSolution, rank_solution
 from .task import Task
 
 __all__ = [
-    "GammaRoot", "TrialGammas", "critical_gammas",
+    "GammaRoot", "TrialGammas", "critical_gammas", "margin_gammas",
     "AlphaCrossing", "TrialConjunctivity", "FailureGroup", "ConjunctivityReport", "critical_conjunctivity",
     "alpha_from_gamma", "gamma_from_alpha", "rescaled_ridge",
 ]
@@ -640,6 +640,13 @@ class _RootFinder:
     def analyse(self, i: int, j: int) -> tuple[list[tuple[_Root, int]], int, int, tuple[int, ...]]:
         """Positive roots (registered, with multiplicity) and end signs of ``N_i - N_j``, ``gamma^k`` removed."""
         num = self.ranks.numerators[i - 1] - self.ranks.numerators[j - 1]
+        return self.analyse_poly(num, lambda: self.ranks.rank_difference(i, j)[0], self.den)
+
+    def analyse_poly(self, num: PolyElement, canceled: Any, den: tuple[int, ...] | None
+                     ) -> tuple[list[tuple[_Root, int]], int, int, tuple[int, ...]]:
+        """Positive roots (registered, with multiplicity) and the signs as ``gamma -> 0+`` and ``gamma -> oo`` of
+        an integer polynomial ``num``; ``canceled()`` gives the polynomial to factor when Descartes' rule does
+        not decide (``num`` without factors whose roots are ``<= 0``), ``den`` such a known factor or ``None``."""
         if not num:
             return [], 0, 0, ()
         cs = list(_to_coeffs(num))
@@ -652,11 +659,10 @@ class _RootFinder:
             return [], s0, sinf, cs
         if v == 1:  # Descartes: exactly one positive root, simple
             lo, hi = _bracket(cs, s0)
-            return [(self.register(_Root(cs, lo, hi, self.den)), 1)], s0, sinf, cs
-        # several sign variations: factor the canceled numerator over ZZ
+            return [(self.register(_Root(cs, lo, hi, den)), 1)], s0, sinf, cs
+        # several sign variations: factor over ZZ
         self.factorizations += 1
-        canceled, _ = self.ranks.rank_difference(i, j)
-        _, facs = canceled.factor_list()
+        _, facs = canceled().factor_list()
         out: list[tuple[_Root, int]] = []
         for g, mult in facs:
             gc = _primitive(_to_coeffs(g))
@@ -711,6 +717,78 @@ class GammaAnalysis(dict):
         self.task = task
 
 
+def _sign_structure(key: Trial, analysed: tuple[list[tuple[_Root, int]], int, int, tuple[int, ...]]) -> tuple:
+    """Odd roots as sign changes with their directions, even roots as touches, from :meth:`_RootFinder.analyse`."""
+    roots, s0, sinf, cs = analysed
+    mult: dict[int, int] = {}
+    for r, m in roots:
+        mult[id(r)] = mult.get(id(r), 0) + m
+    uniq = {id(r): r for r, _ in roots}
+    odd = sorted((r for k, r in uniq.items() if mult[k] % 2), key=_ROOT_KEY)
+    even = sorted((r for k, r in uniq.items() if mult[k] % 2 == 0), key=_ROOT_KEY)
+    crossing, sign = [], s0
+    for r in odd:
+        crossing.append(GammaRoot(mult[id(r)], "to_error" if sign > 0 else "to_correct", r))
+        sign = -sign
+    touch = tuple(GammaRoot(mult[id(r)], "touch", r) for r in even)
+    if sign != sinf:  # pragma: no cover - Descartes/factoring agree with the end signs
+        raise AssertionError(f"internal: inconsistent signs for trial {key}")
+    return tuple(crossing), touch, s0, sinf, cs
+
+
+def margin_gammas(task: Task, trials: Iterable[Trial], lambda_prime: Any,
+                  ranks: RankSolution | None = None) -> dict[Trial, TrialGammas]:
+    r"""Sign structure in gamma of the margins of training and test trials at a fixed rescaled ridge.
+
+    Test trials as in :func:`critical_gammas`. A training trial ``(a, b)`` with target ``y`` has the prediction
+    ``f = d + c (y - d)`` with ``d = r_a - r_b`` and the memorized share
+    ``c = alpha / (alpha + lambda') = (gamma - 2 lambda') / ((1 + lambda') gamma)`` (docs/theory.md#graph-laplacian-reduction),
+    so with ``e = y d = E / D`` and ``lambda' = p / q`` its margin is
+
+        y f = [E (p + q) gamma + (q gamma - 2 p)(D - E)] / [D (p + q) gamma],
+
+    whose denominator is positive for ``gamma > 0``. The roots of the numerator are analysed exactly as for
+    test trials. Derived here, see docs/critical_conjunctivity.md#training-trials.
+
+    Parameters
+    ----------
+    task : Task
+    trials : iterable of (i, j)
+        Trials with a margin (training trials, test trials with ground truth).
+    lambda_prime : rational >= 0
+        The rescaled ridge ``lambda / (1 - kappa_d)``; 0 for the ridgeless limit.
+    ranks : RankSolution, optional
+
+    Returns
+    -------
+    dict (i, j) -> TrialGammas
+    """
+    lam = exact_number(lambda_prime, "lambda_prime")
+    if not lam.is_Rational or lam < 0:
+        raise ParameterError(f"lambda_prime must be a rational number >= 0, got {lam}")
+    p, q = int(lam.p), int(lam.q)
+    rs = ranks if ranks is not None else rank_solution(task)
+    finder = _RootFinder(rs)
+    cats, targets = task.categories, task.training_targets
+    done: dict[Trial, tuple] = {}
+    out: dict[Trial, TrialGammas] = {}
+    gam = _R.gens[0]
+    for t in trials:
+        if t in targets:
+            y = targets[t]
+            e = y * (rs.numerators[t[0] - 1] - rs.numerators[t[1] - 1])
+            num = e * gam * (p + q) + (q * gam - 2 * p) * (rs.denominator - e)
+            out[t] = TrialGammas(t, cats[t], *_sign_structure(t, finder.analyse_poly(num, lambda: num, None)))
+            continue
+        if task.ground_truth(t) is None:
+            raise TaskError(f"trial {t} has no ground truth (both items lie in one exception's cycle)")
+        key = (min(t), max(t))
+        if key not in done:
+            done[key] = _sign_structure(key, finder.analyse(*key))
+        out[t] = TrialGammas(t, cats[t], *done[key])
+    return out
+
+
 def critical_gammas(task: Task, trials: Any = None, *, ranks: RankSolution | None = None
                     ) -> dict[Trial, TrialGammas]:
     """Positive roots in the effective ridge gamma at which test-trial margins change sign, exactly.
@@ -761,21 +839,7 @@ def critical_gammas(task: Task, trials: Any = None, *, ranks: RankSolution | Non
     for t in chosen:
         key = (min(t), max(t))
         if key not in done:
-            roots, s0, sinf, cs = finder.analyse(*key)
-            mult: dict[int, int] = {}
-            for r, m in roots:
-                mult[id(r)] = mult.get(id(r), 0) + m
-            uniq = {id(r): r for r, _ in roots}
-            odd = sorted((r for k, r in uniq.items() if mult[k] % 2), key=_ROOT_KEY)
-            even = sorted((r for k, r in uniq.items() if mult[k] % 2 == 0), key=_ROOT_KEY)
-            crossing, sign = [], s0
-            for r in odd:
-                crossing.append(GammaRoot(mult[id(r)], "to_error" if sign > 0 else "to_correct", r))
-                sign = -sign
-            touch = tuple(GammaRoot(mult[id(r)], "touch", r) for r in even)
-            if sign != sinf:  # pragma: no cover - Descartes/factoring agree with the end signs
-                raise AssertionError(f"internal: inconsistent signs for trial {key}")
-            done[key] = (tuple(crossing), touch, s0, sinf, cs)
+            done[key] = _sign_structure(key, finder.analyse(*key))
         crossing, touch, s0, sinf, cs = done[key]
         out[t] = TrialGammas(t, cats[t], crossing, touch, s0, sinf, cs)
     return out

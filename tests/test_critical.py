@@ -341,3 +341,70 @@ def test_error_trials():
         critical(9, ["7>4"], parameter="alpha", ridge=1, trials=[(1, 2), (4, 6)])
     with pytest.raises(TaskError, match="out of range"):
         critical(9, ["6>4"], parameter="alpha", ridge=1, trials=[(1, 10)])
+
+
+# ------------------------------------------------------------------ the effective-ridge path against the generic one
+def _same_reports(a, b):
+    assert (a.method, b.method) == ("laplacian", "generic")
+    assert [t for t, _ in a.failure_order] == [t for t, _ in b.failure_order]
+    for x, y in zip(a.trials, b.trials, strict=True):
+        assert (x.trial, x.category, x.error_at_start) == (y.trial, y.category, y.error_at_start)
+        assert [c.direction for c in x.crossings] == [c.direction for c in y.crossings], x.trial
+        for c, d in zip(x.crossings, y.crossings):
+            assert abs(sp.N(c.value - d.value, 60)) < sp.Float("1e-45"), (x.trial, c.value, d.value)
+            assert c.value_float == pytest.approx(d.value_float, rel=1e-12)
+    assert a.notes == b.notes
+
+
+def test_laplacian_path_training_trial_crossing():
+    """At lambda = 1/10 the cycle premise (4, 5) is wrong at alpha = 0 (f(4, 5) = -55/331, conventions) and
+    becomes correct at a critical alpha: a training-trial crossing, read off the effective ridge exactly as the
+    generic root isolation finds it."""
+    r = derive(9, EXC, ridge="1/10")
+    a, b = critical_values(r, "alpha"), critical_values(r, "alpha", method="generic")
+    _same_reports(a, b)
+    tc = a.trial(4, 5)
+    assert tc.error_at_start and [c.direction for c in tc.crossings] == ["to_correct"]
+    x = tc.crossings[0].value
+    below, above = sp.Rational(sp.floor(x * 10**6), 10**6), sp.Rational(sp.ceiling(x * 10**6), 10**6)
+    assert ref_margins(9, EXC, Fraction(int(below.p), int(below.q)), Fraction(1, 10))[(4, 5)] < 0
+    assert ref_margins(9, EXC, Fraction(int(above.p), int(above.q)), Fraction(1, 10))[(4, 5)] > 0
+
+
+def test_laplacian_path_only_where_it_applies():
+    r = derive(7, ["5>3"])  # symbolic ridge: generic path
+    assert critical_values(r, "alpha", trials=[(1, 7)]).method == "generic"
+    with pytest.raises(ParameterError, match="method 'laplacian' needs"):
+        critical_values(r, "alpha", trials=[(1, 7)], method="laplacian")
+    with pytest.raises(ParameterError, match="method must be one of"):
+        critical_values(r, "alpha", method="fast")
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@st.composite
+def _scan_cases(draw):
+    n = draw(st.integers(4, 8))
+    exceptions = []
+    for _ in range(draw(st.integers(0, 2))):
+        low = draw(st.integers(1, n - 2))
+        win = draw(st.integers(low + 2, n))
+        if (win, low) not in exceptions:
+            exceptions.append((win, low))
+    ridge = draw(st.sampled_from(["ridgeless", "1/10", "1/3", "2", "1/50"]))
+    kd = draw(st.sampled_from(["0", "1/4"]))
+    lo = draw(st.sampled_from(["0", "1/20", "1/3"]))
+    hi = draw(st.sampled_from(["1", "1/2", "9/10"]))
+    return n, exceptions, ridge, kd, (lo, hi)
+
+
+@settings(max_examples=25, deadline=None)
+@given(_scan_cases())
+def test_laplacian_path_equals_generic_path(case):
+    """Two independent methods: crossings read off one integer polynomial per margin in the effective ridge
+    gamma, against root isolation of each canceled margin in alpha."""
+    n, exceptions, ridge, kd, interval = case
+    r = derive(n, exceptions, parameters={"kappa_d": kd}, ridge=ridge)
+    _same_reports(critical_values(r, "alpha", interval=interval),
+                  critical_values(r, "alpha", interval=interval, method="generic"))
