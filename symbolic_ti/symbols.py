@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-__all__ = ["alpha", "ridge", "kappa_o", "kappa_d", "n", "symbol_by_name"]
+__all__ = ["alpha", "ridge", "kappa_o", "kappa_d", "n", "rho", "beta", "delta", "symbol_by_name"]
 
 #: Conjunctivity factor, in [0, 1].
 alpha = sp.Symbol("alpha", nonnegative=True)
@@ -19,12 +19,20 @@ kappa_o = sp.Symbol("kappa_o", nonnegative=True)
 kappa_d = sp.Symbol("kappa_d", nonnegative=True)
 #: Number of items.
 n = sp.Symbol("n", integer=True, positive=True)
+#: Geometric item similarity decay, S_ik = rho^|i-k|, in [0, 1).
+rho = sp.Symbol("rho", nonnegative=True)
+#: Weight of the cross-position similarity (S_il + S_jk)/2, in [0, 1].
+beta = sp.Symbol("beta", nonnegative=True)
+#: Weight of the swapped conjunction S_il S_jk, in [0, 1].
+delta = sp.Symbol("delta", nonnegative=True)
 
-_BY_NAME = {"alpha": alpha, "lambda": ridge, "ridge": ridge, "kappa_o": kappa_o, "kappa_d": kappa_d, "n": n}
+_BY_NAME = {"alpha": alpha, "lambda": ridge, "ridge": ridge, "kappa_o": kappa_o, "kappa_d": kappa_d, "n": n,
+            "rho": rho, "beta": beta, "delta": delta}
 
 
 def symbol_by_name(name: str) -> sp.Symbol:
-    """Return the shared Symbol called ``name`` ("alpha", "lambda" or "ridge", "kappa_o", "kappa_d", "n").
+    """Return the shared Symbol called ``name`` ("alpha", "lambda" or "ridge", "kappa_o", "kappa_d", "n", "rho",
+    "beta", "delta").
 
     Raises
     ------

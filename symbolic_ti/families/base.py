@@ -52,6 +52,7 @@ class Parameter:
     lower_open: bool
     upper_open: bool
     description: str
+    integer: bool = False
 
     def domain_text(self) -> str:
         """The domain as interval text, e.g. ``[0, 1]`` or ``[0, 1)``."""
@@ -71,6 +72,8 @@ class Parameter:
             return value
         if not value.is_real:
             raise ParameterError(f"{self.name} must be a real number in {self.domain_text()}, got {value}")
+        if self.integer and not value.is_Integer:
+            raise ParameterError(f"{self.name} must be an integer in {self.domain_text()}, got {value}")
         too_low = value < self.lower if not self.lower_open else value <= self.lower
         too_high = value > self.upper if not self.upper_open else value >= self.upper
         if bool(too_low) or bool(too_high):
@@ -101,7 +104,10 @@ class Family(ABC):
 
     name: ClassVar[str]
     parameters: ClassVar[tuple[Parameter, ...]]
-    #: the kernel depends only on which positions share an item (Lippl et al., PNAS 2024)
+    #: the kernel depends only on which positions share an item (Lippl et al., PNAS 2024), or predicts exactly
+    #: as such a kernel on every TI training set; then :meth:`exchangeable_form` gives the matching
+    #: parameters and the solver uses the graph-Laplacian reduction. Subclasses may make this a property
+    #: that depends on the bound values (e.g. ``rho = 0``).
     exchangeable: ClassVar[bool] = False
     #: K((j, i), (l, k)) == K((i, j), (k, l)); enables the antisymmetric halving of the ridge system
     swap_invariant: ClassVar[bool] = True
@@ -143,6 +149,32 @@ class Family(ABC):
 
         ``p`` maps every active parameter name to a number of the caller's type. Written independently of
         :meth:`kernel` so that numeric checks are independent of the exact path.
+        """
+
+    def exchangeable_form(self) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+        """``(scale, alpha, kappa_d)`` of the exchangeable kernel that predicts exactly like this one.
+
+        The kernel ``scale * [kappa_d + (1 - kappa_d) ((1 - alpha)/2 ([i=k] + [j=l]) + alpha [i=k][j=l])]``
+        with ridge ``lambda`` predicts like the exchangeable family with conjunctivity ``alpha`` and the
+        rescaled ridge ``lambda / (scale (1 - kappa_d))`` (docs/theory.md#graph-laplacian-reduction). Only
+        for instances with ``exchangeable`` true.
+
+        Raises
+        ------
+        FamilyError
+            If this instance is not exchangeable.
+        """
+        from ..errors import FamilyError
+
+        raise FamilyError(f"{self.describe()} is not exchangeable; it has no exchangeable form")
+
+    def check_task(self, task: Any) -> None:
+        """Raise if the family cannot represent ``task`` (e.g. an item-similarity matrix of another size).
+
+        Raises
+        ------
+        ParameterError
+            If the family's data do not fit the task.
         """
 
     # ------------------------------------------------------------- public

@@ -122,6 +122,10 @@ class Exchangeable(Family):
             return ko
         return kd
 
+    def exchangeable_form(self) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+        """``(1, alpha, kappa_d)``: this kernel itself (see :meth:`Family.exchangeable_form`)."""
+        return sp.Integer(1), self.alpha_value(), self.symbol_values()["kappa_d"]
+
     def alpha_value(self) -> sp.Expr:
         """The conjunctivity factor implied by the parameters (a value or an expression)."""
         p = self.symbol_values()

@@ -26,8 +26,16 @@ from sympy.polys.matrices import DomainMatrix
 
 from ..errors import SolveError
 from ..gram import GramSystem
+from . import flint_backend
 
-__all__ = ["predict_ridge", "predict_ridgeless_pinv", "ridgeless_limit", "condition_factors"]
+__all__ = ["predict_ridge", "predict_ridgeless_pinv", "ridgeless_limit", "condition_factors", "uses_flint"]
+
+
+def uses_flint(system: GramSystem) -> bool:
+    """Whether ``predict_ridge(system)`` uses the FLINT backend: python-flint is installed, the Gram matrix is
+    over a multivariate polynomial ring over ZZ or QQ (the univariate and numeric cases are fast in sympy)."""
+    dom = system.domain
+    return flint_backend._applies(dom) and len(dom.symbols) >= 2
 
 
 def _field_values(system: GramSystem, num: DomainMatrix, den: object) -> list[sp.Expr]:
@@ -42,14 +50,35 @@ def _field_values(system: GramSystem, num: DomainMatrix, den: object) -> list[sp
     return out
 
 
-def predict_ridge(system: GramSystem) -> list[sp.Expr]:
+def predict_ridge(system: GramSystem, backend: str = "auto") -> list[sp.Expr]:
     """Predictions ``k(t)^T (K + lambda I)^{-1} y`` for every query, exactly.
+
+    Parameters
+    ----------
+    system : GramSystem
+    backend : {"auto", "flint", "sympy"}
+        Arithmetic of the fraction-free solve: ``"flint"`` (:mod:`symbolic_ti.solve.flint_backend`, FLINT's
+        multivariate polynomials; only for polynomial rings over ZZ or QQ), ``"sympy"`` (DomainMatrix
+        ``solve_den``), ``"auto"``: flint where it applies.
 
     Raises
     ------
     SolveError
-        If ``K + lambda I`` is singular (only possible for a ridge equal to a root of its determinant).
+        If ``K + lambda I`` is singular (only possible for a ridge equal to a root of its determinant), or
+        ``backend="flint"`` does not apply.
     """
+    if backend not in ("auto", "flint", "sympy"):
+        raise SolveError(f"backend must be auto, flint or sympy, got {backend!r}")
+    if backend != "sympy" and uses_flint(system):
+        try:
+            values = flint_backend.solve_predictions(system.gram, system.ridge, system.targets, system.cross)
+        except ZeroDivisionError:
+            raise SolveError("the ridge system K + lambda I is singular at this ridge") from None
+        assert values is not None
+        return values
+    if backend == "flint":
+        raise SolveError(f"backend 'flint' needs python-flint and a Gram matrix over ZZ[...] or QQ[...]; this "
+                         f"one is over {system.domain}")
     m = system.gram.shape[0]
     dom = system.domain
     eye = DomainMatrix.eye(m, dom)

@@ -138,13 +138,12 @@ def rank_solution(task: Task) -> RankSolution:
 def effective_parameters(family: Family, ridge: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     """``(alpha, lambda', gamma)`` of an exchangeable family at a ridge, as exact expressions.
 
-    ``lambda' = ridge / (1 - kappa_d)`` is the rescaled ridge and ``gamma = 2 (alpha + lambda') / (1 - alpha)``
+    ``lambda' = ridge / (scale (1 - kappa_d))`` is the rescaled ridge (:meth:`Family.exchangeable_form`) and ``gamma = 2 (alpha + lambda') / (1 - alpha)``
     the effective ridge of the rank problem (docs/theory.md#graph-laplacian-reduction). ``ridge`` is ``None``
     for the ridgeless limit, where ``lambda' = 0``.
     """
-    alpha = family.alpha_value()  # type: ignore[attr-defined]
-    kd = family.symbol_values()["kappa_d"]
-    lam = sp.Integer(0) if ridge is None else sp.cancel(ridge / (1 - kd))
+    scale, alpha, kd = family.exchangeable_form()
+    lam = sp.Integer(0) if ridge is None else sp.cancel(ridge / (scale * (1 - kd)))
     gamma = sp.cancel(2 * (alpha + lam) / (1 - alpha)) if alpha != 1 else sp.oo
     return alpha, lam, gamma
 

@@ -1,0 +1,156 @@
+"""Fraction-free ridge solves over ZZ[params] with FLINT's multivariate polynomials (python-flint).
+
+The dense ridge system of a kernel whose entries are polynomials in several parameters (for example the
+geometric family with ``alpha``, ``rho`` and the ridge symbolic) is solved here by fraction-free
+Gauss-Jordan elimination (Bareiss' one-step rule applied to every row: each division is exact, and at the
+end every diagonal entry equals ``det(K + lambda I)``), then every prediction ``k(t)^T adj(K + lambda I) y``
+is divided by its gcd with the determinant. The algorithm is the one of
+:meth:`sympy.polys.matrices.DomainMatrix.rref_den`; only the arithmetic moves from sympy's pure-Python
+``PolyElement`` to FLINT's ``fmpz_mpoly`` (C), which is what removes the blow-up measured in
+docs/performance.md#geometric-family. The sympy path stays available (``backend="sympy"``) and the tests
+compare the two.
+
+Used automatically by :func:`symbolic_ti.solve.exact.predict_ridge` when python-flint is installed and the
+Gram matrix lies in a polynomial ring over ZZ or QQ.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import sympy as sp
+
+__all__ = ["available", "solve_predictions"]
+
+try:  # python-flint is a dependency, but keep the library importable if a platform lacks its wheel
+    import flint as _flint
+except ImportError:  # pragma: no cover - exercised only without python-flint
+    _flint = None
+
+
+def available() -> bool:
+    """Whether python-flint (``fmpz_mpoly``) can be used."""
+    return _flint is not None and hasattr(getattr(_flint, "fmpz_mpoly_ctx", None), "get")
+
+
+def _applies(domain: Any) -> bool:
+    return available() and bool(getattr(domain, "is_PolynomialRing", False)) and \
+        (domain.domain.is_ZZ or domain.domain.is_QQ)
+
+
+def _to_flint(rows: list[list[Any]], ctx: Any) -> tuple[list[list[Any]], int]:
+    """Entries (sympy PolyElements over ZZ or QQ) as fmpz_mpoly after one common integer scaling; returns the
+    rows and the scale."""
+    lcm = 1
+    for row in rows:
+        for e in row:
+            for c in e.values():
+                lcm = math.lcm(lcm, int(getattr(c, "denominator", 1)))
+    out = []
+    for row in rows:
+        out.append([ctx.from_dict({m: int(getattr(c, "numerator", c)) * (lcm // int(getattr(c, "denominator", 1)))
+                                   for m, c in e.items()}) for e in row])
+    return out, lcm
+
+
+def _from_flint(p: Any, ring: Any) -> Any:
+    return ring.from_dict({tuple(m): ring.domain(int(c)) for m, c in p.to_dict().items()})
+
+
+def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: bool = False) -> Any:
+    """Predictions ``cross (gram + ridge I)^{-1} targets``, canceled, or ``None`` if this backend does not apply.
+
+    Parameters
+    ----------
+    gram : DomainMatrix, shape (m, m)
+        Over a polynomial ring ``ZZ[x_1..x_k]`` or ``QQ[x_1..x_k]``.
+    ridge : domain element or None
+        Added to the diagonal (may be a generator, e.g. the ridge Symbol); ``None`` adds nothing.
+    targets : DomainMatrix, shape (m, 1)
+    cross : DomainMatrix, shape (T, m)
+
+    lazy : bool
+        Return a function ``t -> prediction of query t`` that cancels and converts one prediction per call
+        (turning large polynomials into sympy expressions is the slow part).
+
+    Returns
+    -------
+    list of T sympy expressions (or a callable, with ``lazy``), or None
+        Each ``N / D`` with ``gcd(N, D) = 1`` (as sympy polynomials in the ring's generators).
+
+    Raises
+    ------
+    ZeroDivisionError
+        If ``gram + ridge I`` is singular (no nonzero pivot); the caller turns it into a SolveError.
+    """
+    dom = gram.domain
+    if not _applies(dom):
+        return None
+    ring = dom.ring if hasattr(dom, "ring") else None
+    if ring is None:  # pragma: no cover - sympy's PolynomialRing always has .ring
+        return None
+    names = tuple(str(g) for g in ring.symbols)
+    ctx = _flint.fmpz_mpoly_ctx.get(names, "lex")
+    m = gram.shape[0]
+    a_rows = gram.to_list()
+    if ridge is not None:
+        for r in range(m):
+            a_rows[r][r] = a_rows[r][r] + ridge
+    aug = [a_rows[r] + [targets.to_list()[r][0]] for r in range(m)]
+    mat, _ = _to_flint(aug, ctx)  # a common scale of K + lambda I and y leaves the solution unchanged
+    zero = ctx.from_dict({})
+    prev = ctx.from_dict({(0,) * len(names): 1})
+    for k in range(m):  # fraction-free Gauss-Jordan
+        piv = next((r for r in range(k, m) if not mat[r][k].is_zero()), None)
+        if piv is None:
+            raise ZeroDivisionError("singular ridge system")
+        if piv != k:
+            mat[k], mat[piv] = mat[piv], mat[k]
+        p = mat[k][k]
+        for r in range(m):
+            if r == k:
+                continue
+            f = mat[r][k]
+            row_r, row_k = mat[r], mat[k]
+            new = []
+            for c in range(m + 1):
+                if c == k:
+                    new.append(zero)
+                    continue
+                v = p * row_r[c] - f * row_k[c]
+                new.append(v if prev.is_one() else v // prev)
+            mat[r] = new
+        prev = p
+    # Every row r now reads  D_r x_r = b_r  with D_r the final pivot scale; bring them to det = prev.
+    det = prev
+    xnum = []
+    for r in range(m):
+        d_r = mat[r][r]
+        b_r = mat[r][m]
+        if d_r == det:
+            xnum.append(b_r)
+        else:
+            q, rem = divmod(b_r * det, d_r)
+            if not rem.is_zero():  # pragma: no cover - Cramer's rule makes det * x_r a polynomial
+                raise ArithmeticError("internal: inexact division in the fraction-free solve")
+            xnum.append(q)
+    crows, cscale = _to_flint(cross.to_list(), ctx)
+
+    def prediction(t: int) -> sp.Expr:
+        num = zero
+        for c, x in zip(crows[t], xnum):
+            if not c.is_zero():
+                num = num + c * x
+        if num.is_zero():
+            return sp.Integer(0)
+        den = det * cscale
+        g = num.gcd(den)
+        num, den = num // g, den // g
+        if den.leading_coefficient() < 0:
+            num, den = -num, -den
+        return dom.to_sympy(_from_flint(num, ring)) / dom.to_sympy(_from_flint(den, ring))
+
+    if lazy:
+        return prediction
+    return [prediction(t) for t in range(len(crows))]
