@@ -504,6 +504,11 @@ class ExceptionClosedForm:
     def __str__(self) -> str:
         return self.to_text()
 
+    def _repr_latex_(self) -> str:
+        from .export.notebook import general_to_latex
+
+        return general_to_latex(self)
+
     def with_span(self, span: int) -> "ExceptionClosedForm":
         """The same closed form with the span ``D = W - L`` set to an integer ``span >= 2``.
 
@@ -991,6 +996,11 @@ class NoExceptionClosedForm:
         """LaTeX ``align*`` of the rank and the test prediction."""
         return (f"% {self._header()}\n\\begin{{align*}}\n  r_k &= {sp.latex(self.rank)} \\\\\n"
                 f"  f(i, j) &= {sp.latex(self.prediction)}\n\\end{{align*}}\n")
+
+    def _repr_latex_(self) -> str:
+        from .export.notebook import general_to_latex
+
+        return general_to_latex(self)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dictionary (docs/general_n.md#json-format, ``kind = "no_exception"``)."""

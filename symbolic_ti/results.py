@@ -65,6 +65,27 @@ class LazyPredictions(Mapping):
         """How many predictions have been built so far."""
         return len(self._cache)
 
+    def build_all(self) -> None:
+        """Build every prediction not built yet, showing progress on a terminal (:mod:`symbolic_ti.progress`).
+
+        Display, JSON and margins need all of them; at large n with free parameters this takes long (n = 25
+        with symbolic alpha and ridge: about 20 s), and Ctrl-C stops it cleanly (built forms stay cached).
+        """
+        pairs = [t for t in self._trials if t[0] < t[1]]
+        missing = [t for t in pairs if t not in self._cache]
+        if not missing:
+            return
+        from .progress import Progress
+
+        n = max(max(t) for t in self._trials)
+        done = len(pairs) - len(missing)
+        with Progress(n=n) as progress:
+            progress.update("closed forms", done, len(pairs))
+            for t in missing:
+                self[t]
+                done += 1
+                progress.update("closed forms", done, len(pairs))
+
 
 def _is_number(e: sp.Expr) -> bool:
     return not e.free_symbols
@@ -175,9 +196,15 @@ class Result:
         g = self.task.ground_truth((i, j))
         return None if g is None else g * self.predictions[(i, j)]
 
+    def _build_all(self) -> None:
+        """Build every lazy closed form at once, with progress on a terminal (no-op when already built)."""
+        if isinstance(self.predictions, LazyPredictions):
+            self.predictions.build_all()
+
     @property
     def margins(self) -> dict[Trial, sp.Expr]:
         """Margins of every trial that has a target or a ground truth."""
+        self._build_all()
         out = {}
         for t in self.task.trials:
             m = self.margin(*t)
@@ -211,6 +238,7 @@ class Result:
     def categories(self) -> dict[str, CategorySummary]:
         """Summaries of every category present in the task, in the order of :data:`CATEGORIES`."""
         present = set(self.task.categories.values())
+        self._build_all()
         return {c: self.category_summary(c) for c in CATEGORIES if c in present}
 
     @property
@@ -299,6 +327,7 @@ class Result:
         sub = {active[name].symbol: v for name, v in fam_values.items()}
         if self.ridgeless and any(c.subs(sub) == 0 for c in self.ridgeless_conditions):
             return solve(self.task, family, "ridgeless")
+        self._build_all()
         preds = {t: sp.cancel(v.subs(sub)) for t, v in self.predictions.items()}
         ridge = self.ridge
         if ridge_value is not None:
@@ -319,26 +348,52 @@ class Result:
     # ------------------------------------------------------------ display
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dictionary (schema: docs/json_schema.md)."""
+        self._build_all()
         from .export.jsonreport import result_to_dict
 
         return result_to_dict(self)
 
     def to_latex(self, **kwargs: Any) -> str:
         """LaTeX: the upper-triangle table of ``f(i, j)`` and the margins (see :mod:`symbolic_ti.export.latex`)."""
+        self._build_all()
         from .export.latex import result_to_latex
 
         return result_to_latex(self, **kwargs)
 
     def to_text(self) -> str:
         """Plain-text report."""
+        self._build_all()
         from .export.text import result_to_text
 
         return result_to_text(self)
 
     def _repr_latex_(self) -> str:
+        self._build_all()
         from .export.latex import result_to_latex
 
         return result_to_latex(self, notebook=True)
+
+    def _repr_html_(self) -> str | None:
+        """Notebook HTML of a numeric result (table of ``f(i, j)``, per-category summary); ``None`` for a
+        symbolic result, which then shows as LaTeX."""
+        if not self.is_numeric:
+            return None
+        from .export.notebook import result_to_html
+
+        self._build_all()
+        return result_to_html(self)
+
+    def formula(self, i: int, j: int) -> Any:
+        """``f(i, j)`` as a :class:`symbolic_ti.export.notebook.Formula`, which a notebook shows as LaTeX.
+
+        Raises
+        ------
+        TaskError
+            If ``(i, j)`` is not a trial of the task.
+        """
+        from .export.notebook import Formula
+
+        return Formula(self.f(i, j), f"f({i}, {j})")
 
     def __str__(self) -> str:
         return self.to_text()

@@ -10,23 +10,89 @@ Three outputs of :func:`result_to_latex`:
 
 Symbols print as in ``docs/conventions.md``: ``\alpha``, ``\lambda``, ``\kappa_{o}``, ``\kappa_{d}``.
 Numerators and denominators are factored for readability (:func:`factored`); the value is never changed.
+
+Round trip
+----------
+Every exported expression reads back with sympy's LaTeX parser (``parse_latex(s, backend="lark")``, the
+``latex`` extra) to an expression equal to the original once the parsed symbols are mapped to the package's
+Symbols; :func:`parse_exported` does both. Two printing rules make that possible (:func:`plain_latex`):
+
+* parentheses are plain ``(...)``, not ``\left(...\right)``: the parser's grammar also reads ``\left`` as
+  ``\le`` followed by ``f t``, which makes a product ambiguous;
+* a product is written with juxtaposition (``3 \alpha^{2}``, ``2 \alpha \lambda``, ``2 (\alpha - 1)``) only
+  when it has a single non-numeric factor or only symbols; otherwise every factor is separated by ``\cdot``
+  (``6 \cdot \alpha^{2} \cdot \lambda``, ``\alpha \cdot (\alpha - 1)``). The parser cannot read juxtaposition
+  after a power, reads ``\alpha (\alpha - 1)`` as a function call, and finds a mix of both ambiguous.
+
+What does not round trip: ``CRootOf`` (a root of a polynomial of degree >= 3, in critical values) has no LaTeX
+notation; :func:`parse_exported` reads sympy's ``\operatorname{CRootOf}`` back itself. Hyperbolic functions
+(``\sinh``, general-n closed forms) are ambiguous in the grammar (``\sin h``); :func:`parse_exported` keeps the
+reading with the fewest symbols. ``chebyshevu`` with a symbolic degree prints as ``U_{n - L}`` and does not
+round trip.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
-
+import re
 from functools import lru_cache
+from typing import Any, Iterable
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
+from sympy.printing.latex import LatexPrinter
 
 from ..errors import ExportError
 from ..results import Result
 
-__all__ = ["factored", "expr_latex", "trial_latex", "table_latex", "margins_latex", "ridge_latex",
-           "result_to_latex"]
+__all__ = ["factored", "plain_latex", "expr_latex", "trial_latex", "table_latex", "margins_latex", "ridge_latex",
+           "result_to_latex", "parse_exported"]
 
 _DAGGER = r"^{\dagger}"
+
+
+# ------------------------------------------------------------------ printing
+class _RoundTripPrinter(LatexPrinter):
+    r"""sympy's LaTeX printer with the two rules that let ``parse_latex(..., backend="lark")`` read the output
+    back (see the module docstring): juxtaposition only in simple products, ``\cdot`` otherwise."""
+
+    @staticmethod
+    def _implicit_ok(factors: Iterable[sp.Expr]) -> bool:
+        rest = [f for f in factors if not f.is_Number]
+        return len(rest) <= 1 or all(f.is_Symbol for f in rest)
+
+    def _print_Mul(self, expr: sp.Expr) -> str:
+        num, den = sp.fraction(expr, exact=True)
+        implicit = self._implicit_ok(sp.Mul.make_args(num)) and self._implicit_ok(sp.Mul.make_args(den))
+        saved = self._settings["mul_symbol_latex"]
+        self._settings["mul_symbol_latex"] = " " if implicit else r" \cdot "
+        try:
+            return super()._print_Mul(expr)
+        finally:
+            self._settings["mul_symbol_latex"] = saved
+
+
+def plain_latex(e: Any) -> str:
+    r"""LaTeX of one expression as sympy prints it, in the form that reads back with sympy's LaTeX parser.
+
+    Parameters
+    ----------
+    e : sympy expression or number
+
+    Returns
+    -------
+    str
+        ``sympy.latex`` with plain parentheses and ``\cdot`` where juxtaposition would be misread (module
+        docstring). Invariant: ``parse_exported(plain_latex(e)) == e`` up to simplification, for every rational
+        function of the package's Symbols and every radical (tests/test_latex_roundtrip.py).
+
+    Examples
+    --------
+    >>> from symbolic_ti import symbols as S
+    >>> plain_latex(6 * S.alpha**2 * S.ridge - 2 * S.alpha * (S.alpha - 1))
+    '6 \\cdot \\alpha^{2} \\cdot \\lambda - 2 \\cdot \\alpha \\cdot (\\alpha - 1)'
+    """
+    text = _RoundTripPrinter().doprint(sp.sympify(e))
+    return text.replace(r"\left(", "(").replace(r"\right)", ")")
 
 
 # ------------------------------------------------------------------ formulas
@@ -80,9 +146,9 @@ def expr_latex(e: sp.Expr) -> str:
     r"""LaTeX of one value: ``sympy.latex`` of a number, ``\frac{num}{den}`` of factored parts otherwise."""
     e = sp.sympify(e)
     if not e.free_symbols:
-        return sp.latex(e)
+        return plain_latex(e)
     negative, num, den = factored(e)
-    body = sp.latex(num) if den == 1 else rf"\frac{{{sp.latex(num)}}}{{{sp.latex(den)}}}"
+    body = plain_latex(num) if den == 1 else rf"\frac{{{plain_latex(num)}}}{{{plain_latex(den)}}}"
     return f"- {body}" if negative else body
 
 
@@ -102,8 +168,8 @@ def ridge_latex(result: Result) -> str:
     if result.ridgeless:
         return r"\lambda \to 0^+"
     if result.ridge.free_symbols:
-        return sp.latex(result.ridge)
-    return rf"\lambda = {sp.latex(result.ridge)}"
+        return plain_latex(result.ridge)
+    return rf"\lambda = {plain_latex(result.ridge)}"
 
 
 def _text(s: str) -> str:
@@ -114,7 +180,7 @@ def _text(s: str) -> str:
 def _description(result: Result) -> str:
     """One line of LaTeX text with ``$...$`` math: task, family and its parameter values."""
     task, fam = result.task, result.family
-    sym = {p.name: sp.latex(p.symbol) for p in fam.parameters}
+    sym = {p.name: plain_latex(p.symbol) for p in fam.parameters}
     parts = [f"$n = {task.n}$"]
     if task.exceptions:
         word = "exceptions" if len(task.exceptions) > 1 else "exception"
@@ -122,7 +188,7 @@ def _description(result: Result) -> str:
     else:
         parts.append("no exception")
     parts.append(f"{fam.name} family")
-    vals = ", ".join(f"${sym[k]} = {sp.latex(v)}$" for k, v in fam.values.items())
+    vals = ", ".join(f"${sym[k]} = {plain_latex(v)}$" for k, v in fam.values.items())
     if vals:
         parts.append(vals)
     if fam.free_parameters:
@@ -136,7 +202,7 @@ def _ridgeless_lines(result: Result) -> list[tuple[str, str | None]]:
         return []
     lines: list[tuple[str, str | None]] = [("ridgeless limit", r"\lambda \to 0^+")]
     if result.ridgeless_conditions:
-        conds = ", \\quad ".join(f"{sp.latex(c)} \\neq 0" for c in result.ridgeless_conditions)
+        conds = ", \\quad ".join(f"{plain_latex(c)} \\neq 0" for c in result.ridgeless_conditions)
         lines.append(("formulas valid where none of these vanishes:", conds))
     return lines
 
@@ -401,3 +467,235 @@ def result_to_latex(result: Result, notebook: bool = False, standalone: bool = F
     if standalone:
         return _document(body)
     return "\n\n".join(body) + "\n"
+
+
+# ------------------------------------------------------------------ reading back
+_LABEL = re.compile(r"^\s*[A-Za-z]+\s*\(\s*\d+\s*,\s*\d+\s*\)\s*(?:\^\{\\dagger\})?\s*&?=(?!=)")
+_CROOTOF = r"\operatorname{CRootOf}"
+_FUNCTION = re.compile(r"\\(?:(sinh|cosh|tanh|sin|cos|tan|exp|log)|operatorname\{(asinh|acosh|atanh)\})\s*\{")
+# commands the grammar lacks, read as the named Symbols (names as in _symbol_table)
+_UNSUPPORTED_SYMBOLS = {r"\Delta_{0}": "Delta_0"}
+_CHEBYSHEV = re.compile(r"U_\{([^{}]*)\}\s*(?:\\left)?\(([^()]*?)(?:\\right)?\)")
+# juxtaposition that the grammar cannot read (after a power, a subscript, a function or a parenthesis)
+_JUXTAPOSED = re.compile(r"(?<=[)}])\s*(?=(?!\\cdot|\\right|\\end|\\\\)[\\a-zA-Z(0-9])")
+
+
+@lru_cache(maxsize=1)
+def _symbol_table() -> dict[str, sp.Symbol]:
+    """Names as the parser spells them, braces removed (``kappa_o``), mapped to the package's Symbols."""
+    from .. import general
+    from .. import symbols as S
+    from ..families import FAMILIES
+    from ..solve.laplacian import GAMMA
+
+    table: dict[str, sp.Symbol] = {"alpha": S.alpha, "lambda": S.ridge, "kappa_o": S.kappa_o,
+                                   "kappa_d": S.kappa_d, "n": S.n, "gamma": GAMMA,
+                                   "W": sp.Symbol("W", integer=True, positive=True)}
+    for name in ("L", "D", "i", "j", "k", "mu", "x"):
+        table[name] = getattr(general, name)
+    for name, sym in (("Delta_0", general._DELTA0), ("Q", general._Q), ("d_e", general._D_E),
+                      ("y_e", general._Y_E)):
+        table[name] = sym
+    for cls in FAMILIES.values():
+        for p in getattr(cls, "parameters", ()):
+            table.setdefault(str(p.symbol.name), p.symbol)
+    return table
+
+
+def _parser() -> Any:
+    """A lark LaTeX parser whose transformer resolves ambiguous readings (see :func:`parse_exported`)."""
+    try:
+        from sympy.parsing.latex.lark.latex_parser import LarkLaTeXParser
+        from sympy.parsing.latex.lark.transformer import TransformToSymPyExpr
+    except ImportError as err:  # pragma: no cover - depends on the installation
+        raise ExportError(f"parse_exported needs the lark package ({err}); install it with "
+                          "python -m pip install 'symbolic-ti[latex]'") from None
+
+    class _Resolve(TransformToSymPyExpr):  # type: ignore[misc, valid-type]
+        def _ambig(self, options: list[Any]) -> Any:
+            # prefer: no undefined function (``\mu (x)`` is a product), fewest symbols (``\sinh``, not
+            # ``\sin h``), then the simplest expression; relations (``\left`` read as ``\le ft``) come last
+            exprs = [o for o in options if isinstance(o, sp.Expr)] or list(options)
+
+            def key(o: Any) -> tuple[int, int, int, str]:
+                if not isinstance(o, sp.Basic):
+                    return (1, 0, 0, str(o))
+                return (len(o.atoms(AppliedUndef)), len(o.free_symbols), int(sp.count_ops(o)), str(o))
+
+            ranked = sorted(exprs, key=key)
+            best = ranked[0]
+            for other in ranked[1:]:
+                if key(other)[:2] != key(best)[:2]:
+                    break
+                if other != best and sp.simplify(other - best) != 0:
+                    raise ValueError(f"ambiguous LaTeX: it reads as {best} or as {other}")
+            return best
+
+    return LarkLaTeXParser(transformer=_Resolve)
+
+
+_PARSER: Any = None
+
+
+def _parse_one(text: str) -> sp.Expr:
+    global _PARSER
+    try:
+        from sympy.parsing.latex import parse_latex
+        import lark  # noqa: F401
+    except ImportError as err:
+        raise ExportError(f"parse_exported needs the lark package ({err}); install it with "
+                          "python -m pip install 'symbolic-ti[latex]'") from None
+    try:
+        out = parse_latex(text, backend="lark")
+        if isinstance(out, sp.Basic):
+            return out
+    except Exception:  # the stock transformer fails on an ambiguous reading: resolve it below
+        pass
+    if _PARSER is None:
+        _PARSER = _parser()
+    try:
+        out = _PARSER.doparse(text)
+    except Exception as err:
+        raise ExportError(f"parse_exported: cannot read {text!r} as LaTeX: {type(err).__name__}: "
+                          f"{str(err).splitlines()[0] if str(err) else ''}") from None
+    if not isinstance(out, sp.Basic):
+        raise ExportError(f"parse_exported: {text!r} is not a single expression")
+    return out
+
+
+def _placeholders(text: str) -> tuple[str, dict[sp.Symbol, sp.Expr]]:
+    r"""Replace what the grammar misreads (``CRootOf``, functions, ``\Delta_{0}``, ``U_{a}(x)``) by placeholder
+    symbols, each parsed on its own; return the text and the placeholders' values."""
+    roots: dict[sp.Symbol, sp.Expr] = {}
+    while _CROOTOF in text:
+        start = text.index(_CROOTOF)
+        pos = start + len(_CROOTOF)
+        while pos < len(text) and text[pos] == " ":
+            pos += 1
+        if pos >= len(text) or text[pos] != "{":
+            raise ExportError(f"parse_exported: malformed CRootOf in {text!r}")
+        depth, end = 0, pos
+        for end in range(pos, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        inner = text[pos + 1:end].strip().replace(r"\left(", "(").replace(r"\right)", ")")
+        if not (inner.startswith("(") and inner.endswith(")")):
+            raise ExportError(f"parse_exported: malformed CRootOf in {text!r}")
+        body = inner[1:-1]
+        poly_text, _, index = body.rpartition(",")
+        name = f"crootof{chr(ord('A') + len(roots))}"
+        roots[sp.Symbol(name)] = sp.CRootOf(parse_exported(poly_text), int(index.strip()))
+        text = text[:start] + rf"\mathit{{{name}}}" + text[end + 1:]
+    # functions as sympy prints them, \sinh{\left(x \right)}: the grammar lets \sinh take everything after it
+    while True:
+        m = _FUNCTION.search(text)
+        if m is None:
+            break
+        pos = m.end() - 1  # the opening brace
+        depth, end = 0, pos
+        for end in range(pos, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        func = getattr(sp, m.group(1) or m.group(2))
+        name = f"function{chr(ord('A') + len(roots))}"
+        roots[sp.Symbol(name)] = func(parse_exported(text[pos + 1:end]))
+        text = text[:m.start()] + rf"\mathit{{{name}}}" + text[end + 1:]
+    for command, symbol in _UNSUPPORTED_SYMBOLS.items():
+        if command in text:
+            name = f"symbol{chr(ord('A') + len(roots))}"
+            roots[sp.Symbol(name)] = sp.Symbol(symbol)
+            text = text.replace(command, rf"\mathit{{{name}}}")
+    # Chebyshev polynomials of the second kind, as sympy prints chebyshevu(a, x): U_{a}(x)
+    while True:
+        m = _CHEBYSHEV.search(text)
+        if m is None:
+            break
+        name = f"chebyshev{chr(ord('A') + len(roots))}"
+        roots[sp.Symbol(name)] = sp.chebyshevu(parse_exported(m.group(1)), parse_exported(m.group(2)))
+        text = text[:m.start()] + rf"\mathit{{{name}}}" + text[m.end():]
+    return text, roots
+
+
+def parse_exported(text: str) -> sp.Expr:
+    r"""Read one exported LaTeX expression back into sympy, with the package's Symbols.
+
+    Parameters
+    ----------
+    text : str
+        One expression as exported (:func:`plain_latex`, :func:`expr_latex`, a table cell, or a line of an
+        ``align`` block such as ``f(3, 6) &= - \frac{387}{3925}``). Surrounding ``$``, a trailing ``\\``, a
+        label ``f(i, j) =`` / ``m(i, j) &=`` and the exception mark ``^{\dagger}`` are removed first.
+
+    Returns
+    -------
+    sympy.Expr
+        The parsed expression, with every symbol replaced by the package's Symbol of that name (assumptions
+        included): ``\lambda`` -> :data:`symbolic_ti.symbols.ridge`, ``\kappa_{o}`` -> ``kappa_o``, ``\alpha``,
+        ``\kappa_{d}``, ``\gamma``, ``n``, and the general-n symbols ``L``, ``D``, ``W``, ``i``, ``j``, ``k``,
+        ``\mu``, ``x``, ``\Delta_{0}``, ``Q``; other names become plain Symbols.
+
+    Raises
+    ------
+    ExportError
+        If lark is not installed (the message says how to install it), or ``text`` is not an expression the
+        parser reads.
+
+    Notes
+    -----
+    The text is first given to ``sympy.parsing.latex.parse_latex(text, backend="lark")`` unchanged; everything
+    that :mod:`symbolic_ti.export.latex` writes is read that way. Text from other printers (``\left(``,
+    ``\sinh``) can be ambiguous in the parser's grammar; it is then parsed again with ``\left``/``\right``
+    removed, keeping the reading with the fewest free symbols (``\sinh(\mu)`` rather than
+    ``\sin(h \mu)``). ``\operatorname{CRootOf} {(p, k)}`` becomes ``CRootOf(p, k)``.
+
+    Examples
+    --------
+    >>> from symbolic_ti import symbols as S
+    >>> parse_exported(r"f(1, 2) &= \frac{2 \lambda}{\kappa_{o} + 1} \\") == 2 * S.ridge / (S.kappa_o + 1)
+    True
+    """
+    if not isinstance(text, str):
+        raise ExportError(f"parse_exported: text must be a str, got {type(text).__name__}")
+    s = text.strip().strip("$").strip()
+    if s.endswith("\\\\"):
+        s = s[:-2].rstrip()
+    m = _LABEL.match(s)
+    if m:
+        s = s[m.end():]
+    s = s.replace(_DAGGER, "").replace("&", "").strip()
+    if s.startswith("{") and s.endswith("}") and _balanced_group(s):
+        s = s[1:-1].strip()
+    if not s:
+        raise ExportError(f"parse_exported: no expression in {text!r}")
+    s, roots = _placeholders(s)
+    try:
+        expr = _parse_one(s)
+    except ExportError:  # not written by this module: drop \left/\right, make products explicit
+        plain = s.replace(r"\left(", "(").replace(r"\right)", ")").replace(r"\left[", "[").replace(r"\right]", "]")
+        plain = _JUXTAPOSED.sub(r" \\cdot ", plain)
+        if plain == s:
+            raise
+        expr = _parse_one(plain)
+    table = _symbol_table()
+    sub: dict[sp.Basic, sp.Basic] = {}
+    for sym in expr.free_symbols:
+        name = str(sym.name).replace("{", "").replace("}", "")
+        if sym in roots:
+            sub[sym] = roots[sym]
+        elif name in table:
+            sub[sym] = table[name]
+        else:
+            sub[sym] = sp.Symbol(name)
+    return expr.xreplace(sub)
+
+
+def _balanced_group(s: str) -> bool:
+    """Whether the outer braces of ``s`` enclose all of it (``{a}{b}`` is not one group)."""
+    depth = 0
+    for k, c in enumerate(s):
+        depth += {"{": 1, "}": -1}.get(c, 0)
+        if depth == 0 and k < len(s) - 1:
+            return False
+    return True

@@ -1,0 +1,219 @@
+r"""Notebook display (Jupyter): HTML tables and MathJax LaTeX for results, reports and single formulas.
+
+Jupyter asks an object for ``_repr_html_`` and ``_repr_latex_`` and shows the richest one it can; it prefers
+HTML. So tables that read better as HTML (the numeric ``f(i, j)`` table, crossings of critical values, failure
+groups of critical conjunctivity) have ``_repr_html_``, and formulas (symbolic results, general-n closed forms,
+one prediction) only ``_repr_latex_``, which MathJax renders:
+
+* :func:`result_to_html` for :meth:`symbolic_ti.Result._repr_html_` (numeric results; ``None`` for symbolic ones,
+  which then show as LaTeX);
+* :func:`critical_to_html`, :func:`conjunctivity_to_html` for the two critical-value reports;
+* :func:`general_to_latex` for the general-n reports' ``_repr_latex_``;
+* :class:`Formula`, one expression with a label (:meth:`symbolic_ti.Result.formula`).
+
+HTML values are the exact values as text (``-387/3925``), with the float in the cell's ``title``; every
+string is escaped. LaTeX values use :func:`symbolic_ti.export.latex.plain_latex`, so they read back with
+:func:`symbolic_ti.export.latex.parse_exported`.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import sympy as sp
+
+from .latex import expr_latex, plain_latex
+from .text import expr_text
+
+__all__ = ["Formula", "result_to_html", "critical_to_html", "conjunctivity_to_html", "general_to_latex"]
+
+_STYLE = "border-collapse:collapse;text-align:right;font-family:monospace"
+_CELL = "padding:2px 8px;border:1px solid #ccc"
+_WRONG = "color:#b00000;font-weight:bold"
+
+
+def _e(x: Any) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _value_cell(v: sp.Expr | None, style: str = "") -> str:
+    """One ``<td>`` with the exact value as text and its float as a tooltip."""
+    text = expr_text(v)
+    title = ""
+    if v is not None and not v.free_symbols:
+        try:
+            title = f' title="{float(v):.6g}"'
+        except (TypeError, ValueError):
+            title = ""
+    return f'<td style="{_CELL};{style}"{title}>{_e(text)}</td>'
+
+
+def _table(header: list[str], rows: list[str], caption: str) -> str:
+    head = "".join(f'<th style="{_CELL}">{_e(h)}</th>' for h in header)
+    return (f'<table style="{_STYLE}"><caption style="text-align:left">{_e(caption)}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+# ------------------------------------------------------------------------------------------ Result
+def result_to_html(result: Any) -> str | None:
+    """HTML of a numeric result: the upper-triangle table of ``f(i, j)`` and the per-category summary.
+
+    Wrong trials (negative margin) are in red; the cell ``(L, W)`` of an exception ``W>L`` carries a dagger.
+
+    Parameters
+    ----------
+    result : Result
+
+    Returns
+    -------
+    str or None
+        ``None`` for a result with free parameters: its formulas read better as LaTeX (``_repr_latex_``).
+    """
+    if not result.is_numeric:
+        return None
+    task = result.task
+    n = task.n
+    errors = set(result.errors)
+    marks = {(e.loser, e.winner) for e in task.exceptions}
+    rows = []
+    for i in range(1, n):
+        cells = [f'<th style="{_CELL}">{i}</th>']
+        for j in range(2, n + 1):
+            if j <= i:
+                cells.append(f'<td style="{_CELL}"></td>')
+                continue
+            style = _WRONG if (i, j) in errors else ""
+            cell = _value_cell(result.f(i, j), style)
+            if (i, j) in marks:
+                cell = cell.replace("</td>", "&dagger;</td>")
+            cells.append(cell)
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    ridge = "ridgeless (lambda -> 0+)" if result.ridgeless else f"lambda = {result.ridge}"
+    caption = f"f(i, j) for j > i: {task.label()}; {result.family.describe()}; {ridge}"
+    parts = [_table(["i \\ j"] + [str(j) for j in range(2, n + 1)], rows, caption)]
+    notes = [f"&dagger; exception {_e(e)}: the cell is f({e.loser}, {e.winner}); the trained trial ({e.winner}, "
+             f"{e.loser}) has f = {_e(expr_text(result.f(e.winner, e.loser)))}" for e in task.exceptions]
+    if notes:
+        parts.append("<p>" + "<br>".join(notes) + "</p>")
+    summary = []
+    for name, s in result.categories.items():
+        mm = s.min_margin
+        summary.append(f'<tr><td style="{_CELL};text-align:left">{_e(name)}</td><td style="{_CELL}">'
+                       f"{len(s.trials)}</td>{_value_cell(mm, _WRONG if mm is not None and mm < 0 else '')}"
+                       f'<td style="{_CELL}">{"-" if s.n_errors is None else s.n_errors}</td></tr>')
+    parts.append(_table(["category", "trials", "min margin", "errors"], summary,
+                        f"per category (margin = ground truth * f(i, j)); errors: {len(errors)}"))
+    return "<div>" + "".join(parts) + "</div>"
+
+
+# ------------------------------------------------------------------------------- critical reports
+def critical_to_html(report: Any) -> str:
+    """HTML table of a :class:`symbolic_ti.CriticalReport`: per trial its category, sign at the start of the
+    interval and crossings (exact value, float, direction), then the failure order and the notes."""
+    p = report.parameter
+    rows = []
+    for t in report.trials:
+        crossings = "; ".join(
+            f"{p} = {c.value}" + ("" if c.value_float is None else f" (~{c.value_float:.6g})") + f" {c.direction}"
+            + (" (pole)" if c.kind == "pole" else "") for c in t.crossings) or "none"
+        start = "wrong" if t.error_at_start else ("correct" if t.error_at_start is False else "?")
+        style = _WRONG if t.error_at_start else ""
+        rows.append(f'<tr><td style="{_CELL}">({t.trial[0]}, {t.trial[1]})</td>'
+                    f'<td style="{_CELL};text-align:left">{_e(t.category)}</td>'
+                    f'<td style="{_CELL};{style}">{start}</td>'
+                    f'<td style="{_CELL};text-align:left">{_e(crossings)}</td></tr>')
+    a, b = report.interval
+    out = [_table(["trial", "category", "at start", "crossings"], rows,
+                  f"critical values of {p} on ({a}, {b}): {report.result_label}")]
+    if report.failure_order:
+        order = ", ".join(f"({t[0]}, {t[1]}) at {v:.6g}" for t, v in report.failure_order)
+        out.append(f"<p>failure order as {_e(p)} grows: {_e(order)}</p>")
+    if report.notes:
+        out.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in report.notes) + "</ul>")
+    return "<div>" + "".join(out) + "</div>"
+
+
+def conjunctivity_to_html(report: Any, max_groups: int | None = 12) -> str:
+    """HTML table of a :class:`symbolic_ti.conjunctivity.ConjunctivityReport`: the failure groups in order
+    (the exact ``alpha*``, its float, the trials), the first ``max_groups`` of them (``None``: all)."""
+    groups = report.groups if max_groups is None else report.groups[:max_groups]
+    rows = []
+    for g in groups:
+        trials = ", ".join(f"({i}, {j})" for i, j in g.trials)
+        if g.at_start:
+            exact, approx = "0+ (wrong as alpha -> 0+)", ""
+        else:
+            exact, approx = str(g.alpha), f"{g.alpha_float:.6g}"
+        rows.append(f'<tr><td style="{_CELL}">{_e(approx)}</td><td style="{_CELL};text-align:left">{_e(exact)}'
+                    f'</td><td style="{_CELL};text-align:left">{_e(trials)}</td></tr>')
+    if max_groups is not None and len(report.groups) > max_groups:
+        rows.append(f'<tr><td colspan="3" style="{_CELL}">... {len(report.groups) - max_groups} more group(s)'
+                    "</td></tr>")
+    caption = (f"critical conjunctivity alpha* (first error as alpha grows): {report.task.label()}; "
+               f"{report.ridge_text()}")
+    out = [_table(["alpha*", "exact alpha*", "trials"], rows, caption)]
+    if not report.groups:
+        out.append("<p>No test trial is wrong for any alpha in (0, 1).</p>")
+    if report.notes:
+        out.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in report.notes) + "</ul>")
+    return "<div>" + "".join(out) + "</div>"
+
+
+# --------------------------------------------------------------------------------------- general n
+def general_to_latex(report: Any) -> str:
+    r"""MathJax LaTeX of a general-n report (:class:`symbolic_ti.general.NoExceptionClosedForm` or
+    :class:`symbolic_ti.general.ExceptionClosedForm`): one ``$\displaystyle ...$`` block with ``aligned``."""
+    header = rf"\text{{{report._header()}}}"
+    if hasattr(report, "rank") and not hasattr(report, "ranks"):  # no exception
+        lines = [rf"r_k &= {plain_latex(report.rank)}", rf"f(i, j) &= {plain_latex(report.prediction)}"]
+        return rf"$\displaystyle \begin{{array}}{{l}} {header} \\ \begin{{aligned}}" + r" \\ ".join(lines) \
+            + r"\end{aligned} \end{array}$"
+    dd = "D" if report.span is None else str(report.span)
+    names = {"before": r"k < L", "inside": rf"L \le k \le L + {dd}", "after": rf"k > L + {dd}"}
+    lines = [rf"{plain_latex(s)} &= {plain_latex(v)}" for s, v in report.definitions]
+    lines += [rf"r_k &= {plain_latex(v)} && ({names[r]})" for r, v in report.compact_ranks]
+    lines.append(rf"f(e) &= {plain_latex(report.training)} && (\text{{training}})")
+    from ..general import REGION_PAIRS
+
+    for a, b in REGION_PAIRS:
+        cond = names[a].replace("k", "i") + r",\ " + names[b].replace("k", "j")
+        lines.append(rf"f(i, j) &= {plain_latex(report.prediction(a, b, True))} && ({cond})")
+    return rf"$\displaystyle \begin{{array}}{{l}} {header} \\ \begin{{aligned}}" + r" \\ ".join(lines) \
+        + r"\end{aligned} \end{array}$"
+
+
+# ------------------------------------------------------------------------------------------ formula
+class Formula:
+    r"""One expression for display: ``label = value``, factored as in the LaTeX export.
+
+    Parameters
+    ----------
+    expr : sympy expression or number
+    label : str, optional
+        LaTeX of the left-hand side, e.g. ``"f(3, 6)"``.
+
+    Examples
+    --------
+    >>> Formula(sp.Rational(-387, 3925), "f(3, 6)")._repr_latex_()
+    '$\\displaystyle f(3, 6) = - \\frac{387}{3925}$'
+    """
+
+    def __init__(self, expr: Any, label: str | None = None) -> None:
+        self.expr = sp.sympify(expr)
+        self.label = label
+
+    def to_latex(self) -> str:
+        """``label = value`` (or the value alone) in LaTeX, without ``$``; reads back with ``parse_exported``."""
+        value = expr_latex(self.expr)
+        return f"{self.label} = {value}" if self.label else value
+
+    def _repr_latex_(self) -> str:
+        return rf"$\displaystyle {self.to_latex()}$"
+
+    def __str__(self) -> str:
+        value = expr_text(self.expr)
+        return f"{self.label} = {value}" if self.label else value
+
+    def __repr__(self) -> str:
+        return f"Formula({self.expr!r}, label={self.label!r})"
