@@ -14,7 +14,9 @@ __all__ = [
     "FamilyError",
     "SolveError",
     "ExportError",
+    "DataError",
     "IllConditionedWarning",
+    "UndecidedCheckWarning",
 ]
 
 
@@ -42,10 +44,25 @@ class ExportError(SymbolicTIError):
     """An output that cannot be written (unknown format, unwritable path)."""
 
 
+class DataError(SymbolicTIError):
+    """Behavioural data that cannot be read or used: a missing or broken file, missing columns, values that are
+    not numbers, trials that are not in the task, or a filter that selects nothing."""
+
+
 class IllConditionedWarning(UserWarning):
     """A float64 numeric solve whose matrix is so ill-conditioned that few digits can be trusted.
 
     Issued by :func:`symbolic_ti.solve.numeric.numeric_predictions` when the condition number of
     ``K + lambda I`` exceeds about ``1e10`` (for example a tiny ridge on a singular Gram matrix). Use
     ``precision=<digits>`` (mpmath) or the exact solver instead.
+    """
+
+
+class UndecidedCheckWarning(UserWarning):
+    """A validity check that could not be decided exactly and was done at sample points instead.
+
+    Issued by the ``similarity`` family (:mod:`symbolic_ti.families.data_similarity`) when an item-similarity
+    matrix with free symbols is checked for positive semidefiniteness only at sample values of its symbols,
+    or when sympy cannot decide the sign of an algebraic pivot. Bind every symbol to a value to have the check
+    decided exactly.
     """

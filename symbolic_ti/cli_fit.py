@@ -1,0 +1,246 @@
+"""The ``symbolic-ti fit`` subcommand: fit a representation family to per-trial behaviour.
+
+::
+
+    symbolic-ti fit --data FILE --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
+                    [--ridge VALUE | --ridgeless] [--filter COL=VALUE ...] [--item-columns A,B]
+                    [--value-column C] [--kind probability|accuracy|score] [--count-column C|none]
+                    [--starts K] [--seed S] [--no-intervals] [--format text|json] [--plot FILE] [--output FILE]
+
+Without ``--ridge``/``--ridgeless`` the ridge is fitted. The defaults read the shared language-model table
+(``item_a``, ``item_b``, ``mean_prob_yes``, ``n_seeds``); see :mod:`symbolic_ti.data` and docs/fitting.md.
+Registered through ``_EXTENSIONS`` in :mod:`symbolic_ti.cli`; scipy and matplotlib are imported only when the
+command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .errors import DataError, ExportError
+
+__all__ = ["register"]
+
+
+def _parse_columns(text: str) -> tuple[str, str]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise argparse.ArgumentTypeError(f"expected two column names A,B (first item, second item), got {text!r}")
+    return parts[0], parts[1]
+
+
+def _parse_positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {v}")
+    return v
+
+
+def _parse_int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def _infer_kind(column: str) -> str:
+    name = column.lower()
+    if "acc" in name:
+        return "accuracy"
+    if "logit" in name or "score" in name:
+        return "score"
+    return "probability"
+
+
+def register(sub: Any, context: Any) -> None:
+    """Add the ``fit`` subcommand to the subparsers ``sub`` (see :class:`symbolic_ti.cli.CliContext`)."""
+    from .data import parse_filter
+
+    p = sub.add_parser(
+        "fit", parents=[context.debug], help="fit a family's parameters to per-trial behaviour",
+        description="Maximum-likelihood fit of a representation family (its symbolic parameters, the ridge unless "
+                    "--ridge/--ridgeless fixes it, and a response scale beta) to per-trial behaviour, with "
+                    "P(first item wins) = sigmoid(beta f(i, j)) for choices and a Gaussian for real scores. "
+                    "See docs/fitting.md.")
+    context.task_options(p)
+    p.add_argument("--data", required=True, metavar="FILE", help="CSV or CSV.gz table, one row per trial "
+                                                                 "observation (header row required)")
+    p.add_argument("--filter", action="append", default=[], metavar="COL=VALUE",
+                   type=context.option_type("--filter", parse_filter),
+                   help="keep rows with COL equal to VALUE (repeat; values of one column: any; columns: all); "
+                        "the remaining rows are averaged per trial")
+    p.add_argument("--item-columns", default=("item_a", "item_b"), metavar="A,B",
+                   type=context.option_type("--item-columns", _parse_columns),
+                   help="columns of the first and second item (default: item_a,item_b)")
+    p.add_argument("--value-column", default="mean_prob_yes", metavar="C",
+                   help="column of the observed quantity (default: mean_prob_yes)")
+    p.add_argument("--kind", choices=("probability", "accuracy", "score"), default=None,
+                   help="what the value column holds: P(first item wins), fraction correct, or a real score "
+                        "(default: accuracy if the column name contains 'acc', score if it contains 'logit' or "
+                        "'score', else probability)")
+    p.add_argument("--count-column", default="n_seeds", metavar="C",
+                   help="column of per-row counts used as weights (default: n_seeds; 'none': weight 1 per row)")
+    p.add_argument("--starts", default=8, type=context.option_type("--starts", _parse_positive_int), metavar="K",
+                   help="optimiser starts (default: 8)")
+    p.add_argument("--seed", default=0, type=context.option_type("--seed", _parse_int), metavar="S",
+                   help="seed of the random starts (default: 0)")
+    p.add_argument("--no-intervals", action="store_true", help="skip the profile-likelihood intervals (faster)")
+    p.add_argument("--plot", metavar="FILE",
+                   help="write the observed and predicted P(first item wins) heatmaps side by side (png, pdf, "
+                        "svg; needs matplotlib)")
+    context.output_options(p, ("text", "json"))
+    p.set_defaults(run=lambda args: _run_fit(args, context))
+
+
+def _run_fit(args: argparse.Namespace, context: Any) -> str:
+    task = context.task(args)
+    family, _ = context.family(args)
+    context.check_output(args)
+    plot_path = None
+    if args.plot is not None:
+        from ._io import check_writable
+
+        try:
+            plot_path = check_writable(args.plot)
+        except ExportError as err:
+            raise context.fail("--plot", err) from None
+        if plot_path.suffix.lower() not in (".png", ".pdf", ".svg"):
+            raise context.fail("--plot", f"the file name must end in .png, .pdf or .svg, got {args.plot!r}")
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise context.fail("--plot", "plotting needs matplotlib; install the optional extra: "
+                                         "pip install 'symbolic-ti[plot]'") from None
+    from .data import load_behaviour
+
+    kind = args.kind or _infer_kind(args.value_column)
+    count = None if args.count_column.strip().lower() == "none" else args.count_column
+    try:
+        data = load_behaviour(args.data, task, filters=args.filter, item_columns=args.item_columns,
+                              value_column=args.value_column, kind=kind, count_column=count)
+    except DataError as err:
+        option = "--filter" if str(err).startswith(("filter", "no rows")) else "--data"
+        raise context.fail(option, err) from None
+    from .fit import fit
+
+    ridge = context.ridge(args)
+    result = fit(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts, seed=args.seed,
+                 intervals=not args.no_intervals)
+    plot_line = ""
+    if plot_path is not None:
+        _write_plot(result, plot_path, context)
+        plot_line = f"plot written to {plot_path}"
+    if args.format == "json":
+        from .export.jsonreport import dumps
+
+        d = result.to_dict()
+        if plot_path is not None:
+            d["plot"] = str(plot_path)
+        return dumps(d)
+    text = result.to_text()
+    return text + ("\n\n" + plot_line if plot_line else "")
+
+
+# ------------------------------------------------------------------------------------- plot
+def _matrix(n: int, values: dict[tuple[int, int], float]) -> Any:
+    import numpy as np
+
+    m = np.full((n, n), np.nan)
+    for (i, j), v in values.items():
+        m[i - 1, j - 1] = v
+    return m
+
+
+def _figure(result: Any) -> Any:
+    """Observed and predicted heatmaps side by side (private; a small local drawing)."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    n = result.task.n
+    choice = result.likelihood == "binomial"
+    obs = _matrix(n, {t.trial: t.observed for t in result.trials})
+    beta = result.values["beta"]
+    if choice:
+        pred = _matrix(n, {t: 1.0 / (1.0 + np.exp(-beta * f)) for t, f in result.f_all})
+        vmin, vmax, cmap, label = 0.0, 1.0, "RdBu_r", "P(first item wins)"
+    else:
+        pred = _matrix(n, {t: beta * f for t, f in result.f_all})
+        lim = float(np.nanmax(np.abs(np.concatenate([obs[np.isfinite(obs)], pred[np.isfinite(pred)]]))))
+        vmin, vmax, cmap, label = -lim, lim, "RdBu_r", "score"
+    fig, axes = plt.subplots(1, 2, figsize=(9.5, 4.2), constrained_layout=True)
+    vals = ", ".join(f"{p.name}={p.value:.3g}" for p in result.parameters)
+    for ax, mat, title in ((axes[0], obs, "observed"), (axes[1], pred, f"predicted ({result.family}: {vals})")):
+        im = ax.imshow(mat, vmin=vmin, vmax=vmax, cmap=cmap)
+        ax.set_title(title, fontsize=9)
+        ax.set_xticks(range(n), [str(k) for k in range(1, n + 1)])
+        ax.set_yticks(range(n), [str(k) for k in range(1, n + 1)])
+        ax.set_xlabel("second item j")
+        ax.set_ylabel("first item i")
+        for e in result.task.exceptions:
+            for i, j in ((e.winner, e.loser), (e.loser, e.winner)):
+                ax.add_patch(plt.Rectangle((j - 1.5, i - 1.5), 1, 1, fill=False, lw=1.5, ec="k"))
+        if result.errors is not None:
+            for i, j in result.errors.first_failing:
+                ax.plot(j - 1, i - 1, marker="x", color="k", ms=6)
+    fig.colorbar(im, ax=axes, shrink=0.85, label=label)
+    fig.suptitle(f"{result.task.label()}; boxes: exception; x: theory's first failures", fontsize=9)
+    return fig
+
+
+def _write_plot(result: Any, path: Path, context: Any) -> None:
+    """Render the figure and write it atomically: complete or untouched (as symbolic_ti._io, for bytes)."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from ._io import _new_file_mode
+
+    fig = _figure(result)
+    try:
+        from .plot import save_figure  # the package's atomic figure writer, where present
+    except ImportError:
+        save_figure = None
+    if save_figure is not None:
+        try:
+            save_figure(fig, path)
+        except ExportError as err:
+            raise context.fail("--plot", err) from None
+        finally:
+            plt.close(fig)
+        return
+    buf = io.BytesIO()
+    try:
+        fig.savefig(buf, format=path.suffix.lower().lstrip("."))
+    finally:
+        plt.close(fig)
+    data = buf.getvalue()
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as err:
+        raise context.fail("--plot", f"cannot write {str(path)!r}: {err.strerror or err}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, _new_file_mode(target))
+        os.replace(tmp, target)
+    except BaseException as err:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        if isinstance(err, OSError):
+            raise context.fail("--plot", f"cannot write {str(path)!r}: {err.strerror or err}") from None
+        raise

@@ -1,0 +1,492 @@
+"""Per-trial behavioural data: read a CSV or CSV.gz table, select rows, average per trial.
+
+The defaults read ``../shared/data/lm_pair_summary_n9.csv.gz`` (per-trial behaviour of finetuned language
+models, Cheng & Lippl 2026; columns described in that folder's README) without any option:
+
+======================  =========================================================================
+item columns            ``item_a``, ``item_b``: the ordered trial ``(i, j)``, items ``1..n``, 1 highest
+value column            ``mean_prob_yes``: P("Yes" to "Will A win against B?") = P(first item wins)
+count column            ``n_seeds``: how many independent runs (seeds) each row averages
+ground-truth column     ``ground_truth``: +1/-1, checked against the task where present
+======================  =========================================================================
+
+Three kinds of observed quantity (``kind``):
+
+``"probability"``
+    P(first item wins) in [0, 1] (here: the seed average of the model's renormalised P("Yes")).
+``"accuracy"``
+    The fraction of runs answering correctly, in [0, 1], against the task's ground truth (the training target
+    for training trials, the rule for test trials). It is converted to P(first item wins): ``accuracy`` when the
+    ground truth is +1, ``1 - accuracy`` when it is -1. Trials without ground truth cannot be read this way.
+``"score"``
+    A real-valued score on the scale of ``f(i, j)`` (e.g. ``mean_logit_diff``).
+
+Counts, and what the likelihood may assume (see docs/fitting.md):
+
+* With a count column, the rows of one trial are combined with the counts as weights: the trial's value is
+  the count-weighted mean, its count the sum of the counts. For ``accuracy`` the count times the value is the
+  number of runs that chose the first item: an integer, and a binomial count when runs are independent. For
+  ``probability`` it is a sum of per-run probabilities, not a count of choices; :mod:`symbolic_ti.fit` then
+  uses the binomial likelihood as a quasi-likelihood and estimates an overdispersion factor.
+* Without a count column (``count_column=None``) every row is one observation of weight 1, and the trial's
+  count is its number of rows.
+
+Rows pooled into one trial (different models, item domains, presentation orders, ...) are treated as draws
+from one population. Filters (``column=value``) keep only the rows that match; several values for one column
+select any of them, different columns must all match.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import math
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from .errors import DataError
+from .task import Task
+
+__all__ = ["BehaviourData", "load_behaviour", "behaviour_from_arrays", "parse_filter", "KINDS", "DEFAULT_DATA_NAME"]
+
+Trial = tuple[int, int]
+
+#: Kinds of observed quantity.
+KINDS: tuple[str, ...] = ("probability", "accuracy", "score")
+#: File name of the shared language-model table, in ``../shared/data/`` beside the repository.
+DEFAULT_DATA_NAME = "lm_pair_summary_n9.csv.gz"
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_MAX_LISTED = 12
+
+
+@dataclass(frozen=True)
+class BehaviourData:
+    """Observed behaviour per trial, after filtering and averaging (immutable).
+
+    Attributes
+    ----------
+    task : Task
+        The task the trials belong to.
+    trials : tuple of (i, j), length m
+        The observed ordered trials, in the task's trial order; each appears once.
+    values : tuple of float, length m
+        Per trial, the count-weighted mean of the value column over the selected rows, in its own ``kind``
+        (probability or accuracy in [0, 1], or a real score).
+    counts : tuple of float, length m
+        Per trial, the sum of the count column over the selected rows (``> 0``), or the number of rows when
+        there is no count column.
+    n_rows : tuple of int, length m
+        Per trial, the number of rows averaged.
+    ground_truth : tuple of (+1, -1 or None), length m
+        The task's ground truth of each trial (training target or rule; None without ground truth).
+    kind : {"probability", "accuracy", "score"}
+    source : str
+        The file read.
+    filters : tuple of (column, value) pairs
+        The filters applied, in the order given.
+    item_columns : (str, str)
+    value_column : str
+    count_column : str or None
+    rows_read, rows_selected : int
+        Data rows in the file, and rows that passed the filters.
+    """
+
+    task: Task
+    trials: tuple[Trial, ...]
+    values: tuple[float, ...]
+    counts: tuple[float, ...]
+    n_rows: tuple[int, ...]
+    ground_truth: tuple[int | None, ...]
+    kind: str
+    source: str
+    filters: tuple[tuple[str, str], ...] = ()
+    item_columns: tuple[str, str] = ("item_a", "item_b")
+    value_column: str = "mean_prob_yes"
+    count_column: str | None = "n_seeds"
+    rows_read: int = 0
+    rows_selected: int = 0
+
+    def __post_init__(self) -> None:
+        m = len(self.trials)
+        for name in ("values", "counts", "n_rows", "ground_truth"):
+            if len(getattr(self, name)) != m:
+                raise DataError(f"BehaviourData: {name} has {len(getattr(self, name))} entries, trials {m}")
+        if self.kind not in KINDS:
+            raise DataError(f"kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+
+    # ---------------------------------------------------------------- views
+    @property
+    def is_choice(self) -> bool:
+        """Whether the data are choices (probability or accuracy), modelled by a binomial likelihood."""
+        return self.kind != "score"
+
+    @property
+    def p_first(self) -> np.ndarray:
+        """Observed P(first item wins), array of shape (m,) in [0, 1] (choice kinds only).
+
+        Raises
+        ------
+        DataError
+            For ``kind="score"``.
+        """
+        if not self.is_choice:
+            raise DataError("the data are real-valued scores, not choice probabilities")
+        v = np.asarray(self.values, dtype=float)
+        if self.kind == "accuracy":
+            g = np.array([1 if x == 1 else -1 for x in self.ground_truth])
+            return np.where(g == 1, v, 1.0 - v)
+        return v
+
+    @property
+    def observed(self) -> np.ndarray:
+        """What the likelihood models, shape (m,): P(first item wins) for choices, the score otherwise."""
+        return self.p_first if self.is_choice else np.asarray(self.values, dtype=float)
+
+    @property
+    def p_correct(self) -> np.ndarray:
+        """Observed P(correct answer against the ground truth), shape (m,); NaN without ground truth or for
+        scores (there: NaN everywhere)."""
+        if not self.is_choice:
+            return np.full(len(self.trials), np.nan)
+        p = self.p_first
+        return np.array([p[k] if g == 1 else (1 - p[k] if g == -1 else np.nan)
+                         for k, g in enumerate(self.ground_truth)])
+
+    @property
+    def counts_array(self) -> np.ndarray:
+        """:attr:`counts` as an array of shape (m,)."""
+        return np.asarray(self.counts, dtype=float)
+
+    def value(self, i: int, j: int) -> float:
+        """The averaged value of trial ``(i, j)``.
+
+        Raises
+        ------
+        DataError
+            If the trial was not observed.
+        """
+        try:
+            return self.values[self.trials.index((i, j))]
+        except ValueError:
+            raise DataError(f"trial ({i}, {j}) is not in the data") from None
+
+    def describe(self) -> str:
+        """One line: source, filters, kind and number of trials."""
+        f = ", ".join(f"{c}={v}" for c, v in self.filters) or "none"
+        return (f"{Path(self.source).name}: {self.value_column} ({self.kind}), {len(self.trials)} trials, "
+                f"{self.rows_selected} of {self.rows_read} rows; filters: {f}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready description and per-trial values."""
+        return {
+            "source": self.source,
+            "filters": [[c, v] for c, v in self.filters],
+            "item_columns": list(self.item_columns),
+            "value_column": self.value_column,
+            "count_column": self.count_column,
+            "kind": self.kind,
+            "rows_read": self.rows_read,
+            "rows_selected": self.rows_selected,
+            "trials": [{"trial": list(t), "value": v, "count": c, "rows": r}
+                       for t, v, c, r in zip(self.trials, self.values, self.counts, self.n_rows)],
+        }
+
+
+# ------------------------------------------------------------------------------- helpers
+def parse_filter(text: str) -> tuple[str, str]:
+    """Read a filter ``COLUMN=VALUE`` (spaces around the name are ignored; the value is kept as written).
+
+    Raises
+    ------
+    DataError
+        If there is no ``=`` or the column name is empty.
+    """
+    if not isinstance(text, str):
+        raise DataError(f"a filter must be text COLUMN=VALUE, got {text!r}")
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise DataError(f"a filter must be COLUMN=VALUE such as setting=full, got {text!r}")
+    return name.strip(), value.strip()
+
+
+def _listing(values: Iterable[str]) -> str:
+    vals = sorted(set(values), key=lambda v: (v == "", v))
+    shown = ", ".join(repr(v) for v in vals[:_MAX_LISTED])
+    return shown + (f", ... ({len(vals)} in all)" if len(vals) > _MAX_LISTED else "")
+
+
+def _open_text(path: Path) -> io.TextIOBase:
+    """Open a CSV or gzip-compressed CSV as text, deciding by the file's first bytes."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(2)
+    except FileNotFoundError:
+        raise DataError(f"data file {str(path)!r} does not exist") from None
+    except IsADirectoryError:
+        raise DataError(f"data file {str(path)!r} is a directory") from None
+    except OSError as err:
+        raise DataError(f"cannot read data file {str(path)!r}: {err.strerror or err}") from None
+    if head == _GZIP_MAGIC:
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
+    if path.name.endswith(".gz"):
+        raise DataError(f"data file {str(path)!r} ends in .gz but is not gzip-compressed")
+    return open(path, "r", encoding="utf-8", newline="")
+
+
+def _read_rows(path: Path) -> tuple[list[str], list[list[str]]]:
+    """Header and data rows of the file, with readable errors for broken files."""
+    fh = _open_text(path)
+    try:
+        with fh:
+            reader = csv.reader(fh)
+            header = next(reader, None)
+            if header is None:
+                raise DataError(f"data file {str(path)!r} is empty (no header row)")
+            header = [h.strip() for h in header]
+            rows = [r for r in reader if r]
+    except (gzip.BadGzipFile, EOFError, zlib.error) as err:
+        raise DataError(f"data file {str(path)!r} is not a readable gzip file ({type(err).__name__}: {err}); "
+                        f"is it truncated or corrupt?") from None
+    except UnicodeDecodeError as err:
+        raise DataError(f"data file {str(path)!r} is not UTF-8 text ({err.reason} at byte {err.start}); "
+                        f"is it a CSV file?") from None
+    except csv.Error as err:
+        raise DataError(f"data file {str(path)!r} is not valid CSV: {err}") from None
+    except OSError as err:
+        raise DataError(f"cannot read data file {str(path)!r}: {err.strerror or err}") from None
+    if len(set(header)) != len(header):
+        dup = sorted({h for h in header if header.count(h) > 1})
+        raise DataError(f"data file {str(path)!r} has repeated column names: {', '.join(dup)}")
+    return header, rows
+
+
+def _column_index(header: Sequence[str], name: str, role: str, path: Path) -> int:
+    try:
+        return list(header).index(name)
+    except ValueError:
+        raise DataError(f"{role} column {name!r} is not in {path.name}; available columns: "
+                        f"{', '.join(header)}") from None
+
+
+def _number(text: str, column: str, line: int) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise DataError(f"row {line}: column {column!r} holds {text!r}, not a number") from None
+    if not math.isfinite(v):
+        raise DataError(f"row {line}: column {column!r} holds {text!r}, not a finite number")
+    return v
+
+
+def _item(text: str, column: str, line: int, n: int) -> int:
+    v = _number(text, column, line)
+    if v != int(v):
+        raise DataError(f"row {line}: column {column!r} holds {text!r}, not an integer item")
+    item = int(v)
+    if not 1 <= item <= n:
+        raise DataError(f"row {line}: item {item} in column {column!r} is out of range; the task has items 1..{n}")
+    return item
+
+
+# ---------------------------------------------------------------------------------- loader
+def load_behaviour(
+    path: "str | os.PathLike[str]",
+    task: Task,
+    *,
+    filters: Iterable["str | tuple[str, str]"] = (),
+    item_columns: Sequence[str] = ("item_a", "item_b"),
+    value_column: str = "mean_prob_yes",
+    kind: str = "probability",
+    count_column: str | None = "n_seeds",
+    truth_column: str | None = "ground_truth",
+) -> BehaviourData:
+    """Read per-trial behaviour from a CSV or CSV.gz file, filter rows and average them per trial.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A CSV file with a header row, plain or gzip-compressed (recognised by its first bytes).
+    task : Task
+        The task; every selected row's trial must be one of its trials.
+    filters : iterable of ``"COLUMN=VALUE"`` or ``(column, value)``
+        Keep rows whose ``column`` equals ``value`` as text (``setting=full``; an empty value matches an empty
+        cell). Several values for one column keep rows with any of them; different columns must all match.
+    item_columns : (str, str)
+        Columns of the first and second item of the ordered trial, integers in ``1..task.n``.
+    value_column : str
+        Column of the observed quantity.
+    kind : {"probability", "accuracy", "score"}
+        What the value column holds (see the module docstring): P(first item wins), the fraction of correct
+        answers against the ground truth, or a real-valued score.
+    count_column : str or None
+        Column of per-row counts (``> 0``; e.g. the number of seeds a row averages); ``None`` gives every row
+        weight 1.
+    truth_column : str or None
+        Column of the file's ground truth (+1/-1). When the file has it, it is checked against the task's
+        ground truth (catches a wrong ``--exception``); a missing column is then ignored. ``None`` skips the
+        check.
+
+    Returns
+    -------
+    BehaviourData
+        One entry per observed trial, in the task's trial order.
+
+    Raises
+    ------
+    DataError
+        For a missing, unreadable, empty, non-UTF-8 or broken gzip file; a missing column (the message lists
+        the available ones); a non-numeric value, non-integer or out-of-range item, or a value outside the
+        kind's range (the message gives the row's line number in the file, the header being line 1); a trial
+        ``(i, i)`` or a trial without ground truth read as accuracy; a ground truth that disagrees with the
+        task; a filter that leaves no rows (the message lists the values that exist).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp(); p = os.path.join(d, "b.csv")
+    >>> _ = open(p, "w").write("a,b,p\\n1,2,0.9\\n2,1,0.2\\n1,2,0.7\\n")
+    >>> data = load_behaviour(p, Task(3), item_columns=("a", "b"), value_column="p", count_column=None)
+    >>> data.trials, data.values, data.counts
+    (((1, 2), (2, 1)), (0.8, 0.2), (2.0, 1.0))
+    """
+    if not isinstance(task, Task):
+        raise DataError(f"task must be a symbolic_ti.Task, got {type(task).__name__}")
+    if kind not in KINDS:
+        raise DataError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    if isinstance(item_columns, str) or len(item_columns) != 2:
+        raise DataError(f"item_columns must be two column names (first item, second item), got {item_columns!r}")
+    if isinstance(filters, str):
+        filters = (filters,)
+    parsed = tuple(parse_filter(f) if isinstance(f, str) else (str(f[0]).strip(), str(f[1]).strip())
+                   for f in filters)
+    p = Path(path)
+    header, rows = _read_rows(p)
+    ia = _column_index(header, item_columns[0], "first-item", p)
+    ib = _column_index(header, item_columns[1], "second-item", p)
+    iv = _column_index(header, value_column, "value", p)
+    ic = None if count_column is None else _column_index(header, count_column, "count", p)
+    it = header.index(truth_column) if truth_column is not None and truth_column in header else None
+    width = len(header)
+
+    # filters: by column, any listed value; columns applied in the order first given
+    wanted: dict[str, set[str]] = {}
+    for col, val in parsed:
+        wanted.setdefault(col, set()).add(val)
+    numbered = [(k + 2, r) for k, r in enumerate(rows)]  # line numbers: header is line 1 (blank lines skipped)
+    for col, vals in wanted.items():
+        ci = _column_index(header, col, "filter", p)
+        kept = [(ln, r) for ln, r in numbered if (r[ci].strip() if ci < len(r) else "") in vals]
+        if not kept:
+            there = [r[ci].strip() if ci < len(r) else "" for _, r in numbered]
+            before = "" if len(wanted) == 1 or col == next(iter(wanted)) else " among the rows kept by the other filters"
+            if not numbered:
+                raise DataError(f"no rows left before filter {col}={'|'.join(sorted(vals))}")
+            raise DataError(f"filter {col}={'|'.join(sorted(vals))} selects no rows{before}; values of {col!r} "
+                            f"there: {_listing(there)}")
+        numbered = kept
+    if not numbered:
+        raise DataError(f"data file {str(p)!r} has no data rows")
+
+    n = task.n
+    trial_set = set(task.trials)
+    sums: dict[Trial, list[float]] = {}
+    lo, hi = (0.0, 1.0) if kind != "score" else (-math.inf, math.inf)
+    for line, r in numbered:
+        if len(r) < width:
+            raise DataError(f"row {line} has {len(r)} fields, the header has {width}")
+        i = _item(r[ia], item_columns[0], line, n)
+        j = _item(r[ib], item_columns[1], line, n)
+        if (i, j) not in trial_set:
+            raise DataError(f"row {line}: ({i}, {j}) is not a trial of the task (a trial compares two different "
+                            f"items of 1..{n})")
+        v = _number(r[iv], value_column, line)
+        if not lo <= v <= hi:
+            raise DataError(f"row {line}: {value_column} = {r[iv]!r} is outside [0, 1], which a {kind} needs")
+        c = 1.0 if ic is None else _number(r[ic], count_column, line)  # type: ignore[arg-type]
+        if c <= 0:
+            raise DataError(f"row {line}: count {count_column} = {r[ic]!r} must be > 0")  # type: ignore[index]
+        if it is not None and r[it].strip() != "":
+            gfile = _number(r[it], truth_column, line)  # type: ignore[arg-type]
+            gtask = task.ground_truth((i, j))
+            if gtask is not None and gfile != gtask:
+                raise DataError(f"row {line}: the file's {truth_column} of ({i}, {j}) is {r[it]}, the task's is "
+                                f"{gtask:+d} ({task.label()}); is the --exception right, or filter the hierarchy?")
+        acc = sums.setdefault((i, j), [0.0, 0.0, 0])
+        acc[0] += c * v
+        acc[1] += c
+        acc[2] += 1
+    trials = tuple(t for t in task.trials if t in sums)
+    gts = tuple(task.ground_truth(t) for t in trials)
+    if kind == "accuracy":
+        bad = [t for t, g in zip(trials, gts) if g is None]
+        if bad:
+            raise DataError(f"trials {', '.join(map(str, bad[:6]))} have no ground truth ({task.label()}), so an "
+                            f"accuracy cannot be read as a choice; filter them out or use kind='probability'")
+    return BehaviourData(
+        task=task,
+        trials=trials,
+        values=tuple(sums[t][0] / sums[t][1] for t in trials),
+        counts=tuple(sums[t][1] for t in trials),
+        n_rows=tuple(int(sums[t][2]) for t in trials),
+        ground_truth=gts,
+        kind=kind,
+        source=str(p),
+        filters=parsed,
+        item_columns=(item_columns[0], item_columns[1]),
+        value_column=value_column,
+        count_column=count_column,
+        rows_read=len(rows),
+        rows_selected=len(numbered),
+    )
+
+
+def behaviour_from_arrays(task: Task, trials: Sequence[Trial], values: Sequence[float], counts: Sequence[float],
+                          kind: str = "probability", source: str = "<arrays>") -> BehaviourData:
+    """Build :class:`BehaviourData` directly (synthetic data, tests), one entry per distinct trial.
+
+    Parameters
+    ----------
+    task : Task
+    trials : sequence of (i, j), length m, distinct trials of ``task``
+    values : sequence of float, length m
+        In the units of ``kind``.
+    counts : sequence of float > 0, length m
+    kind : {"probability", "accuracy", "score"}
+    source : str
+
+    Raises
+    ------
+    DataError
+        For a trial not in the task, a repeated trial, mismatched lengths, or a value outside [0, 1] for a
+        choice kind.
+    """
+    trials = [tuple(int(x) for x in t) for t in trials]
+    if not len(trials) == len(values) == len(counts):
+        raise DataError(f"trials, values and counts must have the same length, got {len(trials)}, {len(values)}, "
+                        f"{len(counts)}")
+    known = set(task.trials)
+    for t in trials:
+        if t not in known:
+            raise DataError(f"{t} is not a trial of the task ({task.label()})")
+    if len(set(trials)) != len(trials):
+        raise DataError("each trial may appear only once")
+    order = sorted(range(len(trials)), key=lambda k: task.trials.index(trials[k]))  # type: ignore[arg-type]
+    vals = [float(values[k]) for k in order]
+    if kind != "score" and any(not 0 <= v <= 1 for v in vals):
+        raise DataError(f"{kind} values must lie in [0, 1]")
+    cnts = [float(counts[k]) for k in order]
+    if any(not c > 0 for c in cnts):
+        raise DataError("counts must be > 0")
+    ts = tuple(trials[k] for k in order)  # type: ignore[misc]
+    return BehaviourData(task=task, trials=ts, values=tuple(vals), counts=tuple(cnts),  # type: ignore[arg-type]
+                         n_rows=tuple(1 for _ in ts), ground_truth=tuple(task.ground_truth(t) for t in ts),
+                         kind=kind, source=source, value_column="value", count_column="count",
+                         rows_read=len(ts), rows_selected=len(ts))
+
