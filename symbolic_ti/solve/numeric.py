@@ -23,7 +23,7 @@ from ..errors import IllConditionedWarning, ParameterError, SolveError
 from ..families.base import Family, Trial
 from ..task import Task
 
-__all__ = ["numeric_predictions", "COND_WARN", "FLOAT64_RCOND", "MIN_DPS"]
+__all__ = ["numeric_predictions", "numeric_result", "COND_WARN", "FLOAT64_RCOND", "MIN_DPS"]
 
 #: float64 path: warn (:class:`~symbolic_ti.errors.IllConditionedWarning`) above this condition number.
 COND_WARN = 1e10
@@ -309,6 +309,7 @@ def numeric_predictions(
         raise ParameterError(f"task must be a symbolic_ti.Task, got {type(task).__name__}")
     if not isinstance(family, Family):
         raise ParameterError(f"family must be a symbolic_ti Family (e.g. Exchangeable(alpha=...)), got {family!r}")
+    family.check_task(task)  # e.g. an item-similarity matrix of another size than n
     dps = _parse_precision(precision)
     values = _normalize_point(point)
     lam = _parse_ridge(ridge, values, family.values)
@@ -414,3 +415,77 @@ def _solve_mpmath(family: Family, free_vals: dict[str, sp.Expr], lam: sp.Expr | 
     for t in queries:
         out[t] = mp.fdot((one * family.kernel_numeric(t, b, params), coef[c]) for c, b in enumerate(train))
     return out
+
+
+# ------------------------------------------------------------------ results from float data
+#: :func:`numeric_result`: decimal digits of the mpmath cross-check, and the largest accepted deviation
+#: ``|float64 - mpmath| / max(1, |mpmath|)`` before the mpmath values are used instead (with a warning).
+CROSS_CHECK_DPS = 30
+CROSS_CHECK_TOL = 1e-8
+
+
+def numeric_result(task: Task, family: Family, ridge: sp.Expr | None, *, method: str = "auto") -> Any:
+    """A :class:`~symbolic_ti.results.Result` of float64 predictions, cross-checked by an mpmath solve.
+
+    For families whose data are floats (``family.numeric_only``, e.g. an ``embedding`` of hidden states): their
+    kernel has no exact form, so :func:`symbolic_ti.solve.solve` calls this instead of an exact method.
+    :func:`numeric_predictions` runs twice, in float64 and with mpmath at :data:`CROSS_CHECK_DPS` digits.
+
+    Parameters
+    ----------
+    task : Task
+    family : Family
+        Every parameter must be bound to a number.
+    ridge : sympy number or None
+        The parsed ridge (``None``: the ridgeless limit, the minimum-norm interpolant).
+    method : str
+        Must be ``"auto"`` (the exact methods need an exact kernel).
+
+    Returns
+    -------
+    Result
+        Predictions as sympy ``Float`` numbers (15 digits; never exact rationals), ``method``
+        ``"numeric/float64 (mpmath 30-digit check, max deviation ...)"``, or ``"numeric/mpmath ..."`` when the
+        two disagree by more than :data:`CROSS_CHECK_TOL`.
+
+    Raises
+    ------
+    SolveError
+        If a parameter or the ridge is symbolic, or an exact method is asked.
+
+    Warns
+    -----
+    IllConditionedWarning
+        If float64 and mpmath disagree by more than :data:`CROSS_CHECK_TOL`; the mpmath values are returned.
+    """
+    import time
+
+    from ..results import Result
+
+    start = time.perf_counter()
+    if method != "auto":
+        raise SolveError(f"method {method!r} needs an exact kernel, but {family.describe()} holds float data; "
+                         f"use method='auto' (numeric solve), or give the data exactly (numeric=False)")
+    free = [p.name for p in family.free_parameters]
+    if free or (ridge is not None and sp.sympify(ridge).free_symbols):
+        names = ", ".join(free + (["lambda (--ridge)"] if ridge is not None and sp.sympify(ridge).free_symbols
+                                  else []))
+        raise SolveError(f"{family.describe()} holds float data, so it is solved numerically and every parameter "
+                         f"needs a value; symbolic: {names}")
+    ridge_arg: Any = "ridgeless" if ridge is None else ridge
+    f64 = numeric_predictions(task, family, ridge=ridge_arg)
+    with mpmath.workdps(CROSS_CHECK_DPS):
+        mp_vals = numeric_predictions(task, family, ridge=ridge_arg, precision=CROSS_CHECK_DPS)
+        dev = max(float(abs(f64[t] - mp_vals[t]) / max(1, abs(mp_vals[t]))) for t in task.trials)
+        mp_float = {t: sp.Float(mpmath.nstr(v, 17), 15) for t, v in mp_vals.items()}
+    check = f"mpmath {CROSS_CHECK_DPS}-digit check, max deviation {dev:.1e}"
+    if dev > CROSS_CHECK_TOL:
+        warnings.warn(
+            f"numeric solve of {family.describe()} ({task.label()}): float64 and mpmath ({CROSS_CHECK_DPS} digits) "
+            f"disagree by up to {dev:.1e} > {CROSS_CHECK_TOL:g}; the mpmath values are used",
+            IllConditionedWarning, stacklevel=3)
+        preds, name = mp_float, f"numeric/mpmath (float64 disagreed: {check})"
+    else:
+        preds, name = {t: sp.Float(v, 15) for t, v in f64.items()}, f"numeric/float64 ({check})"
+    return Result(task=task, family=family, ridge=ridge, predictions=preds, method=name,
+                  seconds=time.perf_counter() - start)
