@@ -162,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--format", "-f", choices=formats, default="text", help="output format (default: text)")
         p.add_argument("--output", "-o", metavar="FILE",
                        help="write to FILE (atomically: complete or untouched) instead of standard output")
+        p.add_argument("--quiet", "-q", action="store_true",
+                       help="no progress display (shown on standard error only when it is a terminal)")
 
     d = sub.add_parser("derive", parents=[debug], help="closed forms of f(i, j) for every trial",
                        description="Exact predictions f(i, j) of every trial, margins and errors.")
@@ -212,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: Modules that add subcommands (each defines ``register(subparsers, context)``); they must import heavy or
 #: optional dependencies (matplotlib) only inside their command functions.
-_EXTENSIONS: tuple[str, ...] = ()
+_EXTENSIONS: tuple[str, ...] = ("cli_fit", "cli_plot")
 
 
 class CliContext(argparse.Namespace):
@@ -243,20 +245,24 @@ def _parse_span(text: str) -> "int | str":
 def _run_general(args: argparse.Namespace) -> str:
     _check_output(args)
     from .general import exception_closed_form, no_exception_closed_form
+    from .progress import Progress, quiet
 
-    if args.exception_span is None:
-        report = no_exception_closed_form(args.form)
-    else:
-        report = exception_closed_form(args.form)
-        if args.exception_span != "symbolic":
-            report = report.with_span(args.exception_span)
-    if args.format == "json":
-        from .export.jsonreport import dumps
+    with quiet(getattr(args, "quiet", False)), Progress() as progress:
+        progress.update("general-n closed forms")
+        if args.exception_span is None:
+            report = no_exception_closed_form(args.form)
+        else:
+            report = exception_closed_form(args.form)
+            if args.exception_span != "symbolic":
+                report = report.with_span(args.exception_span)
+        progress.update(f"writing {args.format}")
+        if args.format == "json":
+            from .export.jsonreport import dumps
 
-        return dumps(report.to_dict())
-    if args.format == "latex":
-        return report.to_latex()
-    return report.to_text()
+            return dumps(report.to_dict())
+        if args.format == "latex":
+            return report.to_latex()
+        return report.to_text()
 
 
 def _fail(option: str, err: Exception | str) -> _UsageError:
@@ -312,15 +318,19 @@ def _run_derive(args: argparse.Namespace) -> str:
     task, (family, _) = _task(args), _family(args)
     _check_output(args)
     from .api import derive
+    from .progress import Progress, quiet
 
-    result = derive(task.n, task.exceptions, family=family, ridge=_ridge(args))
-    if args.format == "json":
-        from .export.jsonreport import dumps
+    with quiet(getattr(args, "quiet", False)), Progress(n=task.n) as progress:
+        progress.update("solving")
+        result = derive(task.n, task.exceptions, family=family, ridge=_ridge(args))
+        progress.update(f"writing {args.format}")
+        if args.format == "json":
+            from .export.jsonreport import dumps
 
-        return dumps(result.to_dict())
-    if args.format == "latex":
-        return result.to_latex(standalone=args.standalone)
-    return result.to_text()
+            return dumps(result.to_dict())
+        if args.format == "latex":
+            return result.to_latex(standalone=args.standalone)
+        return result.to_text()
 
 
 def _run_critical(args: argparse.Namespace) -> str:
@@ -361,17 +371,21 @@ def _run_critical(args: argparse.Namespace) -> str:
             trials.append(t)
     _check_output(args)
     from .api import critical
+    from .progress import Progress, quiet
 
-    # by name, so that a parameter with a default (kappa_d = 0) can still be scanned
-    report = critical(task.n, task.exceptions, parameter=name, trials=trials, family=args.family,
-                      parameters=values, ridge=_ridge(args), interval=args.interval)
-    if args.format == "json":
-        from .export.jsonreport import dumps
+    with quiet(getattr(args, "quiet", False)), Progress(n=task.n) as progress:
+        progress.update("solving")
+        # by name, so that a parameter with a default (kappa_d = 0) can still be scanned
+        report = critical(task.n, task.exceptions, parameter=name, trials=trials, family=args.family,
+                          parameters=values, ridge=_ridge(args), interval=args.interval)
+        progress.update(f"writing {args.format}")
+        if args.format == "json":
+            from .export.jsonreport import dumps
 
-        return dumps(report.to_dict(margins=args.margins))
-    if args.format == "latex":
-        return report.to_latex()
-    return report.to_text()
+            return dumps(report.to_dict(margins=args.margins))
+        if args.format == "latex":
+            return report.to_latex()
+        return report.to_text()
 
 
 def _run_families(args: argparse.Namespace) -> str:
@@ -379,7 +393,7 @@ def _run_families(args: argparse.Namespace) -> str:
     from .families import FAMILIES
 
     entries = []
-    for name, cls in sorted(FAMILIES.items()):
+    for name, cls in FAMILIES.items():  # registration order: exchangeable first
         doc = (cls.__doc__ or "").strip().splitlines()
         entries.append({
             "name": name,

@@ -1203,6 +1203,11 @@ class ConjunctivityReport:
     def _repr_latex_(self) -> str:
         return self.to_latex(notebook=True)
 
+    def _repr_html_(self) -> str:
+        from .export.notebook import conjunctivity_to_html
+
+        return conjunctivity_to_html(self)
+
     def __str__(self) -> str:
         return self.to_text()
 

@@ -43,6 +43,7 @@ from . import symbols as S
 from ._validation import exact_number
 from .errors import ParameterError, TaskError
 from .families.base import Family, Parameter
+from .progress import Progress
 from .results import Result
 from .task import Task
 
@@ -324,6 +325,11 @@ class CriticalReport:
 
     def _repr_latex_(self) -> str:
         return self.to_latex(notebook=True)
+
+    def _repr_html_(self) -> str:
+        from .export.notebook import critical_to_html
+
+        return critical_to_html(self)
 
     def __str__(self) -> str:
         return self.to_text()
@@ -679,14 +685,13 @@ def _ridgeless_notes(result: Result, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr, n
 def _laplacian_applies(result: Result, name: str, sym: sp.Symbol) -> bool:
     """Whether the effective-ridge analysis covers this scan: an exchangeable result on the Laplacian path in
     the alpha parametrization, scanning alpha, with a rational ridge (or ridgeless) and a rational kappa_d."""
-    fam = result.family
     if name != "alpha" or not str(result.method).startswith("laplacian"):
         return False
-    if getattr(fam, "parametrization", None) != "alpha" or set(result.free_symbols) - {sym}:
+    scale, alpha, kd = result.family.exchangeable_form()
+    if alpha != sym or set(result.free_symbols) - {sym}:
         return False
-    kd = fam.values.get("kappa_d", sp.Integer(0))
     ridge_ok = result.ridge is None or (result.ridge.is_Rational and result.ridge >= 0)
-    return bool(ridge_ok and kd.is_Rational)
+    return bool(ridge_ok and sp.sympify(kd).is_Rational and sp.sympify(scale).is_Rational)
 
 
 def _laplacian_trials(result: Result, chosen: list[Trial], lo: sp.Expr, hi: sp.Expr,
@@ -700,9 +705,8 @@ def _laplacian_trials(result: Result, chosen: list[Trial], lo: sp.Expr, hi: sp.E
 
     from .conjunctivity import _alpha_float, margin_gammas
 
-    fam = result.family
-    kd = fam.values.get("kappa_d", sp.Integer(0))
-    lam = sp.Integer(0) if result.ridge is None else sp.Rational(result.ridge / (1 - kd))
+    scale, _, kd = result.family.exchangeable_form()
+    lam = sp.Integer(0) if result.ridge is None else sp.Rational(result.ridge / (scale * (1 - kd)))
     gammas = margin_gammas(result.task, chosen, lam)
 
     def gamma_of(a: sp.Expr) -> Fraction | None:
@@ -830,24 +834,31 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
     cats = result.task.categories
     out: list[TrialCritical] = []
     all_exact = True
-    if fast:
-        out = _laplacian_trials(result, chosen, lo, hi, notes)
-        chosen = []
-    for t in chosen:
-        margin = sp.cancel(sp.together(result.margin(*t)))
-        num, den = sp.fraction(margin)
-        start: bool | None = None
-        if margin.free_symbols - {sym}:
-            crossings = _symbolic_trial(t, num, sym, lo, hi, notes)
-            all_exact = False
-        elif not _rational_coefficients(num, den, sym):
-            notes.append("some margins have irrational coefficients (irrational values of the other parameters); "
-                         "their crossings are closed forms of degree <= 2 only, with undecided direction")
-            crossings = _symbolic_trial(t, num, sym, lo, hi, notes)
-            all_exact = False
-        else:
-            crossings, start = _exact_trial(t, num, den, sym, lo, hi, notes)
-        out.append(TrialCritical(t, cats[t], margin, crossings, start))
+    step = f"critical values of {name}"
+    with Progress(n=result.task.n) as progress:  # on a terminal only; see symbolic_ti.progress
+        if fast:
+            progress.update(step)
+            out = _laplacian_trials(result, chosen, lo, hi, notes)
+            chosen = []
+        for done, t in enumerate(chosen):
+            progress.update(step, done, len(chosen))
+            margin = sp.cancel(sp.together(result.margin(*t)))
+            num, den = sp.fraction(margin)
+            start: bool | None = None
+            if margin.free_symbols - {sym}:
+                crossings = _symbolic_trial(t, num, sym, lo, hi, notes)
+                all_exact = False
+            elif not _rational_coefficients(num, den, sym):
+                notes.append("some margins have irrational coefficients (irrational values of the other "
+                             "parameters); their crossings are closed forms of degree <= 2 only, with undecided "
+                             "direction")
+                crossings = _symbolic_trial(t, num, sym, lo, hi, notes)
+                all_exact = False
+            else:
+                crossings, start = _exact_trial(t, num, den, sym, lo, hi, notes)
+            out.append(TrialCritical(t, cats[t], margin, crossings, start))
+        if chosen:
+            progress.update(step, len(chosen), len(chosen))
     if result.ridgeless:
         _ridgeless_notes(result, sym, lo, hi, notes)
     order: list[tuple[Trial, float]] = []

@@ -11,11 +11,20 @@ from typing import Any
 from ..errors import FamilyError
 from .base import Family, Parameter
 from .exchangeable import Exchangeable
+from .relu import ReluNNGP, ReluNTK
+from .data_similarity import Embedding, Similarity
+from .similarity import Geometric, ItemSimilarityFamily
 
-__all__ = ["Family", "Parameter", "Exchangeable", "FAMILIES", "get_family"]
+__all__ = ["Family", "Parameter", "Exchangeable", "Geometric", "ItemSimilarityFamily", "ReluNNGP", "ReluNTK",
+           "Similarity", "Embedding", "FAMILIES", "get_family"]
 
 #: Registered families by name.
-FAMILIES: dict[str, type[Family]] = {Exchangeable.name: Exchangeable}
+FAMILIES: dict[str, type[Family]] = {Exchangeable.name: Exchangeable, Geometric.name: Geometric}
+
+FAMILIES[ReluNNGP.name] = ReluNNGP
+FAMILIES[ReluNTK.name] = ReluNTK
+FAMILIES[Similarity.name] = Similarity
+FAMILIES[Embedding.name] = Embedding
 
 
 def get_family(name: str, **values: Any) -> Family:

@@ -23,7 +23,8 @@ from ..families.base import Family
 from ..gram import build_system, is_swap_invariant
 from ..results import LazyPredictions, Result
 from ..task import Task
-from .exact import condition_factors, predict_ridge, predict_ridgeless_pinv, ridgeless_limit
+from .exact import condition_factors, predict_ridge, predict_ridgeless_pinv, ridgeless_limit, uses_flint
+from . import flint_backend
 from .laplacian import laplacian_predictor
 
 __all__ = ["solve", "RIDGELESS"]
@@ -108,6 +109,11 @@ def solve(
             f"ridgeless_method must be one of {', '.join(_RIDGELESS_METHODS)}, got {ridgeless_method!r}"
         )
     lam = _parse_ridge(ridge)
+    family.check_task(task)  # e.g. an item-similarity matrix of another size than n
+    if getattr(family, "numeric_only", False):  # float data (families/data_similarity.py): no exact kernel
+        from .numeric import numeric_result
+
+        return numeric_result(task, family, lam, method=method)
     start = time.perf_counter()
     if method == "auto":
         if family.exchangeable and (lam is not None or ridgeless_method == "auto"):
@@ -122,9 +128,10 @@ def solve(
             raise SolveError(f"method 'laplacian' needs an exchangeable kernel; {family.describe()} is not")
     if chosen == "laplacian":
         predict, lap_conditions, _ = laplacian_predictor(task, family, lam)
-        syms = set(family.free_symbols) | (set(lam.free_symbols) if lam is not None else set())
-        if lam is None and not lap_conditions:
-            syms -= {s for s in syms if s.name == "kappa_d"}  # kappa_d only rescales the (vanishing) ridge
+        if lam is None:  # the scale and kappa_d only rescale the (vanishing) ridge
+            syms = set(sp.sympify(family.exchangeable_form()[1]).free_symbols)
+        else:
+            syms = set(family.free_symbols) | set(lam.free_symbols)
         lazy = LazyPredictions(task.trials, predict, tuple(syms))
         return Result(task=task, family=family, ridge=lam, predictions=lazy,
                       method="laplacian" if lam is not None else "laplacian/limit",
@@ -148,7 +155,20 @@ def solve(
     else:
         rmethod = None
         system = build_system(task, family, lam, halved)
+        if halved and uses_flint(system):  # closed forms built on access; f(j, i) = -f(i, j) when halved
+            index = {t: k for k, t in enumerate(system.queries)}
+            try:
+                compute = flint_backend.solve_predictions(system.gram, system.ridge, system.targets, system.cross,
+                                                          lazy=True)
+            except ZeroDivisionError:
+                raise SolveError("the ridge system K + lambda I is singular at this ridge") from None
+            lazy = LazyPredictions(task.trials, lambda i, j: compute(index[(i, j)]),
+                                   tuple(set(family.free_symbols) | set(lam.free_symbols)))
+            return Result(task=task, family=family, ridge=lam, predictions=lazy, method="halved/flint",
+                          ridgeless_conditions=(), seconds=time.perf_counter() - start)
         values = predict_ridge(system)
+        if uses_flint(system):
+            rmethod = "flint"
     preds = dict(zip(system.queries, values))
     return Result(
         task=task,

@@ -1,0 +1,195 @@
+"""``symbolic-ti plot heatmap|phase|curve``: figures of exact results, written as PNG, PDF or SVG.
+
+::
+
+    symbolic-ti plot heatmap --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
+                             [--ridge VALUE | --ridgeless] [--quantity f|margin|p_first] --output FILE
+    symbolic-ti plot phase   --items N [...] [--x alpha] [--y lambda] [--x-range A,B] [--y-range A,B]
+                             [--resolution NX[,NY]] [--x-log | --x-linear] [--y-log | --y-linear] --output FILE
+    symbolic-ti plot curve   --items N [...] [--parameter alpha] [--trial I,J ...] [--range A,B]
+                             [--resolution K] [--log | --linear] --output FILE
+
+The format comes from the suffix of ``--output`` (.png, .pdf, .svg); the file is written atomically. matplotlib
+is the optional extra ``plot``; without it the command fails with exit code 2 and says how to install it.
+Registered by :mod:`symbolic_ti.cli` (``_EXTENSIONS``); matplotlib is imported only when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register"]
+
+
+def _parse_pair(text: str) -> tuple[float, float]:
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        a, b = float(_num(parts[0])), float(_num(parts[1]))
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"expected A,B with numbers A < B (e.g. 0,1 or 1e-3,10), got {text!r}") \
+            from None
+    if not a < b:
+        raise argparse.ArgumentTypeError(f"expected A < B, got {text!r}")
+    return a, b
+
+
+def _num(text: str) -> float:
+    if "/" in text:
+        p, q = text.split("/", 1)
+        return float(p) / float(q)
+    return float(text)
+
+
+def _parse_resolution(text: str) -> tuple[int, ...]:
+    try:
+        vals = tuple(int(p) for p in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer N or NX,NY (each >= 2), got {text!r}") from None
+    if not 1 <= len(vals) <= 2 or min(vals) < 2 or max(vals) > 4000:
+        raise argparse.ArgumentTypeError(f"expected an integer N or NX,NY with 2 <= each <= 4000, got {text!r}")
+    return vals
+
+
+def register(sub: Any, context: Any) -> None:
+    """Add the subcommand ``plot`` with ``heatmap``, ``phase`` and ``curve`` to the ``symbolic-ti`` parser.
+
+    Parameters
+    ----------
+    sub : argparse subparsers action
+        The top-level subcommands of ``symbolic-ti``.
+    context : symbolic_ti.cli.CliContext
+        Shared option builders and helpers.
+    """
+    p = sub.add_parser("plot", parents=[context.debug], help="figures: heatmap, phase diagram, margin curves",
+                       description="Figures of exact results (matplotlib, the optional extra 'plot'). The format "
+                                   "is picked from the suffix of --output: .png, .pdf or .svg.")
+    kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
+
+    def common(q: argparse.ArgumentParser) -> None:
+        context.task_options(q)
+        q.add_argument("--output", "-o", required=True, metavar="FILE",
+                       help="figure file (.png, .pdf or .svg), written atomically")
+        q.add_argument("--dpi", type=float, default=None, help="resolution of a PNG (default 100)")
+        q.add_argument("--title", default=None, help="figure title (default: task, family and ridge)")
+
+    h = kinds.add_parser("heatmap", parents=[context.debug], help="f(i, j), margin or P(first wins) per trial",
+                         description="Heatmap over the item grid (rows: first item), with training trials, the "
+                                     "exception, the cycle and wrong trials marked. Every parameter must be set.")
+    common(h)
+    h.add_argument("--quantity", choices=("f", "margin", "p_first"), default="f",
+                   help="f(i, j), the margin g f(i, j), or P(first item wins) = 1/(1 + exp(-f)) (default f)")
+    h.set_defaults(run=lambda a: _run(a, context, "heatmap"))
+
+    ph = kinds.add_parser("phase", parents=[context.debug], help="phase diagram over two parameters",
+                          description="Regions over two parameters (default alpha in [0, 1) and the ridge on a log "
+                                      "scale): exception memorized or not, all transitive margins positive or not, "
+                                      "the trial that fails first; exact critical curves.")
+    common(ph)
+    ph.add_argument("--x", default="alpha", metavar="NAME", help="horizontal parameter (default alpha)")
+    ph.add_argument("--y", default="lambda", metavar="NAME", help="vertical parameter (default lambda, the ridge)")
+    ph.add_argument("--x-range", type=context.option_type("--x-range", _parse_pair), metavar="A,B")
+    ph.add_argument("--y-range", type=context.option_type("--y-range", _parse_pair), metavar="A,B")
+    ph.add_argument("--resolution", type=context.option_type("--resolution", _parse_resolution), default=(240, 200),
+                    metavar="NX[,NY]", help="cells per axis (default 240,200)")
+    for axis in ("x", "y"):
+        g = ph.add_mutually_exclusive_group()
+        g.add_argument(f"--{axis}-log", dest=f"{axis}_log", action="store_const", const=True, default=None,
+                       help=f"log-spaced {axis} axis (default: only for the ridge)")
+        g.add_argument(f"--{axis}-linear", dest=f"{axis}_log", action="store_const", const=False)
+    ph.set_defaults(run=lambda a: _run(a, context, "phase"))
+
+    c = kinds.add_parser("curve", parents=[context.debug], help="margins against one parameter",
+                         description="Margins of chosen trials (or the smallest margin of each category) against "
+                                     "one parameter, with the exact critical values marked.")
+    common(c)
+    c.add_argument("--parameter", "-p", default="alpha", metavar="NAME", help="parameter (default alpha)")
+    c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
+                   type=context.option_type("--trial", _parse_trial),
+                   help="trial to draw (repeat; default: the smallest margin of each category)")
+    c.add_argument("--range", type=context.option_type("--range", _parse_pair), metavar="A,B")
+    c.add_argument("--resolution", type=context.option_type("--resolution", _parse_resolution), default=(400,),
+                   metavar="K", help="points (default 400)")
+    lg = c.add_mutually_exclusive_group()
+    lg.add_argument("--log", dest="log", action="store_const", const=True, default=None,
+                    help="log-spaced axis (default: only for the ridge)")
+    lg.add_argument("--linear", dest="log", action="store_const", const=False)
+    c.set_defaults(run=lambda a: _run(a, context, "curve"))
+
+
+def _parse_trial(text: str) -> tuple[int, int]:
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a trial I,J with integers I and J (e.g. 3,6), got {text!r}") \
+            from None
+
+
+def _scanned_conflicts(args: argparse.Namespace, context: Any, values: dict[str, str], names: list[str],
+                       option: str) -> None:
+    for name in names:
+        if name in ("lambda", "ridge"):
+            if args.ridge is not None or args.ridgeless:
+                fixed = "--ridgeless" if args.ridgeless else f"--ridge {args.ridge}"
+                raise context.fail(option, f"the figure scans the ridge, fixed by {fixed}; leave out the ridge")
+        elif name in values:
+            raise context.fail(option, f"the figure scans {name}, fixed by --set {name}=...; leave it out of --set")
+
+
+def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
+    from . import plot
+    from .errors import SymbolicTIError
+
+    out = Path(args.output)
+    if out.suffix.lower() not in plot.FORMATS:
+        raise context.fail("--output", f"unknown figure format {out.suffix or '(no suffix)'!r} of {str(out)!r}; "
+                                       f"use a file name ending in {', '.join(plot.FORMATS)}")
+    context.check_output(args)
+    if args.dpi is not None and not 1 <= args.dpi <= 2000:
+        raise context.fail("--dpi", f"must be between 1 and 2000, got {args.dpi:g}")
+    plot._require_matplotlib()  # fail before any computation when the extra is missing
+    task, (family, values) = context.task(args), context.family(args)
+    from .solve import solve
+
+    if kind == "phase":
+        _scanned_conflicts(args, context, values, [args.x.strip(), args.y.strip()], "--x/--y")
+    elif kind == "curve":
+        _scanned_conflicts(args, context, values, [args.parameter.strip()], "--parameter")
+    ridge = context.ridge(args)
+    try:
+        result = solve(task, family, ridge)
+        if kind == "heatmap":
+            free = [s.name for s in result.free_symbols]
+            if "lambda" in free:
+                raise context.fail("--ridge", "the heatmap needs every parameter set and the ridge is symbolic; "
+                                              "give --ridge VALUE or --ridgeless")
+            if free:
+                raise context.fail("--set", "the heatmap needs every parameter set; give --set "
+                                            + " ".join(f"{x}=VALUE" for x in free))
+            fig = plot.heatmap(result, None, args.quantity, title=args.title)
+        elif kind == "phase":
+            res = args.resolution if len(args.resolution) == 2 else (args.resolution[0], args.resolution[0])
+            fig = plot.phase(result, args.x, args.y, title=args.title, x_range=args.x_range, y_range=args.y_range,
+                             resolution=tuple(res), x_log=args.x_log, y_log=args.y_log)
+        else:
+            trials = None if args.trial is None else [task.check_trial(t, "--trial") for t in args.trial]
+            fig = plot.curve(result, args.parameter, trials, title=args.title, x_range=args.range,
+                             resolution=args.resolution[0], log=args.log)
+    except SymbolicTIError as err:
+        option = {"heatmap": "--set", "phase": "--x/--y", "curve": "--parameter"}[kind]
+        if "trial" in str(err):
+            option = "--trial"
+        raise context.fail(option, err) from None
+    try:
+        plot.save_figure(fig, out, dpi=args.dpi)
+    except SymbolicTIError as err:
+        raise context.fail("--output", err) from None
+    args.output = None  # written here; main() prints the confirmation line
+    size = out.stat().st_size if out.exists() else 0
+    return f"wrote {out} ({plot.FORMATS[out.suffix.lower()]}, {size} bytes)"
