@@ -179,7 +179,7 @@ def _intervals(names: list[str], result: Result, interval: Any) -> dict[str, tup
 def _to_mpf(value: sp.Expr, dps: int) -> Any:
     if value.is_Rational:
         return mpmath.mpf(int(value.p)) / int(value.q)
-    return mpmath.mpf(sp.Float(value, dps + 10))
+    return mpmath.mpf(sp.N(value, dps + 10))
 
 
 def verify(
