@@ -14,9 +14,10 @@ from .exchangeable import Exchangeable
 from .relu import ReluNNGP, ReluNTK
 from .data_similarity import Embedding, Similarity
 from .similarity import Geometric, ItemSimilarityFamily
+from .compose import SumFamily
 
 __all__ = ["Family", "Parameter", "Exchangeable", "Geometric", "ItemSimilarityFamily", "ReluNNGP", "ReluNTK",
-           "Similarity", "Embedding", "FAMILIES", "get_family"]
+           "Similarity", "Embedding", "SumFamily", "FAMILIES", "get_family"]
 
 #: Registered families by name.
 FAMILIES: dict[str, type[Family]] = {Exchangeable.name: Exchangeable, Geometric.name: Geometric}

@@ -267,6 +267,31 @@ class Family(ABC):
         return (type(self).__name__, tuple(p.name for p in self.active_parameters),
                 tuple(sorted((k, str(v)) for k, v in self._values.items())))
 
+    # ------------------------------------------------------------- composition
+    def __add__(self, other: object) -> "Family":
+        """``K + K'``: a :class:`symbolic_ti.families.compose.SumFamily`."""
+        if not isinstance(other, Family):
+            return NotImplemented
+        from .compose import SumFamily
+
+        return SumFamily([(1, self), (1, other)])
+
+    def __mul__(self, c: object) -> "Family":
+        """``c K`` for a positive number ``c``.
+
+        Raises
+        ------
+        ParameterError
+            If ``c`` is not a positive real number.
+        """
+        if isinstance(c, Family):
+            return NotImplemented
+        from .compose import SumFamily
+
+        return SumFamily([(c, self)])
+
+    __rmul__ = __mul__
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Family) and other._identity() == self._identity()
 
