@@ -451,7 +451,8 @@ class CompiledResult:
                 sel = np.asarray(v).reshape(-1)[pts]
                 ranges.append(f"{k} in [{sel.min():.3g}, {sel.max():.3g}]")
             where = f"; e.g. at {at}; fallback points lie in " + ", ".join(ranges)
-        text = (f"mpmath fallback at {n_fb} of {n_entries} values ({n_pts} points; trials {trials}), where the "
+        text = (f"mpmath fallback at {n_fb} of {n_entries} values ({n_pts} point{'s' if n_pts != 1 else ''}; "
+                f"trials {trials}), where the "
                 f"float64 condition estimate exceeded {rtol:g} (cancellation near a zero of a factor of a "
                 f"numerator or denominator); up to {dps} digits used{where}.")
         n_undef = int(np.count_nonzero(undefined))
