@@ -395,11 +395,13 @@ def _run_families(args: argparse.Namespace) -> str:
     entries = []
     for name, cls in FAMILIES.items():  # registration order: exchangeable first
         doc = (cls.__doc__ or "").strip().splitlines()
+        data = [{"name": key, "domain": "FILE", "description": text}
+                for key, text in getattr(cls, "data_parameters", ())]
         entries.append({
             "name": name,
-            "description": doc[0] if doc else "",
-            "parameters": [{"name": p.name, "domain": p.domain_text(), "description": p.description}
-                           for p in cls.parameters],
+            "description": (doc[0] if doc else "").replace("``", ""),
+            "parameters": data + [{"name": p.name, "domain": p.domain_text(), "description": p.description}
+                                  for p in cls.parameters],
         })
     ridge = {"name": "lambda", "domain": "[0, oo)",
              "description": "ridge on the sum of squared errors; set with --ridge VALUE or --ridgeless"}

@@ -257,3 +257,25 @@ def test_geometric_psd_on_random_points():
         p = {"alpha": alpha, "rho": rho, "beta": beta, "delta": delta}
         g = np.array([[fam.kernel_numeric(a, b, p) for b in trials] for a in trials])
         assert np.linalg.eigvalsh(g).min() > -1e-10
+
+
+# ------------------------------------------------------------------------------------------------ CLI
+def test_cli_geometric(capsys):
+    from symbolic_ti import cli
+
+    assert cli.main(["derive", "-n", "9", "-e", "6>4", "--family", "geometric", "--set", "rho=1/3",
+                     "--set", "alpha=0.1", "--ridge", "0.1", "--format", "json"]) == 0
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    ref = ref_predictions(9, [(6, 4)], F(1, 10), alpha=F(1, 10), rho=F(1, 3))
+    got = {tuple(p["trial"]): p["value"]["text"] for p in data["predictions"]}
+    assert sp.Rational(got[(6, 4)]) == sp.Rational(ref[(6, 4)].numerator, ref[(6, 4)].denominator)
+    assert cli.main(["derive", "-n", "5", "--family", "geometric", "--set", "rho=1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--set" in err and "rho = 1 is outside its domain [0, 1)" in err
+    assert cli.main(["derive", "-n", "5", "--family", "geometric", "--set", "alpha=1/2", "--set", "beta=3/4"]) == 2
+    assert "beta <= 1 - alpha" in capsys.readouterr().err
+    assert cli.main(["critical", "-n", "7", "-e", "5>3", "--family", "geometric", "--set", "rho=0",
+                     "-p", "alpha", "--ridgeless", "-t", "2,5"]) == 0
+    assert "alpha = " in capsys.readouterr().out

@@ -148,7 +148,7 @@ class ItemSimilarityFamily(Family):
 
 
 class Geometric(ItemSimilarityFamily):
-    r"""Geometric item similarity: ``S_ik = rho^|i-k|``, lifted to trials (module docstring).
+    r"""Geometric item similarity S_ik = rho^|i-k| (items on a line), additive plus conjunctive item codes.
 
     .. math::
         K((i,j),(k,l)) = \tfrac{1-\alpha}{2}(\rho^{|i-k|} + \rho^{|j-l|}) + \alpha \rho^{|i-k| + |j-l|}
