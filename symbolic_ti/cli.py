@@ -8,7 +8,10 @@ Subcommands::
     symbolic-ti critical --items N [--exception W>L ...] --parameter NAME [--trial I,J ...]
                          [--family NAME] [--set NAME=VALUE ...] [--ridge VALUE | --ridgeless]
                          [--interval A,B] [--margins] [--format text|json|latex] [--output FILE]
+    symbolic-ti general  [--exception-span D] [--form sinh|chebyshev] [--format text|json|latex]
     symbolic-ti families [--format text|json] [--output FILE]
+    symbolic-ti plot     heatmap|phase|curve --items N ... --output FILE.png|.pdf|.svg   (symbolic_ti.cli_plot)
+    symbolic-ti fit      --data FILE --items N [--exception W>L ...] [--filter COL=VALUE ...]   (symbolic_ti.cli_fit)
 
 Numbers are read exactly (``--set alpha=0.1`` is 1/10). Parameters not set stay symbolic, the ridge included.
 
