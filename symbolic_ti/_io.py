@@ -59,8 +59,8 @@ def _new_file_mode(existing: Path) -> int:
         return 0o666 & ~umask
 
 
-def write_atomic(path: "str | os.PathLike[str]", text: str, encoding: str = "utf-8") -> None:
-    """Write ``text`` to ``path`` atomically: all of it, or nothing changes.
+def write_atomic(path: "str | os.PathLike[str]", text: "str | bytes", encoding: str = "utf-8") -> None:
+    """Write ``text`` (or bytes, e.g. a PNG) to ``path`` atomically: all of it, or nothing changes.
 
     Parameters
     ----------
@@ -68,8 +68,8 @@ def write_atomic(path: "str | os.PathLike[str]", text: str, encoding: str = "utf
         Destination file. An existing file is replaced only once the new content is completely on disk. A
         symbolic link is followed (the link stays, its target is replaced); a device or FIFO such as
         ``/dev/null`` is written into directly, since it cannot be replaced.
-    text : str
-        Content to write.
+    text : str or bytes
+        Content to write; bytes are written as they are.
     encoding : str
         Text encoding, UTF-8 by default.
 
@@ -85,7 +85,7 @@ def write_atomic(path: "str | os.PathLike[str]", text: str, encoding: str = "utf
         p = Path(os.path.realpath(p))  # write through the link, keep the link
     if p.exists() and not p.is_file() and not p.is_dir():  # a device or FIFO: cannot be replaced, write into it
         try:
-            with open(p, "w", encoding=encoding, newline="") as fh:
+            with (open(p, "wb") if isinstance(text, bytes) else open(p, "w", encoding=encoding, newline="")) as fh:
                 fh.write(text)
         except OSError as err:
             raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
@@ -97,7 +97,8 @@ def write_atomic(path: "str | os.PathLike[str]", text: str, encoding: str = "utf
     except OSError as err:
         raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else
+              os.fdopen(fd, "w", encoding=encoding, newline="")) as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

@@ -16,8 +16,6 @@ command runs.
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -198,49 +196,15 @@ def _figure(result: Any) -> Any:
 
 
 def _write_plot(result: Any, path: Path, context: Any) -> None:
-    """Render the figure and write it atomically: complete or untouched (as symbolic_ti._io, for bytes)."""
-    import io
-
+    """Render the figure and write it atomically: complete or untouched (symbolic_ti.plot.save_figure)."""
     import matplotlib.pyplot as plt
 
-    from ._io import _new_file_mode
+    from .plot import save_figure  # the package's atomic figure writer
 
     fig = _figure(result)
     try:
-        from .plot import save_figure  # the package's atomic figure writer, where present
-    except ImportError:
-        save_figure = None
-    if save_figure is not None:
-        try:
-            save_figure(fig, path)
-        except ExportError as err:
-            raise context.fail("--plot", err) from None
-        finally:
-            plt.close(fig)
-        return
-    buf = io.BytesIO()
-    try:
-        fig.savefig(buf, format=path.suffix.lower().lstrip("."))
+        save_figure(fig, path)
+    except ExportError as err:
+        raise context.fail("--plot", err) from None
     finally:
         plt.close(fig)
-    data = buf.getvalue()
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as err:
-        raise context.fail("--plot", f"cannot write {str(path)!r}: {err.strerror or err}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, _new_file_mode(target))
-        os.replace(tmp, target)
-    except BaseException as err:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        if isinstance(err, OSError):
-            raise context.fail("--plot", f"cannot write {str(path)!r}: {err.strerror or err}") from None
-        raise

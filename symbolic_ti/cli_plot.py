@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 from typing import Any
+from .cli import _parse_trial  # one parser for I,J in every command
 
 __all__ = ["register"]
 
@@ -120,15 +121,6 @@ def register(sub: Any, context: Any) -> None:
     c.set_defaults(run=lambda a: _run(a, context, "curve"))
 
 
-def _parse_trial(text: str) -> tuple[int, int]:
-    parts = [p.strip() for p in text.split(",")]
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        return int(parts[0]), int(parts[1])
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a trial I,J with integers I and J (e.g. 3,6), got {text!r}") \
-            from None
 
 
 def _scanned_conflicts(args: argparse.Namespace, context: Any, values: dict[str, str], names: list[str],

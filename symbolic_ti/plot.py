@@ -1038,6 +1038,5 @@ def save_figure(fig: Any, path: "str | Path", *, dpi: float | None = None) -> Pa
     if fmt == "png":
         kw["metadata"] = {"Software": "symbolic_ti"}
     fig.savefig(buf, **kw)
-    # write_atomic writes text: latin-1 maps bytes 0..255 one to one, and newline="" keeps them unchanged
-    write_atomic(p, buf.getvalue().decode("latin-1"), encoding="latin-1")
+    write_atomic(p, buf.getvalue())
     return p

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator, Mapping
 import sympy as sp
 
 from .families.base import Family, Trial
-from .task import CATEGORIES, TRAINING_CATEGORIES, ExceptionPair, Task
+from .task import CATEGORIES, ExceptionPair, Task
 
 __all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions"]
 

@@ -93,6 +93,8 @@ __all__ = [
     "relu_nngp_kappas",
     "relu_ntk_kappas",
     "relu_conjunctivity",
+    "relu_explicit",
+    "ReluKernelConstant",
 ]
 
 #: Symbol of the depth parameter. It is never left symbolic (the recursion needs a number); the Symbol only
@@ -104,6 +106,7 @@ DEPTH = Parameter("depth", _DEPTH_SYMBOL, sp.Integer(1), sp.oo, False, True,
                   integer=True)
 
 _HALF = sp.Rational(1, 2)
+_EVALF_CACHE: dict[tuple[tuple[sp.Expr, ...], int], sp.Float] = {}
 
 
 def _check_depth(depth: Any) -> int:
@@ -255,6 +258,84 @@ def relu_conjunctivity(kappa_o: sp.Expr, kappa_d: sp.Expr) -> sp.Expr:
     return raw
 
 
+class ReluKernelConstant(sp.Function):
+    r"""The exact kernel value ``kappa`` of a ReLU family at depth >= 2, as one named constant.
+
+    ``ReluKernelConstant(kind, depth, dot)`` with ``kind`` 0 (NNGP) or 1 (NTK), ``depth >= 2`` and ``dot`` in
+    ``{0, 1/2}`` (``kappa_d``, ``kappa_o``) *is* the nested closed form of :func:`relu_nngp_kappas` /
+    :func:`relu_ntk_kappas`: :meth:`explicit` (or ``.rewrite(sympy.acos)``) returns it, and numerical
+    evaluation (``evalf``) evaluates that closed form, to any precision.
+
+    Why a named constant: the solver's exact Laplacian path expands polynomials in the kernel constants. The
+    depth-1 forms are polynomials in ``pi`` and ``sqrt(3)`` and expand in milliseconds; from depth 2 on the
+    forms nest ``acos`` and ``sqrt`` (the expression tree triples per layer) and expanding them is exponential
+    (derive on n = 9, 6>4, depth 2 had not finished after 6 minutes). Written in two named constants, every
+    prediction is a canceled rational function of ``kappa_o, kappa_d`` (and the ridge) with integer
+    coefficients, exact, and built in milliseconds; docs/families.md ("ReLU network kernels") has timings.
+    """
+
+    is_real = True
+    is_positive = True
+    is_finite = True
+    _cache: dict = {}
+
+    @classmethod
+    def eval(cls, kind: sp.Expr, depth: sp.Expr, dot: sp.Expr) -> None:
+        if kind not in (0, 1) or not (depth.is_Integer and depth >= 2) or dot not in (0, _HALF):
+            raise ParameterError(f"ReluKernelConstant(kind, depth, dot) needs kind 0 or 1, an integer depth >= 2 "
+                                 f"and dot 0 or 1/2, got ({kind}, {depth}, {dot})")
+        return None
+
+    def explicit(self) -> sp.Expr:
+        """The nested closed form in ``pi``, ``sqrt`` and ``acos`` (exactly this constant)."""
+        kind, depth, dot = self.args
+        key = (int(kind), int(depth), dot)
+        if key not in self._cache:
+            self._cache[key] = (_ntk if kind == 1 else _nngp)(int(depth), dot)
+        return self._cache[key]
+
+    def _eval_rewrite_as_acos(self, *args: Any, **kwargs: Any) -> sp.Expr:
+        return self.explicit()
+
+    def _eval_evalf(self, prec: int) -> sp.Float:
+        # sympy asks for numerical values often (term ordering, sign tests); each precision is computed once
+        key = (self.args, prec)
+        value = _EVALF_CACHE.get(key)
+        if value is None:
+            value = self.explicit().evalf(mpmath.libmp.prec_to_dps(prec) + 5)._eval_evalf(prec)
+            _EVALF_CACHE[key] = value
+        return value
+
+    def _label(self) -> tuple[str, str, int]:
+        kind, depth, dot = self.args
+        return ("kappa_o" if dot == _HALF else "kappa_d"), ("ntk" if kind == 1 else "nngp"), int(depth)
+
+    def _sympystr(self, printer: Any) -> str:
+        which, kind, depth = self._label()
+        return f"{which}_{kind}{depth}"
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        which, kind, depth = self._label()
+        base = rf"\kappa_{{{which[-1]}}}^{{\mathrm{{{kind.upper()}}},{depth}}}"
+        return base if exp is None else rf"\left({base}\right)^{{{exp}}}"
+
+
+def relu_explicit(expr: Any) -> Any:
+    """Replace every :class:`ReluKernelConstant` in ``expr`` by its nested closed form in pi, sqrt and acos.
+
+    Parameters
+    ----------
+    expr : sympy expression (other objects are returned unchanged)
+
+    Returns
+    -------
+    sympy expression without :class:`ReluKernelConstant`, exactly equal to ``expr``
+    """
+    if not isinstance(expr, sp.Basic):
+        return expr
+    return expr.xreplace({c: c.explicit() for c in expr.atoms(ReluKernelConstant)})
+
+
 class _ReluFamily(Family):
     """Shared code of :class:`ReluNNGP` and :class:`ReluNTK` (module docstring)."""
 
@@ -291,9 +372,25 @@ class _ReluFamily(Family):
             self._alpha = cached
         return cached
 
+    def solver_kappas(self) -> tuple[sp.Expr, sp.Expr]:
+        """``(kappa_o, kappa_d)`` as the exact solver uses them: the closed forms at depth 1, and from depth 2
+        on the named constants :class:`ReluKernelConstant` (equal to the closed forms, see its docstring)."""
+        if self.depth == 1:
+            return self.kappas()
+        kind = 1 if isinstance(self, ReluNTK) else 0
+        return (ReluKernelConstant(kind, self.depth, _HALF), ReluKernelConstant(kind, self.depth, 0))
+
     def exchangeable_form(self) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
-        """``(1, alpha, kappa_d)`` (see :meth:`Family.exchangeable_form`): the kernel is exchangeable itself."""
-        return sp.Integer(1), self.alpha_value(), self.kappas()[1]
+        """``(1, alpha, kappa_d)`` (see :meth:`Family.exchangeable_form`): the kernel is exchangeable itself.
+
+        At depth 1 in closed form; from depth 2 on in the named constants of :meth:`solver_kappas`
+        (``alpha = (1 + kappa_d - 2 kappa_o) / (1 - kappa_d)``); :func:`relu_explicit` turns any result into
+        the nested closed forms.
+        """
+        if self.depth == 1:
+            return sp.Integer(1), self.alpha_value(), self.kappas()[1]
+        ko, kd = self.solver_kappas()
+        return sp.Integer(1), (1 + kd - 2 * ko) / (1 - kd), kd
 
     def _kernel_expr(self, a: Trial, b: Trial, p: Mapping[str, sp.Expr]) -> sp.Expr:
         shared = int(a[0] == b[0]) + int(a[1] == b[1])

@@ -34,11 +34,11 @@ import sympy as sp
 from .. import symbols as S
 from ..errors import ParameterError
 from .base import Family, Parameter, Trial
+from .exchangeable import _ALPHA
 
 __all__ = ["ItemSimilarityFamily", "Geometric", "ALPHA", "BETA", "DELTA", "cross_position_mapping"]
 
-ALPHA = Parameter("alpha", S.alpha, sp.Integer(0), sp.Integer(1), False, False,
-                  "conjunctivity factor: 0 additive, 1 purely conjunctive")
+ALPHA = _ALPHA  # the same conjunctivity factor as the exchangeable family
 BETA = Parameter("beta", S.beta, sp.Integer(0), sp.Integer(1), False, False,
                  "weight of the cross-position similarity (S_il + S_jk)/2; beta <= 1 - alpha (default 0)")
 DELTA = Parameter("delta", S.delta, sp.Integer(0), sp.Integer(1), False, False,

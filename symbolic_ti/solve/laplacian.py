@@ -24,7 +24,6 @@ replaced by its expression in the family parameters and the ridge, trial by tria
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import sympy as sp
@@ -32,7 +31,7 @@ from sympy import ZZ
 from sympy.polys.matrices import DomainMatrix
 from sympy.polys.rings import PolyElement, ring
 
-from ..families.base import Family, Trial
+from ..families.base import Family
 from ..task import Task
 
 __all__ = ["GAMMA", "RankSolution", "rank_solution", "effective_parameters", "laplacian_predictor"]
