@@ -9,7 +9,7 @@ from __future__ import annotations
 # tasks
 from .task import CATEGORIES, ExceptionPair, Task
 # representation families
-from .families import FAMILIES, Exchangeable, Family, get_family
+from .families import FAMILIES, Exchangeable, Family, Geometric, get_family
 # solving
 from .solve import RIDGELESS, solve
 from .results import CategorySummary, Result
@@ -18,20 +18,22 @@ from .critical import CriticalReport, critical_values
 # numeric cross-checks
 from .solve.numeric import numeric_predictions
 from .verify import VerifyReport, verify
+# grid evaluation (numpy; plots live in symbolic_ti.plot, behaviour fits in symbolic_ti.fit)
+from .grid import compile_result
 # errors
-from .errors import (ExportError, FamilyError, IllConditionedWarning, ParameterError, SolveError, SymbolicTIError,
-                     TaskError)
+from .errors import (DataError, ExportError, FamilyError, IllConditionedWarning, ParameterError, SolveError,
+                     SymbolicTIError, TaskError)
 from . import symbols
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Task", "ExceptionPair", "CATEGORIES",
-    "Family", "Exchangeable", "FAMILIES", "get_family",
+    "Family", "Exchangeable", "Geometric", "FAMILIES", "get_family",
     "solve", "RIDGELESS", "Result", "CategorySummary", "derive",
     "critical", "critical_values", "CriticalReport",
-    "numeric_predictions", "verify", "VerifyReport",
-    "SymbolicTIError", "TaskError", "ParameterError", "FamilyError", "SolveError", "ExportError",
+    "numeric_predictions", "verify", "VerifyReport", "compile_result",
+    "SymbolicTIError", "TaskError", "ParameterError", "FamilyError", "SolveError", "ExportError", "DataError",
     "IllConditionedWarning",
     "symbols",
 ]
