@@ -86,8 +86,11 @@ def ntk_gram(task: Task, depth: int) -> np.ndarray:
     -------
     ndarray of shape (m, m) with m the number of training trials (order of ``task.training``)
     """
-    x = trial_inputs(task.n, [t for t, _ in task.training])
-    return _ntk_of_dot(x @ x.T, depth)
+    train = [t for t, _ in task.training]
+    # x . x' = ([i=k] + [j=l]) / 2 exactly (a float inner product of the inputs is off by an ulp, and acos
+    # turns 1 - 1e-16 into an error of 1e-8)
+    dot = np.array([[((a[0] == b[0]) + (a[1] == b[1])) / 2 for b in train] for a in train], dtype=float)
+    return _ntk_of_dot(dot, depth)
 
 
 @dataclass(frozen=True)

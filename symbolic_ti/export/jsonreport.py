@@ -23,6 +23,7 @@ from sympy.functions.elementary.piecewise import ExprCondPair
 
 from ..errors import ExportError
 from ..results import Result
+from ..families.relu import ReluKernelConstant
 
 __all__ = ["FORMAT_VERSION", "FORMAT_NAME", "result_to_dict", "expression_to_dict", "expression_from_dict",
            "dumps"]
@@ -73,7 +74,8 @@ _CONSTRUCTORS: dict[str, Callable[..., Any]] = {
     "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt, "Abs": sp.Abs, "sign": sp.sign,
     "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
     "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh,
-    "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh,
+    "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh, "acos": sp.acos, "asin": sp.asin, "atan": sp.atan,
+    "ReluKernelConstant": ReluKernelConstant,
     "Min": sp.Min, "Max": sp.Max, "chebyshevu": sp.chebyshevu,
     "Piecewise": sp.Piecewise, "ExprCondPair": ExprCondPair,
     "Eq": sp.Eq, "Ne": sp.Ne, "StrictLessThan": sp.StrictLessThan, "LessThan": sp.LessThan,
