@@ -279,3 +279,31 @@ def test_cli_geometric(capsys):
     assert cli.main(["critical", "-n", "7", "-e", "5>3", "--family", "geometric", "--set", "rho=0",
                      "-p", "alpha", "--ridgeless", "-t", "2,5"]) == 0
     assert "alpha = " in capsys.readouterr().out
+
+
+from functools import lru_cache  # noqa: E402
+
+
+@lru_cache(maxsize=None)
+def _symbolic_geometric(n, exceptions):
+    return derive(n, list(exceptions), family="geometric")  # alpha, rho and lambda symbolic
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(3, 6), st.data())
+def test_symbolic_closed_forms_vs_mpmath_at_random_points(n, data):
+    """Hypothesis: the closed forms with alpha, rho and the ridge all symbolic, evaluated exactly at a drawn
+    point, against the 40-digit mpmath solve of the full system at that point."""
+    exceptions = (_exc(n, data.draw),) if data.draw(st.booleans()) else ()
+    r = _symbolic_geometric(n, exceptions)
+    alpha = F(data.draw(st.integers(0, 20)), 20)
+    rho = F(data.draw(st.integers(0, 19)), 20)
+    lam = F(data.draw(st.integers(1, 40)), 20)
+    sub = {S.alpha: sp.Rational(alpha.numerator, alpha.denominator), S.rho: sp.Rational(rho.numerator, rho.denominator),
+           S.ridge: sp.Rational(lam.numerator, lam.denominator)}
+    mp = numeric_predictions(r.task, Geometric(), {"alpha": alpha, "rho": rho}, lam, precision=40)
+    for t in r.task.trials:
+        v = r.f(*t).subs(sub)
+        assert v.is_Rational
+        with mpmath.workdps(40):
+            assert abs(mpmath.mpf(v.p) / v.q - mp[t]) < mpmath.mpf(10) ** -30
