@@ -40,7 +40,7 @@ finished. Ratios are given against the plain baselines and against (a'). A secon
 limit (alpha symbolic): the Laplacian path (``method="laplacian"``, all closed forms built) and the halved dense
 path with ``ridgeless_method="pinv"`` and ``"limit"``, and checks that all three agree.
 
-The geometric family is not in the library yet, so it is not benchmarked (skipped).
+The geometric family is benchmarked separately in benchmarks/bench_geometric.py.
 
 Output: markdown tables on stdout, progress on stderr, and with ``--output`` a JSON file written atomically
 (temporary file + ``os.replace``). Results are discussed in docs/performance.md; the large-n behaviour of the

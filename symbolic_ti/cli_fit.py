@@ -19,7 +19,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .errors import DataError, ExportError
+from .errors import DataError, DataWarning, ExportError
 
 __all__ = ["register"]
 
@@ -46,15 +46,6 @@ def _parse_int(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
-
-def _infer_kind(column: str) -> str:
-    name = column.lower()
-    if "acc" in name:
-        return "accuracy"
-    if "logit" in name or "score" in name:
-        return "score"
-    return "probability"
 
 
 def register(sub: Any, context: Any) -> None:
@@ -118,14 +109,27 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
                                          "pip install 'symbolic-ti[plot]'") from None
     from .data import load_behaviour
 
-    kind = args.kind or _infer_kind(args.value_column)
+    kind = args.kind or "auto"
     count = None if args.count_column.strip().lower() == "none" else args.count_column
+    import sys
+    import warnings
+
     try:
-        data = load_behaviour(args.data, task, filters=args.filter, item_columns=args.item_columns,
-                              value_column=args.value_column, kind=kind, count_column=count)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DataWarning)
+            data = load_behaviour(args.data, task, filters=args.filter, item_columns=args.item_columns,
+                                  value_column=args.value_column, kind=kind, count_column=count)
+        for w in caught:
+            print(f"symbolic-ti: warning: {w.message}", file=sys.stderr)
     except DataError as err:
-        option = "--filter" if str(err).startswith(("filter", "no rows")) else "--data"
+        msg = str(err)
+        option = ("--filter" if msg.startswith(("filter", "no rows")) else
+                  "--items" if msg.startswith("items ") else
+                  "--value-column" if msg.startswith("cannot tell from the column name") else "--data")
         raise context.fail(option, err) from None
+    if data.averaged_over and not getattr(args, "quiet", False):
+        print(f"symbolic-ti: note: rows were averaged within each trial over {data.averaged_text()}; add "
+              "--filter COL=VALUE if a column should not be pooled", file=sys.stderr)
     from .fit import fit
 
     ridge = context.ridge(args)

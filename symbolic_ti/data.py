@@ -42,6 +42,7 @@ import csv
 import gzip
 import io
 import math
+import warnings
 import os
 import zlib
 from dataclasses import dataclass
@@ -50,10 +51,11 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .errors import DataError
+from .errors import DataError, DataWarning
 from .task import Task
 
-__all__ = ["BehaviourData", "load_behaviour", "behaviour_from_arrays", "parse_filter", "KINDS", "DEFAULT_DATA_NAME"]
+__all__ = ["BehaviourData", "load_behaviour", "behaviour_from_arrays", "parse_filter", "infer_kind", "KINDS",
+           "DEFAULT_DATA_NAME"]
 
 Trial = tuple[int, int]
 
@@ -95,6 +97,9 @@ class BehaviourData:
     value_column : str
     count_column : str or None
     rows_read, rows_selected : int
+    averaged_over : tuple of (column, tuple of values)
+        Other columns whose values differ among the rows averaged into one trial (e.g. models, seeds, or a
+        ``phase`` that should have been filtered); shown by ``fit`` so that an unintended pooling is visible.
         Data rows in the file, and rows that passed the filters.
     """
 
@@ -112,6 +117,7 @@ class BehaviourData:
     count_column: str | None = "n_seeds"
     rows_read: int = 0
     rows_selected: int = 0
+    averaged_over: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         m = len(self.trials)
@@ -183,6 +189,14 @@ class BehaviourData:
         return (f"{Path(self.source).name}: {self.value_column} ({self.kind}), {len(self.trials)} trials, "
                 f"{self.rows_selected} of {self.rows_read} rows; filters: {f}")
 
+    def averaged_text(self, max_values: int = 4) -> str:
+        """The columns averaged over within trials, e.g. ``phase (pre, post); model (4 values)``, or ``""``."""
+        parts = []
+        for col, vals in self.averaged_over:
+            shown = ", ".join(vals) if len(vals) <= max_values else f"{len(vals)} values"
+            parts.append(f"{col} ({shown})")
+        return "; ".join(parts)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready description and per-trial values."""
         return {
@@ -193,6 +207,7 @@ class BehaviourData:
             "count_column": self.count_column,
             "kind": self.kind,
             "rows_read": self.rows_read,
+            "averaged_over": {c: list(v) for c, v in self.averaged_over},
             "rows_selected": self.rows_selected,
             "trials": [{"trial": list(t), "value": v, "count": c, "rows": r}
                        for t, v, c, r in zip(self.trials, self.values, self.counts, self.n_rows)],
@@ -296,6 +311,26 @@ def _item(text: str, column: str, line: int, n: int) -> int:
 
 
 # ---------------------------------------------------------------------------------- loader
+def infer_kind(column: str) -> str:
+    """What a value column holds, from its name: ``"accuracy"`` (``acc``, ``correct``), ``"score"`` (``score``,
+    ``logit``) or ``"probability"`` (``prob``, ``p_first``).
+
+    Raises
+    ------
+    DataError
+        If the name says none of these (then pass ``kind`` explicitly).
+    """
+    name = column.lower()
+    if "acc" in name or "correct" in name:
+        return "accuracy"
+    if "logit" in name or "score" in name:
+        return "score"
+    if "prob" in name or name.startswith("p_") or name in ("p", "p_first"):
+        return "probability"
+    raise DataError(f"cannot tell from the column name {column!r} whether it holds a probability, an accuracy or "
+                    "a score; pass kind='probability', 'accuracy' or 'score' (CLI: --kind)")
+
+
 def load_behaviour(
     path: "str | os.PathLike[str]",
     task: Task,
@@ -303,7 +338,7 @@ def load_behaviour(
     filters: Iterable["str | tuple[str, str]"] = (),
     item_columns: Sequence[str] = ("item_a", "item_b"),
     value_column: str = "mean_prob_yes",
-    kind: str = "probability",
+    kind: str = "auto",
     count_column: str | None = "n_seeds",
     truth_column: str | None = "ground_truth",
 ) -> BehaviourData:
@@ -322,9 +357,11 @@ def load_behaviour(
         Columns of the first and second item of the ordered trial, integers in ``1..task.n``.
     value_column : str
         Column of the observed quantity.
-    kind : {"probability", "accuracy", "score"}
+    kind : {"auto", "probability", "accuracy", "score"}
         What the value column holds (see the module docstring): P(first item wins), the fraction of correct
-        answers against the ground truth, or a real-valued score.
+        answers against the ground truth, or a real-valued score. ``"auto"`` (default) reads it from the column
+        name (:func:`infer_kind`: ``acc``/``correct`` accuracy, ``score``/``logit`` score, ``prob`` probability)
+        and raises if the name says none of these.
     count_column : str or None
         Column of per-row counts (``> 0``; e.g. the number of seeds a row averages); ``None`` gives every row
         weight 1.
@@ -345,7 +382,13 @@ def load_behaviour(
         the available ones); a non-numeric value, non-integer or out-of-range item, or a value outside the
         kind's range (the message gives the row's line number in the file, the header being line 1); a trial
         ``(i, i)`` or a trial without ground truth read as accuracy; a ground truth that disagrees with the
-        task; a filter that leaves no rows (the message lists the values that exist).
+        task; a filter that leaves no rows (the message lists the values that exist); ``kind="auto"`` with an
+        uninformative column name.
+
+    Warns
+    -----
+    DataWarning
+        When the task's largest items appear in no selected row (a wrong number of items?).
 
     Examples
     --------
@@ -358,8 +401,8 @@ def load_behaviour(
     """
     if not isinstance(task, Task):
         raise DataError(f"task must be a symbolic_ti.Task, got {type(task).__name__}")
-    if kind not in KINDS:
-        raise DataError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    if kind not in KINDS + ("auto",):
+        raise DataError(f"kind must be one of auto, {', '.join(KINDS)}, got {kind!r}")
     if isinstance(item_columns, str) or len(item_columns) != 2:
         raise DataError(f"item_columns must be two column names (first item, second item), got {item_columns!r}")
     if isinstance(filters, str):
@@ -371,6 +414,8 @@ def load_behaviour(
     ia = _column_index(header, item_columns[0], "first-item", p)
     ib = _column_index(header, item_columns[1], "second-item", p)
     iv = _column_index(header, value_column, "value", p)
+    if kind == "auto":
+        kind = infer_kind(value_column)
     ic = None if count_column is None else _column_index(header, count_column, "count", p)
     it = header.index(truth_column) if truth_column is not None and truth_column in header else None
     width = len(header)
@@ -423,7 +468,24 @@ def load_behaviour(
         acc[1] += c
         acc[2] += 1
     trials = tuple(t for t in task.trials if t in sums)
+    top = max(i for t in trials for i in t)
+    if top < n:  # the signature of a wrong item count (rows about a subset of trials are fine otherwise)
+        warnings.warn(f"items {top + 1}..{n} of the task (n = {n}) appear in no selected row (the largest item in "
+                      f"the data is {top}); is the number of items right?", DataWarning, stacklevel=2)
     gts = tuple(task.ground_truth(t) for t in trials)
+    skip = {ia, ib, iv, ic, it}
+    varying: list[tuple[str, tuple[str, ...]]] = []
+    for ci, col in enumerate(header):
+        if ci in skip:
+            continue
+        per_trial: dict[Trial, set[str]] = {}
+        for _, r in numbered:
+            if ci < len(r):
+                per_trial.setdefault((r[ia].strip(), r[ib].strip()), set()).add(r[ci].strip())  # type: ignore[arg-type]
+        if any(len(v) > 1 for v in per_trial.values()):
+            values_seen = sorted(set().union(*per_trial.values()))
+            if len(values_seen) <= 20:  # a design factor (model, phase, ...), not another measurement column
+                varying.append((col, tuple(values_seen)))
     if kind == "accuracy":
         bad = [t for t, g in zip(trials, gts) if g is None]
         if bad:
@@ -444,6 +506,7 @@ def load_behaviour(
         count_column=count_column,
         rows_read=len(rows),
         rows_selected=len(numbered),
+        averaged_over=tuple(varying),
     )
 
 

@@ -7,7 +7,7 @@ failure (exit code 1).
 
 from __future__ import annotations
 
-__all__ = [
+__all__ = ["DataWarning", 
     "SymbolicTIError",
     "TaskError",
     "ParameterError",
@@ -66,3 +66,7 @@ class UndecidedCheckWarning(UserWarning):
     or when sympy cannot decide the sign of an algebraic pivot. Bind every symbol to a value to have the check
     decided exactly.
     """
+
+
+class DataWarning(UserWarning):
+    """Behavioural data that load but look inconsistent with the task (e.g. the largest items never appear)."""

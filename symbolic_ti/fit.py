@@ -1015,6 +1015,9 @@ def _trials_text(ts: Iterable[Trial]) -> str:
 def _fit_text(r: FitResult, max_trials: int | None) -> str:
     lines = [f"symbolic_ti fit: {r.family_description}, {r.task.label()}"]
     lines.append(f"  data        {r.data.describe()}")
+    if r.data.averaged_over:
+        lines.append(f"  averaged    within each trial over {r.data.averaged_text()}; filter a column "
+                     "(--filter COL=VALUE) if it should not be pooled")
     lik = r.likelihood
     k = [c * v for c, v in zip(r.data.counts, r.data.observed)]
     if lik == "binomial" and any(abs(x - round(x)) > 1e-6 for x in k):
@@ -1025,6 +1028,9 @@ def _fit_text(r: FitResult, max_trials: int | None) -> str:
     lines.append(f"parameters: maximum likelihood, {int(round(r.level * 100))}% profile-likelihood interval"
                  + (f" (threshold widened by the dispersion {r.interval_scale:.3g})" if r.interval_scale > 1 else ""))
     for p in r.parameters:
+        if math.isnan(p.lower) and math.isnan(p.upper):
+            lines.append(f"  {p.name:<8} {_num(p.value):>10}   (interval not computed)")
+            continue
         lo = _num(p.lower) + (" (domain end)" if p.lower_at_bound else "")
         hi = _num(p.upper) + (" (domain end)" if p.upper_at_bound else "")
         lines.append(f"  {p.name:<8} {_num(p.value):>10}   [{lo}, {hi}]")

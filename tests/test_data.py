@@ -218,3 +218,41 @@ def test_behaviour_from_arrays_checks():
         behaviour_from_arrays(t, [(1, 1)], [0.5], [1])
     with pytest.raises(DataError, match="only once"):
         behaviour_from_arrays(t, [(1, 2), (1, 2)], [0.5, 0.5], [1, 1])
+
+
+# ------------------------------------------------------------------ review fixes: kind, pooling, item count
+def _write(tmp_path, text, name="d.csv"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_kind_inferred_from_the_column_name(tmp_path):
+    """An accuracy column read with the default kind is an accuracy: for (2, 1) (ground truth -1) an accuracy of
+    0.9 means P(first item wins) = 0.1."""
+    from symbolic_ti.data import infer_kind
+
+    p = _write(tmp_path, "item_a,item_b,accuracy\n1,2,0.8\n2,1,0.9\n2,3,0.7\n")
+    d = load_behaviour(p, Task(3), value_column="accuracy", count_column=None, truth_column=None)
+    assert d.kind == "accuracy"
+    assert dict(zip(d.trials, d.p_first))[(2, 1)] == pytest.approx(0.1)
+    assert infer_kind("mean_prob_yes") == "probability" and infer_kind("mean_logit_diff") == "score"
+    with pytest.raises(DataError, match="pass kind="):
+        infer_kind("zz")
+
+
+def test_pooled_design_columns_are_reported(tmp_path):
+    p = _write(tmp_path, "phase,item_a,item_b,p\npre,1,2,0.5\npost,1,2,0.9\npost,2,3,0.8\npre,2,3,0.5\n")
+    d = load_behaviour(p, Task(3), value_column="p", count_column=None, truth_column=None)
+    assert d.averaged_over == (("phase", ("post", "pre")),)
+    assert "phase (post, pre)" in d.averaged_text()
+    d2 = load_behaviour(p, Task(3), value_column="p", count_column=None, truth_column=None, filters=["phase=post"])
+    assert d2.averaged_over == ()
+
+
+def test_missing_top_items_warn(tmp_path):
+    from symbolic_ti.errors import DataWarning
+
+    p = _write(tmp_path, "item_a,item_b,p\n1,2,0.9\n2,3,0.8\n")
+    with pytest.warns(DataWarning, match=r"items 4\.\.5 of the task \(n = 5\)"):
+        load_behaviour(p, Task(5), value_column="p", count_column=None, truth_column=None)

@@ -7,7 +7,7 @@ end every diagonal entry equals ``det(K + lambda I)``), then every prediction ``
 is divided by its gcd with the determinant. The algorithm is the one of
 :meth:`sympy.polys.matrices.DomainMatrix.rref_den`; only the arithmetic moves from sympy's pure-Python
 ``PolyElement`` to FLINT's ``fmpz_mpoly`` (C), which is what removes the blow-up measured in
-docs/performance.md#geometric-family. The sympy path stays available (``backend="sympy"``) and the tests
+docs/performance.md#geometric-family-symbolic-item-geometry. The sympy path stays available (``backend="sympy"``) and the tests
 compare the two.
 
 Used automatically by :func:`symbolic_ti.solve.exact.predict_ridge` when python-flint is installed and the
