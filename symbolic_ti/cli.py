@@ -38,6 +38,7 @@ import importlib
 import os
 import sys
 import traceback
+import warnings
 from typing import Any, Callable, Sequence
 
 import sympy as sp
@@ -500,7 +501,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:  # --help
             return int(exc.code or 0) if not isinstance(exc.code, str) else 2
-        _emit(args.run(args), args.output)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("default")
+            text = args.run(args)
+        for w in caught:  # one line each, without the Python source location
+            print(f"{PROG}: warning: {_one_line(w.message)}", file=sys.stderr)
+        _emit(text, args.output)
         return 0
     except (_UsageError, SymbolicTIError) as err:
         print(f"{PROG}: error: {_one_line(err)}", file=sys.stderr)

@@ -250,7 +250,7 @@ class CriticalReport:
                 start = _start_word(t.error_at_start)
                 parts = []
                 for c in t.crossings:
-                    shown = f"{c.value_float:.6g}" if c.value_float is not None else str(c.value)
+                    shown = _fmt(c.value_float) if c.value_float is not None else str(c.value)
                     exact = "" if c.value_float is None or c.value.is_Integer else f" [{c.value}]"
                     kind = " (pole)" if c.kind == "pole" else ""
                     parts.append(f"{p} = {shown}{exact} {c.direction}{kind}")
@@ -270,9 +270,11 @@ class CriticalReport:
         if self.symbolic or any(t.error_at_start is None for t in self.trials):
             lines.append("Failure order: not decidable (symbolic or irrational parameters).")
         elif self.failure_order:
-            lines.append(f"Failure order (first error as {p} grows):")
+            lines.append(f"Failure order as {p} grows (trials already wrong at {p} -> {a}+ first):")
+            start = {tc.trial for tc in self.trials if tc.error_at_start}
             for t, v in self.failure_order:
-                lines.append(f"  {_trial_text(t):<9}{p} = {v:.6g}")
+                where = f"wrong from the start ({p} -> {a}+)" if t in start else f"{p} = {_fmt(v)}"
+                lines.append(f"  {_trial_text(t):<9}{where}")
         else:
             lines.append("Failure order: no trial becomes an error on this interval.")
         if self.notes:
@@ -333,6 +335,14 @@ class CriticalReport:
 
     def __str__(self) -> str:
         return self.to_text()
+
+
+def _fmt(v: float) -> str:
+    """Six significant digits, more where that would round a non-integer to an integer (0.9999996 -> not "1")."""
+    text = f"{v:.6g}"
+    if float(text) == round(v) and v != round(v):
+        text = f"{v:.12g}"
+    return text
 
 
 def _trial_text(t: Trial) -> str:

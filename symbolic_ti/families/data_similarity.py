@@ -622,6 +622,54 @@ def _auto_numeric(flag: bool | None, machine_float: bool) -> bool:
     return machine_float if flag is None else flag
 
 
+#: ``numeric="auto"`` keeps rational vectors exact only while the cosines need at most this many independent
+#: square roots (the number field has degree ``2^k``; k = 3 already took 103 s at n = 5, docs/families.md).
+MAX_EXACT_SQUARE_ROOTS = 2
+
+
+def _too_many_square_roots(rows: list[list[sp.Expr]]) -> bool:
+    """Whether exact cosines of these rational vectors need more than :data:`MAX_EXACT_SQUARE_ROOTS` independent
+    square roots; then warn and use the numeric path (``numeric=False`` forces the exact one)."""
+    from sympy.ntheory.factor_ import core
+
+    classes: list[int] = []
+    for row in rows:
+        sq = sum((v * v for v in row), sp.Integer(0))
+        if not sq.is_Rational or sq <= 0:
+            return False  # symbolic or algebraic entries, or a zero row: leave it to the exact checks
+        c = int(core(int(sq.p) * int(sq.q)))
+        if c != 1:
+            classes.append(c)
+    # rank over GF(2) of the square classes = number of independent square roots
+    basis: list[int] = []
+    for c in classes:
+        v = _square_class_bits(c)
+        for b in basis:
+            v = min(v, v ^ b)
+        if v:
+            basis.append(v)
+    if len(basis) > MAX_EXACT_SQUARE_ROOTS:
+        warnings.warn(f"vectors: the exact cosines need {len(basis)} independent square roots (a number field of "
+                      f"degree {2 ** len(basis)}), which the exact solver handles only slowly; using the numeric "
+                      "solvers (float64, checked with mpmath). Pass numeric=False (--set numeric=false) to force "
+                      "the exact path.", UndecidedCheckWarning, stacklevel=4)
+        return True
+    return False
+
+
+_PRIMES: dict[int, int] = {}
+
+
+def _square_class_bits(c: int) -> int:
+    """The square-free integer ``c`` as a bit vector over its prime factors (a shared prime -> bit index)."""
+    from sympy import factorint
+
+    bits = 0
+    for prime in factorint(c):
+        bits |= 1 << _PRIMES.setdefault(prime, len(_PRIMES))
+    return bits
+
+
 class Similarity(_DataSimilarity):
     r"""A user-given item-similarity matrix ``S`` (file or Python), lifted to trials.
 
@@ -814,6 +862,8 @@ class Embedding(_DataSimilarity):
         n = len(parsed)
         exact = [[v for v, _ in row] for row in parsed]
         use_float = _auto_numeric(numeric, any(f for row in parsed for _, f in row))
+        if numeric is None and not use_float:
+            use_float = _too_many_square_roots(exact)
         if use_float:
             x = np.array([[float(v) for v in row] for row in exact], dtype=float)
             norms = np.sqrt(np.einsum("ij,ij->i", x, x))
