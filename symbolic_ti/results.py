@@ -262,9 +262,12 @@ class Result:
     @property
     def training_fit(self) -> tuple[TrainingFit, ...]:
         """Target, prediction and residual of every training trial, in the task's training order."""
-        return tuple(
-            TrainingFit(t, y, self.predictions[t], sp.cancel(y - self.predictions[t])) for t, y in self.task.training
-        )
+        out = []
+        for t, y in self.task.training:
+            f = self.predictions[t]
+            num, den = sp.fraction(f)  # canceled already, so (y den - num) / den is canceled too
+            out.append(TrainingFit(t, y, f, sp.expand(y * den - num) / den if den != 1 else y - f))
+        return tuple(out)
 
     # ------------------------------------------------------------ helpers
     def subs(self, values: Mapping[Any, Any]) -> "Result":

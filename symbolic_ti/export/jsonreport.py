@@ -34,6 +34,8 @@ FORMAT_NAME = "symbolic_ti.result"
 # Version of the JSON format; bump it, with a line here, whenever a field changes meaning or disappears.
 #   1: first format (symbolic_ti 0.1.0).
 FORMAT_VERSION = 1
+#: Above this many characters of ``srepr``, printed terms are not sorted (see :func:`expression_to_dict`).
+LARGE_SREPR = 20000
 
 
 # ------------------------------------------------------------------ expressions
@@ -50,7 +52,9 @@ def expression_to_dict(e: Any) -> dict[str, Any] | None:
     dict or None
         ``srepr``: exact, with Symbol assumptions (read back by :func:`expression_from_dict`);
         ``latex``: ``sympy.latex``; ``text``: ``str``; ``float``: the value as a float when the expression
-        has no free symbol and is real and finite, else ``None``.
+        has no free symbol and is real and finite, else ``None``. For an expression whose ``srepr`` is longer
+        than :data:`LARGE_SREPR` characters, ``latex`` and ``text`` keep sympy's internal term order instead of
+        sorting the terms (2-4 times faster for the large closed forms of symbolic item geometries).
     """
     if e is None:
         return None
@@ -63,7 +67,11 @@ def expression_to_dict(e: Any) -> dict[str, Any] | None:
             value = None
         if value is not None and not math.isfinite(value):
             value = None
-    return {"srepr": sp.srepr(e), "latex": sp.latex(e), "text": str(e), "float": value}
+    srepr = sp.srepr(e)
+    if len(srepr) > LARGE_SREPR:  # sorting the terms of a huge polynomial dominates printing: keep sympy's order
+        return {"srepr": srepr, "latex": sp.latex(e, order="none"), "text": sp.sstr(e, order="none"),
+                "float": value}
+    return {"srepr": srepr, "latex": sp.latex(e), "text": str(e), "float": value}
 
 
 # Names an srepr string may call or mention, and what they build. Only these are ever called.

@@ -103,7 +103,10 @@ def _positive_factors(poly: sp.Expr) -> tuple[bool, sp.Expr]:
     Returns ``(negative, product)`` with ``(-1 if negative else 1) * product == poly``; the product is an
     unevaluated Mul, so that sympy does not distribute a number over a sum when printing.
     """
-    coeff, factors = sp.factor_list(poly)
+    from ..solve.flint_backend import factor_list as _flint_factor_list
+
+    fast = _flint_factor_list(poly) if poly.is_Add else None  # multivariate: FLINT, much faster than sympy
+    coeff, factors = fast if fast is not None else sp.factor_list(poly)
     negative = bool(coeff < 0)
     parts: list[sp.Expr] = []
     for f, k in factors:

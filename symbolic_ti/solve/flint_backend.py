@@ -154,3 +154,36 @@ def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: boo
     if lazy:
         return prediction
     return [prediction(t) for t in range(len(crows))]
+
+
+def factor_list(expr: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]] | None:
+    """``sympy.factor_list`` of a polynomial with rational coefficients in two or more symbols, computed with
+    FLINT's multivariate factorization; ``None`` when it does not apply (then use sympy's).
+
+    Returns
+    -------
+    (coefficient, [(factor, multiplicity), ...]) with ``coefficient * prod(factor**multiplicity) == expr``; the
+    factors are primitive integer polynomials, as sympy returns them (signs may differ from sympy's choice).
+    """
+    if not available():
+        return None
+    syms = sorted(expr.free_symbols, key=lambda s: s.name)
+    if len(syms) < 2:
+        return None
+    try:
+        poly = sp.Poly(expr, *syms, domain="QQ")
+    except (sp.PolynomialError, sp.polys.polyerrors.CoercionFailed):
+        return None
+    terms = poly.terms()
+    lcm = 1
+    for _, c in terms:
+        lcm = math.lcm(lcm, int(c.q))
+    ctx = _flint.fmpz_mpoly_ctx.get(tuple(s.name for s in syms), "lex")
+    fp = ctx.from_dict({m: int(c.p) * (lcm // int(c.q)) for m, c in terms})
+    content, facs = fp.factor()
+    out = []
+    for f, k in facs:
+        d = f.to_dict()
+        out.append((sp.Add(*[sp.Integer(int(c)) * sp.Mul(*[s ** e for s, e in zip(syms, m)]) for m, c in d.items()]),
+                    int(k)))
+    return sp.Rational(int(content), lcm), out
