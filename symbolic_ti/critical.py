@@ -642,6 +642,73 @@ def _exact_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo: s
     return tuple(crossings), signs[0] < 0
 
 
+_NUMERIC_DPS = 60
+
+
+def _numeric_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
+                   notes: list[str]) -> tuple[tuple[Crossing, ...], bool]:
+    """Crossings of a margin whose coefficients are irrational numbers: roots by ``mpmath.polyroots`` at
+    :data:`_NUMERIC_DPS` digits, signs by evaluation between them (values are Floats, said in the notes)."""
+    import mpmath
+
+    with mpmath.workdps(_NUMERIC_DPS):
+        def coeffs(expr: sp.Expr) -> list[Any]:
+            return [mpmath.mpf(str(sp.N(c, _NUMERIC_DPS + 20))) for c in sp.Poly(expr, sym).all_coeffs()]
+
+        cn, cd = coeffs(num), coeffs(den)
+        if all(c == 0 for c in cn):
+            notes.append(f"the margin of ({trial[0]}, {trial[1]}) is identically zero")
+            return (), False
+        lo_f = mpmath.mpf(str(sp.N(lo, _NUMERIC_DPS))) if lo != -sp.oo else -mpmath.inf
+        hi_f = mpmath.mpf(str(sp.N(hi, _NUMERIC_DPS))) if hi != sp.oo else mpmath.inf
+        tol = mpmath.mpf(10) ** (-_NUMERIC_DPS // 2)
+
+        def real_roots(c: list[Any], kind: str) -> list[tuple[Any, str]]:
+            while c and c[0] == 0:
+                c = c[1:]
+            if len(c) < 2:
+                return []
+            found = mpmath.polyroots(c, maxsteps=400, extraprec=4 * _NUMERIC_DPS)
+            return [(mpmath.re(z), kind) for z in found
+                    if abs(mpmath.im(z)) <= tol * (1 + abs(z)) and lo_f < mpmath.re(z) < hi_f]
+
+        roots = sorted(real_roots(cn, "zero") + real_roots(cd, "pole"), key=lambda e: e[0])
+        merged: list[tuple[Any, str]] = []
+        for x, kind in roots:  # a multiple root comes back as a cluster: keep one
+            if merged and abs(x - merged[-1][0]) <= tol * (1 + abs(x)) and kind == merged[-1][1]:
+                continue
+            merged.append((x, kind))
+
+        def sign_at(x: Any) -> int:
+            v = mpmath.polyval(cn, x) * mpmath.polyval(cd, x)
+            return 1 if v > 0 else (-1 if v < 0 else 0)
+
+        ends = [lo_f] + [x for x, _ in merged] + [hi_f]
+        points = []
+        for a, b in zip(ends, ends[1:]):
+            if a == -mpmath.inf and b == mpmath.inf:
+                points.append(mpmath.mpf(0))
+            elif a == -mpmath.inf:
+                points.append(b - 1)
+            elif b == mpmath.inf:
+                points.append(a + 1)
+            else:
+                points.append((a + b) / 2)
+        signs = [sign_at(x) for x in points]
+        out = []
+        for k, (x, kind) in enumerate(merged):
+            left, right = signs[k], signs[k + 1]
+            if left == right:
+                if kind == "pole":
+                    continue
+                direction = "touch"
+            else:
+                direction = "to_error" if left > 0 else "to_correct"
+            value = sp.Float(mpmath.nstr(x, _NUMERIC_DPS // 2), _NUMERIC_DPS // 2)
+            out.append(Crossing(trial, value, float(x), direction, kind))
+        return tuple(out), signs[0] < 0
+
+
 def _root_text(r: _Root) -> str:
     return f"{float(sp.N(r.exact(), 30)):.6g}"
 
@@ -859,11 +926,11 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
                 crossings = _symbolic_trial(t, num, sym, lo, hi, notes)
                 all_exact = False
             elif not _rational_coefficients(num, den, sym):
-                notes.append("some margins have irrational coefficients (irrational values of the other "
-                             "parameters); their crossings are closed forms of degree <= 2 only, with undecided "
-                             "direction")
-                crossings = _symbolic_trial(t, num, sym, lo, hi, notes)
-                all_exact = False
+                notes.append(f"some margins have irrational coefficients (e.g. pi, square roots, the ReLU kernel "
+                             f"constants); their crossings are real roots computed numerically at "
+                             f"{_NUMERIC_DPS} digits (mpmath.polyroots), with directions and start signs from "
+                             f"{_NUMERIC_DPS}-digit evaluations between them, not exact algebraic numbers")
+                crossings, start = _numeric_trial(t, num, den, sym, lo, hi, notes)
             else:
                 crossings, start = _exact_trial(t, num, den, sym, lo, hi, notes)
             out.append(TrialCritical(t, cats[t], margin, crossings, start))

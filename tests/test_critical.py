@@ -408,3 +408,25 @@ def test_laplacian_path_equals_generic_path(case):
     r = derive(n, exceptions, parameters={"kappa_d": kd}, ridge=ridge)
     _same_reports(critical_values(r, "alpha", interval=interval),
                   critical_values(r, "alpha", interval=interval, method="generic"))
+
+
+def test_irrational_coefficients_numeric_crossings():
+    """relu-ntk (depth 1) has kappas in pi and sqrt(3): scanning the ridge, crossings come from 60-digit
+    numerics (noted), with directions decided; checked against float64 solves just below and above."""
+    from symbolic_ti.families import get_family
+    from symbolic_ti.solve.numeric import numeric_predictions
+
+    rep = critical(7, ["5>3"], family="relu-ntk", parameter="lambda", trials=[(2, 5), (1, 7), (3, 4)])
+    assert any("computed numerically" in n for n in rep.notes)
+    fam = get_family("relu-ntk", depth=1)
+    task = derive(7, ["5>3"], family="relu-ntk", ridge="1").task
+    for tc in rep.trials:
+        assert tc.error_at_start is not None and all(c.direction != "unknown" for c in tc.crossings)
+        g = task.ground_truth(tc.trial) or task.training_targets[tc.trial]
+        for c in tc.crossings:
+            below = numeric_predictions(task, fam, {}, c.value_float * (1 - 1e-6))[tc.trial] * g
+            above = numeric_predictions(task, fam, {}, c.value_float * (1 + 1e-6))[tc.trial] * g
+            want = (1, -1) if c.direction == "to_error" else (-1, 1)
+            assert (1 if below > 0 else -1, 1 if above > 0 else -1) == want
+        start = numeric_predictions(task, fam, {}, 1e-9)[tc.trial] * g
+        assert tc.error_at_start == (start < 0)
