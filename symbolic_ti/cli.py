@@ -3,8 +3,8 @@
 Subcommands::
 
     symbolic-ti derive   --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
-                         [--ridge VALUE | --ridgeless] [--format text|json|latex] [--standalone]
-                         [--output FILE]
+                         [--ridge VALUE | --ridgeless] [--trial I,J ...] [--format text|json|latex]
+                         [--standalone] [--output FILE]
     symbolic-ti critical --items N [--exception W>L ...] --parameter NAME [--trial I,J ...]
                          [--family NAME] [--set NAME=VALUE ...] [--ridge VALUE | --ridgeless]
                          [--interval A,B] [--margins] [--format text|json|latex] [--output FILE]
@@ -174,6 +174,10 @@ def build_parser() -> argparse.ArgumentParser:
     task_options(d)
     output_options(d, FORMATS)
     d.add_argument("--standalone", action="store_true", help="with --format latex: a complete .tex document")
+    d.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
+                   type=_option_type("--trial", _parse_trial),
+                   help="only these trials' closed forms and margins (repeat; default: every trial). Large "
+                        "symbolic tasks build and print only what is asked")
     d.set_defaults(run=_run_derive)
 
     c = sub.add_parser("critical", parents=[debug], help="parameter values where margins change sign",
@@ -324,10 +328,25 @@ def _run_derive(args: argparse.Namespace) -> str:
     from .api import derive
     from .progress import Progress, quiet
 
+    trials = None
+    if args.trial is not None:
+        if args.standalone:
+            raise _fail("--standalone", "writes the whole result; leave out --trial")
+        trials = []
+        for raw in args.trial:
+            try:
+                trials.append(task.check_trial(raw, "trial"))
+            except SymbolicTIError as err:
+                raise _fail("--trial", err) from None
     with quiet(getattr(args, "quiet", False)), Progress(n=task.n) as progress:
         progress.update("solving")
         result = derive(task.n, task.exceptions, family=family, ridge=_ridge(args))
         progress.update(f"writing {args.format}")
+        if trials is not None:
+            return _chosen_trials(result, list(dict.fromkeys(trials)), args.format)
+        if result.free_symbols and task.n > 25 and not getattr(args, "quiet", False):
+            print(f"{PROG}: note: writing all {len(task.trials)} symbolic closed forms of n = {task.n} takes long "
+                  f"and much memory; --trial I,J writes only the trials you name", file=sys.stderr)
         if args.format == "json":
             from .export.jsonreport import dumps
 
@@ -335,6 +354,34 @@ def _run_derive(args: argparse.Namespace) -> str:
         if args.format == "latex":
             return result.to_latex(standalone=args.standalone)
         return result.to_text()
+
+
+def _chosen_trials(result: Any, trials: list[tuple[int, int]], fmt: str) -> str:
+    """``derive --trial``: the closed forms and margins of the chosen trials only."""
+    cats = result.task.categories
+    rows = [(t, result.f(*t), result.margin(*t), cats[t]) for t in trials]
+    if fmt == "json":
+        from .export.jsonreport import dumps, expression_to_dict
+
+        return dumps({"task": {"n": result.task.n, "exceptions": [str(e) for e in result.task.exceptions]},
+                      "family": result.family.describe(),
+                      "ridge": "ridgeless" if result.ridgeless else str(result.ridge), "method": result.method,
+                      "ridgeless_conditions": [expression_to_dict(c) for c in result.ridgeless_conditions],
+                      "trials": [{"trial": list(t), "category": c, "value": expression_to_dict(v),
+                                  "margin": expression_to_dict(m)} for t, v, m, c in rows]})
+    if fmt == "latex":
+        from .export.latex import expr_latex
+
+        body = [rf"f({t[0]}, {t[1]}) &= {expr_latex(v)}" for t, v, _, _ in rows]
+        return "\\begin{align*}\n" + " \\\\\n".join(body) + "\n\\end{align*}"
+    from .export.text import _header, expr_text
+
+    out = _header(result) + [""]
+    for t, v, m, c in rows:
+        out.append(f"f({t[0]}, {t[1]}) = {expr_text(v)}    [{c}]")
+        if m is not None and not (m.free_symbols or v.free_symbols):
+            out.append(f"  margin {expr_text(m)}" + ("  (wrong)" if m < 0 else ""))
+    return "\n".join(out)
 
 
 def _run_critical(args: argparse.Namespace) -> str:

@@ -251,7 +251,7 @@ class CriticalReport:
                 parts = []
                 for c in t.crossings:
                     shown = _fmt(c.value_float) if c.value_float is not None else str(c.value)
-                    exact = "" if c.value_float is None or c.value.is_Integer else f" [{c.value}]"
+                    exact = "" if c.value_float is None else _exact_text(c)
                     kind = " (pole)" if c.kind == "pole" else ""
                     parts.append(f"{p} = {shown}{exact} {c.direction}{kind}")
                 lines.append(f"{_trial_text(t.trial):<9}{t.category:<16}{start:<10}" + "; ".join(parts))
@@ -335,6 +335,44 @@ class CriticalReport:
 
     def __str__(self) -> str:
         return self.to_text()
+
+
+_MAX_EXACT_TEXT = 120
+_MAX_FACTOR_DEGREE = 12  # text reports factor a root's polynomial to show its exact value only up to this degree
+
+
+class _LazyAlpha:
+    """The exact ``alpha*`` of a root in gamma, computed on call (see :class:`Crossing`)."""
+
+    def __init__(self, root: Any, lam: sp.Rational) -> None:
+        self.root, self.lam = root, lam
+
+    def __call__(self) -> sp.Expr:
+        return self.root.alpha(self.lam)
+
+    def readable(self) -> bool:
+        """Whether the exact value is short (rational or quadratic), deciding it cheaply: factoring is tried
+        only for polynomials of degree <= ``_MAX_FACTOR_DEGREE``."""
+        r = self.root
+        if r.rational:
+            return True
+        if r._min is None and len(r.poly) - 1 > _MAX_FACTOR_DEGREE:
+            return False
+        return len(r.minimal()[0]) - 1 <= 2
+
+
+def _exact_text(c: Crossing) -> str:
+    """`` [exact value]`` for the text report, or ``""`` when it is an integer or too long to read (a ``CRootOf``
+    of high degree: then ``--format json`` or ``report.trial(i, j)`` has it)."""
+    if isinstance(c._value, _LazyAlpha) and not c._value.readable():
+        return " [algebraic; exact value in --format json]"
+    v = c.value
+    if v.is_Integer:
+        return ""
+    text = str(v)
+    if len(text) > _MAX_EXACT_TEXT:
+        return " [algebraic; exact value in --format json]"
+    return f" [{text}]"
 
 
 def _fmt(v: float) -> str:
@@ -809,7 +847,7 @@ def _laplacian_trials(result: Result, chosen: list[Trial], lo: sp.Expr, hi: sp.E
                 continue
             inside.append((root, r.direction))
         crossings = tuple(
-            Crossing(t, (lambda root=root: root.alpha(lam)), _alpha_float(root, lam), direction, "zero")
+            Crossing(t, _LazyAlpha(root, lam), _alpha_float(root, lam), direction, "zero")
             for root, direction in sorted(inside, key=lambda e: _alpha_float(e[0], lam)))
         out.append(TrialCritical(t, tg.category, margin, crossings, start))
     return out

@@ -286,7 +286,9 @@ class Result:
 
         Notes
         -----
-        Symbolic parameters are substituted into the closed forms. A parameter that has a value already
+        Symbolic parameters are substituted into the closed forms (results of the fast paths, whose closed forms
+        are built on access, are solved again with the values instead, which is faster and equal). A parameter
+        that has a value already
         (including the default ``kappa_d = 0``) or a numeric/ridgeless ridge that is changed makes the task be
         solved again with the new values. Limits are never replaced by substitution: setting the ridge to 0 takes
         the limit ``lambda -> 0+`` after the other values are set, and for a ridgeless result whose
@@ -324,7 +326,8 @@ class Result:
         family = self.family.with_values(**fam_values) if fam_values else self.family  # validates domains
         bound = self.family.values
         ridge_was_symbol = self.ridge == lam_symbol
-        if any(name in bound for name in fam_values) or (ridge_value is not None and not ridge_was_symbol):
+        lazy = isinstance(self.predictions, LazyPredictions)  # a fast path: solving again beats substituting
+        if lazy or any(name in bound for name in fam_values) or (ridge_value is not None and not ridge_was_symbol):
             ridge = ridge_value if ridge_value is not None else ("ridgeless" if self.ridge is None else self.ridge)
             return solve(self.task, family, ridge)
         sub = {active[name].symbol: v for name, v in fam_values.items()}

@@ -367,3 +367,19 @@ def test_general_errors(argv, match, capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert match in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_derive_chosen_trials(capsys):
+    """derive --trial writes only the named trials (conventions: f(3,6) = -387/3925, f(6,4) = 5509/7850)."""
+    assert cli.main(["derive", "-n", "9", "-e", "6>4", "--set", "alpha=0.1", "--ridge", "0.1",
+                     "-t", "3,6", "-t", "6,4", "-f", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    got = {tuple(e["trial"]): (e["value"]["text"], e["margin"]["text"], e["category"]) for e in data["trials"]}
+    assert got == {(3, 6): ("-387/3925", "-387/3925", "one_in_cycle"),
+                   (6, 4): ("5509/7850", "5509/7850", "exception")}
+    assert cli.main(["derive", "-n", "9", "-e", "6>4", "--set", "alpha=0.1", "--ridge", "0.1", "-t", "3,6"]) == 0
+    out = capsys.readouterr().out
+    assert "f(3, 6) = -387/3925" in out and "(wrong)" in out and "f(1, 2)" not in out
+    assert cli.main(["derive", "-n", "9", "-t", "3,3"]) == 2
+    assert "argument --trial" in capsys.readouterr().err
+    assert cli.main(["derive", "-n", "9", "-t", "3,4", "-f", "latex", "--standalone"]) == 2
