@@ -9,7 +9,8 @@ Shows, and prints:
 3. ``r_i - r_j`` equals the PNAS formula for symbolic n, i, j (``sympy.simplify`` of the difference is 0, and
    the difference is identically 0 as a rational function of independent exponentials);
 4. numerically, for several n up to 40, the PNAS formula evaluated with mpmath equals an independent mpmath
-   Gram-matrix solve (``numeric_predictions``, 50 digits) on every test trial;
+   Gram-matrix solve (``numeric_predictions``, 50 digits) on every test trial for n <= 16 and on the trials
+   with first item 1, 2 or n//2 for larger n;
 5. the limits: ``alpha, lambda -> 0`` gives ``f(i, j) = j - i``; ``alpha -> 1`` gives 0;
 6. with the same technique, the one-exception closed form solves every row of its rank system for symbolic
    n, L, D (a proof for every n), and its two forms are equal.
@@ -108,7 +109,7 @@ def part2() -> None:
 
 
 def part3() -> None:
-    print("3. r_i - r_j equals the PNAS closed form (CONVENTIONS.md)")
+    print("3. r_i - r_j equals the PNAS closed form (docs/conventions.md)")
     print("   PNAS: f(i, j) =", G.pnas_closed_form())
     t = time.perf_counter()
     diff = G.prediction_no_exception("sinh") - G.pnas_closed_form()
@@ -123,7 +124,8 @@ def part3() -> None:
 
 
 def part4(dps: int = 50) -> None:
-    print(f"4. Numerically: PNAS formula (mpmath) against an mpmath Gram solve at {dps} digits, every test trial")
+    print(f"4. Numerically: PNAS formula (mpmath) against an mpmath Gram solve at {dps} digits: every test trial "
+          "for n <= 16, the test trials with first item 1, 2 or n//2 for larger n")
     pnas = sp.lambdify((n, i, j, mu), G.pnas_closed_form(), modules="mpmath")
     cases = [(3, "1/2", "1/2"), (5, "1/2", "1/2"), (9, "1/10", "1/10"), (16, "3/10", "1"), (25, "0", "1/4"),
              (40, "1/7", "1/3")]

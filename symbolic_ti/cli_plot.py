@@ -76,6 +76,7 @@ def register(sub: Any, context: Any) -> None:
                        help="figure file (.png, .pdf or .svg), written atomically")
         q.add_argument("--dpi", type=float, default=None, help="resolution of a PNG (default 100)")
         q.add_argument("--title", default=None, help="figure title (default: task, family and ridge)")
+        q.add_argument("--quiet", "-q", action="store_true", help="no progress display")
 
     h = kinds.add_parser("heatmap", parents=[context.debug], help="f(i, j), margin or P(first wins) per trial",
                          description="Heatmap over the item grid (rows: first item), with training trials, the "
@@ -147,13 +148,30 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
         raise context.fail("--dpi", f"must be between 1 and 2000, got {args.dpi:g}")
     plot._require_matplotlib()  # fail before any computation when the extra is missing
     task, (family, values) = context.task(args), context.family(args)
-    from .solve import solve
-
     if kind == "phase":
         _scanned_conflicts(args, context, values, [args.x.strip(), args.y.strip()], "--x/--y")
     elif kind == "curve":
         _scanned_conflicts(args, context, values, [args.parameter.strip()], "--parameter")
     ridge = context.ridge(args)
+    from .progress import Progress, quiet
+
+    with quiet(args.quiet), Progress(n=task.n) as progress:
+        progress.update(f"{kind} plot")
+        fig = _figure(args, context, plot, task, family, ridge, kind)
+    try:
+        plot.save_figure(fig, out, dpi=args.dpi)
+    except SymbolicTIError as err:
+        raise context.fail("--output", err) from None
+    args.output = None  # written here; main() prints the confirmation line
+    size = out.stat().st_size if out.exists() else 0
+    return f"wrote {out} ({plot.FORMATS[out.suffix.lower()]}, {size} bytes)"
+
+
+def _figure(args: argparse.Namespace, context: Any, plot: Any, task: Any, family: Any, ridge: Any,
+            kind: str) -> Any:
+    from .errors import SymbolicTIError
+    from .solve import solve
+
     try:
         result = solve(task, family, ridge)
         if kind == "heatmap":
@@ -170,7 +188,7 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
             fig = plot.phase(result, args.x, args.y, title=args.title, x_range=args.x_range, y_range=args.y_range,
                              resolution=tuple(res), x_log=args.x_log, y_log=args.y_log)
         else:
-            trials = None if args.trial is None else [task.check_trial(t, "--trial") for t in args.trial]
+            trials = None if args.trial is None else [task.check_trial(t, "trial") for t in args.trial]
             fig = plot.curve(result, args.parameter, trials, title=args.title, x_range=args.range,
                              resolution=args.resolution[0], log=args.log)
     except SymbolicTIError as err:
@@ -178,10 +196,4 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
         if "trial" in str(err):
             option = "--trial"
         raise context.fail(option, err) from None
-    try:
-        plot.save_figure(fig, out, dpi=args.dpi)
-    except SymbolicTIError as err:
-        raise context.fail("--output", err) from None
-    args.output = None  # written here; main() prints the confirmation line
-    size = out.stat().st_size if out.exists() else 0
-    return f"wrote {out} ({plot.FORMATS[out.suffix.lower()]}, {size} bytes)"
+    return fig

@@ -121,7 +121,9 @@ def _free_result(result: Result, scanned: Sequence[str], values: Mapping[str, An
     if left:
         raise ParameterError(f"{who}: the result still depends on {', '.join(left)}; give "
                              + ("its value" if len(left) == 1 else "their values")
-                             + " in values, e.g. values={" + ", ".join(f"'{x}': ..." for x in left) + "}")
+                             + " in values, e.g. values={" + ", ".join(f"'{x}': ..." for x in left) + "} (CLI: "
+                             + " ".join(f"--set {x}=VALUE" if x != "lambda" else "--ridge VALUE" for x in left)
+                             + ")")
     return result
 
 
