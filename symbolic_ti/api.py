@@ -39,6 +39,7 @@ def derive(
     parameters: Mapping[str, Any] | None = None,
     ridge: Any = None,
     method: str = "auto",
+    ridgeless_method: str = "auto",
 ) -> Result:
     """Exact kernel ridge predictions of every trial of a TI task, as closed forms.
 
@@ -58,6 +59,10 @@ def derive(
     method : {"auto", "laplacian", "halved", "full"}
         Solver method, see :func:`symbolic_ti.solve.solve` (auto: the graph-Laplacian reduction for
         exchangeable kernels).
+    ridgeless_method : {"auto", "pinv", "limit"}
+        How a dense path takes the ridgeless limit (see :func:`symbolic_ti.solve.solve`): ``"pinv"`` is much
+        faster for symbolic item geometries, ``"limit"`` (auto when parameters are symbolic) also records where
+        the generic formulas hold.
 
     Returns
     -------
@@ -75,7 +80,7 @@ def derive(
     5/7
     """
     task = Task(n, tuple(exceptions))
-    return solve(task, make_family(family, parameters), ridge, method=method)
+    return solve(task, make_family(family, parameters), ridge, method=method, ridgeless_method=ridgeless_method)
 
 
 def critical(
