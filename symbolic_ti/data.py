@@ -470,8 +470,9 @@ def load_behaviour(
     trials = tuple(t for t in task.trials if t in sums)
     top = max(i for t in trials for i in t)
     if top < n:  # the signature of a wrong item count (rows about a subset of trials are fine otherwise)
-        warnings.warn(f"items {top + 1}..{n} of the task (n = {n}) appear in no selected row (the largest item in "
-                      f"the data is {top}); is the number of items right?", DataWarning, stacklevel=2)
+        which = f"item {n}" if top + 1 == n else f"items {top + 1}..{n}"
+        warnings.warn(f"{which} of the task (n = {n}) appear in no selected row (the largest item in the data is "
+                      f"{top}); is the number of items right?", DataWarning, stacklevel=2)
     gts = tuple(task.ground_truth(t) for t in trials)
     skip = {ia, ib, iv, ic, it}
     varying: list[tuple[str, tuple[str, ...]]] = []
