@@ -624,13 +624,19 @@ def _separate(roots: list[_Root], lo: sp.Expr, hi: sp.Expr) -> list[_Root]:
 def _test_points(roots: list[_Root], lo: sp.Expr, hi: sp.Expr) -> list[sp.Rational]:
     """Rational points strictly between lo, the roots (in order) and hi: len(roots) + 1 of them."""
     ends = [lo] + [x for r in roots for x in (r.s, r.t)] + [hi]
+    return _points_between(zip(ends[0::2], ends[1::2]), sp.oo, sp.Integer(0))
+
+
+def _points_between(gaps: Iterable[tuple[Any, Any]], inf: Any, zero: Any) -> list[Any]:
+    """One point inside each open gap ``(left, right)``: the midpoint, or a unit step in from a finite end when
+    the other is infinite (``inf`` is the arithmetic's infinity: ``sympy.oo`` or ``mpmath.inf``)."""
     pts = []
-    for left, right in zip(ends[0::2], ends[1::2]):
-        if left == -sp.oo and right == sp.oo:
-            pts.append(sp.Integer(0))
-        elif left == -sp.oo:
+    for left, right in gaps:
+        if left == -inf and right == inf:
+            pts.append(zero)
+        elif left == -inf:
             pts.append(right - 1)
-        elif right == sp.oo:
+        elif right == inf:
             pts.append(left + 1)
         else:
             pts.append((left + right) / 2)
@@ -722,17 +728,7 @@ def _numeric_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo:
             return 1 if v > 0 else (-1 if v < 0 else 0)
 
         ends = [lo_f] + [x for x, _ in merged] + [hi_f]
-        points = []
-        for a, b in zip(ends, ends[1:]):
-            if a == -mpmath.inf and b == mpmath.inf:
-                points.append(mpmath.mpf(0))
-            elif a == -mpmath.inf:
-                points.append(b - 1)
-            elif b == mpmath.inf:
-                points.append(a + 1)
-            else:
-                points.append((a + b) / 2)
-        signs = [sign_at(x) for x in points]
+        signs = [sign_at(x) for x in _points_between(zip(ends, ends[1:]), mpmath.inf, mpmath.mpf(0))]
         out = []
         for k, (x, kind) in enumerate(merged):
             left, right = signs[k], signs[k + 1]
