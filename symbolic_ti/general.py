@@ -466,7 +466,8 @@ class ExceptionClosedForm:
     def _header(self) -> str:
         var = "mu, cosh(mu)" if self.form == "sinh" else "x"
         span = "W = L + D (D >= 2)" if self.span is None else f"W = L + {self.span}"
-        return (f"One exception W>L with {span}, general n, {self.form} form; "
+        valid = "1 <= L and L + D <= n" if self.span is None else f"1 <= L <= n - {self.span}"
+        return (f"One exception W>L with {span}, general n ({valid}), {self.form} form; "
                 f"{var} = (1 + lambda')/(1 - alpha), lambda' = lambda/(1 - kappa_d)")
 
     def to_text(self) -> str:

@@ -316,9 +316,9 @@ def test_process_interrupted(tmp_path):
     """Ctrl-C during a long symbolic derivation: exit 130, one line, the output file untouched."""
     target = tmp_path / "out.txt"
     target.write_text("previous\n")
-    proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "derive", "--items", "10", "-e", "7>3",
+    proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "derive", "--items", "25", "-e", "14>12",
                              "--output", str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3.0)  # past the imports, inside the solve (which takes well over 10 s)
+    time.sleep(3.0)  # past the imports, inside building the 600 symbolic closed forms (well over 10 s)
     assert proc.poll() is None
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
