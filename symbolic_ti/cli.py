@@ -374,13 +374,17 @@ def _chosen_trials(result: Any, trials: list[tuple[int, int]], fmt: str) -> str:
 
         body = [rf"f({t[0]}, {t[1]}) &= {expr_latex(v)}" for t, v, _, _ in rows]
         return "\\begin{align*}\n" + " \\\\\n".join(body) + "\n\\end{align*}"
-    from .export.text import _header, expr_text
+    from .export.text import _approx, _header, expr_text
 
     out = _header(result) + [""]
     for t, v, m, c in rows:
-        out.append(f"f({t[0]}, {t[1]}) = {expr_text(v)}    [{c}]")
-        if m is not None and not (m.free_symbols or v.free_symbols):
-            out.append(f"  margin {expr_text(m)}" + ("  (wrong)" if m < 0 else ""))
+        out.append(f"f({t[0]}, {t[1]}) = {expr_text(v)}{_approx(v)}    [{c}]")
+        if m is None:
+            out.append("  margin: none (no ground truth)")
+        elif m.free_symbols:
+            out.append(f"  margin = {'f' if m == v else '-f'}({t[0]}, {t[1]})")
+        else:
+            out.append(f"  margin {expr_text(m)}{_approx(m)}" + ("  (wrong)" if m < 0 else ""))
     return "\n".join(out)
 
 
@@ -424,6 +428,11 @@ def _run_critical(args: argparse.Namespace) -> str:
     from .api import critical
     from .progress import Progress, quiet
 
+    fast = name == "alpha" and _ridge(args) is not None and family.exchangeable
+    if task.n > 25 and not fast and args.trial is None and not getattr(args, "quiet", False):
+        print(f"{PROG}: note: at n = {task.n} this scan builds every closed form it analyses, which takes long; "
+              "the fast path is --parameter alpha with --ridge VALUE or --ridgeless (exchangeable kernels), "
+              "and --trial I,J limits the work", file=sys.stderr)
     with quiet(getattr(args, "quiet", False)), Progress(n=task.n) as progress:
         progress.update("solving")
         # by name, so that a parameter with a default (kappa_d = 0) can still be scanned

@@ -774,6 +774,8 @@ def _symbolic_trial(trial: Trial, num: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi:
                     continue
                 out.append(Crossing(trial, v, float(sp.N(v, 30)), direction, "zero"))
                 continue
+            if (v <= lo) is sp.true or (v >= hi) is sp.true:  # outside for every value of the other parameters
+                continue
             out.append(Crossing(trial, v, None, direction, "zero"))
     return tuple(out)
 

@@ -864,6 +864,9 @@ def fit(
     f_all, grid_note = _final_predictions(model, nat)
     if grid_note:
         model.notes.append(grid_note)
+    if data.averaged_over:
+        model.notes.append(f"the data were averaged within each trial over {data.averaged_text()}; filter a "
+                           "column if it should not be pooled (e.g. phase=post for after training only)")
     trials = tuple(
         TrialFit(t, data.task.categories[t], g, float(o), float(pr), float(fv), float(cnt), model.choice)
         for t, g, o, pr, fv, cnt in zip(data.trials, data.ground_truth, model.y, predicted, f_obs, data.counts)

@@ -62,7 +62,9 @@ def _header(result: Result) -> list[str]:
     else:
         ridge = f"lambda = {result.ridge}"
     lines = [
-        "symbolic_ti: exact kernel ridge regression on a transitive-inference task",
+        ("symbolic_ti: numeric kernel ridge regression on a transitive-inference task (float data; not exact)"
+         if str(result.method).startswith("numeric") else
+         "symbolic_ti: exact kernel ridge regression on a transitive-inference task"),
         f"  task     {result.task.label()}",
         f"  family   {result.family.describe()}",
         f"  ridge    {ridge}",

@@ -627,20 +627,19 @@ def _auto_numeric(flag: bool | None, machine_float: bool) -> bool:
 MAX_EXACT_SQUARE_ROOTS = 2
 
 
-def _too_many_square_roots(rows: list[list[sp.Expr]]) -> bool:
-    """Whether exact cosines of these rational vectors need more than :data:`MAX_EXACT_SQUARE_ROOTS` independent
-    square roots; then warn and use the numeric path (``numeric=False`` forces the exact one)."""
+def _independent_square_roots(rows: list[list[sp.Expr]]) -> int:
+    """How many independent square roots the exact cosines of these rational vectors need (the rank over GF(2) of
+    the square classes of their squared norms); 0 for symbolic or algebraic entries (left to the exact checks)."""
     from sympy.ntheory.factor_ import core
 
     classes: list[int] = []
     for row in rows:
         sq = sum((v * v for v in row), sp.Integer(0))
         if not sq.is_Rational or sq <= 0:
-            return False  # symbolic or algebraic entries, or a zero row: leave it to the exact checks
+            return 0
         c = int(core(int(sq.p) * int(sq.q)))
         if c != 1:
             classes.append(c)
-    # rank over GF(2) of the square classes = number of independent square roots
     basis: list[int] = []
     for c in classes:
         v = _square_class_bits(c)
@@ -648,13 +647,7 @@ def _too_many_square_roots(rows: list[list[sp.Expr]]) -> bool:
             v = min(v, v ^ b)
         if v:
             basis.append(v)
-    if len(basis) > MAX_EXACT_SQUARE_ROOTS:
-        warnings.warn(f"vectors: the exact cosines need {len(basis)} independent square roots (a number field of "
-                      f"degree {2 ** len(basis)}), which the exact solver handles only slowly; using the numeric "
-                      "solvers (float64, checked with mpmath). Pass numeric=False (--set numeric=false) to force "
-                      "the exact path.", UndecidedCheckWarning, stacklevel=4)
-        return True
-    return False
+    return len(basis)
 
 
 _PRIMES: dict[int, int] = {}
@@ -862,8 +855,19 @@ class Embedding(_DataSimilarity):
         n = len(parsed)
         exact = [[v for v, _ in row] for row in parsed]
         use_float = _auto_numeric(numeric, any(f for row in parsed for _, f in row))
-        if numeric is None and not use_float:
-            use_float = _too_many_square_roots(exact)
+        if not use_float:
+            roots = _independent_square_roots(exact)
+            if roots > MAX_EXACT_SQUARE_ROOTS:
+                if numeric is None:
+                    warnings.warn(f"vectors: the exact cosines need {roots} independent square roots (a number field "
+                                  f"of degree {2 ** roots}), which the exact solver handles only slowly; using the "
+                                  "numeric solvers (float64, checked with mpmath). Pass numeric=False (--set "
+                                  "numeric=false) to force the exact path.", UndecidedCheckWarning, stacklevel=4)
+                    use_float = True
+                else:
+                    warnings.warn(f"vectors: numeric=False keeps the exact path, whose cosines need {roots} "
+                                  f"independent square roots (a number field of degree {2 ** roots}); expect it to "
+                                  "be very slow (3 roots took 103 s at n = 5)", UndecidedCheckWarning, stacklevel=4)
         if use_float:
             x = np.array([[float(v) for v in row] for row in exact], dtype=float)
             norms = np.sqrt(np.einsum("ij,ij->i", x, x))
