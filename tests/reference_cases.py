@@ -30,3 +30,33 @@ REFERENCE_CASES = [
     ("n6_exc52_alpha_fifth", 6, ("5>2",), {"alpha": F(1, 5)}, 1,
      {(1, 6): F(35, 79), (2, 5): F(-169, 474)}),
 ]
+
+
+# ------------------------------------------------------------------ independent reference solvers
+def training_set(n, exceptions):
+    """Training trials and targets written from the conventions: premise pairs both ways, then each exception
+    ``(W, L)`` both ways."""
+    out = []
+    for i in range(1, n):
+        out += [((i, i + 1), 1), ((i + 1, i), -1)]
+    for w, l in exceptions:
+        out += [((w, l), 1), ((l, w), -1)]
+    return out
+
+
+def solve_linear(a, y, norm=lambda v: v):
+    """Gauss-Jordan elimination over a field (Fractions, or sympy rational functions with ``norm=sp.cancel``);
+    ``a`` must be nonsingular."""
+    m = len(a)
+    rows = [list(r) + [v] for r, v in zip(a, y)]
+    for col in range(m):
+        piv = next(r for r in range(col, m) if rows[r][col] != 0)
+        rows[col], rows[piv] = rows[piv], rows[col]
+        p = rows[col][col]
+        rows[col] = [norm(v / p) for v in rows[col]]
+        for r in range(m):
+            if r != col and rows[r][col] != 0:
+                fac = rows[r][col]
+                rows[r] = [norm(v - fac * w) for v, w in zip(rows[r], rows[col])]
+    return [rows[r][m] for r in range(m)]
+

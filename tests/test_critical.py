@@ -18,44 +18,20 @@ from symbolic_ti import ParameterError, TaskError, derive
 from symbolic_ti.api import critical
 from symbolic_ti.critical import CriticalReport, Crossing, TrialCritical, critical_values
 
+from reference_cases import solve_linear, training_set
+
 EXC = ((6, 4),)
 
 
 # ------------------------------------------------------------------------------------ independent reference
-def _training(n, exceptions):
-    out = []
-    for i in range(1, n):
-        out += [((i, i + 1), 1), ((i + 1, i), -1)]
-    for w, l in exceptions:
-        out += [((w, l), 1), ((l, w), -1)]
-    return out
-
-
 def _ground_truth(n, exceptions, t):
-    targets = dict(_training(n, exceptions))
+    targets = dict(training_set(n, exceptions))
     if t in targets:
         return targets[t]
     i, j = t
     if any(l <= i <= w and l <= j <= w for w, l in exceptions):
         return None
     return 1 if i < j else -1
-
-
-def _solve_linear(a, y, norm=lambda v: v):
-    """Gauss-Jordan elimination over a field (Fractions, or sympy rational functions with ``norm=sp.cancel``);
-    ``a`` must be nonsingular."""
-    m = len(a)
-    rows = [list(r) + [v] for r, v in zip(a, y)]
-    for col in range(m):
-        piv = next(r for r in range(col, m) if rows[r][col] != 0)
-        rows[col], rows[piv] = rows[piv], rows[col]
-        p = rows[col][col]
-        rows[col] = [norm(v / p) for v in rows[col]]
-        for r in range(m):
-            if r != col and rows[r][col] != 0:
-                fac = rows[r][col]
-                rows[r] = [norm(v - fac * w) for v, w in zip(rows[r], rows[col])]
-    return [rows[r][m] for r in range(m)]
 
 
 @lru_cache(maxsize=None)
@@ -75,9 +51,9 @@ def ref_margins(n, exceptions, alpha, lam):
             return ko
         return Fraction(0)
 
-    train = _training(n, exceptions)
+    train = training_set(n, exceptions)
     gram = [[k(a, b) + (lam if p == q else 0) for q, (b, _) in enumerate(train)] for p, (a, _) in enumerate(train)]
-    coef = _solve_linear(gram, [Fraction(y) for _, y in train])
+    coef = solve_linear(gram, [Fraction(y) for _, y in train])
     out = {}
     for i in range(1, n + 1):
         for j in range(1, n + 1):
@@ -228,14 +204,14 @@ def test_hand_built_gram_n4():
     """n=4, exception 3>1, ridge 1: the 8x8 Gram matrix built here, solved by hand-written elimination
     over rational functions of alpha."""
     a = sp.Symbol("a")
-    train = _training(4, ((3, 1),))
+    train = training_set(4, ((3, 1),))
     ko = (1 - a) / 2
 
     def k(s, t):
         return sp.Integer(1) if s == t else (ko if (s[0] == t[0]) != (s[1] == t[1]) else sp.Integer(0))
 
     gram = [[k(s, t) + (1 if p == q else 0) for q, (t, _) in enumerate(train)] for p, (s, _) in enumerate(train)]
-    coef = _solve_linear(gram, [sp.Integer(y) for _, y in train], norm=sp.cancel)
+    coef = solve_linear(gram, [sp.Integer(y) for _, y in train], norm=sp.cancel)
     f23 = sp.cancel(sum(k((2, 3), t) * c for (t, _), c in zip(train, coef)))
     num = sp.Poly(sp.fraction(f23)[0], a)
     inside = [r for r in num.real_roots() if bool(r > 0) and bool(r < 1)]

@@ -19,13 +19,13 @@ from hypothesis import given, settings, strategies as st
 from symbolic_ti import Task, derive, solve
 from symbolic_ti import symbols as S
 from symbolic_ti.errors import ParameterError
-from symbolic_ti.families import Exchangeable, Geometric
+from symbolic_ti.families import Geometric
 from symbolic_ti.families.similarity import cross_position_mapping
 from symbolic_ti.gram import build_system
 from symbolic_ti.solve.exact import predict_ridge, uses_flint
 from symbolic_ti.solve.numeric import numeric_predictions
 
-from reference_cases import REFERENCE_CASES
+from reference_cases import REFERENCE_CASES, solve_linear, training_set
 
 
 # ------------------------------------------------------------------------------ independent reference
@@ -37,31 +37,12 @@ def _kernel(a, b, alpha, rho, beta=F(0), delta=F(0)):
             + beta / 2 * (s(i, l) + s(j, k)) + delta * s(i, l) * s(j, k))
 
 
-def _training(n, exceptions):
-    out = []
-    for i in range(1, n):
-        out += [((i, i + 1), 1), ((i + 1, i), -1)]
-    for w, l in exceptions:
-        out += [((w, l), 1), ((l, w), -1)]
-    return out
-
-
 def ref_predictions(n, exceptions, lam, **kw):
     """f(t) = k(t)^T (K + lam I)^{-1} y on the full system, Gauss-Jordan in Fractions."""
-    train = _training(n, exceptions)
-    m = len(train)
-    rows = [[_kernel(p, q, **kw) + (lam if r == c else 0) for c, (q, _) in enumerate(train)] + [F(y)]
-            for r, (p, y) in enumerate(train)]
-    for col in range(m):
-        piv = next(r for r in range(col, m) if rows[r][col] != 0)
-        rows[col], rows[piv] = rows[piv], rows[col]
-        pv = rows[col][col]
-        rows[col] = [v / pv for v in rows[col]]
-        for r in range(m):
-            if r != col and rows[r][col] != 0:
-                fac = rows[r][col]
-                rows[r] = [v - fac * w for v, w in zip(rows[r], rows[col])]
-    c = [rows[r][m] for r in range(m)]
+    train = training_set(n, exceptions)
+    gram = [[_kernel(p, q, **kw) + (lam if r == c else 0) for c, (q, _) in enumerate(train)]
+            for r, (p, _) in enumerate(train)]
+    c = solve_linear(gram, [F(y) for _, y in train])
     trials = [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
     return {t: sum(ci * _kernel(t, q, **kw) for ci, (q, _) in zip(c, train)) for t in trials}
 
