@@ -16,7 +16,7 @@ n = 9 with 6>4 (the issue's target case), all with an exception of span 2 in the
           ``r.f(i, j)`` for every ordered trial (closed forms are built lazily; ``f(j, i) = -f(i, j)``, so each
           unordered pair is canceled once). ``derive_seconds`` is the solve, ``build_seconds`` the closed forms.
 (dense)   the path before FLINT: the same halved system (``symbolic_ti.gram.build_system``) solved by
-          ``symbolic_ti.solve.exact.predict_ridge(system, backend="sympy")``, i.e. DomainMatrix ``solve_den``
+          ``symbolic_ti.solvers.dense.predict_ridge(system, backend="sympy")``, i.e. DomainMatrix ``solve_den``
           over ``ZZ[alpha, lambda, rho]`` (sympy's pure-Python sparse polynomials) and one cancelation per
           query in the fraction field ``QQ(alpha, lambda, rho)``; all ``n(n-1)`` queries are canceled.
 (lusolve) a plain sympy solve a user would write: the halved Gram matrix as ``sympy.Matrix``,
@@ -126,7 +126,7 @@ def worker_dense(n: int, exc: str) -> dict:
     from symbolic_ti import Task, symbols as S
     from symbolic_ti.families import get_family
     from symbolic_ti.gram import build_system
-    from symbolic_ti.solve.exact import predict_ridge
+    from symbolic_ti.solvers.dense import predict_ridge
     task, fam = Task(n, [exc]), get_family("geometric")
     c0, t0 = _cpu(), time.perf_counter()
     system = build_system(task, fam, S.ridge, True)

@@ -14,7 +14,7 @@ Timed (wall clock, ``time.perf_counter``, in this process, fastest of ``--repeat
     ``CompiledResult.evaluate(alpha=a[None, :], ridge=r[:, None])`` on the whole grid: float64 values of every
     trial at every point, the condition estimate, and the mpmath fallback at the points it flags;
 (b) a batched numpy solve of the ridge system at the same points, written here and sharing no code with
-    symbolic_ti.grid: the Gram matrix of the 18 training trials is affine in alpha (``K = K0 + alpha K1`` with
+    symbolic_ti.numeric.grid: the Gram matrix of the 18 training trials is affine in alpha (``K = K0 + alpha K1`` with
     ``K0``, ``K1`` read off ``Exchangeable.kernel_numeric`` at alpha = 0 and 1), so a batch of points gives the
     stack ``K0 + alpha_b K1 + lambda_b I`` of shape (B, 18, 18); ``numpy.linalg.solve`` solves the whole stack,
     and the predictions of all 72 trials are ``(k0 + alpha_b k1)^T c_b``. Batches of ``--batch`` points. If
@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_solve import machine_info, write_json_atomic  # noqa: E402
 
 from symbolic_ti import Exchangeable, Task, derive  # noqa: E402
-from symbolic_ti.grid import compile_result  # noqa: E402
+from symbolic_ti.numeric.grid import compile_result  # noqa: E402
 
 FORMAT_VERSION = 1  # 1: first version
 

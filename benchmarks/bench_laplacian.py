@@ -29,7 +29,7 @@ n (also where (iv) times out) the chosen closed forms of (iii), evaluated at two
 ``(alpha, lambda)``, are compared with the dense halved solve at those numeric values (domain QQ, fast), exactly.
 
 Critical values, at each n: ``symbolic_ti.critical(n, [exc], parameter="alpha", ridge="ridgeless",
-trials=[(L - 1, W), (L, W + 1), (1, n)])``, and, if ``symbolic_ti.conjunctivity.critical_conjunctivity``
+trials=[(L - 1, W), (L, W + 1), (1, n)])``, and, if ``symbolic_ti.analysis.conjunctivity.critical_conjunctivity``
 is importable and works, ``critical_conjunctivity(task, ridge="ridgeless")`` and ``ridge=1/10`` over every
 test trial (otherwise skipped with a note). The crossings that both report for the chosen trials are compared
 (exact structural equality, else agreement to 50 significant digits, which is then said).
@@ -71,7 +71,7 @@ from bench_solve import (  # noqa: E402  (the benchmark helpers live next to thi
 import symbolic_ti  # noqa: E402
 from symbolic_ti import Exchangeable, solve  # noqa: E402
 from symbolic_ti import symbols as S  # noqa: E402
-from symbolic_ti.solve.laplacian import rank_solution  # noqa: E402
+from symbolic_ti.solvers.laplacian import rank_solution  # noqa: E402
 
 DEFAULT_SIZES = (9, 15, 25, 41, 61)
 SPOT_POINTS = ((sp.Rational(1, 10), sp.Rational(1, 10)), (sp.Rational(3, 7), sp.Rational(1, 1000)))
@@ -197,7 +197,7 @@ def case_critical(n: int, report: Callable[[str], None]) -> dict:
 
 def case_conjunctivity(n: int, ridge: Any, report: Callable[[str], None]) -> dict:
     """``critical_conjunctivity(task, ridge=...)`` over every test trial."""
-    from symbolic_ti.conjunctivity import critical_conjunctivity
+    from symbolic_ti.analysis.conjunctivity import critical_conjunctivity
 
     task = make_task(n)
     start = time.perf_counter()
@@ -215,7 +215,7 @@ def case_conjunctivity(n: int, ridge: Any, report: Callable[[str], None]) -> dic
 
 
 def _conjunctivity_smoke(report: Callable[[str], None]) -> dict:
-    from symbolic_ti.conjunctivity import critical_conjunctivity
+    from symbolic_ti.analysis.conjunctivity import critical_conjunctivity
 
     start = time.perf_counter()
     rep = critical_conjunctivity(make_task(9), ridge="ridgeless")
@@ -225,7 +225,7 @@ def _conjunctivity_smoke(report: Callable[[str], None]) -> dict:
 
 
 def conjunctivity_available() -> tuple[bool, str]:
-    """Whether ``symbolic_ti.conjunctivity.critical_conjunctivity`` imports and runs on n = 9, 6>4 (checked in
+    """Whether ``symbolic_ti.analysis.conjunctivity.critical_conjunctivity`` imports and runs on n = 9, 6>4 (checked in
     a subprocess, so that the timed cases do not inherit its caches)."""
     r = run_limited("critical_conjunctivity smoke test (n = 9)", _conjunctivity_smoke, (), 300.0)
     if r["status"] == "ok":

@@ -3,7 +3,7 @@
 For every task with one exception W>L, n = 5..41 (default), spans D = W - L = 2, 3, 4 and every position
 L = 1..n-D, this script finds the conjunctivity alpha*_first at which the first test trial fails as alpha grows,
 ridgeless and at lambda = 1/10, and which trials fail first (category and position relative to the cycle).
-It uses symbolic_ti.conjunctivity: one integer polynomial in the effective ridge gamma per test trial.
+It uses symbolic_ti.analysis.conjunctivity: one integer polynomial in the effective ridge gamma per test trial.
 
 What is certified (see docs/critical_conjunctivity.md#what-the-table-certifies): every sign, root count,
 equality and order of roots in the table is decided exactly (integer sign evaluations at rational points,
@@ -30,8 +30,8 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from symbolic_ti import Task
-from symbolic_ti._io import check_writable, write_atomic
-from symbolic_ti.conjunctivity import critical_conjunctivity, critical_gammas
+from symbolic_ti.files import check_writable, write_atomic
+from symbolic_ti.analysis.conjunctivity import critical_conjunctivity, critical_gammas
 
 ROOT = Path(__file__).resolve().parent.parent
 RIDGES = (("ridgeless", "ridgeless"), ("1/10", "1/10"))

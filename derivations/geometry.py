@@ -4,7 +4,7 @@ Three parts, all exact unless a float is named as such:
 
 1. **Geometric family** (``S_ik = rho^|i-k|``; ``beta = delta = 0``). For each rho on a grid of exact rationals
    (default 0, 1/20, ..., 9/10), ridgeless and at ``lambda = 1/10``, the predictions are derived with alpha
-   symbolic and :func:`symbolic_ti.critical.critical_values` gives every margin's sign changes in alpha on
+   symbolic and :func:`symbolic_ti.critical_values` gives every margin's sign changes in alpha on
    (0, 1), exactly. Reported: the first failing test trials and their critical conjunctivity ``alpha*`` (exact
    algebraic number and float), the next failure groups, the training trials that are wrong somewhere, and
    the exception margin ``f(6, 4)`` at ``alpha*``. rho = 0 is the exchangeable family (graph-Laplacian path);
@@ -13,13 +13,13 @@ Three parts, all exact unless a float is named as such:
    re-derived with ``ridgeless_method="limit"`` as a check (every closed form must agree).
 2. **ReLU kernels** (``relu-nngp``, ``relu-ntk``, depth 1..3): exchangeable with an implied conjunctivity
    ``alpha_implied(depth)`` (exact in pi, sqrt, acos). It is compared with the exchangeable family's critical
-   conjunctivities (:func:`symbolic_ti.conjunctivity.critical_conjunctivity`), and the ridgeless predictions
+   conjunctivities (:func:`symbolic_ti.analysis.conjunctivity.critical_conjunctivity`), and the ridgeless predictions
    (the lazy-regime network trained to convergence from a zero function) are derived exactly: which test
    trials have negative margins. The sign of each margin is decided twice: from the exact closed form
    (evaluated at 50 digits) and from the trial's integer margin polynomial in the effective ridge gamma
    (evaluated at 60 digits at the kernel's gamma).
 3. **Language models** (``../shared/data/lm_pair_summary_n9.csv.gz``, read with
-   :func:`symbolic_ti.data.load_behaviour`, hierarchy ``exc_mid_n9``, after finetuning, accuracy pooled over
+   :func:`symbolic_ti.behaviour.data.load_behaviour`, hierarchy ``exc_mid_n9``, after finetuning, accuracy pooled over
    models, item domains, presentation order and hyperparameters): ranks of the predicted first failures among
    the 54 test trials, per rho and kernel, and the Spearman correlation between a trial's predicted critical
    alpha and its observed accuracy.
@@ -46,13 +46,13 @@ import numpy as np
 import sympy as sp
 
 from symbolic_ti import Task, symbols as S
-from symbolic_ti._io import write_atomic
-from symbolic_ti.conjunctivity import critical_conjunctivity, critical_gammas
-from symbolic_ti.critical import critical_values
-from symbolic_ti.data import load_behaviour
+from symbolic_ti.files import write_atomic
+from symbolic_ti.analysis.conjunctivity import critical_conjunctivity, critical_gammas
+from symbolic_ti.analysis.crossings import critical_values
+from symbolic_ti.behaviour.data import load_behaviour
 from symbolic_ti.families import get_family
 from symbolic_ti.families.relu import ReluKernelConstant, relu_explicit
-from symbolic_ti.solve import solve
+from symbolic_ti.solvers import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "lm_pair_summary_n9.csv.gz"

@@ -32,11 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from symbolic_ti import Task  # noqa: E402
-from symbolic_ti._io import write_atomic  # noqa: E402
-from symbolic_ti.data import load_behaviour  # noqa: E402
+from symbolic_ti.files import write_atomic  # noqa: E402
+from symbolic_ti.behaviour.data import load_behaviour  # noqa: E402
 from symbolic_ti.errors import SymbolicTIError  # noqa: E402
 from symbolic_ti.families import FAMILIES, get_family  # noqa: E402
-from symbolic_ti.fit import compare_fits, fit  # noqa: E402
+from symbolic_ti.behaviour.fitting import compare_fits, fit  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "lm_pair_summary_n9.csv.gz"
 OUT = ROOT / "derivations" / "output"

@@ -27,8 +27,8 @@ from pathlib import Path
 import sympy as sp
 
 from symbolic_ti import derive
-from symbolic_ti._io import write_atomic
-from symbolic_ti.critical import critical_values
+from symbolic_ti.files import write_atomic
+from symbolic_ti.analysis.crossings import critical_values
 from symbolic_ti.export.jsonreport import expression_to_dict
 
 HIERARCHIES = [(9, "6>4"), (11, "7>5"), (11, "8>4")]

@@ -1,7 +1,7 @@
 """Trained ReLU networks against the relu-ntk closed form (issue 6, item 5): lazy and rich regimes.
 
 Task: n = 9 items with the exception 6>4 (the language-model base case). For depth 1 and 2, bias-free ReLU
-networks in the NTK parameterization (:mod:`symbolic_ti.networks`) are trained with full-batch gradient descent
+networks in the NTK parameterization (:mod:`symbolic_ti.behaviour.networks`) are trained with full-batch gradient descent
 on the premise pairs and the exception (centered output, so the initial function is removed exactly), at
 growing width and several seeds. Their predictions on all 72 ordered trials are compared with the exact
 ridgeless ``relu-ntk`` predictions (:func:`symbolic_ti.derive`, evaluated to float).
@@ -20,7 +20,7 @@ import statistics
 import time
 
 from symbolic_ti import Task, derive
-from symbolic_ti.networks import deviation, train_relu_network
+from symbolic_ti.behaviour.networks import deviation, train_relu_network
 
 N_ITEMS, EXCEPTION = 9, "6>4"
 WATCH = ((3, 6), (4, 7), (3, 7), (3, 5))

@@ -1,4 +1,4 @@
-"""Reproduce the PNAS closed form (Lippl et al., PNAS 2024) from the general-n results of symbolic_ti.general.
+"""Reproduce the PNAS closed form (Lippl et al., PNAS 2024) from the general-n results of symbolic_ti.analysis.general.
 
 Shows, and prints:
 
@@ -28,7 +28,7 @@ import mpmath
 import sympy as sp
 
 from symbolic_ti import Exchangeable, Task, numeric_predictions
-from symbolic_ti import general as G
+from symbolic_ti.analysis import general as G
 from symbolic_ti import symbols as SY
 
 mu, n, i, j, k = G.mu, G.n, G.i, G.j, G.k

@@ -5,7 +5,7 @@ Usage::
     python derivations/tutorial_figures.py [--outdir docs/figures]
 
 Writes heatmap_f.png, heatmap_margin.png, curve_alpha.png and phase.png (each well under 150 KB) with the
-public API only: symbolic_ti.derive and symbolic_ti.plot. Needs the optional extra ``plot`` (matplotlib).
+public API only: symbolic_ti.derive and symbolic_ti.figures.plot. Needs the optional extra ``plot`` (matplotlib).
 About 10 s on two cores.
 """
 
@@ -20,7 +20,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 from symbolic_ti import derive  # noqa: E402
-from symbolic_ti import plot  # noqa: E402
+from symbolic_ti.figures import plot  # noqa: E402
 
 DPI = 80
 

@@ -11,19 +11,20 @@ from .task import CATEGORIES, ExceptionPair, Task
 # representation families
 from .families import FAMILIES, Exchangeable, Family, Geometric, get_family
 # solving
-from .solve import RIDGELESS, solve
+from .solvers.dispatch import RIDGELESS, solve
 from .results import CategorySummary, Result
 from .api import critical, derive
-from .critical import CriticalReport, critical_values
+from .analysis.crossings import CriticalReport, critical_values
 # numeric cross-checks
-from .solve.numeric import numeric_predictions
-from .verify import VerifyReport, verify
-# grid evaluation (numpy; plots live in symbolic_ti.plot, behaviour fits in symbolic_ti.fit)
-from .grid import compile_result
+from .numeric.predictions import numeric_predictions
+from .numeric.verification import VerifyReport, verify
+# grid evaluation (numpy; plots live in symbolic_ti.figures.plot, behaviour fits in symbolic_ti.behaviour.fitting)
+from .numeric.grid import compile_result
 # errors
 from .errors import (DataError, ExportError, FamilyError, IllConditionedWarning, ParameterError, SolveError,
                      SymbolicTIError, TaskError)
 from . import symbols
+from . import _compat
 
 __version__ = "0.1.0"
 
@@ -37,3 +38,5 @@ __all__ = [
     "IllConditionedWarning",
     "symbols",
 ]
+
+_compat.install(__name__)

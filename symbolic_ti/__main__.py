@@ -1,5 +1,5 @@
 """``python -m symbolic_ti``: the ``symbolic-ti`` command line (see :mod:`symbolic_ti.cli`)."""
 
-from .cli import main
+from .cli.app import main
 
 raise SystemExit(main())

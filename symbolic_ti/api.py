@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from .critical import CriticalReport, critical_values
+from .analysis.crossings import CriticalReport, critical_values
 from .errors import ParameterError
 from .families import Family, get_family
 from .results import Result
-from .solve import solve
+from .solvers.dispatch import solve
 from .task import Task
 
 __all__ = ["derive", "make_family", "critical"]
@@ -57,10 +57,10 @@ def derive(
     ridge : number, str or None
         ``None`` keeps the ridge symbolic; a number ``>= 0``; ``"ridgeless"`` (or 0) for ``lambda -> 0+``.
     method : {"auto", "laplacian", "halved", "full"}
-        Solver method, see :func:`symbolic_ti.solve.solve` (auto: the graph-Laplacian reduction for
+        Solver method, see :func:`symbolic_ti.solve` (auto: the graph-Laplacian reduction for
         exchangeable kernels).
     ridgeless_method : {"auto", "pinv", "limit"}
-        How a dense path takes the ridgeless limit (see :func:`symbolic_ti.solve.solve`): ``"pinv"`` is much
+        How a dense path takes the ridgeless limit (see :func:`symbolic_ti.solve`): ``"pinv"`` is much
         faster for symbolic item geometries, ``"limit"`` (auto when parameters are symbolic) also records where
         the generic formulas hold.
 
@@ -97,7 +97,7 @@ def critical(
     """Critical values of one parameter: where the margins of a TI task change sign, exactly.
 
     Derives the result with :func:`derive` (leaving ``parameter`` symbolic) and calls
-    :func:`symbolic_ti.critical.critical_values`.
+    :func:`symbolic_ti.critical_values`.
 
     Parameters
     ----------
@@ -147,8 +147,8 @@ def critical(
     >>> rep.trials[0].crossings[0].value
     4/3 - sqrt(13)/3
     """
-    from .critical import _resolve_interval, _resolve_trials, check_parameter
-    from .solve import _parse_ridge
+    from .analysis.crossings import _resolve_interval, _resolve_trials, check_parameter
+    from .solvers.dispatch import _parse_ridge
 
     if not isinstance(parameter, str):
         raise ParameterError(f"parameter must be a name such as 'alpha' or 'lambda', got {parameter!r}")

@@ -52,7 +52,7 @@ class DataError(SymbolicTIError):
 class IllConditionedWarning(UserWarning):
     """A float64 numeric solve whose matrix is so ill-conditioned that few digits can be trusted.
 
-    Issued by :func:`symbolic_ti.solve.numeric.numeric_predictions` when the condition number of
+    Issued by :func:`symbolic_ti.numeric.predictions.numeric_predictions` when the condition number of
     ``K + lambda I`` exceeds about ``1e10`` (for example a tiny ridge on a singular Gram matrix). Use
     ``precision=<digits>`` (mpmath) or the exact solver instead.
     """

@@ -299,9 +299,9 @@ class Result:
         ParameterError
             For a name that is not a parameter of this result, or a value outside its domain.
         """
-        from ._validation import exact_number
+        from .arguments import exact_number
         from .errors import ParameterError
-        from .solve import solve
+        from .solvers.dispatch import solve
         from .symbols import ridge as lam_symbol
 
         active = {p.name: p for p in self.family.active_parameters}
@@ -338,7 +338,7 @@ class Result:
         ridge = self.ridge
         if ridge_value is not None:
             if ridge_value == 0:
-                from .solve.exact import condition_factors, ridgeless_limit
+                from .solvers.dense import condition_factors, ridgeless_limit
 
                 pairs = {t: ridgeless_limit(v, lam_symbol) for t, v in preds.items()}
                 if any(c == 0 for _, c in pairs.values()):

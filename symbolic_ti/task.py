@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Sequence
 
-from ._validation import check_int
+from .arguments import check_int
 from .errors import TaskError
 
 __all__ = ["ExceptionPair", "Task", "CATEGORIES", "parse_exception"]

@@ -16,9 +16,10 @@ import time
 import pytest
 import sympy as sp
 
-import symbolic_ti._io as io_mod
+import symbolic_ti.files as io_mod
 import symbolic_ti.api as api
-from symbolic_ti import cli, derive
+import symbolic_ti.cli.app as cli
+from symbolic_ti import derive
 from symbolic_ti.export.jsonreport import expression_from_dict
 
 Q = sp.Rational
@@ -337,7 +338,7 @@ def test_general_without_exception_text_and_json(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["meta"]["format"] == "symbolic_ti.general_closed_form" and d["kind"] == "no_exception"
     from symbolic_ti.export.jsonreport import expression_from_dict
-    from symbolic_ti.general import i, j, mu, n, pnas_closed_form
+    from symbolic_ti.analysis.general import i, j, mu, n, pnas_closed_form
     f = expression_from_dict(d["prediction"])
     # independent check at a point: equals the PNAS formula quoted in CONVENTIONS.md
     point = {n: 7, i: 2, j: 6, mu: sp.Rational(3, 10)}
@@ -349,7 +350,7 @@ def test_general_with_span_json_evaluates_to_the_exact_solve(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["kind"] == "one_exception"
     from symbolic_ti.export.jsonreport import expression_from_dict
-    from symbolic_ti.general import L, i, j, mu, n
+    from symbolic_ti.analysis.general import L, i, j, mu, n
     # n = 9, exception 6>4 (L = 4, D = 2), trial (3, 7): before / after; alpha = 1/10, lambda = 1/10
     piece = next(p for p in d["predictions"] if p["regions"] == ["before", "after"])
     f = expression_from_dict(piece["expression"])

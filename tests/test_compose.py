@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from symbolic_ti import Task, solve
 from symbolic_ti.errors import FamilyError, ParameterError
 from symbolic_ti.families import Exchangeable, Geometric, SumFamily
-from symbolic_ti.solve.numeric import numeric_predictions
+from symbolic_ti.numeric.predictions import numeric_predictions
 
 R = sp.Rational
 

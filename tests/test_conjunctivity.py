@@ -1,4 +1,4 @@
-"""Critical conjunctivity (symbolic_ti.conjunctivity): checked against independent paths.
+"""Critical conjunctivity (symbolic_ti.analysis.conjunctivity): checked against independent paths.
 
 * ``symbolic_ti.critical_values`` on an exact ``derive`` (the general path: factor the margin in alpha over QQ,
   isolate every real root, decide directions by exact evaluation), on the Laplacian and on the dense
@@ -18,9 +18,9 @@ import pytest
 import sympy as sp
 
 from symbolic_ti import Exchangeable, ParameterError, Task, TaskError, critical_values, derive, solve
-from symbolic_ti.conjunctivity import (ConjunctivityReport, alpha_from_gamma, critical_conjunctivity,
+from symbolic_ti.analysis.conjunctivity import (ConjunctivityReport, alpha_from_gamma, critical_conjunctivity,
                                        critical_gammas, gamma_from_alpha, rescaled_ridge)
-from symbolic_ti.solve.laplacian import GAMMA, rank_solution
+from symbolic_ti.solvers.laplacian import GAMMA, rank_solution
 
 LM = [(9, "6>4"), (11, "7>5"), (11, "8>4")]
 RIDGES = ["ridgeless", "1/10"]
@@ -348,7 +348,7 @@ def test_performance_n61():
 
 
 def test_gammas_of_another_task_are_refused():
-    from symbolic_ti.conjunctivity import critical_gammas, critical_conjunctivity
+    from symbolic_ti.analysis.conjunctivity import critical_gammas, critical_conjunctivity
     from symbolic_ti import ParameterError, Task
     with pytest.raises(ParameterError, match="gammas must come from critical_gammas"):
         critical_conjunctivity(Task(9, ["6>4"]), gammas=critical_gammas(Task(11, ["6>4"])))

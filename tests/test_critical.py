@@ -16,7 +16,7 @@ import sympy as sp
 
 from symbolic_ti import ParameterError, TaskError, derive
 from symbolic_ti.api import critical
-from symbolic_ti.critical import CriticalReport, Crossing, TrialCritical, critical_values
+from symbolic_ti.analysis.crossings import CriticalReport, Crossing, TrialCritical, critical_values
 
 from reference_cases import solve_linear, training_set
 
@@ -390,7 +390,7 @@ def test_irrational_coefficients_numeric_crossings():
     """relu-ntk (depth 1) has kappas in pi and sqrt(3): scanning the ridge, crossings come from 60-digit
     numerics (noted), with directions decided; checked against float64 solves just below and above."""
     from symbolic_ti.families import get_family
-    from symbolic_ti.solve.numeric import numeric_predictions
+    from symbolic_ti.numeric.predictions import numeric_predictions
 
     rep = critical(7, ["5>3"], family="relu-ntk", parameter="lambda", trials=[(2, 5), (1, 7), (3, 4)])
     assert any("computed numerically" in n for n in rep.notes)

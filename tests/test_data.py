@@ -1,4 +1,4 @@
-"""Loading per-trial behaviour (symbolic_ti.data): the shared language-model table and broken files.
+"""Loading per-trial behaviour (symbolic_ti.behaviour.data): the shared language-model table and broken files.
 
 Reference numbers for the shared file come from docs/lm_hierarchies.md (computed there by a separate script):
 with full finetuning on the 6>4 hierarchy, after finetuning, the accuracy of the exception (both orders) is 0.996 and
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from symbolic_ti import Task
-from symbolic_ti.data import BehaviourData, behaviour_from_arrays, load_behaviour, parse_filter
+from symbolic_ti.behaviour.data import BehaviourData, behaviour_from_arrays, load_behaviour, parse_filter
 from symbolic_ti.errors import DataError, SymbolicTIError
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "lm_pair_summary_n9.csv.gz"
@@ -230,7 +230,7 @@ def _write(tmp_path, text, name="d.csv"):
 def test_kind_inferred_from_the_column_name(tmp_path):
     """An accuracy column read with the default kind is an accuracy: for (2, 1) (ground truth -1) an accuracy of
     0.9 means P(first item wins) = 0.1."""
-    from symbolic_ti.data import infer_kind
+    from symbolic_ti.behaviour.data import infer_kind
 
     p = _write(tmp_path, "item_a,item_b,accuracy\n1,2,0.8\n2,1,0.9\n2,3,0.7\n")
     d = load_behaviour(p, Task(3), value_column="accuracy", count_column=None, truth_column=None)

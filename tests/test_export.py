@@ -14,10 +14,10 @@ from datetime import datetime
 import pytest
 import sympy as sp
 
-import symbolic_ti._io as io_mod
+import symbolic_ti.files as io_mod
 from symbolic_ti import ExportError, derive
 from symbolic_ti import symbols as S
-from symbolic_ti._io import write_atomic
+from symbolic_ti.files import write_atomic
 from symbolic_ti.export.jsonreport import (FORMAT_NAME, FORMAT_VERSION, dumps, expression_from_dict,
                                            expression_to_dict, result_to_dict)
 from symbolic_ti.export.latex import factored, margins_latex, result_to_latex, table_latex, trial_latex

@@ -1,4 +1,4 @@
-"""Maximum-likelihood fits (symbolic_ti.fit) and the ``symbolic-ti fit`` command.
+"""Maximum-likelihood fits (symbolic_ti.behaviour.fitting) and the ``symbolic-ti fit`` command.
 
 Synthetic data are drawn (fixed seeds) from predictions computed by the independent float64 Gram solve
 (``numeric_predictions``), never by the closed forms under test; log-likelihoods are recomputed with
@@ -19,9 +19,9 @@ pytest.importorskip("scipy")
 from scipy import stats  # noqa: E402
 
 from symbolic_ti import Task, cli, get_family, numeric_predictions  # noqa: E402
-from symbolic_ti.data import behaviour_from_arrays, load_behaviour  # noqa: E402
+from symbolic_ti.behaviour.data import behaviour_from_arrays, load_behaviour  # noqa: E402
 from symbolic_ti.errors import FamilyError, ParameterError  # noqa: E402
-from symbolic_ti.fit import compare_fits, fit  # noqa: E402
+from symbolic_ti.behaviour.fitting import compare_fits, fit  # noqa: E402
 
 T9 = Task(9, ["6>4"])
 FIRST = {(3, 6), (4, 7), (6, 3), (7, 4)}

@@ -1,6 +1,6 @@
-"""General-n closed forms (symbolic_ti.general) against independent computations.
+"""General-n closed forms (symbolic_ti.analysis.general) against independent computations.
 
-Reference values come only from computations that do not use symbolic_ti.general: the dense Gram-matrix solve
+Reference values come only from computations that do not use symbolic_ti.analysis.general: the dense Gram-matrix solve
 (``method="halved"``), the Laplacian fast path (``method="laplacian"``, itself checked against the dense path in
 tests/test_solve.py and tests/test_agreement.py), the mpmath Gram solve ``numeric_predictions``, the reference
 table of CONVENTIONS.md, the continuant recurrence, and counts of premise pairs. Symbolic identities for all n
@@ -23,11 +23,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbolic_ti import Exchangeable, Task, numeric_predictions, solve
-from symbolic_ti import general as G
+from symbolic_ti.analysis import general as G
 from symbolic_ti import symbols as SY
 from symbolic_ti.errors import ParameterError, TaskError
 from symbolic_ti.export.jsonreport import expression_from_dict
-from symbolic_ti.solve.laplacian import GAMMA
+from symbolic_ti.solvers.laplacian import GAMMA
 
 R = sp.Rational
 SPANS = (2, 3, 4)

@@ -2,7 +2,7 @@
 
 References: the exchangeable values of docs/conventions.md (rho = 0); a plain ``fractions.Fraction``
 Gauss-Jordan solve of the full (not halved) ridge system with the kernel written out here from the formula
-in the issue; numpy float64 and mpmath solves (symbolic_ti.solve.numeric, built from the family's separate
+in the issue; numpy float64 and mpmath solves (symbolic_ti.numeric.predictions, built from the family's separate
 numeric kernel); and sympy's own DomainMatrix solve against the FLINT one.
 """
 
@@ -22,8 +22,8 @@ from symbolic_ti.errors import ParameterError
 from symbolic_ti.families import Geometric
 from symbolic_ti.families.similarity import cross_position_mapping
 from symbolic_ti.gram import build_system
-from symbolic_ti.solve.exact import predict_ridge, uses_flint
-from symbolic_ti.solve.numeric import numeric_predictions
+from symbolic_ti.solvers.dense import predict_ridge, uses_flint
+from symbolic_ti.numeric.predictions import numeric_predictions
 
 from reference_cases import REFERENCE_CASES, solve_linear, training_set
 
@@ -155,8 +155,8 @@ def _cross_cases(draw):
     alpha = F(draw(st.integers(1, 10)), 10)
     beta = F(draw(st.integers(0, 10)), 10) * (1 - alpha)
     delta = F(draw(st.integers(0, 10)), 10) * alpha
-    if beta + delta >= 1:
-        beta = beta / 2
+    while beta + delta >= 1:  # keep 1 - beta - delta > 0 (alpha = 1 and delta = alpha give beta + delta = 1)
+        beta, delta = beta / 2, delta / 2
     rho = F(draw(st.integers(0, 9)), 10)
     lam = draw(st.sampled_from([F(1, 10), F(1), F(3, 7)]))
     return n, exceptions, alpha, beta, delta, rho, lam
@@ -242,7 +242,7 @@ def test_geometric_psd_on_random_points():
 
 # ------------------------------------------------------------------------------------------------ CLI
 def test_cli_geometric(capsys):
-    from symbolic_ti import cli
+    import symbolic_ti.cli.app as cli
 
     assert cli.main(["derive", "-n", "9", "-e", "6>4", "--family", "geometric", "--set", "rho=1/3",
                      "--set", "alpha=0.1", "--ridge", "0.1", "--format", "json"]) == 0

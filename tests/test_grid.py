@@ -1,8 +1,8 @@
-"""symbolic_ti.grid: compiled closed forms on grids against independent computations.
+"""symbolic_ti.numeric.grid: compiled closed forms on grids against independent computations.
 
 References: exact values from ../shared/CONVENTIONS.md (tests/reference_cases.py); mpmath evaluation at 50
 digits of the exact closed forms at the exact binary value of each float input; and the independent numeric
-solve symbolic_ti.solve.numeric (its own Gram matrix, numpy).
+solve symbolic_ti.numeric.predictions (its own Gram matrix, numpy).
 """
 
 
@@ -13,7 +13,7 @@ import sympy as sp
 from hypothesis import example, given, settings, strategies as st
 
 from symbolic_ti import Exchangeable, ParameterError, TaskError, derive, numeric_predictions
-from symbolic_ti.grid import CompiledResult, GridValues, compile_result
+from symbolic_ti.numeric.grid import CompiledResult, GridValues, compile_result
 
 from reference_cases import REFERENCE_CASES
 

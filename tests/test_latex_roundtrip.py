@@ -16,7 +16,8 @@ import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from symbolic_ti import cli, derive
+import symbolic_ti.cli.app as cli
+from symbolic_ti import derive
 from symbolic_ti import symbols as S
 from symbolic_ti.export.latex import expr_latex, parse_exported, plain_latex, result_to_latex, table_latex
 
@@ -152,7 +153,7 @@ def test_crootof_reads_back():
 
 
 def test_general_n_closed_forms_read_back():
-    from symbolic_ti.general import i, j, mu, n, no_exception_closed_form, x
+    from symbolic_ti.analysis.general import i, j, mu, n, no_exception_closed_form, x
 
     point = {n: 7, i: 2, j: 5, mu: Q(3, 10), x: Q(7, 5)}
     for form in ("sinh", "chebyshev"):

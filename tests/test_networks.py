@@ -1,4 +1,4 @@
-"""Trained ReLU networks (symbolic_ti.networks) against the exact relu-ntk predictions, at small scale.
+"""Trained ReLU networks (symbolic_ti.behaviour.networks) against the exact relu-ntk predictions, at small scale.
 
 References: the exact ridgeless ``relu-ntk`` solve (graph-Laplacian path) and finite differences of the network
 output for the hand-written gradients. Fixed seeds; the margins are wide (observed values in comments, from
@@ -13,8 +13,8 @@ import pytest
 from symbolic_ti import Task, derive
 from symbolic_ti.errors import ParameterError
 from symbolic_ti.families.relu import ReluNTK
-from symbolic_ti.networks import (_forward, _gradients, deviation, ntk_gram, train_relu_network, trial_inputs)
-from symbolic_ti.solve.numeric import numeric_predictions
+from symbolic_ti.behaviour.networks import (_forward, _gradients, deviation, ntk_gram, train_relu_network, trial_inputs)
+from symbolic_ti.numeric.predictions import numeric_predictions
 
 TASK = Task(9, ("6>4",))
 

@@ -11,9 +11,9 @@ import pytest
 import sympy as sp
 
 from symbolic_ti import critical, derive
-from symbolic_ti.conjunctivity import critical_conjunctivity
+from symbolic_ti.analysis.conjunctivity import critical_conjunctivity
 from symbolic_ti.export.latex import parse_exported
-from symbolic_ti.general import no_exception_closed_form, exception_closed_form
+from symbolic_ti.analysis.general import no_exception_closed_form, exception_closed_form
 from symbolic_ti.task import Task
 
 Q = sp.Rational
@@ -117,7 +117,7 @@ def test_conjunctivity_report_html():
 
 
 def test_general_n_latex():
-    from symbolic_ti.general import i, j, mu, n
+    from symbolic_ti.analysis.general import i, j, mu, n
 
     tex = no_exception_closed_form("sinh")._repr_latex_()
     _balanced_latex(tex)

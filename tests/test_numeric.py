@@ -1,4 +1,4 @@
-"""Numeric path (symbolic_ti.solve.numeric): reference values, closed forms, precision, warnings, errors.
+"""Numeric path (symbolic_ti.numeric.predictions): reference values, closed forms, precision, warnings, errors.
 
 Reference values come from ../shared/CONVENTIONS.md (tests/reference_cases.py) or from independent formulas
 (the PNAS closed form, f(i, j) = j - i for the additive ridgeless model), never from the code under test.

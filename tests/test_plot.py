@@ -1,4 +1,4 @@
-"""symbolic_ti.plot and ``symbolic-ti plot``: figure data checked against exact computations, files, CLI errors.
+"""symbolic_ti.figures.plot and ``symbolic-ti plot``: figure data checked against exact computations, files, CLI errors.
 
 The data objects are compared with exact results (Result.subs at exact rational points, exact signs) and with
 critical values from symbolic_ti.critical / the conventions; drawings are checked as files (magic bytes, size).
@@ -20,7 +20,7 @@ import sympy as sp  # noqa: E402
 
 from symbolic_ti import ExportError, ParameterError, TaskError, derive  # noqa: E402
 from symbolic_ti import symbols as S  # noqa: E402
-from symbolic_ti import plot as P  # noqa: E402
+from symbolic_ti.figures import plot as P  # noqa: E402
 from symbolic_ti.cli import main  # noqa: E402
 
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-", ".svg": b"<?xml"}
@@ -270,10 +270,10 @@ def test_cli_missing_matplotlib(tmp_path, capsys, monkeypatch):
 
 def test_core_imports_without_matplotlib():
     code = ("import sys; sys.modules['matplotlib'] = None\n"
-            "import symbolic_ti, symbolic_ti.grid, symbolic_ti.plot, symbolic_ti.cli_plot\n"
+            "import symbolic_ti, symbolic_ti.numeric.grid, symbolic_ti.figures.plot, symbolic_ti.cli.plot\n"
             "from symbolic_ti.cli import build_parser; build_parser()\n"
             "r = symbolic_ti.derive(4, parameters={'alpha': 0}, ridge=1)\n"
-            "h = symbolic_ti.plot.heatmap_data(r); print(round(h.matrix[0, 3] * 7, 9))\n"
+            "h = symbolic_ti.figures.plot.heatmap_data(r); print(round(h.matrix[0, 3] * 7, 9))\n"
             "assert 'matplotlib' not in [m for m in sys.modules if sys.modules[m] is not None]\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr

@@ -24,7 +24,7 @@ from symbolic_ti.errors import ParameterError
 from symbolic_ti.families import FAMILIES, get_family
 from symbolic_ti.families.relu import (ReluKernelConstant, ReluNNGP, ReluNTK, relu_conjunctivity, relu_explicit,
                                        relu_nngp_kappas, relu_ntk_kappas)
-from symbolic_ti.solve.numeric import numeric_predictions
+from symbolic_ti.numeric.predictions import numeric_predictions
 
 pi, sqrt3 = sp.pi, sp.sqrt(3)
 

@@ -2,7 +2,7 @@
 
 Agreement between independent paths: ``S = I`` against the exchangeable reference values of
 ../shared/CONVENTIONS.md (tests/reference_cases.py); a geometric matrix against the ``geometric`` family; exact
-closed forms against float64 and mpmath solves (:mod:`symbolic_ti.solve.numeric`, :func:`symbolic_ti.verify`)
+closed forms against float64 and mpmath solves (:mod:`symbolic_ti.numeric.predictions`, :func:`symbolic_ti.verify`)
 on random rational similarity matrices; float embeddings against the exact similarity of the same directions.
 Validation errors and the CLI with file input, including its error paths.
 """
@@ -28,8 +28,8 @@ from symbolic_ti import symbols as S
 from symbolic_ti.errors import FamilyError, ParameterError, SolveError, UndecidedCheckWarning
 from symbolic_ti.families import FAMILIES, Embedding, Geometric, Similarity, get_family
 from symbolic_ti.families.data_similarity import check_similarity_matrix
-from symbolic_ti.solve.numeric import numeric_predictions
-from symbolic_ti.verify import verify
+from symbolic_ti.numeric.predictions import numeric_predictions
+from symbolic_ti import verify
 
 Q = sp.Rational
 

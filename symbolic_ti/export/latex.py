@@ -103,7 +103,7 @@ def _positive_factors(poly: sp.Expr) -> tuple[bool, sp.Expr]:
     Returns ``(negative, product)`` with ``(-1 if negative else 1) * product == poly``; the product is an
     unevaluated Mul, so that sympy does not distribute a number over a sum when printing.
     """
-    from ..solve.flint_backend import factor_list as _flint_factor_list
+    from ..solvers.flint_backend import factor_list as _flint_factor_list
 
     fast = _flint_factor_list(poly) if poly.is_Add else None  # multivariate: FLINT, much faster than sympy
     coeff, factors = fast if fast is not None else sp.factor_list(poly)
@@ -486,10 +486,10 @@ _JUXTAPOSED = re.compile(r"(?<=[)}])\s*(?=(?!\\cdot|\\right|\\end|\\\\)[\\a-zA-Z
 @lru_cache(maxsize=1)
 def _symbol_table() -> dict[str, sp.Symbol]:
     """Names as the parser spells them, braces removed (``kappa_o``), mapped to the package's Symbols."""
-    from .. import general
+    from ..analysis import general
     from .. import symbols as S
     from ..families import FAMILIES
-    from ..solve.laplacian import GAMMA
+    from ..solvers.laplacian import GAMMA
 
     table: dict[str, sp.Symbol] = {"alpha": S.alpha, "lambda": S.ridge, "kappa_o": S.kappa_o,
                                    "kappa_d": S.kappa_d, "n": S.n, "gamma": GAMMA,

@@ -135,7 +135,7 @@ def critical_to_html(report: Any) -> str:
 
 
 def conjunctivity_to_html(report: Any, max_groups: int | None = 12) -> str:
-    """HTML table of a :class:`symbolic_ti.conjunctivity.ConjunctivityReport`: the failure groups in order
+    """HTML table of a :class:`symbolic_ti.analysis.conjunctivity.ConjunctivityReport`: the failure groups in order
     (the exact ``alpha*``, its float, the trials), the first ``max_groups`` of them (``None``: all)."""
     groups = report.groups if max_groups is None else report.groups[:max_groups]
     rows = []
@@ -162,8 +162,8 @@ def conjunctivity_to_html(report: Any, max_groups: int | None = 12) -> str:
 
 # --------------------------------------------------------------------------------------- general n
 def general_to_latex(report: Any) -> str:
-    r"""MathJax LaTeX of a general-n report (:class:`symbolic_ti.general.NoExceptionClosedForm` or
-    :class:`symbolic_ti.general.ExceptionClosedForm`): one ``$\displaystyle ...$`` block with ``aligned``."""
+    r"""MathJax LaTeX of a general-n report (:class:`symbolic_ti.analysis.general.NoExceptionClosedForm` or
+    :class:`symbolic_ti.analysis.general.ExceptionClosedForm`): one ``$\displaystyle ...$`` block with ``aligned``."""
     header = rf"\text{{{report._header()}}}"
     if hasattr(report, "rank") and not hasattr(report, "ranks"):  # no exception
         lines = [rf"r_k &= {plain_latex(report.rank)}", rf"f(i, j) &= {plain_latex(report.prediction)}"]
@@ -174,7 +174,7 @@ def general_to_latex(report: Any) -> str:
     lines = [rf"{plain_latex(s)} &= {plain_latex(v)}" for s, v in report.definitions]
     lines += [rf"r_k &= {plain_latex(v)} && ({names[r]})" for r, v in report.compact_ranks]
     lines.append(rf"f(e) &= {plain_latex(report.training)} && (\text{{training}})")
-    from ..general import REGION_PAIRS
+    from ..analysis.general import REGION_PAIRS
 
     for a, b in REGION_PAIRS:
         cond = names[a].replace("k", "i") + r",\ " + names[b].replace("k", "j")

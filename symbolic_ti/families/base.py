@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Mapping
 
 import sympy as sp
 
-from .._validation import exact_number
+from ..arguments import exact_number
 from ..errors import ParameterError
 
 __all__ = ["Parameter", "Family", "Trial"]

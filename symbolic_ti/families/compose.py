@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 import sympy as sp
 
-from .._validation import exact_number
+from ..arguments import exact_number
 from ..errors import FamilyError, ParameterError
 from .base import Family, Parameter, Trial
 

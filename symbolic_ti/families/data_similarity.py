@@ -46,7 +46,7 @@ import numpy as np
 import sympy as sp
 from sympy.polys.domains import QQ
 
-from .._validation import exact_number
+from ..arguments import exact_number
 from ..errors import FamilyError, ParameterError, UndecidedCheckWarning
 from .base import Parameter
 from .similarity import ALPHA, BETA, DELTA, ItemSimilarityFamily
@@ -491,7 +491,7 @@ class _DataSimilarity(ItemSimilarityFamily):
     @property
     def numeric_only(self) -> bool:
         """Whether only the numeric solvers apply: float data whose similarity is not exactly the identity.
-        :func:`symbolic_ti.solve.solve` then returns float64 predictions cross-checked with mpmath."""
+        :func:`symbolic_ti.solve` then returns float64 predictions cross-checked with mpmath."""
         return self._data.numeric and not self.identity_similarity()
 
     def similarity_matrix(self) -> sp.ImmutableMatrix:

@@ -19,7 +19,7 @@ scalar output, in the NTK parameterization of Arora et al. (2019, Sec. 3, eq. (3
     \ (h = 1..L),\quad f(x) = W^{(L+1)} g^{(L)},
 
 every weight ``N(0, 1)`` (``c_sigma = 2`` for ReLU, the He normalization). ``depth = 1`` is a two-layer
-network ``f(x) = sqrt(2/m) w . relu(W x)``. :mod:`symbolic_ti.networks` trains exactly this network.
+network ``f(x) = sqrt(2/m) w . relu(W x)``. :mod:`symbolic_ti.behaviour.networks` trains exactly this network.
 
 The recursions (correlations, since every ``||x|| = 1`` and the He factor keeps ``Sigma^(h)(x, x) = 1``)
 ------------------------------------------------------------------------------------------------------------

@@ -37,8 +37,8 @@ from typing import Mapping
 
 import numpy as np
 
-from .errors import ParameterError
-from .task import Task
+from ..errors import ParameterError
+from ..task import Task
 
 __all__ = ["TrainedNetwork", "trial_inputs", "ntk_gram", "train_relu_network", "deviation"]
 

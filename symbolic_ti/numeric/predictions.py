@@ -1,6 +1,6 @@
 """Numeric kernel ridge predictions, written independently of the exact path, for cross-checks.
 
-The exact solver (:mod:`symbolic_ti.gram`, :mod:`symbolic_ti.solve.exact`) builds a halved Gram matrix of
+The exact solver (:mod:`symbolic_ti.gram`, :mod:`symbolic_ti.solvers.dense`) builds a halved Gram matrix of
 sympy kernels in a polynomial domain. This module shares no code with it: it builds the FULL (unhalved)
 Gram matrix of every training trial from :meth:`Family.kernel_numeric` (plain arithmetic on floats or mpmath
 numbers, never sympy) and solves it with numpy (``precision="float64"``) or mpmath at a chosen number of
@@ -18,7 +18,7 @@ import numpy as np
 import sympy as sp
 
 from .. import symbols as S
-from .._validation import exact_number
+from ..arguments import exact_number
 from ..errors import IllConditionedWarning, ParameterError, SolveError
 from ..families.base import Family, Trial
 from ..task import Task
@@ -428,7 +428,7 @@ def numeric_result(task: Task, family: Family, ridge: sp.Expr | None, *, method:
     """A :class:`~symbolic_ti.results.Result` of float64 predictions, cross-checked by an mpmath solve.
 
     For families whose data are floats (``family.numeric_only``, e.g. an ``embedding`` of hidden states): their
-    kernel has no exact form, so :func:`symbolic_ti.solve.solve` calls this instead of an exact method.
+    kernel has no exact form, so :func:`symbolic_ti.solve` calls this instead of an exact method.
     :func:`numeric_predictions` runs twice, in float64 and with mpmath at :data:`CROSS_CHECK_DPS` digits.
 
     Parameters

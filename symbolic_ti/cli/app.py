@@ -10,8 +10,8 @@ Subcommands::
                          [--interval A,B] [--margins] [--format text|json|latex] [--output FILE]
     symbolic-ti general  [--exception-span D] [--form sinh|chebyshev] [--format text|json|latex]
     symbolic-ti families [--format text|json] [--output FILE]
-    symbolic-ti plot     heatmap|phase|curve --items N ... --output FILE.png|.pdf|.svg   (symbolic_ti.cli_plot)
-    symbolic-ti fit      --data FILE --items N [--exception W>L ...] [--filter COL=VALUE ...]   (symbolic_ti.cli_fit)
+    symbolic-ti plot     heatmap|phase|curve --items N ... --output FILE.png|.pdf|.svg   (symbolic_ti.cli.plot)
+    symbolic-ti fit      --data FILE --items N [--exception W>L ...] [--filter COL=VALUE ...]   (symbolic_ti.cli.fit)
 
 Numbers are read exactly (``--set alpha=0.1`` is 1/10). Parameters not set stay symbolic, the ridge included.
 
@@ -43,8 +43,8 @@ from typing import Any, Callable, Sequence
 
 import sympy as sp
 
-from ._validation import check_int, exact_number
-from .errors import ExportError, SymbolicTIError
+from ..arguments import check_int, exact_number
+from ..errors import ExportError, SymbolicTIError
 
 __all__ = ["main", "build_parser"]
 
@@ -222,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: Modules that add subcommands (each defines ``register(subparsers, context)``); they must import heavy or
 #: optional dependencies (matplotlib) only inside their command functions.
-_EXTENSIONS: tuple[str, ...] = ("cli_fit", "cli_plot")
+_EXTENSIONS: tuple[str, ...] = ("cli.fit", "cli.plot")
 
 
 class CliContext(argparse.Namespace):
@@ -252,8 +252,8 @@ def _parse_span(text: str) -> "int | str":
 
 def _run_general(args: argparse.Namespace) -> str:
     _check_output(args)
-    from .general import exception_closed_form, no_exception_closed_form
-    from .progress import Progress, quiet
+    from ..analysis.general import exception_closed_form, no_exception_closed_form
+    from ..progress import Progress, quiet
 
     with quiet(getattr(args, "quiet", False)), Progress() as progress:
         progress.update("general-n closed forms")
@@ -265,7 +265,7 @@ def _run_general(args: argparse.Namespace) -> str:
                 report = report.with_span(args.exception_span)
         progress.update(f"writing {args.format}")
         if args.format == "json":
-            from .export.jsonreport import dumps
+            from ..export.jsonreport import dumps
 
             return dumps(report.to_dict())
         if args.format == "latex":
@@ -279,8 +279,8 @@ def _fail(option: str, err: Exception | str) -> _UsageError:
 
 def _family(args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
     """The family of ``--family`` with the ``--set`` values, and those values by name."""
-    from .api import make_family
-    from .errors import FamilyError
+    from ..api import make_family
+    from ..errors import FamilyError
 
     values: dict[str, str] = {}
     for name, value in args.assignments:
@@ -296,7 +296,7 @@ def _family(args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
 
 
 def _task(args: argparse.Namespace) -> Any:
-    from .task import Task
+    from ..task import Task
 
     try:
         return Task(args.items, tuple(args.exception))
@@ -312,7 +312,7 @@ def _ridge(args: argparse.Namespace) -> Any:
 def _check_output(args: argparse.Namespace) -> None:
     """Fail before any computation if ``--output`` cannot be written."""
     if args.output is not None:
-        from ._io import check_writable
+        from ..files import check_writable
 
         try:
             check_writable(args.output)
@@ -325,8 +325,8 @@ def _run_derive(args: argparse.Namespace) -> str:
         raise _fail("--standalone", "only applies with --format latex")
     task, (family, _) = _task(args), _family(args)
     _check_output(args)
-    from .api import derive
-    from .progress import Progress, quiet
+    from ..api import derive
+    from ..progress import Progress, quiet
 
     trials = None
     if args.trial is not None:
@@ -348,7 +348,7 @@ def _run_derive(args: argparse.Namespace) -> str:
             print(f"{PROG}: note: writing all {len(task.trials)} symbolic closed forms of n = {task.n} takes long "
                   f"and much memory; --trial I,J writes only the trials you name", file=sys.stderr)
         if args.format == "json":
-            from .export.jsonreport import dumps
+            from ..export.jsonreport import dumps
 
             return dumps(result.to_dict())
         if args.format == "latex":
@@ -361,7 +361,7 @@ def _chosen_trials(result: Any, trials: list[tuple[int, int]], fmt: str) -> str:
     cats = result.task.categories
     rows = [(t, result.f(*t), result.margin(*t), cats[t]) for t in trials]
     if fmt == "json":
-        from .export.jsonreport import dumps, expression_to_dict
+        from ..export.jsonreport import dumps, expression_to_dict
 
         return dumps({"task": {"n": result.task.n, "exceptions": [str(e) for e in result.task.exceptions]},
                       "family": result.family.describe(),
@@ -370,11 +370,11 @@ def _chosen_trials(result: Any, trials: list[tuple[int, int]], fmt: str) -> str:
                       "trials": [{"trial": list(t), "category": c, "value": expression_to_dict(v),
                                   "margin": expression_to_dict(m)} for t, v, m, c in rows]})
     if fmt == "latex":
-        from .export.latex import expr_latex
+        from ..export.latex import expr_latex
 
         body = [rf"f({t[0]}, {t[1]}) &= {expr_latex(v)}" for t, v, _, _ in rows]
         return "\\begin{align*}\n" + " \\\\\n".join(body) + "\n\\end{align*}"
-    from .export.text import _approx, _header, expr_text
+    from ..export.text import _approx, _header, expr_text
 
     out = _header(result) + [""]
     for t, v, m, c in rows:
@@ -425,8 +425,8 @@ def _run_critical(args: argparse.Namespace) -> str:
                                        f"of an exception), so its margin and critical values are undefined")
             trials.append(t)
     _check_output(args)
-    from .api import critical
-    from .progress import Progress, quiet
+    from ..api import critical
+    from ..progress import Progress, quiet
 
     fast = name == "alpha" and _ridge(args) is not None and family.exchangeable
     if task.n > 25 and not fast and args.trial is None and not getattr(args, "quiet", False):
@@ -440,7 +440,7 @@ def _run_critical(args: argparse.Namespace) -> str:
                           parameters=values, ridge=_ridge(args), interval=args.interval)
         progress.update(f"writing {args.format}")
         if args.format == "json":
-            from .export.jsonreport import dumps
+            from ..export.jsonreport import dumps
 
             return dumps(report.to_dict(margins=args.margins))
         if args.format == "latex":
@@ -450,7 +450,7 @@ def _run_critical(args: argparse.Namespace) -> str:
 
 def _run_families(args: argparse.Namespace) -> str:
     _check_output(args)
-    from .families import FAMILIES
+    from ..families import FAMILIES
 
     entries = []
     for name, cls in FAMILIES.items():  # registration order: exchangeable first
@@ -466,7 +466,7 @@ def _run_families(args: argparse.Namespace) -> str:
     ridge = {"name": "lambda", "domain": "[0, oo)",
              "description": "ridge on the sum of squared errors; set with --ridge VALUE or --ridgeless"}
     if args.format == "json":
-        from .export.jsonreport import dumps
+        from ..export.jsonreport import dumps
 
         return dumps({"families": entries, "ridge": ridge})
     lines = []
@@ -492,7 +492,7 @@ def _emit(text: str, output: str | None) -> None:
         except OSError as err:
             raise _OutputError(f"cannot write to standard output: {err.strerror or err}") from None
         return
-    from ._io import write_atomic
+    from ..files import write_atomic
 
     try:
         write_atomic(output, text)

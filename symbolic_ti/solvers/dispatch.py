@@ -17,13 +17,13 @@ from typing import Any
 import sympy as sp
 
 from .. import symbols as S
-from .._validation import exact_number
+from ..arguments import exact_number
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
 from ..gram import build_system, is_swap_invariant
 from ..results import LazyPredictions, Result
 from ..task import Task
-from .exact import condition_factors, predict_ridge, predict_ridgeless_pinv, ridgeless_limit, uses_flint
+from .dense import condition_factors, predict_ridge, predict_ridgeless_pinv, ridgeless_limit, uses_flint
 from . import flint_backend
 from .laplacian import laplacian_predictor
 
@@ -77,7 +77,7 @@ def solve(
         docs/theory.md#graph-laplacian-reduction); ``"halved"`` uses the antisymmetry of the targets (requires
         a swap-invariant kernel); ``"full"`` solves the full system; ``"auto"`` picks the first that applies.
     ridgeless_method : {"auto", "pinv", "limit"}
-        How the ridgeless limit is taken on the dense paths (see :mod:`symbolic_ti.solve.exact`); naming one
+        How the ridgeless limit is taken on the dense paths (see :mod:`symbolic_ti.solvers.dense`); naming one
         makes ``method="auto"`` use a dense path.
 
     Returns
@@ -111,7 +111,7 @@ def solve(
     lam = _parse_ridge(ridge)
     family.check_task(task)  # e.g. an item-similarity matrix of another size than n
     if getattr(family, "numeric_only", False):  # float data (families/data_similarity.py): no exact kernel
-        from .numeric import numeric_result
+        from ..numeric.predictions import numeric_result
 
         return numeric_result(task, family, lam, method=method)
     start = time.perf_counter()

@@ -26,7 +26,7 @@ Counts, and what the likelihood may assume (see docs/fitting.md):
 * With a count column, the rows of one trial are combined with the counts as weights: the trial's value is
   the count-weighted mean, its count the sum of the counts. For ``accuracy`` the count times the value is the
   number of runs that chose the first item: an integer, and a binomial count when runs are independent. For
-  ``probability`` it is a sum of per-run probabilities, not a count of choices; :mod:`symbolic_ti.fit` then
+  ``probability`` it is a sum of per-run probabilities, not a count of choices; :mod:`symbolic_ti.behaviour.fitting` then
   uses the binomial likelihood as a quasi-likelihood and estimates an overdispersion factor.
 * Without a count column (``count_column=None``) every row is one observation of weight 1, and the trial's
   count is its number of rows.
@@ -51,8 +51,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .errors import DataError, DataWarning
-from .task import Task
+from ..errors import DataError, DataWarning
+from ..task import Task
 
 __all__ = ["BehaviourData", "load_behaviour", "behaviour_from_arrays", "parse_filter", "infer_kind", "KINDS",
            "DEFAULT_DATA_NAME"]

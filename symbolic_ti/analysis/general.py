@@ -39,11 +39,11 @@ from typing import Any, Callable, Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from . import symbols as S
-from ._validation import exact_number
-from .errors import ParameterError
-from .solve.laplacian import GAMMA, rank_solution
-from .task import Task
+from .. import symbols as S
+from ..arguments import exact_number
+from ..errors import ParameterError
+from ..solvers.laplacian import GAMMA, rank_solution
+from ..task import Task
 
 __all__ = [
     "n", "L", "D", "W", "i", "j", "k", "mu", "x", "REGIONS", "REGION_PAIRS", "FORMS",
@@ -335,7 +335,7 @@ def _expr_obj(e: Any) -> dict[str, str]:
 
 
 def _version() -> str:
-    from . import __version__
+    from .. import __version__
 
     return __version__
 
@@ -506,7 +506,7 @@ class ExceptionClosedForm:
         return self.to_text()
 
     def _repr_latex_(self) -> str:
-        from .export.notebook import general_to_latex
+        from ..export.notebook import general_to_latex
 
         return general_to_latex(self)
 
@@ -518,7 +518,7 @@ class ExceptionClosedForm:
         ParameterError
             If ``span`` is not an integer >= 2.
         """
-        from ._validation import check_int
+        from ..arguments import check_int
 
         d = check_int(span, "span D (exception span W - L)", minimum=2)
         sub = {D: sp.Integer(d)}
@@ -883,9 +883,9 @@ def fixed_position_ranks(n: int, exceptions: Sequence[Any] = ()) -> tuple[sp.Exp
     """Exact ranks ``r_1..r_n`` as rational functions of ``gamma`` for fixed ``n`` and exception positions.
 
     Several exceptions are handled for fixed positions only (Woodbury update of
-    :func:`symbolic_ti.solve.laplacian.rank_solution`); a symbolic-``n`` closed form exists here for one
+    :func:`symbolic_ti.solvers.laplacian.rank_solution`); a symbolic-``n`` closed form exists here for one
     exception (:func:`exception_closed_form`). Substitute ``gamma`` = :func:`gamma_expr` (the Symbol is
-    :data:`symbolic_ti.solve.laplacian.GAMMA`) for the family parameters; test predictions are
+    :data:`symbolic_ti.solvers.laplacian.GAMMA`) for the family parameters; test predictions are
     ``r_i - r_j``.
 
     Parameters
@@ -999,7 +999,7 @@ class NoExceptionClosedForm:
                 f"  f(i, j) &= {sp.latex(self.prediction)}\n\\end{{align*}}\n")
 
     def _repr_latex_(self) -> str:
-        from .export.notebook import general_to_latex
+        from ..export.notebook import general_to_latex
 
         return general_to_latex(self)
 

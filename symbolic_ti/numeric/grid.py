@@ -58,9 +58,9 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .errors import ParameterError, SolveError
-from .families.base import Trial
-from .results import Result
+from ..errors import ParameterError, SolveError
+from ..families.base import Trial
+from ..results import Result
 
 __all__ = ["CompiledResult", "GridValues", "compile_result", "DEFAULT_RTOL"]
 
@@ -657,7 +657,7 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
     if result.ridgeless and result.ridgeless_conditions and syms:
         conditions = sp.lambdify(syms, list(result.ridgeless_conditions), modules="numpy")
     gt = np.array([np.nan if task.ground_truth(t) is None else float(task.ground_truth(t)) for t in chosen])
-    from .critical import _result_label
+    from ..analysis.crossings import _result_label
 
     return CompiledResult(
         parameters=names, trials=chosen, result_label=_result_label(result),
@@ -672,7 +672,7 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
 def _constant_result(result: Result, chosen: tuple[Trial, ...], names: tuple[str, ...],
                      consts: tuple[sp.Expr, ...]) -> CompiledResult:
     """A compiled numeric result: one exact constant per trial."""
-    from .critical import _result_label
+    from ..analysis.crossings import _result_label
 
     task = result.task
     gt = np.array([np.nan if task.ground_truth(t) is None else float(task.ground_truth(t)) for t in chosen])

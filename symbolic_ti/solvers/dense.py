@@ -57,7 +57,7 @@ def predict_ridge(system: GramSystem, backend: str = "auto") -> list[sp.Expr]:
     ----------
     system : GramSystem
     backend : {"auto", "flint", "sympy"}
-        Arithmetic of the fraction-free solve: ``"flint"`` (:mod:`symbolic_ti.solve.flint_backend`, FLINT's
+        Arithmetic of the fraction-free solve: ``"flint"`` (:mod:`symbolic_ti.solvers.flint_backend`, FLINT's
         multivariate polynomials; only for polynomial rings over ZZ or QQ), ``"sympy"`` (DomainMatrix
         ``solve_den``), ``"auto"``: flint where it applies.
 

@@ -41,11 +41,11 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 import sympy as sp
 
-from . import symbols as S
+from .. import symbols as S
 from .data import BehaviourData
-from .errors import FamilyError, ParameterError, SolveError
-from .families import Family, get_family
-from .task import CATEGORIES, TRAINING_CATEGORIES, Task
+from ..errors import FamilyError, ParameterError, SolveError
+from ..families import Family, get_family
+from ..task import CATEGORIES, TRAINING_CATEGORIES, Task
 
 __all__ = ["fit", "FitResult", "ParameterEstimate", "TrialFit", "CategoryFit", "ErrorCheck", "FitComparison",
            "compare_fits", "FORMAT_NAME", "FORMAT_VERSION"]
@@ -199,7 +199,7 @@ class ErrorCheck:
         Trials with a negative margin ``g f(i, j)`` at the fitted parameters.
     first_failing : tuple of (i, j)
         Test trials that fail first as ``alpha`` grows from 0 at the fitted ridge (and other fitted
-        parameters), from :func:`symbolic_ti.critical.critical_values` (exact); empty if none fails or the
+        parameters), from :func:`symbolic_ti.critical_values` (exact); empty if none fails or the
         family has no ``alpha``.
     alpha_first : float or None
         The critical conjunctivity of that first failure (0.0: already wrong as ``alpha -> 0+``).
@@ -360,7 +360,7 @@ class FitResult:
     # ------------------------------------------------------------ export
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dictionary; opens with a versioned ``meta`` block."""
-        from . import __version__
+        from .. import __version__
 
         return {
             "meta": {"format": FORMAT_NAME, "format_version": FORMAT_VERSION, "symbolic_ti_version": __version__},
@@ -557,7 +557,7 @@ class _Model:
     """Compiled predictions and the log-likelihood in optimiser coordinates (private)."""
 
     def __init__(self, data: BehaviourData, family: Family, ridge: Any) -> None:
-        from .solve import _parse_ridge, solve
+        from ..solvers.dispatch import _parse_ridge, solve
 
         self.data = data
         self.task = data.task
@@ -765,7 +765,7 @@ def fit(
     Parameters
     ----------
     data : BehaviourData
-        From :func:`symbolic_ti.data.load_behaviour`; its task is the task fitted.
+        From :func:`symbolic_ti.behaviour.data.load_behaviour`; its task is the task fitted.
     family : str or Family
         A family name (``symbolic_ti.families.FAMILIES``) or instance. Parameters left symbolic in it are
         fitted; bound ones (e.g. the exchangeable default ``kappa_d = 0``, which only rescales the ridge) are
@@ -805,7 +805,7 @@ def fit(
     Examples
     --------
     >>> from symbolic_ti import Task
-    >>> from symbolic_ti.data import behaviour_from_arrays
+    >>> from symbolic_ti.behaviour.data import behaviour_from_arrays
     >>> t = Task(4)
     >>> d = behaviour_from_arrays(t, t.trials, [0.9 if i < j else 0.1 for i, j in t.trials], [50] * 12)
     >>> r = fit(d, ridge="ridgeless", intervals=False, error_check=False)
@@ -814,13 +814,13 @@ def fit(
     """
     start = time.perf_counter()
     if not isinstance(data, BehaviourData):
-        raise ParameterError(f"data must be a BehaviourData (symbolic_ti.data.load_behaviour), got "
+        raise ParameterError(f"data must be a BehaviourData (symbolic_ti.behaviour.data.load_behaviour), got "
                              f"{type(data).__name__}")
     if isinstance(starts, bool) or not isinstance(starts, int) or starts < 1:
         raise ParameterError(f"starts must be an integer >= 1, got {starts!r}")
     if not (isinstance(level, (int, float)) and 0 < level < 1):
         raise ParameterError(f"level must be a number in (0, 1), got {level!r}")
-    from .api import make_family
+    from ..api import make_family
 
     if isinstance(family, str) and family not in _families():
         raise FamilyError(f"unknown family {family!r}; known families: {', '.join(sorted(_families()))}")
@@ -886,11 +886,11 @@ def fit(
 
 
 def _final_predictions(model: _Model, nat: Mapping[str, float]) -> tuple[np.ndarray, str]:
-    """``f`` of every trial at the fitted point through :func:`symbolic_ti.grid.compile_result` when available
+    """``f`` of every trial at the fitted point through :func:`symbolic_ti.numeric.grid.compile_result` when available
     (float64 with an mpmath fallback where float64 cancels), checked against the optimiser's compiled forms."""
     fast = model.f_all(nat)
     try:
-        from .grid import compile_result
+        from ..numeric.grid import compile_result
     except ImportError:  # pragma: no cover - grid.py is part of the package
         return fast, ""
     store = model._compiled
@@ -907,7 +907,7 @@ def _final_predictions(model: _Model, nat: Mapping[str, float]) -> tuple[np.ndar
 
 
 def _families() -> dict[str, Any]:
-    from .families import FAMILIES
+    from ..families import FAMILIES
 
     return FAMILIES
 
@@ -935,8 +935,8 @@ def _rational(x: float) -> sp.Rational:
 
 def _error_check(model: _Model, nat: Mapping[str, float], trials: Sequence[TrialFit]) -> ErrorCheck:
     """Observed systematic errors against the fitted theory's errors and first failures (private)."""
-    from .critical import critical_values
-    from .solve import solve
+    from ..analysis.crossings import critical_values
+    from ..solvers.dispatch import solve
 
     task = model.task
     choice = model.choice

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 from typing import Any
-from .cli import _parse_trial  # one parser for I,J in every command
+from .app import _parse_trial
 
 __all__ = ["register"]
 
@@ -136,8 +136,8 @@ def _scanned_conflicts(args: argparse.Namespace, context: Any, values: dict[str,
 
 
 def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
-    from . import plot
-    from .errors import SymbolicTIError
+    from ..figures import plot
+    from ..errors import SymbolicTIError
 
     out = Path(args.output)
     if out.suffix.lower() not in plot.FORMATS:
@@ -153,7 +153,7 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
     elif kind == "curve":
         _scanned_conflicts(args, context, values, [args.parameter.strip()], "--parameter")
     ridge = context.ridge(args)
-    from .progress import Progress, quiet
+    from ..progress import Progress, quiet
 
     with quiet(args.quiet), Progress(n=task.n) as progress:
         progress.update(f"{kind} plot")
@@ -169,8 +169,8 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
 
 def _figure(args: argparse.Namespace, context: Any, plot: Any, task: Any, family: Any, ridge: Any,
             kind: str) -> Any:
-    from .errors import SymbolicTIError
-    from .solve import solve
+    from ..errors import SymbolicTIError
+    from ..solvers.dispatch import solve
 
     try:
         result = solve(task, family, ridge)

@@ -39,13 +39,13 @@ from typing import Any, Iterable, Sequence
 
 import sympy as sp
 
-from . import symbols as S
-from ._validation import exact_number
-from .errors import ParameterError, TaskError
-from .families.base import Family, Parameter
-from .progress import Progress
-from .results import Result
-from .task import Task
+from .. import symbols as S
+from ..arguments import exact_number
+from ..errors import ParameterError, TaskError
+from ..families.base import Family, Parameter
+from ..progress import Progress
+from ..results import Result
+from ..task import Task
 
 __all__ = ["Crossing", "TrialCritical", "CriticalReport", "critical_values", "DIRECTIONS"]
 
@@ -182,7 +182,7 @@ class CriticalReport:
         Remarks: factors without closed-form roots, poles, ridgeless exceptional values, and the like.
     method : {"generic", "laplacian"}
         ``"generic"``: root isolation on each canceled margin; ``"laplacian"``: the exchangeable family's
-        effective-ridge analysis (:func:`symbolic_ti.conjunctivity.margin_gammas`), which builds margins
+        effective-ridge analysis (:func:`symbolic_ti.analysis.conjunctivity.margin_gammas`), which builds margins
         and exact values only on access.
     """
 
@@ -329,7 +329,7 @@ class CriticalReport:
         return self.to_latex(notebook=True)
 
     def _repr_html_(self) -> str:
-        from .export.notebook import critical_to_html
+        from ..export.notebook import critical_to_html
 
         return critical_to_html(self)
 
@@ -813,7 +813,7 @@ def _laplacian_trials(result: Result, chosen: list[Trial], lo: sp.Expr, hi: sp.E
 
     ``gamma = 2 (alpha + lambda') / (1 - alpha)`` grows with alpha, so the crossings in ``(lo, hi)`` are the
     roots ``gamma*`` in ``(gamma(lo), gamma(hi))``, with ``alpha* = (gamma* - 2 lambda') / (gamma* + 2)``;
-    see :func:`symbolic_ti.conjunctivity.margin_gammas`."""
+    see :func:`symbolic_ti.analysis.conjunctivity.margin_gammas`."""
     from fractions import Fraction
 
     from .conjunctivity import _alpha_float, margin_gammas
@@ -877,7 +877,7 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
         ``"generic"`` isolates the roots of each canceled margin. ``"laplacian"`` (chosen by ``"auto"`` when it
         applies: an exchangeable result on the Laplacian path, scanning ``alpha`` with a rational ridge or
         ridgeless and a rational ``kappa_d``) reads every crossing off one integer polynomial per trial in the
-        effective ridge gamma (:func:`symbolic_ti.conjunctivity.margin_gammas`) and builds margins and exact
+        effective ridge gamma (:func:`symbolic_ti.analysis.conjunctivity.margin_gammas`) and builds margins and exact
         values only when they are accessed; n = 61, every trial, takes about a second instead of most of an
         hour. The two agree exactly (tests/test_critical.py).
 

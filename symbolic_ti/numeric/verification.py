@@ -1,7 +1,7 @@
 """Check exact closed forms against an independent high-precision numeric solve.
 
 :func:`verify` draws random exact rational values of a result's free parameters, evaluates every closed form
-``f(i, j)`` exactly there, and compares it with :func:`symbolic_ti.solve.numeric.numeric_predictions` (the
+``f(i, j)`` exactly there, and compares it with :func:`symbolic_ti.numeric.predictions.numeric_predictions` (the
 full, unhalved Gram matrix from ``Family.kernel_numeric``, solved by mpmath), which shares no code with the
 exact solver.
 """
@@ -16,12 +16,12 @@ from typing import Any, Mapping
 import mpmath
 import sympy as sp
 
-from . import symbols as S
-from ._validation import check_int, exact_number
-from .errors import ParameterError
-from .families.base import Trial
-from .results import Result
-from .solve.numeric import MIN_DPS, numeric_predictions
+from .. import symbols as S
+from ..arguments import check_int, exact_number
+from ..errors import ParameterError
+from ..families.base import Trial
+from ..results import Result
+from .predictions import MIN_DPS, numeric_predictions
 
 __all__ = ["verify", "VerifyReport", "REL_ERROR_FLOOR", "DEFAULT_RIDGE_INTERVAL"]
 

@@ -5,7 +5,7 @@ ranks depend on ``alpha``, the ridge ``lambda`` and ``kappa_d`` only through the
 
     gamma = 2 (alpha + lambda') / (1 - alpha),      lambda' = lambda / (1 - kappa_d)
 
-(docs/theory.md#graph-laplacian-reduction). :func:`symbolic_ti.solve.laplacian.rank_solution` gives the ranks
+(docs/theory.md#graph-laplacian-reduction). :func:`symbolic_ti.solvers.laplacian.rank_solution` gives the ranks
 as ``r_k = N_k(gamma) / D(gamma)`` with ``N_k, D`` in ``ZZ[gamma]`` and ``D = det(Lap + gamma I)``, whose roots
 are minus the Laplacian eigenvalues, all ``<= 0``; so ``D > 0`` for ``gamma > 0``. The margin of a test trial
 ``(i, j)`` with ground truth (``i < j``: ``r_i - r_j``; ``(j, i)`` has the same margin) therefore has the sign
@@ -53,11 +53,11 @@ from typing import Any, Iterable
 import sympy as sp
 from sympy.polys.rings import PolyElement
 
-from . import symbols as S
-from ._validation import exact_number
-from .errors import ParameterError, TaskError
-from .solve.laplacian import _R, GAMMA, RankSolution, rank_solution
-from .task import Task
+from .. import symbols as S
+from ..arguments import exact_number
+from ..errors import ParameterError, TaskError
+from ..solvers.laplacian import _R, GAMMA, RankSolution, rank_solution
+from ..task import Task
 
 __all__ = [
     "GammaRoot", "TrialGammas", "critical_gammas", "margin_gammas",
@@ -391,7 +391,7 @@ class GammaRoot:
 
     Properties (computed on first access, exact): ``value`` (a ``Rational``, a radical for a quadratic
     minimal polynomial, a ``CRootOf`` otherwise), ``value_float``, ``factor`` (the minimal polynomial over
-    ZZ, a ``sympy.Poly`` in :data:`symbolic_ti.solve.laplacian.GAMMA`), ``index`` (of the root among the real
+    ZZ, a ``sympy.Poly`` in :data:`symbolic_ti.solvers.laplacian.GAMMA`), ``index`` (of the root among the real
     roots of ``factor``, increasing, as in ``CRootOf``) and ``interval`` (a rational isolating interval).
     Roots of different trials that are the same number share one internal object, so :meth:`same_root` is
     exact and cheap. ``==`` is identity; compare numbers with :meth:`same_root`.
@@ -800,7 +800,7 @@ def critical_gammas(task: Task, trials: Any = None, *, ranks: RankSolution | Non
     trials : list of (i, j), optional
         Test trials with ground truth; default all of them (both orders).
     ranks : RankSolution, optional
-        A precomputed :func:`symbolic_ti.solve.laplacian.rank_solution` of ``task``.
+        A precomputed :func:`symbolic_ti.solvers.laplacian.rank_solution` of ``task``.
 
     Returns
     -------
@@ -1204,7 +1204,7 @@ class ConjunctivityReport:
         return self.to_latex(notebook=True)
 
     def _repr_html_(self) -> str:
-        from .export.notebook import conjunctivity_to_html
+        from ..export.notebook import conjunctivity_to_html
 
         return conjunctivity_to_html(self)
 

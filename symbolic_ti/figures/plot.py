@@ -4,7 +4,7 @@ Each figure has two halves, kept apart on purpose:
 
 * a **data** function (:func:`heatmap_data`, :func:`phase_data`, :func:`curve_data`) computes an immutable object
   with every number the figure shows (values, masks, region labels, critical curves and points). It uses only
-  numpy, sympy and :mod:`symbolic_ti.grid`, so it works without matplotlib and its content is what the tests
+  numpy, sympy and :mod:`symbolic_ti.numeric.grid`, so it works without matplotlib and its content is what the tests
   check against independent computations;
 * a **drawing** function (:func:`heatmap`, :func:`phase`, :func:`curve`) draws such an object (or builds it from a
   result) with matplotlib and returns the ``matplotlib.figure.Figure``. matplotlib is the optional extra ``plot``
@@ -30,10 +30,10 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 import sympy as sp
 
-from .errors import ExportError, ParameterError, TaskError
-from .families.base import Trial
-from .results import Result
-from .task import CATEGORIES, Task
+from ..errors import ExportError, ParameterError, TaskError
+from ..families.base import Trial
+from ..results import Result
+from ..task import CATEGORIES, Task
 
 __all__ = [
     "HeatmapData", "PhaseData", "CriticalCurve", "CurveData", "CurveSeries", "CurveMarker",
@@ -74,7 +74,7 @@ def _name(p: str) -> str:
 
 
 def _label(result: Result) -> str:
-    from .critical import _result_label
+    from ..analysis.crossings import _result_label
 
     return _result_label(result)
 
@@ -85,7 +85,7 @@ def _free_result(result: Result, scanned: Sequence[str], values: Mapping[str, An
     other free parameters from ``values`` (exactly)."""
     if not isinstance(result, Result):
         raise ParameterError(f"{who}: result must be a symbolic_ti Result, got {type(result).__name__}")
-    from .solve import solve
+    from ..solvers.dispatch import solve
 
     values = {_name(k): v for k, v in dict(values or {}).items()}
     fam = result.family
@@ -433,15 +433,15 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
 
     Notes
     -----
-    Region labels come from :mod:`symbolic_ti.grid` (float64 with the mpmath fallback where float64 cannot be
+    Region labels come from :mod:`symbolic_ti.numeric.grid` (float64 with the mpmath fallback where float64 cannot be
     trusted, so signs near the curves are right). Closed-form curves exist for the exchangeable family
     (alpha parametrization, rational ``kappa_d``) in the (alpha, lambda) plane: a test trial's margin vanishes
     where the effective ridge ``gamma = 2 (alpha + lambda') / (1 - alpha)`` equals a root ``gamma*``
-    (:func:`symbolic_ti.conjunctivity.critical_gammas`), i.e. on ``lambda' = gamma* (1 - alpha)/2 - alpha``;
+    (:func:`symbolic_ti.analysis.conjunctivity.critical_gammas`), i.e. on ``lambda' = gamma* (1 - alpha)/2 - alpha``;
     the exception margin vanishes on the curve parametrized by ``gamma``,
     ``lambda'(gamma) = gamma D / (2 (D - E) - gamma E)``, ``alpha = (gamma - 2 lambda') / (gamma + 2)``, with
     ``r_W - r_L = E / D`` the rank difference in ``ZZ[gamma]`` (from the margin of a training trial,
-    :func:`symbolic_ti.conjunctivity.margin_gammas`). Elsewhere exact critical points per row are given.
+    :func:`symbolic_ti.analysis.conjunctivity.margin_gammas`). Elsewhere exact critical points per row are given.
     """
     xn, yn = _name(x), _name(y)
     if xn == yn:
@@ -454,7 +454,7 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
     task = r.task
     exc_trials = tuple((e.winner, e.loser) for e in task.exceptions)
     trans = tuple(t for t in task.test_trials if task.ground_truth(t) is not None)
-    from .grid import compile_result
+    from ..numeric.grid import compile_result
 
     compiled = compile_result(r, exc_trials + trans)
     arrays = {}
@@ -511,8 +511,8 @@ def _phase_curves(r: Result, xn: str, yn: str, xr: tuple[float, float], yr: tupl
 
 def _exchangeable_curves(r: Result, xn: str, kd: sp.Rational, xr: tuple[float, float], yr: tuple[float, float],
                          exc_trials: tuple[Trial, ...]) -> list[CriticalCurve]:
-    from .conjunctivity import critical_gammas
-    from .solve.laplacian import rank_solution
+    from ..analysis.conjunctivity import critical_gammas
+    from ..solvers.laplacian import rank_solution
 
     task = r.task
     scale = float(1 - kd)  # lambda = (1 - kappa_d) lambda'
@@ -565,7 +565,7 @@ def _exchangeable_curves(r: Result, xn: str, kd: sp.Rational, xr: tuple[float, f
 def _row_points(r: Result, xn: str, yn: str, xr: tuple[float, float], ys: np.ndarray,
                 exc_trials: tuple[Trial, ...], groups: list[tuple[Trial, ...]], first: np.ndarray, n_rows: int,
                 ) -> list[CriticalCurve]:
-    from .critical import critical_values
+    from ..analysis.crossings import critical_values
 
     present = sorted(set(int(v) for v in np.unique(first)) - {-1})
     chosen = list(exc_trials) + [groups[k][0] for k in present]
@@ -734,7 +734,7 @@ def curve_data(result: Result, parameter: str = "alpha", trials: Iterable[Sequen
         if not series_spec:
             raise ParameterError("curve_data: trials must name at least one trial (or be None)")
     all_trials = tuple(dict.fromkeys(t for _, ts in series_spec for t in ts))
-    from .grid import compile_result
+    from ..numeric.grid import compile_result
 
     compiled = compile_result(r, all_trials)
     arrays = {("ridge" if pn == "lambda" else pn): xs} if compiled.parameters else {}
@@ -747,7 +747,7 @@ def curve_data(result: Result, parameter: str = "alpha", trials: Iterable[Sequen
     markers: list[CurveMarker] = []
     note = grid.note
     if critical and compiled.parameters:
-        from .critical import critical_values
+        from ..analysis.crossings import critical_values
 
         rep = critical_values(r, pn, interval=(sp.Rational(repr(float(lo))), sp.Rational(repr(float(hi)))),
                               trials=list(all_trials))
@@ -1011,7 +1011,7 @@ def save_figure(fig: Any, path: "str | Path", *, dpi: float | None = None) -> Pa
     fig : matplotlib.figure.Figure
     path : str or Path
         Destination; its suffix picks the format. The file is either written whole or left untouched
-        (temporary file and rename, as :func:`symbolic_ti._io.write_atomic`).
+        (temporary file and rename, as :func:`symbolic_ti.files.write_atomic`).
     dpi : float, optional
         Resolution for PNG (default: matplotlib's).
 
@@ -1029,7 +1029,7 @@ def save_figure(fig: Any, path: "str | Path", *, dpi: float | None = None) -> Pa
     if fmt is None:
         raise ExportError(f"cannot write {str(p)!r}: unknown figure format {p.suffix or '(no suffix)'!r}; use a "
                           f"file name ending in {', '.join(FORMATS)}")
-    from ._io import check_writable, write_atomic
+    from ..files import check_writable, write_atomic
 
     check_writable(p)
     _require_matplotlib()

@@ -10,7 +10,7 @@ is divided by its gcd with the determinant. The algorithm is the one of
 docs/performance.md#geometric-family-symbolic-item-geometry. The sympy path stays available (``backend="sympy"``) and the tests
 compare the two.
 
-Used automatically by :func:`symbolic_ti.solve.exact.predict_ridge` when python-flint is installed and the
+Used automatically by :func:`symbolic_ti.solvers.dense.predict_ridge` when python-flint is installed and the
 Gram matrix lies in a polynomial ring over ZZ or QQ.
 """
 

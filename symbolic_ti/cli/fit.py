@@ -8,7 +8,7 @@
                     [--starts K] [--seed S] [--no-intervals] [--format text|json] [--plot FILE] [--output FILE]
 
 Without ``--ridge``/``--ridgeless`` the ridge is fitted. The defaults read the shared language-model table
-(``item_a``, ``item_b``, ``mean_prob_yes``, ``n_seeds``); see :mod:`symbolic_ti.data` and docs/fitting.md.
+(``item_a``, ``item_b``, ``mean_prob_yes``, ``n_seeds``); see :mod:`symbolic_ti.behaviour.data` and docs/fitting.md.
 Registered through ``_EXTENSIONS`` in :mod:`symbolic_ti.cli`; scipy and matplotlib are imported only when the
 command runs.
 """
@@ -19,7 +19,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .errors import DataError, DataWarning, ExportError
+from ..errors import DataError, DataWarning, ExportError
 
 __all__ = ["register"]
 
@@ -50,7 +50,7 @@ def _parse_int(text: str) -> int:
 
 def register(sub: Any, context: Any) -> None:
     """Add the ``fit`` subcommand to the subparsers ``sub`` (see :class:`symbolic_ti.cli.CliContext`)."""
-    from .data import parse_filter
+    from ..behaviour.data import parse_filter
 
     p = sub.add_parser(
         "fit", parents=[context.debug], help="fit a family's parameters to per-trial behaviour",
@@ -94,7 +94,7 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
     context.check_output(args)
     plot_path = None
     if args.plot is not None:
-        from ._io import check_writable
+        from ..files import check_writable
 
         try:
             plot_path = check_writable(args.plot)
@@ -107,7 +107,7 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
         except ImportError:
             raise context.fail("--plot", "plotting needs matplotlib; install the optional extra: "
                                          "pip install 'symbolic-ti[plot]'") from None
-    from .data import load_behaviour
+    from ..behaviour.data import load_behaviour
 
     kind = args.kind or "auto"
     count = None if args.count_column.strip().lower() == "none" else args.count_column
@@ -130,7 +130,7 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
     if data.averaged_over and not getattr(args, "quiet", False):
         print(f"symbolic-ti: note: rows were averaged within each trial over {data.averaged_text()}; add "
               "--filter COL=VALUE if a column should not be pooled", file=sys.stderr)
-    from .fit import fit
+    from ..behaviour.fitting import fit
 
     ridge = context.ridge(args)
     result = fit(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts, seed=args.seed,
@@ -140,7 +140,7 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
         _write_plot(result, plot_path, context)
         plot_line = f"plot written to {plot_path}"
     if args.format == "json":
-        from .export.jsonreport import dumps
+        from ..export.jsonreport import dumps
 
         d = result.to_dict()
         if plot_path is not None:
@@ -200,10 +200,10 @@ def _figure(result: Any) -> Any:
 
 
 def _write_plot(result: Any, path: Path, context: Any) -> None:
-    """Render the figure and write it atomically: complete or untouched (symbolic_ti.plot.save_figure)."""
+    """Render the figure and write it atomically: complete or untouched (symbolic_ti.figures.plot.save_figure)."""
     import matplotlib.pyplot as plt
 
-    from .plot import save_figure  # the package's atomic figure writer
+    from ..figures.plot import save_figure
 
     fig = _figure(result)
     try:
