@@ -26,7 +26,7 @@ from .errors import (DataError, ExportError, FamilyError, IllConditionedWarning,
 from . import symbols
 from . import _compat
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "Task", "ExceptionPair", "CATEGORIES",

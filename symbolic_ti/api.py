@@ -147,8 +147,8 @@ def critical(
     >>> rep.trials[0].crossings[0].value
     4/3 - sqrt(13)/3
     """
-    from .analysis.crossings import _resolve_interval, _resolve_trials, check_parameter
-    from .solvers.dispatch import _parse_ridge
+    from .analysis.crossings import check_parameter
+    from .arguments import parse_interval, parse_ridge, resolve_trials
 
     if not isinstance(parameter, str):
         raise ParameterError(f"parameter must be a name such as 'alpha' or 'lambda', got {parameter!r}")
@@ -160,9 +160,9 @@ def critical(
         params[name] = "symbolic"  # scan a family parameter that was not given: leave it symbolic
         fam = make_family(family, params)
     # fail on bad input before the (longer) exact solve; critical_values checks again on the result
-    _, _, lower, upper = check_parameter(fam, _parse_ridge(ridge), name)
-    _resolve_interval(interval, name, lower, upper)
+    _, _, lower, upper = check_parameter(fam, parse_ridge(ridge), name)
+    parse_interval(interval, name, lower, upper)
     task = Task(n, exceptions if isinstance(exceptions, str) else tuple(exceptions))
-    _resolve_trials(task, trials)
+    resolve_trials(task, trials)
     result = derive(n, task.exceptions, family=fam, ridge=ridge)
     return critical_values(result, name, interval=interval, trials=trials)

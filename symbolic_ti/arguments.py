@@ -1,24 +1,74 @@
-"""Checks and exact parsing for public entry points (private).
+"""The shared arguments of the public entry points: one table of their constraints, one parser per kind of value.
 
-Numbers given by the user are read exactly: ``0.1`` (float or string) becomes ``1/10``, never the binary
-float 0.1000000000000000055...
+``derive``, ``critical``, ``solve``, the numeric solvers, the grid, the general-n evaluators, critical
+conjunctivity, the fit, the plots and the CLI all read the ridge, the solving method, a parameter interval, a list
+of trials and parameter values through the parsers here, so a value means the same everywhere and a bad one
+gets the same message. :data:`ARGUMENTS` lists what each argument allows (the CLI's help text and error lines
+quote it).
+
+Numbers given by the user are read exactly: ``0.1`` (a float, a string, a numpy scalar or an mpmath ``mpf``)
+becomes ``1/10``, the shortest decimal that reads back as the same binary number, never the binary float
+0.1000000000000000055...
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
-from numbers import Integral, Rational as _PyRational
-from typing import Any
+from numbers import Integral, Rational as _PyRational, Real
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import sympy as sp
 
-from .errors import ParameterError
+from . import symbols as S
+from .errors import ParameterError, TaskError
 
-__all__ = ["exact_number", "check_int"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .task import Task
+
+__all__ = ["Argument", "ARGUMENTS", "RIDGE_NAMES", "RIDGELESS_WORDS", "SYMBOLIC_RIDGE_WORDS", "INFINITY_WORDS",
+           "SOLVE_METHODS", "RIDGELESS_METHODS", "exact_number", "check_int", "check_choice", "parse_ridge",
+           "parameter_name", "parse_endpoint", "parse_interval", "resolve_trials"]
+
+#: Names of the ridge where a parameter name is expected (``--set``, ``subs``, grid axes, scans).
+RIDGE_NAMES = ("lambda", "ridge")
+#: Spellings of the ridgeless limit ``lambda -> 0+`` (case-insensitive).
+RIDGELESS_WORDS = ("ridgeless", "0+")
+#: Spellings of a symbolic ridge.
+SYMBOLIC_RIDGE_WORDS = ("lambda", "symbolic")
+#: Spellings of +infinity for an interval's upper end (a leading ``-`` gives -infinity).
+INFINITY_WORDS = ("oo", "+oo", "inf", "+inf", "infinity", "+infinity")
+#: Methods of the exact solver (:func:`symbolic_ti.solve`).
+SOLVE_METHODS = ("auto", "laplacian", "halved", "full")
+#: Methods of the ridgeless limit on the dense paths.
+RIDGELESS_METHODS = ("auto", "pinv", "limit")
 
 
+@dataclass(frozen=True)
+class Argument:
+    """One shared argument: its name and what it allows (quoted by error messages and the CLI's help)."""
+
+    name: str
+    allowed: str
+
+
+#: The shared arguments and their constraints.
+ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
+    Argument("ridge", "an exact number >= 0 (0.1 is read as 1/10; 0 means the ridgeless limit), 'ridgeless' "
+                      "for the limit lambda -> 0+, or None / 'lambda' to keep it symbolic"),
+    Argument("method", "one of " + ", ".join(SOLVE_METHODS)),
+    Argument("ridgeless_method", "one of " + ", ".join(RIDGELESS_METHODS)),
+    Argument("interval", "a pair (a, b) of rational numbers with a < b inside the parameter's domain; the upper end "
+                         "may be oo"),
+    Argument("trials", "a trial (i, j) or a list of trials (i, j) of the task, with i != j in 1..n"),
+    Argument("parameter value", "an exact number (int, Fraction, 'p/q', a decimal string or float read as its "
+                                "shortest decimal, a numpy or mpmath scalar) or a sympy expression"),
+)}
+
+
+# ------------------------------------------------------------------------------------------ numbers
 def check_int(value: Any, name: str, minimum: int | None = None) -> int:
-    """Return ``value`` as an int.
+    """Return ``value`` as an int (Python or numpy integers, sympy Integers).
 
     Raises
     ------
@@ -33,21 +83,67 @@ def check_int(value: Any, name: str, minimum: int | None = None) -> int:
     return v
 
 
+def _shortest_decimal(value: float, name: str) -> sp.Rational:
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ParameterError(f"{name} must be a finite number, got {value!r}")
+    return sp.Rational(repr(float(value)))
+
+
+def _numpy_scalar(value: Any) -> Any:
+    """A numpy scalar or 0-d array as a Python int or float read at its own width (else ``value`` unchanged)."""
+    cls = type(value)
+    if cls.__module__ != "numpy":
+        return value
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        if value.ndim != 0:
+            return value
+        value = value[()]
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        # the shortest decimal that reads back as the same number at the scalar's own width (float32: 0.1 -> 1/10)
+        return Fraction(np.format_float_positional(value, unique=True, trim="0"))
+    return value
+
+
+def _mpf_value(value: Any, name: str) -> sp.Rational:
+    import mpmath
+
+    if not mpmath.isfinite(value):
+        raise ParameterError(f"{name} must be a finite number, got {value!r}")
+    # the shortest decimal that reads back as the same mpf at the working precision (an mpf made at 15 digits
+    # from 0.1 is 1/10, not its binary value)
+    for digits in range(1, mpmath.mp.dps + 20):
+        text = mpmath.nstr(value, digits, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
+        if mpmath.mpf(text) == value:
+            return sp.Rational(Fraction(text))
+    return sp.Integer(int(value.man)) * sp.Integer(2) ** int(value.exp)  # pragma: no cover (always found above)
+
+
 def exact_number(value: Any, name: str) -> sp.Expr:
     """Convert ``value`` to an exact sympy number, or return a sympy expression unchanged.
 
     Accepted: int, fractions.Fraction, decimal strings and floats (read by their shortest decimal repr,
-    so ``0.1`` -> ``1/10``), strings ``"p/q"``, and sympy expressions. A float is never kept as a float.
+    so ``0.1`` -> ``1/10``), strings ``"p/q"``, numpy integer and float scalars of every width and 0-d arrays
+    (by the same rule, at their own width), mpmath ``mpf`` (the shortest decimal that reads back at the working
+    precision), and sympy expressions (a sympy ``Float`` by its decimal string). A float is never kept as a float.
 
     Raises
     ------
     ParameterError
         If ``value`` is not a finite real number or cannot be parsed; the message names ``name``.
     """
+    value = _numpy_scalar(value)
     if isinstance(value, bool):
         raise ParameterError(f"{name} must be a number, got {value!r}")
     if isinstance(value, sp.Basic):
         if isinstance(value, sp.Float):
+            if not value.is_finite:
+                raise ParameterError(f"{name} must be a finite number, got {value}")
             return sp.Rational(str(value))  # sympy Float: its decimal string
         if value.has(sp.Float):
             return sp.nsimplify(value, rational=True)
@@ -58,9 +154,9 @@ def exact_number(value: Any, name: str) -> sp.Expr:
         f = Fraction(value)
         return sp.Rational(f.numerator, f.denominator)
     if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise ParameterError(f"{name} must be a finite number, got {value!r}")
-        return sp.Rational(repr(value))
+        return _shortest_decimal(value, name)
+    if type(value).__name__ == "mpf" and type(value).__module__.startswith("mpmath"):
+        return _mpf_value(value, name)
     if isinstance(value, str):
         text = value.strip()
         try:
@@ -74,4 +170,166 @@ def exact_number(value: Any, name: str) -> sp.Expr:
                 f"{name} must be an exact number such as 1/10, 0.1 or 3, got {value!r}"
             ) from None
         return sp.Rational(q.numerator, q.denominator)
+    if isinstance(value, Real):  # other real scalars (e.g. decimal.Decimal): through their float
+        return _shortest_decimal(float(value), name)
     raise ParameterError(f"{name} must be a number or a sympy expression, got {type(value).__name__} {value!r}")
+
+
+def check_choice(value: Any, name: str, allowed: Sequence[str]) -> str:
+    """Return ``value`` if it is one of ``allowed``.
+
+    Raises
+    ------
+    ParameterError
+        Otherwise, naming the argument and the allowed values.
+    """
+    if not isinstance(value, str) or value not in allowed:
+        raise ParameterError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
+# -------------------------------------------------------------------------------------------- ridge
+def _is_ridgeless_word(value: Any) -> bool:
+    return isinstance(value, str) and value.strip().lower() in RIDGELESS_WORDS
+
+
+def parse_ridge(value: Any, name: str = "ridge", *, numeric: bool = False) -> sp.Expr | None:
+    """Read a ridge: ``None`` for the ridgeless limit, the Symbol lambda for a symbolic ridge, else an exact
+    number >= 0 (or an expression in the family's parameters).
+
+    Parameters
+    ----------
+    value : number, str, sympy expression or None
+        ``"ridgeless"`` / ``"0+"`` and 0 mean the limit ``lambda -> 0+`` (never the substitution lambda = 0,
+        docs/conventions.md); ``None``, ``"lambda"``, ``"symbolic"`` and the Symbol lambda a symbolic ridge.
+    name : str
+        The argument's name in error messages.
+    numeric : bool
+        For entry points that need a number (general-n evaluators, critical conjunctivity): there ``None`` means
+        the ridgeless limit and a symbolic ridge is an error.
+
+    Returns
+    -------
+    sympy.Expr or None
+
+    Raises
+    ------
+    ParameterError
+        For a negative or non-real number, an unreadable value, or (``numeric=True``) a symbolic ridge.
+    """
+    if _is_ridgeless_word(value) or (numeric and value is None):
+        return None
+    if value is None or (isinstance(value, str) and value.strip() in SYMBOLIC_RIDGE_WORDS):
+        return S.ridge
+    lam = exact_number(value, name)
+    if lam.free_symbols:
+        if numeric:
+            raise ParameterError(f"{name} must be a number >= 0 or 'ridgeless' here, got {value!r}")
+        return lam
+    if not lam.is_real or lam < 0:
+        raise ParameterError(f"{name} must be a real number >= 0 or 'ridgeless', got {lam}")
+    if lam == 0:
+        return None  # ridge 0 means the ridgeless limit, never the substitution lambda = 0
+    return lam
+
+
+def parameter_name(name: str) -> str:
+    """The canonical name of a parameter: ``"lambda"`` for either name of the ridge (:data:`RIDGE_NAMES`)."""
+    return "lambda" if name in RIDGE_NAMES else name
+
+
+# ---------------------------------------------------------------------------------------- intervals
+def parse_endpoint(value: Any, which: str) -> sp.Expr:
+    """One end of an interval: a rational number, or +-infinity (``sp.oo``, ``float('inf')``, ``"oo"``, ...).
+
+    Raises
+    ------
+    ParameterError
+        If the end is not a rational number or an infinity.
+    """
+    if value is sp.oo or (isinstance(value, float) and value == float("inf")):
+        return sp.oo
+    if value is -sp.oo or (isinstance(value, float) and value == float("-inf")):
+        return -sp.oo
+    if isinstance(value, str) and value.strip().lower() in INFINITY_WORDS:
+        return sp.oo
+    if isinstance(value, str) and value.strip().lower() in tuple("-" + w.lstrip("+") for w in INFINITY_WORDS):
+        return -sp.oo
+    x = exact_number(value, f"interval {which} end")
+    if x.free_symbols or not x.is_Rational:
+        raise ParameterError(f"interval {which} end must be a rational number (or oo for the upper end), got {x}")
+    return x
+
+
+def parse_interval(interval: Any, name: str, lower: sp.Expr, upper: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """An interval ``(a, b)`` of parameter ``name`` inside its domain ``[lower, upper]`` (``None``: the domain).
+
+    Raises
+    ------
+    ParameterError
+        If the interval is not a pair, has ``a >= b``, or leaves the domain.
+    """
+    if interval is None:
+        return lower, upper
+    if isinstance(interval, (str, bytes)) or not isinstance(interval, Iterable):
+        raise ParameterError(f"interval must be a pair (a, b) of exact numbers, got {interval!r}")
+    pair = list(interval)
+    if len(pair) != 2:
+        raise ParameterError(f"interval must be a pair (a, b) of exact numbers, got {interval!r}")
+    a, b = parse_endpoint(pair[0], "lower"), parse_endpoint(pair[1], "upper")
+    if not bool(a < b):
+        raise ParameterError(f"interval ({a}, {b}) for {name} must have a < b")
+    if bool(a < lower) or bool(b > upper):
+        raise ParameterError(
+            f"interval ({a}, {b}) for {name} is not inside its domain [{lower}, {upper}]"
+        )
+    return a, b
+
+
+# ------------------------------------------------------------------------------------------- trials
+def resolve_trials(task: "Task", trials: Any, *, default: Iterable[tuple[int, int]] | None = None,
+                   test_only: bool = False) -> list[tuple[int, int]]:
+    """The trials to analyse, validated, without repeats, in the order given.
+
+    Parameters
+    ----------
+    task : Task
+    trials : None, a trial ``(i, j)`` or an iterable of trials
+        ``None`` gives ``default`` (or, without one, every trial with a ground truth; with ``test_only``, every
+        test trial with a ground truth).
+    test_only : bool
+        Reject training trials (critical conjunctivity concerns test trials).
+
+    Returns
+    -------
+    list of (int, int)
+
+    Raises
+    ------
+    TaskError
+        For a trial that is not one of the task, has no ground truth (both items in one exception's cycle), or
+        (``test_only``) is a training trial.
+    """
+    if trials is None:
+        pool = task.test_trials if test_only else task.trials
+        chosen = list(default) if default is not None else [t for t in pool if task.ground_truth(t) is not None]
+        return chosen
+    if (isinstance(trials, Sequence) and not isinstance(trials, str) and len(trials) == 2
+            and all(isinstance(v, Integral) and not isinstance(v, bool) for v in trials)):
+        trials = [tuple(trials)]  # a single trial (i, j)
+    if isinstance(trials, str) or not isinstance(trials, Iterable):
+        raise TaskError(f"trials must be a list of trials (i, j), got {trials!r}")
+    out: list[tuple[int, int]] = []
+    for raw in trials:
+        t = task.check_trial(raw, "trials entry")
+        if test_only and t in task.training_targets:
+            raise TaskError(f"trial {t} is a training trial; critical conjunctivity concerns test trials "
+                            "(use symbolic_ti.critical_values for training trials)")
+        if task.ground_truth(t) is None:
+            raise TaskError(
+                f"trial ({t[0]}, {t[1]}) has no ground truth (both items lie in one exception's cycle), "
+                "so it has no margin and no critical values"
+            )
+        if t not in out:
+            out.append(t)
+    return out

@@ -54,7 +54,7 @@ import sympy as sp
 from sympy.polys.rings import PolyElement
 
 from .. import symbols as S
-from ..arguments import exact_number
+from ..arguments import exact_number, parse_ridge, resolve_trials
 from ..errors import ParameterError, TaskError
 from ..solvers.laplacian import _R, GAMMA, RankSolution, rank_solution
 from ..task import Task
@@ -691,23 +691,6 @@ def _positive_roots(gc: tuple[int, ...]) -> list[_Root]:
     return out
 
 
-def _resolve_trials(task: Task, trials: Any) -> list[Trial]:
-    if trials is None:
-        return [t for t in task.test_trials if task.ground_truth(t) is not None]
-    if isinstance(trials, tuple) and len(trials) == 2 and all(isinstance(x, int) for x in trials):
-        trials = [trials]
-    out = []
-    for t in trials:
-        t = task.check_trial(t)
-        if t in task.training_targets:
-            raise TaskError(f"trial {t} is a training trial; critical conjunctivity concerns test trials "
-                            "(use symbolic_ti.critical_values for training trials)")
-        if task.ground_truth(t) is None:
-            raise TaskError(f"trial {t} has no ground truth (both items lie in one exception's cycle)")
-        out.append(t)
-    return list(dict.fromkeys(out))
-
-
 class GammaAnalysis(dict):
     """The mapping trial -> :class:`TrialGammas` returned by :func:`critical_gammas`, which remembers its task
     so that :func:`critical_conjunctivity` can refuse an analysis of another task."""
@@ -830,7 +813,7 @@ def critical_gammas(task: Task, trials: Any = None, *, ranks: RankSolution | Non
     """
     if not isinstance(task, Task):
         raise ParameterError(f"task must be a symbolic_ti.Task, got {type(task).__name__}")
-    chosen = _resolve_trials(task, trials)
+    chosen = resolve_trials(task, trials, test_only=True)
     rs = ranks if ranks is not None else rank_solution(task)
     finder = _RootFinder(rs)
     cats = task.categories
@@ -857,10 +840,10 @@ def rescaled_ridge(ridge: Any = "ridgeless", kappa_d: Any = 0) -> sp.Rational:
     kd = exact_number(kappa_d, "kappa_d")
     if not kd.is_Rational or not (0 <= kd < 1):
         raise ParameterError(f"kappa_d must be a rational number in [0, 1), got {kd}")
-    if ridge is None or (isinstance(ridge, str) and ridge.strip().lower() in ("ridgeless", "0+")):
+    lam = parse_ridge(ridge, numeric=True)
+    if lam is None:
         return sp.Integer(0)
-    lam = exact_number(ridge, "ridge")
-    if not lam.is_Rational or lam < 0:
+    if not lam.is_Rational:
         raise ParameterError(f"ridge must be a rational number >= 0 or 'ridgeless', got {lam}")
     return sp.Rational(lam / (1 - kd))
 
@@ -1271,7 +1254,7 @@ def critical_conjunctivity(task: Task, ridge: Any = "ridgeless", kappa_d: Any = 
     lam = rescaled_ridge(ridge, kappa_d)
     kd = sp.Rational(exact_number(kappa_d, "kappa_d"))
     ridge_value = None if lam == 0 else sp.Rational(exact_number(ridge, "ridge"))
-    chosen = _resolve_trials(task, trials)
+    chosen = resolve_trials(task, trials, test_only=True)
     if gammas is None:
         gammas = critical_gammas(task, chosen)
     elif getattr(gammas, "task", None) != task:

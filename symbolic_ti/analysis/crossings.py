@@ -40,7 +40,7 @@ from typing import Any, Iterable, Sequence
 import sympy as sp
 
 from .. import symbols as S
-from ..arguments import exact_number
+from ..arguments import RIDGE_NAMES, exact_number, parse_interval, resolve_trials
 from ..errors import ParameterError, TaskError
 from ..families.base import Family, Parameter
 from ..progress import Progress
@@ -54,8 +54,6 @@ Trial = tuple[int, int]
 #: Possible values of :attr:`Crossing.direction`.
 DIRECTIONS: tuple[str, ...] = ("to_error", "to_correct", "touch", "unknown")
 
-_RIDGE_NAMES = ("lambda", "ridge")
-_INF_WORDS = ("oo", "+oo", "inf", "+inf", "infinity", "+infinity")
 
 
 def _force(obj: Any, attr: str) -> Any:
@@ -392,7 +390,7 @@ def _start_word(flag: bool | None) -> str:
 
 
 def _param_latex(name: str) -> str:
-    sym = S.ridge if name in _RIDGE_NAMES else sp.Symbol(name)
+    sym = S.ridge if name in RIDGE_NAMES else sp.Symbol(name)
     return sp.latex(sym)
 
 
@@ -430,7 +428,7 @@ def check_parameter(family: Family, ridge: sp.Expr | None, parameter: Any) -> tu
     if not isinstance(parameter, str):
         raise ParameterError(f"parameter must be a name such as 'alpha' or 'lambda', got {parameter!r}")
     name = parameter.strip()
-    if name in _RIDGE_NAMES:
+    if name in RIDGE_NAMES:
         if ridge is None:
             raise ParameterError(
                 "parameter lambda (the ridge) is fixed to the ridgeless limit lambda -> 0+ in this result; "
@@ -483,61 +481,6 @@ def _joint_range(result: Result, name: str) -> tuple[sp.Expr, sp.Expr] | None:
         ko = vals["kappa_o"]
         return sp.Max(sp.Integer(0), 2 * ko - 1), ko
     return None
-
-
-def _endpoint(value: Any, which: str) -> sp.Expr:
-    if value is sp.oo or (isinstance(value, float) and value == float("inf")):
-        return sp.oo
-    if value is -sp.oo or (isinstance(value, float) and value == float("-inf")):
-        return -sp.oo
-    if isinstance(value, str) and value.strip().lower() in _INF_WORDS:
-        return sp.oo
-    if isinstance(value, str) and value.strip().lower() in tuple("-" + w.lstrip("+") for w in _INF_WORDS):
-        return -sp.oo
-    x = exact_number(value, f"interval {which} end")
-    if x.free_symbols or not x.is_Rational:
-        raise ParameterError(f"interval {which} end must be a rational number (or oo for the upper end), got {x}")
-    return x
-
-
-def _resolve_interval(interval: Any, name: str, lower: sp.Expr, upper: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
-    if interval is None:
-        return lower, upper
-    if isinstance(interval, (str, bytes)) or not isinstance(interval, Iterable):
-        raise ParameterError(f"interval must be a pair (a, b) of exact numbers, got {interval!r}")
-    pair = list(interval)
-    if len(pair) != 2:
-        raise ParameterError(f"interval must be a pair (a, b) of exact numbers, got {interval!r}")
-    a, b = _endpoint(pair[0], "lower"), _endpoint(pair[1], "upper")
-    if not bool(a < b):
-        raise ParameterError(f"interval ({a}, {b}) for {name} must have a < b")
-    if bool(a < lower) or bool(b > upper):
-        raise ParameterError(
-            f"interval ({a}, {b}) for {name} is not inside its domain [{lower}, {upper}]"
-        )
-    return a, b
-
-
-def _resolve_trials(task: Task, trials: Any) -> list[Trial]:
-    """The trials to analyse (default: every trial with a target or ground truth), validated."""
-    if trials is None:
-        return [t for t in task.trials if task.ground_truth(t) is not None]
-    if (isinstance(trials, Sequence) and not isinstance(trials, str) and len(trials) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in trials)):
-        trials = [tuple(trials)]  # a single trial (i, j)
-    if isinstance(trials, str) or not isinstance(trials, Iterable):
-        raise TaskError(f"trials must be a list of trials (i, j), got {trials!r}")
-    out: list[Trial] = []
-    for raw in trials:
-        t = task.check_trial(raw, "trials entry")
-        if task.ground_truth(t) is None:
-            raise TaskError(
-                f"trial ({t[0]}, {t[1]}) has no ground truth (both items lie in one exception's cycle), "
-                "so it has no margin and no critical values"
-            )
-        if t not in out:
-            out.append(t)
-    return out
 
 
 # ---------------------------------------------------------------------------------------- exact isolation
@@ -931,12 +874,12 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
         notes.append(f"default interval narrowed to [{lo}, {hi}], where {result.family.name} is positive "
                      f"semidefinite for every n")
     else:
-        lo, hi = _resolve_interval(interval, name, lower, upper)
+        lo, hi = parse_interval(interval, name, lower, upper)
         if joint is not None and (bool(lo < joint[0]) or bool(hi > joint[1])):
             notes.append(f"part of ({lo}, {hi}) lies outside [{joint[0]}, {joint[1]}], where "
                          f"{result.family.name} is positive semidefinite for every n; crossings there "
                          "(and poles) describe a kernel that is not a valid representation")
-    chosen = _resolve_trials(result.task, trials)
+    chosen = resolve_trials(result.task, trials)
     others = set(result.free_symbols) - {sym}
     symbolic = bool(others)
     if sym not in result.free_symbols:

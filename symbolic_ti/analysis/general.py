@@ -40,7 +40,7 @@ import mpmath
 import sympy as sp
 
 from .. import symbols as S
-from ..arguments import exact_number
+from ..arguments import exact_number, parse_ridge
 from ..errors import ParameterError
 from ..solvers.laplacian import GAMMA, rank_solution
 from ..task import Task
@@ -335,7 +335,7 @@ def _expr_obj(e: Any) -> dict[str, str]:
 
 
 def _version() -> str:
-    from .. import __version__
+    from .._version import __version__
 
     return __version__
 
@@ -676,13 +676,9 @@ def _parse_parameters_cached(alpha: Any, ridge: Any, kappa_d: Any) -> tuple[sp.E
         raise ParameterError(f"alpha must lie in [0, 1], got {a}")
     if not (kd.is_real and 0 <= kd < 1):
         raise ParameterError(f"kappa_d must lie in [0, 1), got {kd}")
-    if ridge is None or (isinstance(ridge, str) and ridge.strip().lower() in ("ridgeless", "0+")):
+    lam = parse_ridge(ridge, numeric=True)  # ridge 0 means the limit lambda -> 0+, never the substitution
+    if lam is None:
         return a, None, kd
-    lam = exact_number(ridge, "ridge")
-    if lam.free_symbols or not lam.is_real or lam < 0:
-        raise ParameterError(f"ridge must be a number >= 0 or 'ridgeless', got {ridge!r}")
-    if lam == 0:
-        return a, None, kd  # ridge 0 means the limit lambda -> 0+, never the substitution
     return a, lam / (1 - kd), kd
 
 

@@ -360,7 +360,7 @@ class FitResult:
     # ------------------------------------------------------------ export
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dictionary; opens with a versioned ``meta`` block."""
-        from .. import __version__
+        from .._version import __version__
 
         return {
             "meta": {"format": FORMAT_NAME, "format_version": FORMAT_VERSION, "symbolic_ti_version": __version__},
@@ -557,12 +557,13 @@ class _Model:
     """Compiled predictions and the log-likelihood in optimiser coordinates (private)."""
 
     def __init__(self, data: BehaviourData, family: Family, ridge: Any) -> None:
-        from ..solvers.dispatch import _parse_ridge, solve
+        from ..arguments import parse_ridge
+        from ..solvers.dispatch import solve
 
         self.data = data
         self.task = data.task
         self.family = family
-        lam = _parse_ridge("lambda" if ridge in (None, "fit", "fitted") else ridge)
+        lam = parse_ridge("lambda" if ridge in (None, "fit", "fitted") else ridge)
         self.ridge_mode = "fitted" if lam == S.ridge else ("ridgeless" if lam is None else str(lam))
         key = (self.task, family, self.ridge_mode)
         if key not in _SOLVED:  # one exact solve per task, family and ridge: fits of other data reuse it

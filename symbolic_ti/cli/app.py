@@ -43,7 +43,7 @@ from typing import Any, Callable, Sequence
 
 import sympy as sp
 
-from ..arguments import check_int, exact_number
+from ..arguments import INFINITY_WORDS, RIDGE_NAMES, check_int, exact_number
 from ..errors import ExportError, SymbolicTIError
 
 __all__ = ["main", "build_parser"]
@@ -51,9 +51,6 @@ __all__ = ["main", "build_parser"]
 PROG = "symbolic-ti"
 FORMATS = ("text", "json", "latex")
 _DEBUG_ENV = "SYMBOLIC_TI_DEBUG"
-_RIDGE_WORDS = ("lambda", "ridge")
-
-
 class _UsageError(Exception):
     """A user error found while reading the command line (exit code 2)."""
 
@@ -92,7 +89,7 @@ def _parse_assignment(text: str) -> tuple[str, str]:
     name, value = name.strip(), value.strip()
     if not sep or not name or not value:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE such as alpha=0.1, got {text!r}")
-    if name in _RIDGE_WORDS:
+    if name in RIDGE_NAMES:
         raise argparse.ArgumentTypeError(
             f"{name} is the ridge, not a family parameter; use --ridge VALUE or --ridgeless")
     return name, value
@@ -122,7 +119,7 @@ def _parse_interval(text: str) -> tuple[Any, Any]:
     if len(parts) != 2 or not all(parts):
         raise argparse.ArgumentTypeError(f"expected A,B with exact numbers A < B (e.g. 0,1/2), got {text!r}")
     a = exact_number(parts[0], "the interval's lower end A")
-    b = sp.oo if parts[1].lower() in ("oo", "inf", "infinity") else exact_number(
+    b = sp.oo if parts[1].lower() in INFINITY_WORDS else exact_number(
         parts[1], "the interval's upper end B")
     if not a < b:
         raise argparse.ArgumentTypeError(f"expected A < B, got A = {a}, B = {b}")
@@ -391,7 +388,7 @@ def _chosen_trials(result: Any, trials: list[tuple[int, int]], fmt: str) -> str:
 def _run_critical(args: argparse.Namespace) -> str:
     task, (family, values) = _task(args), _family(args)
     name = args.parameter.strip()
-    if name in _RIDGE_WORDS:
+    if name in RIDGE_NAMES:
         if args.ridge is not None or args.ridgeless:
             fixed = "--ridgeless" if args.ridgeless else f"--ridge {args.ridge}"
             raise _fail("--parameter", f"{name} is the ridge, fixed by {fixed}; leave out the ridge to scan it")

@@ -15,13 +15,13 @@ from __future__ import annotations
 import ast
 import json
 import math
-from datetime import datetime, timezone
 from typing import Any, Callable, Mapping
 
 import sympy as sp
 from sympy.functions.elementary.piecewise import ExprCondPair
 
 from ..errors import ExportError
+from .values import LARGE_SREPR, exact_value, meta_block
 from ..results import Result
 from ..families.relu import ReluKernelConstant
 
@@ -34,44 +34,8 @@ FORMAT_NAME = "symbolic_ti.result"
 # Version of the JSON format; bump it, with a line here, whenever a field changes meaning or disappears.
 #   1: first format (symbolic_ti 0.1.0).
 FORMAT_VERSION = 1
-#: Above this many characters of ``srepr``, printed terms are not sorted (see :func:`expression_to_dict`).
-LARGE_SREPR = 20000
-
-
-# ------------------------------------------------------------------ expressions
-def expression_to_dict(e: Any) -> dict[str, Any] | None:
-    """Store one expression as ``{"srepr", "latex", "text", "float"}``.
-
-    Parameters
-    ----------
-    e : sympy expression, int, Fraction or None
-        ``None`` (e.g. the margin of a trial without ground truth) gives ``None``.
-
-    Returns
-    -------
-    dict or None
-        ``srepr``: exact, with Symbol assumptions (read back by :func:`expression_from_dict`);
-        ``latex``: ``sympy.latex``; ``text``: ``str``; ``float``: the value as a float when the expression
-        has no free symbol and is real and finite, else ``None``. For an expression whose ``srepr`` is longer
-        than :data:`LARGE_SREPR` characters, ``latex`` and ``text`` keep sympy's internal term order instead of
-        sorting the terms (2-4 times faster for the large closed forms of symbolic item geometries).
-    """
-    if e is None:
-        return None
-    e = sp.sympify(e)
-    value: float | None = None
-    if not e.free_symbols:
-        try:
-            value = float(e)
-        except (TypeError, ValueError):  # complex or not a number
-            value = None
-        if value is not None and not math.isfinite(value):
-            value = None
-    srepr = sp.srepr(e)
-    if len(srepr) > LARGE_SREPR:  # sorting the terms of a huge polynomial dominates printing: keep sympy's order
-        return {"srepr": srepr, "latex": sp.latex(e, order="none"), "text": sp.sstr(e, order="none"),
-                "float": value}
-    return {"srepr": srepr, "latex": sp.latex(e), "text": str(e), "float": value}
+#: Store one exact value as ``{"srepr", "latex", "text", "float"}`` (:func:`symbolic_ti.export.values.exact_value`).
+expression_to_dict = exact_value
 
 
 # Names an srepr string may call or mention, and what they build. Only these are ever called.
@@ -172,12 +136,6 @@ def expression_from_dict(d: Mapping[str, Any] | None) -> sp.Expr | None:
 
 
 # ---------------------------------------------------------------------- report
-def _version() -> str:
-    from .. import __version__
-
-    return __version__
-
-
 def _trial(t: tuple[int, int]) -> list[int]:
     return [t[0], t[1]]
 
@@ -205,12 +163,7 @@ def result_to_dict(result: Result) -> dict[str, Any]:
     categories = task.categories
     margins = result.margins
     return {
-        "meta": {
-            "format": FORMAT_NAME,
-            "format_version": FORMAT_VERSION,
-            "symbolic_ti_version": _version(),
-            "created": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
-        },
+        "meta": meta_block(FORMAT_NAME, FORMAT_VERSION),
         "task": {
             "n": task.n,
             "exceptions": [str(e) for e in task.exceptions],

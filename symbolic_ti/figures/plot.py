@@ -30,6 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 import sympy as sp
 
+from ..arguments import parameter_name
 from ..errors import ExportError, ParameterError, TaskError
 from ..families.base import Trial
 from ..results import Result
@@ -46,7 +47,6 @@ FORMATS: Mapping[str, str] = MappingProxyType({".png": "png", ".pdf": "pdf", ".s
 #: How to install the optional plotting dependency.
 INSTALL_HINT = 'pip install "symbolic-ti[plot]"'
 QUANTITIES = ("f", "margin", "p_first")
-_RIDGE_NAMES = ("lambda", "ridge")
 
 
 def _require_matplotlib() -> Any:
@@ -70,7 +70,7 @@ def _name(p: str) -> str:
     if not isinstance(p, str):
         raise ParameterError(f"a parameter name must be a string such as 'alpha' or 'lambda', got {p!r}")
     p = p.strip()
-    return "lambda" if p in _RIDGE_NAMES else p
+    return parameter_name(p)
 
 
 def _label(result: Result) -> str:

@@ -58,6 +58,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from ..arguments import parameter_name
 from ..errors import ParameterError, SolveError
 from ..families.base import Trial
 from ..results import Result
@@ -69,7 +70,6 @@ DEFAULT_RTOL = 1e-10
 _U = 2.0 ** -53
 _CHUNK = 1 << 13  # 64 KiB per float row: temporaries stay below glibc's mmap threshold (no page faults)
 _DPS_STEPS = (30, 60, 120, 240, 480)
-_RIDGE_ALIASES = ("ridge",)
 _MAX_RESOLVE = 200
 
 
@@ -268,7 +268,7 @@ class CompiledResult:
     def _check_arrays(self, arrays: Mapping[str, Any]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         for key, raw in arrays.items():
-            name = "lambda" if key in _RIDGE_ALIASES else key
+            name = parameter_name(key)
             if name not in self.parameters:
                 free = ", ".join(self.parameters) or "none (the result is numeric)"
                 raise ParameterError(f"evaluate: {key!r} is not a free parameter of this result "

@@ -18,7 +18,7 @@ import numpy as np
 import sympy as sp
 
 from .. import symbols as S
-from ..arguments import exact_number
+from ..arguments import RIDGE_NAMES, RIDGELESS_WORDS, SYMBOLIC_RIDGE_WORDS, exact_number
 from ..errors import IllConditionedWarning, ParameterError, SolveError
 from ..families.base import Family, Trial
 from ..task import Task
@@ -32,9 +32,6 @@ FLOAT64_RCOND = 1e-10
 #: Smallest number of decimal digits accepted for the mpmath path.
 MIN_DPS = 5
 
-_RIDGELESS_WORDS = ("ridgeless", "0+")
-_SYMBOLIC_WORDS = ("lambda", "symbolic")
-_RIDGE_NAMES = ("lambda", "ridge")
 
 
 # ------------------------------------------------------------------ input checks
@@ -92,7 +89,7 @@ def _normalize_point(point: Mapping[Any, Any] | None) -> dict[str, sp.Expr]:
             name = key.strip()
         else:
             raise ParameterError(f"point keys must be parameter names or Symbols, got {key!r}")
-        if name in _RIDGE_NAMES:
+        if name in RIDGE_NAMES:
             name = "lambda"
         if name in out:
             raise ParameterError(f"point gives {name} twice")
@@ -104,12 +101,12 @@ def _parse_ridge(ridge: Any, point: dict[str, sp.Expr], bound: Mapping[str, sp.E
     """The ridge as an exact number >= 0, or ``None`` for the ridgeless limit (also for ridge 0).
 
     A ridge expression is evaluated with ``point`` and the family's ``bound`` values."""
-    if isinstance(ridge, str) and ridge.strip().lower() in _RIDGELESS_WORDS:
+    if isinstance(ridge, str) and ridge.strip().lower() in RIDGELESS_WORDS:
         if "lambda" in point:
             raise ParameterError("point gives a value for lambda, but ridge='ridgeless' was asked")
         return None
     symbolic = ridge is None or (isinstance(ridge, sp.Symbol) and ridge == S.ridge) or (
-        isinstance(ridge, str) and ridge.strip().lower() in _SYMBOLIC_WORDS
+        isinstance(ridge, str) and ridge.strip().lower() in SYMBOLIC_RIDGE_WORDS
     )
     if symbolic:
         if "lambda" not in point:

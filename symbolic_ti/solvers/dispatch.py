@@ -17,7 +17,7 @@ from typing import Any
 import sympy as sp
 
 from .. import symbols as S
-from ..arguments import exact_number
+from ..arguments import RIDGELESS_METHODS, SOLVE_METHODS, check_choice, exact_number, parse_ridge
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
 from ..gram import build_system, is_swap_invariant
@@ -31,27 +31,6 @@ __all__ = ["solve", "RIDGELESS"]
 
 #: Pass as ``ridge`` to ask for the ridgeless limit lambda -> 0+.
 RIDGELESS = "ridgeless"
-
-_METHODS = ("auto", "laplacian", "halved", "full")
-_RIDGELESS_METHODS = ("auto", "pinv", "limit")
-
-
-def _parse_ridge(ridge: Any) -> sp.Expr | None:
-    """Return the ridge as an exact expression, or ``None`` for the ridgeless limit."""
-    if ridge is None:
-        return S.ridge
-    if isinstance(ridge, str) and ridge.strip().lower() in ("ridgeless", "0+"):
-        return None
-    if isinstance(ridge, str) and ridge.strip() in ("lambda", "symbolic"):
-        return S.ridge
-    value = exact_number(ridge, "ridge")
-    if not value.free_symbols:
-        if not value.is_real or value < 0:
-            raise ParameterError(f"ridge must be a real number >= 0 or 'ridgeless', got {value}")
-        if value == 0:
-            return None  # ridge 0 means the ridgeless limit, never the substitution lambda = 0
-    return value
-
 
 def solve(
     task: Task,
@@ -102,13 +81,9 @@ def solve(
         raise ParameterError(f"task must be a symbolic_ti.Task, got {type(task).__name__}")
     if not isinstance(family, Family):
         raise ParameterError(f"family must be a symbolic_ti Family (e.g. Exchangeable(alpha=...)), got {family!r}")
-    if method not in _METHODS:
-        raise ParameterError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
-    if ridgeless_method not in _RIDGELESS_METHODS:
-        raise ParameterError(
-            f"ridgeless_method must be one of {', '.join(_RIDGELESS_METHODS)}, got {ridgeless_method!r}"
-        )
-    lam = _parse_ridge(ridge)
+    check_choice(method, "method", SOLVE_METHODS)
+    check_choice(ridgeless_method, "ridgeless_method", RIDGELESS_METHODS)
+    lam = parse_ridge(ridge)
     family.check_task(task)  # e.g. an item-similarity matrix of another size than n
     if getattr(family, "numeric_only", False):  # float data (families/data_similarity.py): no exact kernel
         from ..numeric.predictions import numeric_result

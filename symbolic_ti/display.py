@@ -1,0 +1,115 @@
+"""How results and reports show themselves, without importing the code that renders them.
+
+Results and reports are plain data (:mod:`symbolic_ti.results`, :mod:`symbolic_ti.analysis`, ...). Their
+``to_text``, ``to_latex``, ``to_dict``, ``to_json`` methods and notebook hooks (``_repr_latex_``,
+``_repr_html_``) come from :class:`Rendered` and call :func:`render`, which looks up the renderer that
+:mod:`symbolic_ti.export` registered for the object's type with :func:`renderer`. So data flows one way: the
+export package imports the report types, never the other way round. ``import symbolic_ti`` registers every
+renderer.
+
+Formats: ``"text"``, ``"latex"``, ``"dict"`` (JSON-ready), ``"notebook_latex"`` (MathJax for Jupyter) and
+``"html"`` (Jupyter; a renderer may return ``None`` to let the notebook fall back to LaTeX).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, TypeVar
+
+from .errors import ExportError
+
+__all__ = ["FORMATS", "renderer", "render", "has_renderer", "Rendered"]
+
+#: The formats a renderer can be registered for.
+FORMATS = ("text", "latex", "dict", "notebook_latex", "html")
+
+_RENDERERS: dict[tuple[str, type], Callable[..., Any]] = {}
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def renderer(fmt: str, cls: type) -> Callable[[F], F]:
+    """Register the decorated function as the ``fmt`` renderer of ``cls`` (and of its subclasses).
+
+    Raises
+    ------
+    ValueError
+        If ``fmt`` is not one of :data:`FORMATS`.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"renderer: format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+
+    def register(func: F) -> F:
+        _RENDERERS[(fmt, cls)] = func
+        return func
+
+    return register
+
+
+def _lookup(fmt: str, obj: Any) -> Callable[..., Any] | None:
+    for klass in type(obj).__mro__:
+        func = _RENDERERS.get((fmt, klass))
+        if func is not None:
+            return func
+    return None
+
+
+def has_renderer(fmt: str, obj: Any) -> bool:
+    """Whether a ``fmt`` renderer is registered for ``type(obj)`` or one of its bases."""
+    return _lookup(fmt, obj) is not None
+
+
+def render(fmt: str, obj: Any, **options: Any) -> Any:
+    """Render ``obj`` in format ``fmt`` with the registered renderer (keyword options are passed on).
+
+    Raises
+    ------
+    ExportError
+        If no renderer is registered for the object's type in that format.
+    """
+    func = _lookup(fmt, obj)
+    if func is None:
+        raise ExportError(f"no {fmt} renderer is registered for {type(obj).__name__}")
+    return func(obj, **options)
+
+
+class Rendered:
+    """Mixin: ``to_text``, ``to_latex``, ``to_dict``, ``to_json``, ``__str__`` and the notebook hooks, each
+    through :func:`render`. Options are those of the registered renderer (see :mod:`symbolic_ti.export`)."""
+
+    __slots__ = ()
+
+    def to_text(self, **options: Any) -> str:
+        """Plain-text report."""
+        return str(render("text", self, **options))
+
+    def to_latex(self, **options: Any) -> str:
+        """LaTeX (``notebook=True`` for the MathJax form a notebook shows)."""
+        return str(render("latex", self, **options))
+
+    def to_dict(self, **options: Any) -> dict[str, Any]:
+        """JSON-ready dictionary, opening with a versioned ``meta`` block (docs/json_schema.md)."""
+        out: dict[str, Any] = render("dict", self, **options)
+        return out
+
+    def to_json(self, indent: int | None = 2, **options: Any) -> str:
+        """JSON text of :meth:`to_dict`."""
+        try:
+            return json.dumps(self.to_dict(**options), indent=indent, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as err:
+            raise ExportError(f"cannot write JSON: {err}") from None
+
+    def _repr_latex_(self) -> str | None:
+        if not has_renderer("notebook_latex", self):
+            return None
+        out = render("notebook_latex", self)
+        return None if out is None else str(out)
+
+    def _repr_html_(self) -> str | None:
+        if not has_renderer("html", self):
+            return None
+        out = render("html", self)
+        return None if out is None else str(out)
+
+    def __str__(self) -> str:
+        return self.to_text()

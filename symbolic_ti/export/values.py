@@ -1,0 +1,80 @@
+"""The two pieces every JSON report shares: an exact value as an expression object, and the ``meta`` block.
+
+Every exact value in every report (a prediction, a margin, a critical value, a fitted parameter read exactly) is
+stored by :func:`exact_value` as ``{"srepr", "latex", "text", "float"}`` (docs/json_schema.md); every report
+opens with :func:`meta_block`.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timezone
+from typing import Any
+
+import sympy as sp
+
+from .._version import __version__
+
+__all__ = ["LARGE_SREPR", "exact_value", "meta_block"]
+
+#: Above this many characters of ``srepr``, printed terms are not sorted (see :func:`exact_value`).
+LARGE_SREPR = 20000
+
+
+def exact_value(e: Any) -> dict[str, Any] | None:
+    """Store one expression as ``{"srepr", "latex", "text", "float"}``.
+
+    Parameters
+    ----------
+    e : sympy expression, int, Fraction or None
+        ``None`` (e.g. the margin of a trial without ground truth) gives ``None``.
+
+    Returns
+    -------
+    dict or None
+        ``srepr``: exact, with Symbol assumptions (read back by :func:`expression_from_dict`);
+        ``latex``: ``sympy.latex``; ``text``: ``str``; ``float``: the value as a float when the expression
+        has no free symbol and is real and finite, else ``None``. For an expression whose ``srepr`` is longer
+        than :data:`LARGE_SREPR` characters, ``latex`` and ``text`` keep sympy's internal term order instead of
+        sorting the terms (2-4 times faster for the large closed forms of symbolic item geometries).
+    """
+    if e is None:
+        return None
+    e = sp.sympify(e)
+    value: float | None = None
+    if not e.free_symbols:
+        try:
+            value = float(e)
+        except (TypeError, ValueError):  # complex or not a number
+            value = None
+        if value is not None and not math.isfinite(value):
+            value = None
+    srepr = sp.srepr(e)
+    if len(srepr) > LARGE_SREPR:  # sorting the terms of a huge polynomial dominates printing: keep sympy's order
+        return {"srepr": srepr, "latex": sp.latex(e, order="none"), "text": sp.sstr(e, order="none"),
+                "float": value}
+    return {"srepr": srepr, "latex": sp.latex(e), "text": str(e), "float": value}
+
+
+def meta_block(format_name: str, format_version: int, *, created: bool = True) -> dict[str, Any]:
+    """The versioned ``meta`` block that opens every JSON report.
+
+    Parameters
+    ----------
+    format_name : str
+        ``meta.format``, e.g. ``"symbolic_ti.result"``.
+    format_version : int
+        ``meta.format_version``: bumped whenever a field of that format changes meaning or disappears.
+    created : bool
+        Include ``meta.created`` (UTC time, ISO 8601, seconds).
+
+    Returns
+    -------
+    dict
+        ``{"format", "format_version", "symbolic_ti_version"[, "created"]}``.
+    """
+    meta: dict[str, Any] = {"format": format_name, "format_version": format_version,
+                            "symbolic_ti_version": __version__}
+    if created:
+        meta["created"] = datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return meta
