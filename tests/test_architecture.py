@@ -1,0 +1,238 @@
+"""The package layout of docs/architecture.md, checked on the source: the layer contract (one-way imports,
+function-level imports included), no import cycles, module sizes, no public function named like a module, and
+no private name imported across subpackages.
+
+The imports are read with ``ast`` from the files, so the check sees every import statement, at module level or
+inside a function, and does not depend on what a test happened to import. Imports under ``if TYPE_CHECKING:``
+are exempt: they never run.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "symbolic_ti"
+
+#: The layers, top first: a module may import its own layer's subpackage and any layer below, never above.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("symbolic_ti.cli",),
+    ("symbolic_ti.figures",),
+    ("symbolic_ti.export",),
+    ("symbolic_ti.behaviour",),
+    ("symbolic_ti.api",),
+    ("symbolic_ti.analysis",),
+    ("symbolic_ti.solvers",),
+    ("symbolic_ti.numeric",),
+    ("symbolic_ti.results",),
+    ("symbolic_ti.gram",),
+    ("symbolic_ti.families",),
+    ("symbolic_ti.task",),
+    ("symbolic_ti.arguments", "symbolic_ti.display", "symbolic_ti.progress", "symbolic_ti.files"),
+    ("symbolic_ti.symbols", "symbolic_ti.errors", "symbolic_ti._version"),
+)
+#: Outside the contract: the package's public surface, ``python -m symbolic_ti`` and the deprecated aliases.
+UNLAYERED = {"symbolic_ti", "symbolic_ti.__main__", "symbolic_ti._compat"}
+MAX_LINES = 500
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(module: str, path: Path) -> list[tuple[int, str, list[str]]]:
+    """``(line, imported module, imported names)`` of every import that runs, resolved to absolute names."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for inner in node.body:
+                skip.update(id(n) for n in ast.walk(inner))
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            out.extend((node.lineno, a.name, []) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [a.name for a in node.names]
+            submodules = [f"{target}.{n}" for n in names if f"{target}.{n}" in MODULES]
+            if submodules:
+                out.extend((node.lineno, s, []) for s in submodules)
+            rest = [n for n in names if f"{target}.{n}" not in MODULES]
+            if rest:
+                out.append((node.lineno, target, rest))
+    return out
+
+
+def _layer(module: str) -> int | None:
+    for index, layer in enumerate(LAYERS):
+        for prefix in layer:
+            if module == prefix or module.startswith(prefix + "."):
+                return index
+    return None
+
+
+def _group(module: str) -> str:
+    """The subpackage (or top-level module) a module belongs to, e.g. ``symbolic_ti.analysis``."""
+    return ".".join(module.split(".")[:2])
+
+
+def test_every_module_has_a_layer():
+    missing = [m for m in MODULES if m not in UNLAYERED and _layer(m) is None]
+    assert not missing, f"modules outside the layer table of tests/test_architecture.py: {missing}"
+
+
+def test_imports_follow_the_layers():
+    """No module imports a higher layer, or a sibling subpackage of its own layer."""
+    bad = []
+    for module, path in MODULES.items():
+        if module in UNLAYERED:
+            continue
+        mine = _layer(module)
+        for line, target, _ in _imports(module, path):
+            if not (target == "symbolic_ti" or target.startswith("symbolic_ti.")):
+                continue
+            if target in UNLAYERED:
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {target} (the package surface)")
+                continue
+            theirs = _layer(target)
+            if theirs is None:
+                continue
+            if theirs < mine or (theirs == mine and _group(target) != _group(module)):
+                bad.append(f"{path.relative_to(ROOT)}:{line} ({LAYERS[mine][0]}) imports {target} "
+                           f"({LAYERS[theirs][0]})")
+    assert not bad, "imports against the layer contract:\n" + "\n".join(bad)
+
+
+def test_no_import_cycles():
+    graph = {m: set() for m in MODULES}
+    for module, path in MODULES.items():
+        for _, target, _ in _imports(module, path):
+            # importing a name from a package runs its __init__: the edge goes to the package module
+            if target in graph and target != module:
+                graph[module].add(target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+    counter = [0]
+    sys.setrecursionlimit(max(10000, sys.getrecursionlimit()))
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    # The top-level package imports everything (it is the public surface) and subpackages import the package
+    # only through their parents; a cycle through "symbolic_ti" itself would mean a module imports the surface.
+    assert not cycles, f"import cycles: {cycles}"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_module_size(module):
+    lines = sum(1 for _ in MODULES[module].open(encoding="utf-8"))
+    assert lines <= MAX_LINES, f"{MODULES[module].relative_to(ROOT)} has {lines} lines (at most {MAX_LINES})"
+
+
+def test_no_public_function_named_like_a_module():
+    """``package.name`` must not be both a submodule and a public function or class of the package: then
+    ``import package.name`` and ``package.name`` disagree."""
+    import importlib
+    import types
+
+    bad = []
+    for module, path in MODULES.items():
+        if path.name != "__init__.py":
+            continue
+        package = importlib.import_module(module)
+        for child in MODULES:
+            if child.rpartition(".")[0] == module:
+                leaf = child.rpartition(".")[2]
+                value = package.__dict__.get(leaf)
+                if value is not None and not isinstance(value, types.ModuleType):
+                    bad.append(f"{module}.{leaf} is a module and a {type(value).__name__}")
+    assert not bad, "\n".join(bad)
+
+
+def test_private_names_stay_in_their_subpackage():
+    bad = []
+    for module, path in MODULES.items():
+        for line, target, names in _imports(module, path):
+            if not target.startswith("symbolic_ti.") or _group(target) == _group(module):
+                continue
+            private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+            leaf = target.rpartition(".")[2]
+            if leaf.startswith("_") and not leaf.startswith("__") and target != "symbolic_ti._version":
+                private.append(f"module {leaf}")
+            if private:
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {', '.join(private)} from {target}")
+    assert not bad, "private names imported across subpackages:\n" + "\n".join(bad)
+
+
+def test_old_module_paths_still_import_with_a_warning():
+    """Deprecated aliases of 0.1's module paths (symbolic_ti._compat): they import, warn, and never replace
+    the public functions ``critical``, ``solve`` and ``verify``."""
+    import importlib
+    import warnings
+
+    import symbolic_ti
+    from symbolic_ti._compat import MOVED_MODULES
+
+    for old, new in MOVED_MODULES.items():
+        module = importlib.import_module(old)
+        target = importlib.import_module(new)
+        public = [n for n in getattr(target, "__all__", dir(target)) if not n.startswith("_")]
+        assert public, new
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = getattr(module, public[0])
+        assert value is getattr(target, public[0])
+        assert any(issubclass(w.category, DeprecationWarning) and new in str(w.message) for w in caught), old
+    assert callable(symbolic_ti.critical) and callable(symbolic_ti.solve) and callable(symbolic_ti.verify)
+    assert symbolic_ti.critical.__module__ == "symbolic_ti.api"
