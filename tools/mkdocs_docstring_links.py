@@ -9,7 +9,6 @@ turns into an error.
 from __future__ import annotations
 
 import logging
-import posixpath
 import re
 
 log = logging.getLogger("mkdocs.plugins.docstring_links")
@@ -41,10 +40,8 @@ def on_page_content(html, page, config, files):
             return m.group(0)
         if anchor and anchor not in _anchors.get(target, set()):
             log.warning("%s: docstring cites docs/%s#%s, a heading that does not exist", src, target, anchor)
-        href = posixpath.relpath(target[:-3] + "/", posixpath.dirname(page.url.rstrip("/")) or ".")
-        href = posixpath.join("..", f"{name}/") if page.url.startswith("api/") else f"{name}/"
-        if page.url.count("/") >= 2:
-            href = "../" + href
+        depth = page.url.count("/") if config.get("use_directory_urls", True) else page.url.count("/")
+        href = "../" * depth + f"{name}/"
         return f'<a href="{href}{"#" + anchor if anchor else ""}">{m.group(0)}</a>'
 
     # only outside tags: split on tags and rewrite text runs
