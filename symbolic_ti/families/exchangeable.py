@@ -24,6 +24,7 @@ class Exchangeable(Family):
     r"""Exchangeable family: the kernel depends only on which positions two trials share.
 
     .. math::
+
         K((i,j),(k,l)) = \kappa_d + (1-\kappa_d)\Big[\tfrac{1-\alpha}{2}([i=k] + [j=l])
                           + \alpha [i=k][j=l]\Big],
 
