@@ -26,7 +26,7 @@ from .errors import (DataError, ExportError, FamilyError, IllConditionedWarning,
 from . import symbols
 from . import _compat
 
-from ._version import __version__
+from ._version import __version__ as __version__
 
 __all__ = [
     "Task", "ExceptionPair", "CATEGORIES",

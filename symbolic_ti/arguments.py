@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral, Rational as _PyRational, Real
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
 
 import sympy as sp
 
@@ -287,7 +288,7 @@ def parse_interval(interval: Any, name: str, lower: sp.Expr, upper: sp.Expr) -> 
 
 
 # ------------------------------------------------------------------------------------------- trials
-def resolve_trials(task: "Task", trials: Any, *, default: Iterable[tuple[int, int]] | None = None,
+def resolve_trials(task: Task, trials: Any, *, default: Iterable[tuple[int, int]] | None = None,
                    test_only: bool = False) -> list[tuple[int, int]]:
     """The trials to analyse, validated, without repeats, in the order given.
 

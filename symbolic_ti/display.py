@@ -14,7 +14,8 @@ Formats: ``"text"``, ``"latex"``, ``"dict"`` (JSON-ready), ``"notebook_latex"`` 
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable
 
 from .errors import ExportError
 

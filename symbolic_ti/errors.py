@@ -7,7 +7,7 @@ failure (exit code 1).
 
 from __future__ import annotations
 
-__all__ = ["DataWarning", 
+__all__ = ["DataWarning",
     "SymbolicTIError",
     "TaskError",
     "ParameterError",

@@ -17,7 +17,7 @@ from .errors import ExportError
 __all__ = ["check_writable", "write_atomic"]
 
 
-def check_writable(path: "str | os.PathLike[str]") -> Path:
+def check_writable(path: str | os.PathLike[str]) -> Path:
     """Check that ``path`` can be written as a file, before any long computation.
 
     Parameters
@@ -59,7 +59,7 @@ def _new_file_mode(existing: Path) -> int:
         return 0o666 & ~umask
 
 
-def write_atomic(path: "str | os.PathLike[str]", text: "str | bytes", encoding: str = "utf-8") -> None:
+def write_atomic(path: str | os.PathLike[str], text: str | bytes, encoding: str = "utf-8") -> None:
     """Write ``text`` (or bytes, e.g. a PNG) to ``path`` atomically: all of it, or nothing changes.
 
     Parameters
@@ -84,9 +84,10 @@ def write_atomic(path: "str | os.PathLike[str]", text: "str | bytes", encoding: 
     if p.is_symlink():
         p = Path(os.path.realpath(p))  # write through the link, keep the link
     if p.exists() and not p.is_file() and not p.is_dir():  # a device or FIFO: cannot be replaced, write into it
+        data = text if isinstance(text, bytes) else text.encode(encoding)
         try:
-            with (open(p, "wb") if isinstance(text, bytes) else open(p, "w", encoding=encoding, newline="")) as fh:
-                fh.write(text)
+            with open(p, "wb") as fh:
+                fh.write(data)
         except OSError as err:
             raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
         return
@@ -96,10 +97,10 @@ def write_atomic(path: "str | os.PathLike[str]", text: "str | bytes", encoding: 
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     except OSError as err:
         raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
+    data = text if isinstance(text, bytes) else text.encode(encoding)
     try:
-        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else
-              os.fdopen(fd, "w", encoding=encoding, newline="")) as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)

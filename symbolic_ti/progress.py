@@ -31,7 +31,8 @@ import sys
 import threading
 import time
 from types import TracebackType
-from typing import IO, Iterator
+from typing import IO
+from collections.abc import Iterator
 
 from .errors import ParameterError
 
@@ -41,7 +42,7 @@ __all__ = ["Progress", "quiet", "is_quiet", "ENV_VAR"]
 ENV_VAR = "SYMBOLIC_TI_PROGRESS"
 
 _QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("symbolic_ti_progress_quiet", default=False)
-_ACTIVE: contextvars.ContextVar["Progress | None"] = contextvars.ContextVar("symbolic_ti_progress_active",
+_ACTIVE: contextvars.ContextVar[Progress | None] = contextvars.ContextVar("symbolic_ti_progress_active",
                                                                            default=None)
 _BAR_WIDTH = 20
 _MIN_INTERVAL = 0.05  # seconds between two redraws from update()
@@ -171,7 +172,7 @@ class Progress:
         except (AttributeError, ValueError):  # closed or not a real stream
             return False
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         self._start = time.monotonic()
         parent = _ACTIVE.get()
         if parent is not None and parent.enabled:  # nested: report on the outer line, draw nothing here

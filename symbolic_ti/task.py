@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Sequence
+from collections.abc import Sequence
 
 from .arguments import check_int
 from .errors import TaskError
@@ -63,7 +63,7 @@ class ExceptionPair:
 _EXC_RE = re.compile(r"^\s*(-?\d+)\s*>\s*(-?\d+)\s*$")
 
 
-def parse_exception(value: "str | Sequence[int] | ExceptionPair") -> ExceptionPair:
+def parse_exception(value: str | Sequence[int] | ExceptionPair) -> ExceptionPair:
     """Read an exception from ``"W>L"``, a pair ``(W, L)`` or an :class:`ExceptionPair` (not yet range-checked).
 
     Raises
@@ -79,7 +79,7 @@ def parse_exception(value: "str | Sequence[int] | ExceptionPair") -> ExceptionPa
             raise TaskError(f"exception must be written W>L with integers W and L (e.g. 6>4), got {value!r}")
         return ExceptionPair(int(m.group(1)), int(m.group(2)))
     try:
-        w, l = value  # type: ignore[misc]
+        w, l = value
     except (TypeError, ValueError):
         raise TaskError(f"exception must be 'W>L' or a pair (W, L), got {value!r}") from None
     return ExceptionPair(check_int(w, "exception winner W"), check_int(l, "exception loser L"))

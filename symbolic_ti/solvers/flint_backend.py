@@ -23,6 +23,7 @@ import sympy as sp
 
 __all__ = ["available", "solve_predictions"]
 
+_flint: Any
 try:  # python-flint is a dependency, but keep the library importable if a platform lacks its wheel
     import flint as _flint
 except ImportError:  # pragma: no cover - exercised only without python-flint
@@ -139,7 +140,7 @@ def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: boo
 
     def prediction(t: int) -> sp.Expr:
         num = zero
-        for c, x in zip(crows[t], xnum):
+        for c, x in zip(crows[t], xnum, strict=True):
             if not c.is_zero():
                 num = num + c * x
         if num.is_zero():
@@ -184,6 +185,6 @@ def factor_list(expr: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]] | No
     out = []
     for f, k in facs:
         d = f.to_dict()
-        out.append((sp.Add(*[sp.Integer(int(c)) * sp.Mul(*[s ** e for s, e in zip(syms, m)]) for m, c in d.items()]),
+        out.append((sp.Add(*[sp.Integer(int(c)) * sp.Mul(*[s ** e for s, e in zip(syms, m, strict=True)]) for m, c in d.items()]),
                     int(k)))
     return sp.Rational(int(content), lcm), out
