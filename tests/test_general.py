@@ -301,6 +301,22 @@ def test_one_exception_sinh_form_against_mpmath_gram_solve(case):
             assert abs(v - ref[t]) < mpmath.mpf(10) ** -35 * max(1, abs(ref[t])), (case, t)
 
 
+def test_sinh_form_at_an_algebraic_alpha_against_dense_gram():
+    # alpha = sqrt(2)/3: x = cosh(mu) is algebraic; reference: the exact dense Gram solve, evaluated to 40 digits
+    alpha, ridge = sp.sqrt(2) / 3, R(1, 7)
+    ref = solve(Task(6, ["5>2"]), _family(alpha, 0), ridge=ridge, method="halved")
+    cs = G.exception_closed_form("sinh")
+    for t in [(1, 6), (5, 2), (2, 3), (3, 5)]:
+        v = cs.evaluate(6, 2, 5, *t, alpha, ridge, precision=40)
+        with mpmath.workdps(40):
+            assert abs(v - mpmath.mpf(sp.N(ref.f(*t), 45))) < mpmath.mpf(10) ** -30, t
+    ref = solve(Task(7), _family(alpha, 0), ridge=ridge, method="halved")
+    for t in [(2, 5), (2, 3)]:
+        v = G.evaluate_no_exception(7, *t, alpha, ridge, form="sinh", precision=40)
+        with mpmath.workdps(40):
+            assert abs(v - mpmath.mpf(sp.N(ref.f(*t), 45))) < mpmath.mpf(10) ** -30, t
+
+
 # ---------------------------------------------------------------------------------------------------- limits
 def test_limit_ridgeless_additive_without_exception_is_j_minus_i():
     assert sp.simplify(G.limit_ridgeless_additive() - (G.j - G.i)) == 0

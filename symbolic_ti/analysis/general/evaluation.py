@@ -163,10 +163,11 @@ def _sinh_as_field_element(expr: sp.Expr) -> Any:
 
 
 def _to_mpf(value: sp.Expr, precision: int) -> Any:
-    """An exact sympy number as an mpmath number at ``precision`` digits (call inside ``workdps``)."""
+    """An exact sympy number (rational or algebraic, e.g. ``8/(7 (1 - sqrt(2)/3))``) as an mpmath number at
+    ``precision`` digits (call inside ``workdps``)."""
     if value.is_Rational:
         return mpmath.mpf(int(value.p)) / mpmath.mpf(int(value.q))
-    return mpmath.mpf(sp.Float(value, precision + 10))
+    return mpmath.mpf(sp.N(value, precision + 10))
 
 
 @functools.cache
