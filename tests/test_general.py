@@ -22,6 +22,7 @@ import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import symbolic_ti
 from symbolic_ti import Exchangeable, Task, numeric_predictions, solve
 from symbolic_ti.analysis import general as G
 from symbolic_ti import symbols as SY
@@ -300,6 +301,22 @@ def test_one_exception_sinh_form_against_mpmath_gram_solve(case):
             assert abs(v - ref[t]) < mpmath.mpf(10) ** -35 * max(1, abs(ref[t])), (case, t)
 
 
+def test_sinh_form_at_an_algebraic_alpha_against_dense_gram():
+    # alpha = sqrt(2)/3: x = cosh(mu) is algebraic; reference: the exact dense Gram solve, evaluated to 40 digits
+    alpha, ridge = sp.sqrt(2) / 3, R(1, 7)
+    ref = solve(Task(6, ["5>2"]), _family(alpha, 0), ridge=ridge, method="halved")
+    cs = G.exception_closed_form("sinh")
+    for t in [(1, 6), (5, 2), (2, 3), (3, 5)]:
+        v = cs.evaluate(6, 2, 5, *t, alpha, ridge, precision=40)
+        with mpmath.workdps(40):
+            assert abs(v - mpmath.mpf(sp.N(ref.f(*t), 45))) < mpmath.mpf(10) ** -30, t
+    ref = solve(Task(7), _family(alpha, 0), ridge=ridge, method="halved")
+    for t in [(2, 5), (2, 3)]:
+        v = G.evaluate_no_exception(7, *t, alpha, ridge, form="sinh", precision=40)
+        with mpmath.workdps(40):
+            assert abs(v - mpmath.mpf(sp.N(ref.f(*t), 45))) < mpmath.mpf(10) ** -30, t
+
+
 # ---------------------------------------------------------------------------------------------------- limits
 def test_limit_ridgeless_additive_without_exception_is_j_minus_i():
     assert sp.simplify(G.limit_ridgeless_additive() - (G.j - G.i)) == 0
@@ -406,7 +423,8 @@ def test_to_dict_schema_and_round_trip(form):
                 yield from objects(v)
 
     objs = list(objects(d))
-    assert objs and all(set(o) == {"srepr", "latex", "text"} for o in objs)
+    # every expression is an exact value (docs/general_n.md#json-format); all have free symbols: no float
+    assert objs and all(set(o) == {"srepr", "latex", "text", "float"} and o["float"] is None for o in objs)
     if form == "sinh":  # chebyshevu is not in jsonreport's constructor table
         for entry in d["predictions"]:
             assert expression_from_dict(entry["expression"]) == cf.prediction(*entry["regions"])
@@ -421,6 +439,27 @@ def test_text_and_latex(form):
     latex = cf.to_latex()
     assert latex.count(r"\begin{align*}") == 2 and r"\Delta_{0}" in latex
     assert str(cf) == text
+
+
+@pytest.mark.parametrize("form", G.FORMS)
+def test_no_exception_report_renders(form):
+    rep = G.no_exception_closed_form(form)
+    d = json.loads(rep.to_json())
+    assert list(d) == ["meta", "kind", "form", "variable", "rank", "prediction"]
+    assert d["meta"] == {"format": "symbolic_ti.general_closed_form", "format_version": 1,
+                         "symbolic_ti_version": symbolic_ti.__version__}
+    assert d["kind"] == "no_exception" and d["form"] == form
+    # the prediction read back from JSON equals the PNAS formula of CONVENTIONS.md at n = 8, (2, 7), mu = 1/3
+    n, i, j, mu = G.n, G.i, G.j, G.mu
+    m = (n + 1) / 2
+    pnas = (sp.sinh((j - m) * mu) - sp.sinh((i - m) * mu)) / (sp.sinh((n + 1) * mu / 2) - sp.sinh((n - 1) * mu / 2))
+    point = {n: 8, i: 2, j: 7, mu: R(1, 3), G.x: sp.cosh(R(1, 3))}
+    back = expression_from_dict(d["prediction"]).subs(point)
+    assert abs(sp.N(back - pnas.subs(point), 40)) < 1e-30
+    text = rep.to_text()
+    assert str(rep) == text and text.startswith(f"No exception, general n, {form} form;") and "r_k = " in text
+    assert rep.to_latex().count(r"\begin{align*}") == 1
+    assert rep.to_latex(notebook=True) == rep._repr_latex_() and rep._repr_latex_().startswith("$\\displaystyle")
 
 
 def test_closed_form_is_frozen_and_cached():

@@ -23,7 +23,8 @@ from typing import Any
 
 import sympy as sp
 
-from .latex import expr_latex, plain_latex
+from .general import general_to_latex  # noqa: F401  (moved to export/general.py, kept importable here)
+from .latex import expr_latex
 from .text import expr_text
 
 __all__ = ["Formula", "result_to_html", "critical_to_html", "conjunctivity_to_html", "general_to_latex"]
@@ -158,29 +159,6 @@ def conjunctivity_to_html(report: Any, max_groups: int | None = 12) -> str:
     if report.notes:
         out.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in report.notes) + "</ul>")
     return "<div>" + "".join(out) + "</div>"
-
-
-# --------------------------------------------------------------------------------------- general n
-def general_to_latex(report: Any) -> str:
-    r"""MathJax LaTeX of a general-n report (:class:`symbolic_ti.analysis.general.NoExceptionClosedForm` or
-    :class:`symbolic_ti.analysis.general.ExceptionClosedForm`): one ``$\displaystyle ...$`` block with ``aligned``."""
-    header = rf"\text{{{report._header()}}}"
-    if hasattr(report, "rank") and not hasattr(report, "ranks"):  # no exception
-        lines = [rf"r_k &= {plain_latex(report.rank)}", rf"f(i, j) &= {plain_latex(report.prediction)}"]
-        return rf"$\displaystyle \begin{{array}}{{l}} {header} \\ \begin{{aligned}}" + r" \\ ".join(lines) \
-            + r"\end{aligned} \end{array}$"
-    dd = "D" if report.span is None else str(report.span)
-    names = {"before": r"k < L", "inside": rf"L \le k \le L + {dd}", "after": rf"k > L + {dd}"}
-    lines = [rf"{plain_latex(s)} &= {plain_latex(v)}" for s, v in report.definitions]
-    lines += [rf"r_k &= {plain_latex(v)} && ({names[r]})" for r, v in report.compact_ranks]
-    lines.append(rf"f(e) &= {plain_latex(report.training)} && (\text{{training}})")
-    from ..analysis.general import REGION_PAIRS
-
-    for a, b in REGION_PAIRS:
-        cond = names[a].replace("k", "i") + r",\ " + names[b].replace("k", "j")
-        lines.append(rf"f(i, j) &= {plain_latex(report.prediction(a, b, True))} && ({cond})")
-    return rf"$\displaystyle \begin{{array}}{{l}} {header} \\ \begin{{aligned}}" + r" \\ ".join(lines) \
-        + r"\end{aligned} \end{array}$"
 
 
 # ------------------------------------------------------------------------------------------ formula
