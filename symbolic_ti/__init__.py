@@ -24,6 +24,7 @@ from .numeric.grid import compile_result
 from .errors import (DataError, ExportError, FamilyError, IllConditionedWarning, ParameterError, SolveError,
                      SymbolicTIError, TaskError)
 from . import symbols
+from . import export  # noqa: F401  (registers every renderer: results and reports show themselves)
 from . import _compat
 
 from ._version import __version__ as __version__

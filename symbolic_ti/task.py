@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from .arguments import check_int
 from .errors import TaskError
@@ -111,6 +112,9 @@ class Task:
 
     n: int
     exceptions: tuple[ExceptionPair, ...] = field(default=())
+
+    if TYPE_CHECKING:  # the dataclass __init__ accepts any iterable of exceptions; __post_init__ normalizes it
+        def __init__(self, n: int, exceptions: Iterable[str | tuple[int, int] | ExceptionPair] = ()) -> None: ...
 
     def __post_init__(self) -> None:
         try:
