@@ -384,3 +384,39 @@ def test_derive_chosen_trials(capsys):
     assert cli.main(["derive", "-n", "9", "-t", "3,3"]) == 2
     assert "argument --trial" in capsys.readouterr().err
     assert cli.main(["derive", "-n", "9", "-t", "3,4", "-f", "latex", "--standalone"]) == 2
+
+
+# ------------------------------------------------------------------------------ shared option values
+def test_ridge_zero_is_the_ridgeless_limit(capsys):
+    # additive (alpha = 0) and ridgeless: f(i, j) = j - i (docs/conventions.md, Lippl et al. PNAS 2024)
+    code, out, err = run(capsys, "derive", "--items", "5", "--set", "alpha=0", "--ridge", "0", "--format", "json")
+    assert code == 0 and err == ""
+    d, values = json_values(out)
+    assert d["ridge"] == "ridgeless"
+    assert all(values[(i, j)] == j - i for i in range(1, 6) for j in range(1, 6) if i != j)
+
+
+@pytest.mark.parametrize("text", ["0,inf", "-inf,0", "0,nan", "1/0,1", "0", "a,1"])
+def test_figure_range_must_be_two_finite_numbers(capsys, tmp_path, text):
+    code, out, err = run(capsys, "plot", "curve", "--items", "4", "--set", "alpha=0", "--parameter", "lambda",
+                         f"--range={text}", "-o", str(tmp_path / "c.svg"))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("symbolic-ti: error: argument --range: expected A,B with numbers A < B")
+    assert os.listdir(tmp_path) == []
+
+
+def test_figure_range_ends_are_read_exactly():
+    from fractions import Fraction
+
+    from symbolic_ti.cli.options import parse_pair
+
+    # each end is the float nearest to its exact value (0.7/3 = 7/30), not a quotient of two rounded floats
+    assert parse_pair("0,1e-3") == (0.0, 0.001)
+    assert parse_pair("0.7/3,1") == (float(Fraction(7, 30)), 1.0)
+    assert float(Fraction(7, 30)) != 0.7 / 3
+
+
+def test_subcommands_in_help_order(capsys):
+    code, _, err = run(capsys, "bogus")
+    assert code == 2
+    assert "(choose from 'derive', 'critical', 'general', 'families', 'fit', 'plot')" in err

@@ -9,7 +9,7 @@
 
 Without ``--ridge``/``--ridgeless`` the ridge is fitted. The defaults read the shared language-model table
 (``item_a``, ``item_b``, ``mean_prob_yes``, ``n_seeds``); see :mod:`symbolic_ti.behaviour.data` and docs/fitting.md.
-Registered through ``_EXTENSIONS`` in :mod:`symbolic_ti.cli`; scipy and matplotlib are imported only when the
+Registered by :mod:`symbolic_ti.cli.app` (``SUBCOMMANDS``); scipy and matplotlib are imported only when the
 command runs.
 """
 
@@ -20,36 +20,21 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, DataWarning, ExportError
+from .options import CliContext, parse_columns, parse_int, parse_positive_int
 
 __all__ = ["register"]
 
 
-def _parse_columns(text: str) -> tuple[str, str]:
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 2 or not all(parts):
-        raise argparse.ArgumentTypeError(f"expected two column names A,B (first item, second item), got {text!r}")
-    return parts[0], parts[1]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: CliContext) -> None:
+    """Add the subcommand ``fit`` to the subparsers ``sub`` of ``symbolic-ti``.
 
-
-def _parse_positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {v}")
-    return v
-
-
-def _parse_int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
-
-def register(sub: Any, context: Any) -> None:
-    """Add the ``fit`` subcommand to the subparsers ``sub`` (see :class:`symbolic_ti.cli.CliContext`)."""
+    Parameters
+    ----------
+    sub : argparse subparsers action
+        The top-level subcommands of ``symbolic-ti``.
+    context : CliContext
+        Shared option builders and readers (:mod:`symbolic_ti.cli.options`).
+    """
     from ..behaviour.data import parse_filter
 
     p = sub.add_parser(
@@ -66,7 +51,7 @@ def register(sub: Any, context: Any) -> None:
                    help="keep rows with COL equal to VALUE (repeat; values of one column: any; columns: all); "
                         "the remaining rows are averaged per trial")
     p.add_argument("--item-columns", default=("item_a", "item_b"), metavar="A,B",
-                   type=context.option_type("--item-columns", _parse_columns),
+                   type=context.option_type("--item-columns", parse_columns),
                    help="columns of the first and second item (default: item_a,item_b)")
     p.add_argument("--value-column", default="mean_prob_yes", metavar="C",
                    help="column of the observed quantity (default: mean_prob_yes)")
@@ -76,9 +61,9 @@ def register(sub: Any, context: Any) -> None:
                         "'score', else probability)")
     p.add_argument("--count-column", default="n_seeds", metavar="C",
                    help="column of per-row counts used as weights (default: n_seeds; 'none': weight 1 per row)")
-    p.add_argument("--starts", default=8, type=context.option_type("--starts", _parse_positive_int), metavar="K",
+    p.add_argument("--starts", default=8, type=context.option_type("--starts", parse_positive_int), metavar="K",
                    help="optimiser starts (default: 8)")
-    p.add_argument("--seed", default=0, type=context.option_type("--seed", _parse_int), metavar="S",
+    p.add_argument("--seed", default=0, type=context.option_type("--seed", parse_int), metavar="S",
                    help="seed of the random starts (default: 0)")
     p.add_argument("--no-intervals", action="store_true", help="skip the profile-likelihood intervals (faster)")
     p.add_argument("--plot", metavar="FILE",

@@ -11,7 +11,7 @@
 
 The format comes from the suffix of ``--output`` (.png, .pdf, .svg); the file is written atomically. matplotlib
 is the optional extra ``plot``; without it the command fails with exit code 2 and says how to install it.
-Registered by :mod:`symbolic_ti.cli` (``_EXTENSIONS``); matplotlib is imported only when a command runs.
+Registered by :mod:`symbolic_ti.cli.app` (``SUBCOMMANDS``); matplotlib is imported only when a command runs.
 """
 
 from __future__ import annotations
@@ -19,51 +19,22 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 from typing import Any
-from .app import _parse_trial
+
+from ..arguments import RIDGE_NAMES
+from .options import CliContext, parse_pair, parse_resolution, parse_trial
 
 __all__ = ["register"]
 
 
-def _parse_pair(text: str) -> tuple[float, float]:
-    parts = [p.strip() for p in text.split(",")]
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        a, b = float(_num(parts[0])), float(_num(parts[1]))
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"expected A,B with numbers A < B (e.g. 0,1 or 1e-3,10), got {text!r}") \
-            from None
-    if not a < b:
-        raise argparse.ArgumentTypeError(f"expected A < B, got {text!r}")
-    return a, b
-
-
-def _num(text: str) -> float:
-    if "/" in text:
-        p, q = text.split("/", 1)
-        return float(p) / float(q)
-    return float(text)
-
-
-def _parse_resolution(text: str) -> tuple[int, ...]:
-    try:
-        vals = tuple(int(p) for p in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer N or NX,NY (each >= 2), got {text!r}") from None
-    if not 1 <= len(vals) <= 2 or min(vals) < 2 or max(vals) > 4000:
-        raise argparse.ArgumentTypeError(f"expected an integer N or NX,NY with 2 <= each <= 4000, got {text!r}")
-    return vals
-
-
-def register(sub: Any, context: Any) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: CliContext) -> None:
     """Add the subcommand ``plot`` with ``heatmap``, ``phase`` and ``curve`` to the ``symbolic-ti`` parser.
 
     Parameters
     ----------
     sub : argparse subparsers action
         The top-level subcommands of ``symbolic-ti``.
-    context : symbolic_ti.cli.CliContext
-        Shared option builders and helpers.
+    context : CliContext
+        Shared option builders and readers (:mod:`symbolic_ti.cli.options`).
     """
     p = sub.add_parser("plot", parents=[context.debug], help="figures: heatmap, phase diagram, margin curves",
                        description="Figures of exact results (matplotlib, the optional extra 'plot'). The format "
@@ -93,9 +64,9 @@ def register(sub: Any, context: Any) -> None:
     common(ph)
     ph.add_argument("--x", default="alpha", metavar="NAME", help="horizontal parameter (default alpha)")
     ph.add_argument("--y", default="lambda", metavar="NAME", help="vertical parameter (default lambda, the ridge)")
-    ph.add_argument("--x-range", type=context.option_type("--x-range", _parse_pair), metavar="A,B")
-    ph.add_argument("--y-range", type=context.option_type("--y-range", _parse_pair), metavar="A,B")
-    ph.add_argument("--resolution", type=context.option_type("--resolution", _parse_resolution), default=(240, 200),
+    ph.add_argument("--x-range", type=context.option_type("--x-range", parse_pair), metavar="A,B")
+    ph.add_argument("--y-range", type=context.option_type("--y-range", parse_pair), metavar="A,B")
+    ph.add_argument("--resolution", type=context.option_type("--resolution", parse_resolution), default=(240, 200),
                     metavar="NX[,NY]", help="cells per axis (default 240,200)")
     for axis in ("x", "y"):
         g = ph.add_mutually_exclusive_group()
@@ -110,10 +81,10 @@ def register(sub: Any, context: Any) -> None:
     common(c)
     c.add_argument("--parameter", "-p", default="alpha", metavar="NAME", help="parameter (default alpha)")
     c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
-                   type=context.option_type("--trial", _parse_trial),
+                   type=context.option_type("--trial", parse_trial),
                    help="trial to draw (repeat; default: the smallest margin of each category)")
-    c.add_argument("--range", type=context.option_type("--range", _parse_pair), metavar="A,B")
-    c.add_argument("--resolution", type=context.option_type("--resolution", _parse_resolution), default=(400,),
+    c.add_argument("--range", type=context.option_type("--range", parse_pair), metavar="A,B")
+    c.add_argument("--resolution", type=context.option_type("--resolution", parse_resolution), default=(400,),
                    metavar="K", help="points (default 400)")
     lg = c.add_mutually_exclusive_group()
     lg.add_argument("--log", dest="log", action="store_const", const=True, default=None,
@@ -122,12 +93,10 @@ def register(sub: Any, context: Any) -> None:
     c.set_defaults(run=lambda a: _run(a, context, "curve"))
 
 
-
-
 def _scanned_conflicts(args: argparse.Namespace, context: Any, values: dict[str, str], names: list[str],
                        option: str) -> None:
     for name in names:
-        if name in ("lambda", "ridge"):
+        if name in RIDGE_NAMES:
             if args.ridge is not None or args.ridgeless:
                 fixed = "--ridgeless" if args.ridgeless else f"--ridge {args.ridge}"
                 raise context.fail(option, f"the figure scans the ridge, fixed by {fixed}; leave out the ridge")
@@ -136,8 +105,8 @@ def _scanned_conflicts(args: argparse.Namespace, context: Any, values: dict[str,
 
 
 def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
-    from ..figures import plot
     from ..errors import SymbolicTIError
+    from ..figures import plot
 
     out = Path(args.output)
     if out.suffix.lower() not in plot.FORMATS:

@@ -1,0 +1,112 @@
+"""``symbolic-ti critical``: exact critical values of one parameter, where margins change sign.
+
+::
+
+    symbolic-ti critical --items N [--exception W>L ...] --parameter NAME [--trial I,J ...]
+                         [--family NAME] [--set NAME=VALUE ...] [--ridge VALUE | --ridgeless]
+                         [--interval A,B] [--margins] [--format text|json|latex] [--output FILE]
+
+The scan itself is :func:`symbolic_ti.api.critical`; this module checks the options first (the parameter, the
+interval against its domain, the trials), so that a bad one fails before the derivation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import sympy as sp
+
+from ..arguments import RIDGE_NAMES
+from ..errors import SymbolicTIError
+from .options import FORMATS, PROG, CliContext, option_type, parse_interval_option, parse_trial
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: CliContext) -> None:
+    """Add the subcommand ``critical`` to the subparsers ``sub`` of ``symbolic-ti``.
+
+    Parameters
+    ----------
+    sub : argparse subparsers action
+        The top-level subcommands of ``symbolic-ti``.
+    context : CliContext
+        Shared option builders and readers (:mod:`symbolic_ti.cli.options`).
+    """
+    c = sub.add_parser("critical", parents=[context.debug], help="parameter values where margins change sign",
+                       description="Exact critical values of one parameter: where margins change sign.")
+    context.task_options(c)
+    c.add_argument("--parameter", "-p", required=True, metavar="NAME",
+                   help="parameter to scan: a family parameter (e.g. alpha) or lambda for the ridge")
+    c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
+                   type=option_type("--trial", parse_trial),
+                   help="trial to analyse (repeat for several; default: every trial with a margin)")
+    c.add_argument("--interval", metavar="A,B", type=option_type("--interval", parse_interval_option),
+                   help="scan the open interval (A, B) (default: the parameter's domain; B may be oo)")
+    c.add_argument("--margins", action="store_true",
+                   help="with --format json: include each trial's exact margin (slow for large N)")
+    context.output_options(c, FORMATS)
+    c.set_defaults(run=lambda args: _run(args, context))
+
+
+def _run(args: argparse.Namespace, context: CliContext) -> str:
+    task, (family, values) = context.task(args), context.family(args)
+    name = args.parameter.strip()
+    if name in RIDGE_NAMES:
+        if args.ridge is not None or args.ridgeless:
+            fixed = "--ridgeless" if args.ridgeless else f"--ridge {args.ridge}"
+            raise context.fail("--parameter",
+                               f"{name} is the ridge, fixed by {fixed}; leave out the ridge to scan it")
+        lower, upper, domain = sp.Integer(0), sp.oo, "[0, oo)"
+    else:
+        try:
+            p = family.parameter(name)
+        except SymbolicTIError as err:
+            raise context.fail("--parameter", f"{err}, or lambda for the ridge") from None
+        if name in values:
+            raise context.fail("--parameter",
+                               f"{name} is fixed by --set {name}=...; leave it out of --set to scan it")
+        try:
+            family.with_values(**{name: "symbolic"})
+        except SymbolicTIError as err:
+            raise context.fail("--parameter",
+                               f"{name} cannot be scanned with these --set values: {err}") from None
+        lower, upper, domain = p.lower, p.upper, p.domain_text()
+    if args.interval is not None:  # checked here too, to fail before the derivation
+        a, b = args.interval
+        if a < lower or b > upper:
+            raise context.fail("--interval", f"({a}, {b}) is not inside the domain {domain} of {name}")
+    trials = None
+    if args.trial is not None:
+        trials = []
+        for raw in args.trial:  # one by one: the first bad trial is the one reported
+            (t,) = context.trials(task, [raw])
+            if task.ground_truth(t) is None:
+                raise context.fail("--trial", f"trial ({t[0]}, {t[1]}) has no ground truth (both items lie in the "
+                                              f"cycle of an exception), so its margin and critical values are "
+                                              f"undefined")
+            trials.append(t)
+    context.check_output(args)
+    from .. import api
+    from ..progress import Progress, quiet
+
+    ridge = context.ridge(args)
+    fast = name == "alpha" and ridge is not None and family.exchangeable
+    if task.n > 25 and not fast and args.trial is None and not getattr(args, "quiet", False):
+        print(f"{PROG}: note: at n = {task.n} this scan builds every closed form it analyses, which takes long; "
+              "the fast path is --parameter alpha with --ridge VALUE or --ridgeless (exchangeable kernels), "
+              "and --trial I,J limits the work", file=sys.stderr)
+    with quiet(getattr(args, "quiet", False)), Progress(n=task.n) as progress:
+        progress.update("solving")
+        # by name, so that a parameter with a default (kappa_d = 0) can still be scanned
+        report = api.critical(task.n, task.exceptions, parameter=name, trials=trials, family=args.family,
+                              parameters=values, ridge=ridge, interval=args.interval)
+        progress.update(f"writing {args.format}")
+        if args.format == "json":
+            from ..export.jsonreport import dumps
+
+            return dumps(report.to_dict(margins=args.margins))
+        if args.format == "latex":
+            return report.to_latex()
+        return report.to_text()

@@ -1,0 +1,110 @@
+"""``symbolic-ti derive``: exact predictions f(i, j) of every trial (or the chosen ones), margins and errors.
+
+::
+
+    symbolic-ti derive --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
+                       [--ridge VALUE | --ridgeless] [--trial I,J ...] [--format text|json|latex]
+                       [--standalone] [--output FILE]
+
+The whole result is rendered by :mod:`symbolic_ti.export` (``Result.to_text``, ``to_latex``, ``to_dict``);
+``--trial`` writes only the chosen trials' closed forms and margins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from .options import FORMATS, PROG, CliContext, option_type, parse_trial
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results import Result
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: CliContext) -> None:
+    """Add the subcommand ``derive`` to the subparsers ``sub`` of ``symbolic-ti``.
+
+    Parameters
+    ----------
+    sub : argparse subparsers action
+        The top-level subcommands of ``symbolic-ti``.
+    context : CliContext
+        Shared option builders and readers (:mod:`symbolic_ti.cli.options`).
+    """
+    d = sub.add_parser("derive", parents=[context.debug], help="closed forms of f(i, j) for every trial",
+                       description="Exact predictions f(i, j) of every trial, margins and errors.")
+    context.task_options(d)
+    context.output_options(d, FORMATS)
+    d.add_argument("--standalone", action="store_true", help="with --format latex: a complete .tex document")
+    d.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
+                   type=option_type("--trial", parse_trial),
+                   help="only these trials' closed forms and margins (repeat; default: every trial). Large "
+                        "symbolic tasks build and print only what is asked")
+    d.set_defaults(run=lambda args: _run(args, context))
+
+
+def _run(args: argparse.Namespace, context: CliContext) -> str:
+    if args.standalone and args.format != "latex":
+        raise context.fail("--standalone", "only applies with --format latex")
+    task, (family, _) = context.task(args), context.family(args)
+    context.check_output(args)
+    from .. import api
+    from ..progress import Progress, quiet
+
+    trials = None
+    if args.trial is not None:
+        if args.standalone:
+            raise context.fail("--standalone", "writes the whole result; leave out --trial")
+        trials = context.trials(task, args.trial)
+    with quiet(getattr(args, "quiet", False)), Progress(n=task.n) as progress:
+        progress.update("solving")
+        result = api.derive(task.n, task.exceptions, family=family, ridge=context.ridge(args))
+        progress.update(f"writing {args.format}")
+        if trials is not None:
+            return _chosen_trials(result, list(dict.fromkeys(trials)), args.format)
+        if result.free_symbols and task.n > 25 and not getattr(args, "quiet", False):
+            print(f"{PROG}: note: writing all {len(task.trials)} symbolic closed forms of n = {task.n} takes long "
+                  f"and much memory; --trial I,J writes only the trials you name", file=sys.stderr)
+        if args.format == "json":
+            from ..export.jsonreport import dumps
+
+            return dumps(result.to_dict())
+        if args.format == "latex":
+            return result.to_latex(standalone=args.standalone)
+        return result.to_text()
+
+
+def _chosen_trials(result: Result, trials: list[tuple[int, int]], fmt: str) -> str:
+    """``derive --trial``: the closed forms and margins of the chosen trials only."""
+    cats = result.task.categories
+    rows = [(t, result.f(*t), result.margin(*t), cats[t]) for t in trials]
+    if fmt == "json":
+        from ..export.jsonreport import dumps, expression_to_dict
+
+        return dumps({"task": {"n": result.task.n, "exceptions": [str(e) for e in result.task.exceptions]},
+                      "family": result.family.describe(),
+                      "ridge": "ridgeless" if result.ridgeless else str(result.ridge), "method": result.method,
+                      "ridgeless_conditions": [expression_to_dict(c) for c in result.ridgeless_conditions],
+                      "trials": [{"trial": list(t), "category": c, "value": expression_to_dict(v),
+                                  "margin": expression_to_dict(m)} for t, v, m, c in rows]})
+    if fmt == "latex":
+        from ..export.latex import expr_latex
+
+        body = [rf"f({t[0]}, {t[1]}) &= {expr_latex(v)}" for t, v, _, _ in rows]
+        return "\\begin{align*}\n" + " \\\\\n".join(body) + "\n\\end{align*}"
+    # _approx and _header are private to export.text; the export helper is making them public
+    from ..export.text import _approx, _header, expr_text
+
+    out = _header(result) + [""]
+    for t, v, m, c in rows:
+        out.append(f"f({t[0]}, {t[1]}) = {expr_text(v)}{_approx(v)}    [{c}]")
+        if m is None:
+            out.append("  margin: none (no ground truth)")
+        elif m.free_symbols:
+            out.append(f"  margin = {'f' if m == v else '-f'}({t[0]}, {t[1]})")
+        else:
+            out.append(f"  margin {expr_text(m)}{_approx(m)}" + ("  (wrong)" if m < 0 else ""))
+    return "\n".join(out)

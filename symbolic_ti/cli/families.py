@@ -1,0 +1,81 @@
+"""``symbolic-ti families``: the representation families, their parameters and domains.
+
+::
+
+    symbolic-ti families [--format text|json] [--output FILE]
+
+The list is read from the family registry :data:`symbolic_ti.families.FAMILIES` (registration order) and each
+family's parameter table.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TypedDict
+
+from .options import CliContext
+
+__all__ = ["register"]
+
+
+class _Entry(TypedDict):
+    name: str
+    description: str
+    parameters: list[dict[str, str]]
+
+
+#: The ridge, a parameter of every family.
+_RIDGE = {"name": "lambda", "domain": "[0, oo)",
+          "description": "ridge on the sum of squared errors; set with --ridge VALUE or --ridgeless"}
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: CliContext) -> None:
+    """Add the subcommand ``families`` to the subparsers ``sub`` of ``symbolic-ti``.
+
+    Parameters
+    ----------
+    sub : argparse subparsers action
+        The top-level subcommands of ``symbolic-ti``.
+    context : CliContext
+        Shared option builders and readers (:mod:`symbolic_ti.cli.options`).
+    """
+    f = sub.add_parser("families", parents=[context.debug], help="list the representation families and parameters",
+                       description="Representation families, their parameters and domains.")
+    context.output_options(f, ("text", "json"))
+    f.set_defaults(run=lambda args: _run(args, context))
+
+
+def _entries() -> list[_Entry]:
+    """Name, one-line description and parameters (name, domain, description) of every registered family."""
+    from ..families import FAMILIES
+
+    entries: list[_Entry] = []
+    for name, cls in FAMILIES.items():  # registration order: exchangeable first
+        doc = (cls.__doc__ or "").strip().splitlines()
+        data = [{"name": key, "domain": "FILE", "description": text}
+                for key, text in getattr(cls, "data_parameters", ())]
+        entries.append({
+            "name": name,
+            "description": (doc[0] if doc else "").replace("``", ""),
+            "parameters": data + [{"name": p.name, "domain": p.domain_text(), "description": p.description}
+                                  for p in cls.parameters],
+        })
+    return entries
+
+
+def _run(args: argparse.Namespace, context: CliContext) -> str:
+    context.check_output(args)
+    entries = _entries()
+    if args.format == "json":
+        from ..export.jsonreport import dumps
+
+        return dumps({"families": entries, "ridge": _RIDGE})
+    lines = []
+    for e in entries:
+        lines.append(f"{e['name']}: {e['description']}")
+        width = max(len(p["name"]) for p in e["parameters"] + [_RIDGE])
+        for p in e["parameters"]:
+            lines.append(f"  {p['name']:<{width}}  {p['domain']:<8}  {p['description']}")
+        lines.append("")
+    lines.append(f"every family: {_RIDGE['name']} in {_RIDGE['domain']}, {_RIDGE['description']}")
+    return "\n".join(lines)

@@ -1,0 +1,362 @@
+"""The options shared by the ``symbolic-ti`` subcommands: value parsers, option builders and option readers.
+
+* **Value parsers** (``parse_*``) turn the text of one option into a value, for argparse's ``type=``; wrapped by
+  :func:`option_type`, their error names the option. Numbers, the ridge and interval ends are read through
+  :mod:`symbolic_ti.arguments` (:func:`~symbolic_ti.arguments.exact_number`,
+  :func:`~symbolic_ti.arguments.parse_ridge`, :data:`~symbolic_ti.arguments.RIDGE_NAMES`,
+  :data:`~symbolic_ti.arguments.INFINITY_WORDS`, :func:`~symbolic_ti.arguments.check_int`), so a value means on
+  the command line what it means in Python (``0.1`` is ``1/10``).
+* **Option builders** add a group of options to a subcommand's parser: :func:`debug_options` (the ``--debug``
+  parent parser), :func:`task_options` (``--items``, ``--exception``, ``--family``, ``--set``, ``--ridge`` /
+  ``--ridgeless``) and :func:`output_options` (``--format``, ``--output``, ``--quiet``).
+* **Option readers** build objects from the parsed options and turn a library error into a user error that names
+  the option (exit code 2): :func:`task_of`, :func:`family_of`, :func:`ridge_of`, :func:`task_trials`,
+  :func:`check_output`.
+
+:class:`CliContext` hands the builders and readers to each subcommand's ``register(subparsers, context)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+import sympy as sp
+
+from ..arguments import INFINITY_WORDS, RIDGE_NAMES, check_int, exact_number, parse_ridge
+from ..errors import ExportError, ParameterError, SymbolicTIError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..families import Family
+    from ..task import Task
+
+__all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext", "option_type", "fail",
+           "parse_items", "parse_assignment", "parse_ridge_option", "parse_trial", "parse_interval_option",
+           "parse_span", "parse_columns", "parse_positive_int", "parse_int", "parse_pair", "parse_resolution",
+           "debug_options", "task_options", "output_options", "task_of", "family_of", "ridge_of", "task_trials",
+           "check_output"]
+
+#: The program name in usage lines and in every message on standard error.
+PROG = "symbolic-ti"
+#: Output formats of the report subcommands (``families`` and ``fit`` have no LaTeX).
+FORMATS = ("text", "json", "latex")
+#: Environment variable that turns on debug mode (the traceback of an internal error).
+DEBUG_ENV = "SYMBOLIC_TI_DEBUG"
+
+_T = TypeVar("_T")
+
+
+class UsageError(Exception):
+    """A user error found while reading the command line (exit code 2)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """ArgumentParser that raises :class:`UsageError` instead of printing usage and exiting."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def option_type(option: str, parse: Callable[[str], _T]) -> Callable[[str], _T]:
+    """An argparse ``type`` that turns a SymbolicTIError of ``parse`` into an error naming ``option``.
+
+    Parameters
+    ----------
+    option : str
+        The option's name, e.g. ``"--ridge"`` (argparse names the option in the message itself).
+    parse : callable
+        Reads the option's text; raises :class:`~symbolic_ti.errors.SymbolicTIError` or
+        :class:`argparse.ArgumentTypeError` for a bad value.
+    """
+
+    def convert(text: str) -> _T:
+        try:
+            return parse(text)
+        except SymbolicTIError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    convert.__name__ = option.lstrip("-")
+    return convert
+
+
+def fail(option: str, err: Exception | str) -> UsageError:
+    """The user error ``argument OPTION: message`` (exit code 2); raise it."""
+    return UsageError(f"argument {option}: {err}")
+
+
+# ------------------------------------------------------------------------------------ value parsers
+def parse_items(text: str) -> int:
+    """``--items``: the number of items, an integer >= 3."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the number of items must be an integer >= 3, got {text!r}") from None
+    return check_int(value, "the number of items", minimum=3)
+
+
+def parse_assignment(text: str) -> tuple[str, str]:
+    """``--set NAME=VALUE``: a family parameter's name and its value's text (read later by the family).
+
+    The ridge (any of :data:`~symbolic_ti.arguments.RIDGE_NAMES`) is refused: it has ``--ridge``/``--ridgeless``.
+    """
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    if not sep or not name or not value:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE such as alpha=0.1, got {text!r}")
+    if name in RIDGE_NAMES:
+        raise argparse.ArgumentTypeError(
+            f"{name} is the ridge, not a family parameter; use --ridge VALUE or --ridgeless")
+    return name, value
+
+
+def parse_ridge_option(text: str) -> sp.Expr:
+    """``--ridge VALUE``: an exact number >= 0.
+
+    The value is checked by :func:`symbolic_ti.arguments.parse_ridge` but returned as the number given (``0``
+    stays ``0``; the library reads it as the ridgeless limit). The words of ``parse_ridge`` (``ridgeless``,
+    ``lambda``, ...) are refused here: the command line has ``--ridgeless``, and the ridge is symbolic when
+    neither option is given.
+    """
+    value = exact_number(text, "the ridge")
+    try:
+        parse_ridge(value, "the ridge")
+    except ParameterError:
+        raise argparse.ArgumentTypeError(
+            f"the ridge must be a number >= 0 (use --ridgeless for the limit lambda -> 0+), got {text!r}") from None
+    return value
+
+
+def parse_trial(text: str) -> tuple[int, int]:
+    """``--trial I,J``: a pair of integers (checked against the task by :func:`task_trials`)."""
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a trial I,J with integers I and J (e.g. 3,6), got {text!r}") \
+            from None
+
+
+def parse_interval_option(text: str) -> tuple[sp.Expr, sp.Expr]:
+    """``--interval A,B``: exact numbers ``A < B``; ``B`` may be +infinity (:data:`~symbolic_ti.arguments.
+    INFINITY_WORDS`). The parameter's domain is checked by the subcommand, which knows the parameter."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise argparse.ArgumentTypeError(f"expected A,B with exact numbers A < B (e.g. 0,1/2), got {text!r}")
+    a = exact_number(parts[0], "the interval's lower end A")
+    b = sp.oo if parts[1].lower() in INFINITY_WORDS else exact_number(
+        parts[1], "the interval's upper end B")
+    if not a < b:
+        raise argparse.ArgumentTypeError(f"expected A < B, got A = {a}, B = {b}")
+    return a, b
+
+
+def parse_span(text: str) -> int | str:
+    """``--exception-span D``: an integer ``D >= 2`` or ``"symbolic"``."""
+    if text.strip().lower() == "symbolic":
+        return "symbolic"
+    try:
+        d = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer span D >= 2 or 'symbolic', got {text!r}") from None
+    if d < 2:
+        raise argparse.ArgumentTypeError(f"an exception W>L needs a span D = W - L >= 2, got {d}")
+    return d
+
+
+def parse_columns(text: str) -> tuple[str, str]:
+    """``--item-columns A,B``: two non-empty column names."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise argparse.ArgumentTypeError(f"expected two column names A,B (first item, second item), got {text!r}")
+    return parts[0], parts[1]
+
+
+def parse_positive_int(text: str) -> int:
+    """An integer >= 1 (``--starts``)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {v}")
+    return v
+
+
+def parse_int(text: str) -> int:
+    """Any integer (``--seed``)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def parse_pair(text: str) -> tuple[float, float]:
+    """``--x-range``, ``--y-range``, ``--range A,B``: a figure's axis range, numbers ``A < B`` as floats.
+
+    Each end is read exactly (:func:`~symbolic_ti.arguments.exact_number`: ``1e-3``, ``0.1`` or ``1/3``), then
+    rounded once to a float.
+    """
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        a, b = (float(exact_number(part, "a range end")) for part in parts)
+    except (ValueError, OverflowError, ParameterError):
+        raise argparse.ArgumentTypeError(f"expected A,B with numbers A < B (e.g. 0,1 or 1e-3,10), got {text!r}") \
+            from None
+    if not a < b:
+        raise argparse.ArgumentTypeError(f"expected A < B, got {text!r}")
+    return a, b
+
+
+def parse_resolution(text: str) -> tuple[int, ...]:
+    """``--resolution N`` or ``NX,NY``: points or cells per axis, each in ``2..4000``."""
+    try:
+        vals = tuple(int(p) for p in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer N or NX,NY (each >= 2), got {text!r}") from None
+    if not 1 <= len(vals) <= 2 or min(vals) < 2 or max(vals) > 4000:
+        raise argparse.ArgumentTypeError(f"expected an integer N or NX,NY with 2 <= each <= 4000, got {text!r}")
+    return vals
+
+
+# ---------------------------------------------------------------------------------- option builders
+def debug_options() -> Parser:
+    """The parent parser of ``--debug``, given to the top-level parser and to every subcommand."""
+    debug = Parser(add_help=False)
+    debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help=f"show the traceback of an internal error (also {DEBUG_ENV}=1)")
+    return debug
+
+
+def task_options(p: argparse.ArgumentParser) -> None:
+    """Add the task, family and ridge options: ``--items``, ``--exception``, ``--family``, ``--set``, ``--ridge`` /
+    ``--ridgeless`` (read back by :func:`task_of`, :func:`family_of`, :func:`ridge_of`)."""
+    p.add_argument("--items", "-n", required=True, type=option_type("--items", parse_items), metavar="N",
+                   help="number of items, N >= 3 (item 1 ranks highest)")
+    p.add_argument("--exception", "-e", action="append", default=[], metavar="W>L",
+                   help="exception W>L (W >= L + 2): the lower-ranked W beats L; repeat for several")
+    p.add_argument("--family", default="exchangeable", metavar="NAME",
+                   help="representation family (default: exchangeable; see `symbolic-ti families`)")
+    p.add_argument("--set", action="append", default=[], dest="assignments", metavar="NAME=VALUE",
+                   type=option_type("--set", parse_assignment),
+                   help="fix a family parameter exactly, e.g. alpha=0.1 (= 1/10); unset ones stay symbolic")
+    ridge = p.add_mutually_exclusive_group()
+    ridge.add_argument("--ridge", type=option_type("--ridge", parse_ridge_option), metavar="VALUE",
+                       help="ridge lambda >= 0 (default: symbolic)")
+    ridge.add_argument("--ridgeless", action="store_true", help="the ridgeless limit lambda -> 0+")
+
+
+def output_options(p: argparse.ArgumentParser, formats: Sequence[str]) -> None:
+    """Add ``--format`` (one of ``formats``, default text), ``--output FILE`` and ``--quiet``."""
+    p.add_argument("--format", "-f", choices=formats, default="text", help="output format (default: text)")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write to FILE (atomically: complete or untouched) instead of standard output")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress display (shown on standard error only when it is a terminal)")
+
+
+# ----------------------------------------------------------------------------------- option readers
+def family_of(args: argparse.Namespace) -> tuple[Family, dict[str, str]]:
+    """The family of ``--family`` with the ``--set`` values, and those values by name.
+
+    Raises
+    ------
+    UsageError
+        For a parameter set twice (``--set``), an unknown family (``--family``) or a bad value (``--set``).
+    """
+    from ..api import make_family
+    from ..errors import FamilyError
+
+    values: dict[str, str] = {}
+    for name, value in args.assignments:
+        if name in values:
+            raise fail("--set", f"{name} is set twice ({name}={values[name]} and {name}={value})")
+        values[name] = value
+    try:
+        return make_family(args.family, values), values
+    except FamilyError as err:
+        raise fail("--family", err) from None
+    except SymbolicTIError as err:
+        raise fail("--set", err) from None
+
+
+def task_of(args: argparse.Namespace) -> Task:
+    """The task of ``--items`` and ``--exception``.
+
+    Raises
+    ------
+    UsageError
+        For an invalid exception (``--exception``).
+    """
+    from ..task import Task
+
+    try:
+        return Task(args.items, tuple(args.exception))
+    except SymbolicTIError as err:
+        raise fail("--exception", err) from None
+
+
+def ridge_of(args: argparse.Namespace) -> str | sp.Expr | None:
+    """``"ridgeless"``, an exact number, or None (symbolic ridge), from ``--ridge`` / ``--ridgeless``."""
+    return "ridgeless" if args.ridgeless else args.ridge
+
+
+def task_trials(task: Task, raw: Sequence[tuple[int, int]], option: str = "--trial") -> list[tuple[int, int]]:
+    """The trials of ``--trial`` checked against ``task`` (:meth:`symbolic_ti.task.Task.check_trial`), in order.
+
+    Raises
+    ------
+    UsageError
+        For a trial that is not one of the task's, naming ``option``.
+    """
+    out = []
+    for trial in raw:
+        try:
+            out.append(task.check_trial(trial, "trial"))
+        except SymbolicTIError as err:
+            raise fail(option, err) from None
+    return out
+
+
+def check_output(args: argparse.Namespace) -> None:
+    """Fail before any computation if ``--output`` cannot be written.
+
+    Raises
+    ------
+    UsageError
+        If the file's directory does not exist or is not writable, or the path is a directory (``--output``).
+    """
+    if args.output is not None:
+        from ..files import check_writable
+
+        try:
+            check_writable(args.output)
+        except ExportError as err:
+            raise fail("--output", err) from None
+
+
+@dataclass(frozen=True)
+class CliContext:
+    """What a subcommand module's ``register(subparsers, context)`` gets: the ``--debug`` parent parser
+    (``debug``), the option builders and the option readers of this module, and :class:`UsageError`.
+
+    A command function ``run(args) -> str`` returns the text to print or write to ``--output``; a command that
+    writes a binary file itself returns a short confirmation line and sets ``args.output = None``.
+    """
+
+    debug: argparse.ArgumentParser
+    task_options = staticmethod(task_options)
+    output_options = staticmethod(output_options)
+    option_type = staticmethod(option_type)
+    fail = staticmethod(fail)
+    task = staticmethod(task_of)
+    family = staticmethod(family_of)
+    ridge = staticmethod(ridge_of)
+    trials = staticmethod(task_trials)
+    check_output = staticmethod(check_output)
+    usage_error = UsageError
