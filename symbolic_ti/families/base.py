@@ -15,16 +15,39 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import sympy as sp
 
 from ..arguments import exact_number
-from ..errors import ParameterError
+from ..errors import FamilyError, ParameterError
 
-__all__ = ["Parameter", "Family", "Trial"]
+__all__ = ["Parameter", "Family", "Trial", "register_sum"]
 
 Trial = tuple[int, int]
+
+#: The constructor of ``sum_m c_m K_m`` from ``[(c_m, family_m), ...]`` that ``Family.__add__`` and
+#: ``Family.__mul__`` call; registered by :mod:`symbolic_ti.families.compose` (imported by
+#: ``symbolic_ti.families``), so that this module never imports the module built on it.
+_SUM: list[Callable[[Sequence[tuple[Any, Family]]], Family]] = []
+
+
+def register_sum(constructor: Callable[[Sequence[tuple[Any, Family]]], Family]) -> None:
+    """Make ``constructor(terms)`` the sum that ``+`` and ``*`` of families build (the last registration counts).
+
+    Parameters
+    ----------
+    constructor : callable
+        Takes a sequence of ``(coefficient, Family)`` pairs and returns their sum as a Family
+        (:class:`symbolic_ti.families.compose.SumFamily`).
+    """
+    _SUM[:] = [constructor]
+
+
+def _sum(terms: Sequence[tuple[Any, Family]]) -> Family:
+    if not _SUM:  # pragma: no cover - symbolic_ti.families always imports compose
+        raise FamilyError("sums of families need symbolic_ti.families.compose; import symbolic_ti.families")
+    return _SUM[0](terms)
 
 
 @dataclass(frozen=True)
@@ -164,8 +187,6 @@ class Family(ABC):
         FamilyError
             If this instance is not exchangeable.
         """
-        from ..errors import FamilyError
-
         raise FamilyError(f"{self.describe()} is not exchangeable; it has no exchangeable form")
 
     def check_task(self, task: Any) -> None:
@@ -272,9 +293,7 @@ class Family(ABC):
         """``K + K'``: a :class:`symbolic_ti.families.compose.SumFamily`."""
         if not isinstance(other, Family):
             return NotImplemented
-        from .compose import SumFamily
-
-        return SumFamily([(1, self), (1, other)])
+        return _sum([(1, self), (1, other)])
 
     def __mul__(self, c: object) -> "Family":
         """``c K`` for a positive number ``c``.
@@ -286,9 +305,7 @@ class Family(ABC):
         """
         if isinstance(c, Family):
             return NotImplemented
-        from .compose import SumFamily
-
-        return SumFamily([(c, self)])
+        return _sum([(c, self)])
 
     __rmul__ = __mul__
 

@@ -16,7 +16,7 @@ import sympy as sp
 
 from ..arguments import exact_number
 from ..errors import FamilyError, ParameterError
-from .base import Family, Parameter, Trial
+from .base import Family, Parameter, Trial, register_sum
 
 __all__ = ["SumFamily"]
 
@@ -148,3 +148,6 @@ class SumFamily(Family):
 
     def _identity(self) -> tuple:
         return ("SumFamily", tuple((str(c), fam._identity()) for c, fam in self.terms))
+
+
+register_sum(SumFamily)
