@@ -86,7 +86,15 @@ def _common_domain(exprs: list[sp.Expr]) -> tuple[Domain, list]:
 
 
 def is_swap_invariant(task: Task, family: Family) -> bool:
-    """Check ``K(swap a, swap b) == K(a, b)`` exactly for every trial ``a`` and every training trial ``b``."""
+    """Check ``K(swap a, swap b) == K(a, b)`` exactly for every trial ``a`` and every training trial ``b``.
+
+    This is what the antisymmetric halving needs (module docstring): then ``c[swap p] = -c[p]``.
+
+    Returns
+    -------
+    bool
+        Whether every such difference expands to 0.
+    """
     train = [t for t, _ in task.training]
     for a in task.trials:
         for b in train:
@@ -107,7 +115,9 @@ def build_system(
     Parameters
     ----------
     task : Task
+        Its training trials (premise pairs, then exceptions, each followed by its reverse) are the rows.
     family : Family
+        Gives every entry through :meth:`Family.kernel` (exact sympy expressions).
     ridge : sympy expression or None
         The ridge (a number, a Symbol, an expression); ``None`` for the ridgeless limit (no ridge added).
     halved : bool
@@ -118,6 +128,10 @@ def build_system(
     Returns
     -------
     GramSystem
+        Halved: rows ``task.positive_training``, targets 1, ``gram[p, q] = K(p, q) - K(p, swap q)`` and
+        ``cross[t, q] = K(t, q) - K(t, swap q)`` (module docstring; docs/theory.md#antisymmetric-halving). Full:
+        rows every training trial, its target, ``gram[p, q] = K(p, q)``, ``cross[t, q] = K(t, q)``. Every entry
+        in the one domain of :attr:`GramSystem.domain`.
     """
     queries = task.trials if queries is None else queries
     if halved:
