@@ -74,8 +74,7 @@ def _common_domain(exprs: list[sp.Expr]) -> tuple[Domain, list]:
         return dom, elems
     gens = sorted(set().union(*(e.free_symbols for e in exprs)), key=lambda s: s.name)
     try:
-        polys = [sp.Poly(e, *gens) if gens else None for e in exprs]
-        coeffs = [c for p in polys for c in p.coeffs()] if gens else list(exprs)
+        coeffs = [c for e in exprs for c in sp.Poly(e, *gens).coeffs()] if gens else list(exprs)
         ground, _ = construct_domain(coeffs, extension=True)
         if ground.is_EX:
             return dom, elems

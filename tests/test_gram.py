@@ -13,8 +13,9 @@ References:
   Gauss-Jordan elimination over Fractions, independent of symbolic_ti's solvers.
 """
 
+from collections.abc import Mapping
 from fractions import Fraction as F
-from typing import Any, Mapping
+from typing import Any
 
 import pytest
 import sympy as sp

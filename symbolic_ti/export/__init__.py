@@ -1,1 +1,1 @@
-from . import verification
+from . import verification  # noqa: F401 - registers the renderers of VerifyReport

@@ -7,7 +7,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import sympy as sp
 
@@ -59,7 +60,7 @@ def verify_report_to_text(report: VerifyReport) -> str:
         f"  worst trial f{report.worst_trial} at {_point_text(report.worst_point)}: "
         f"exact {report.worst_exact}, numeric {report.worst_numeric}",
     ]
-    for k, (p, e) in enumerate(zip(report.points, report.point_errors), 1):
+    for k, (p, e) in enumerate(zip(report.points, report.point_errors, strict=True), 1):
         lines.append(f"  point {k}: {_point_text(p)}  max rel error {e:.3e}")
     return "\n".join(lines)
 

@@ -14,8 +14,9 @@ Two kernel implementations are required, on purpose:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar
 
 import sympy as sp
 
@@ -159,7 +160,7 @@ class Family(ABC):
         (``self._explicit_symbolic``); return the bound values. Override where needed."""
         return bound
 
-    def _check_joint(self, values: Mapping[str, sp.Expr]) -> None:
+    def _check_joint(self, values: Mapping[str, sp.Expr]) -> None:  # noqa: B027 - optional hook, no-op by default
         """Check constraints that involve several parameters (e.g. positive semidefiniteness)."""
 
     @abstractmethod
@@ -189,7 +190,7 @@ class Family(ABC):
         """
         raise FamilyError(f"{self.describe()} is not exchangeable; it has no exchangeable form")
 
-    def check_task(self, task: Any) -> None:
+    def check_task(self, task: Any) -> None:  # noqa: B027 - optional hook, no-op by default
         """Raise if the family cannot represent ``task`` (e.g. an item-similarity matrix of another size).
 
         Raises
@@ -243,7 +244,7 @@ class Family(ABC):
         """Exact kernel ``K(a, b)`` between two trials, a sympy expression in the free parameters."""
         return sp.expand(self._kernel_expr(a, b, self.symbol_values()))
 
-    def with_values(self, **values: Any) -> "Family":
+    def with_values(self, **values: Any) -> Family:
         """A new instance with more (or changed) parameter values."""
         merged: dict[str, Any] = dict(self._init_values())
         merged.update(values)
@@ -289,13 +290,13 @@ class Family(ABC):
                 tuple(sorted((k, str(v)) for k, v in self._values.items())))
 
     # ------------------------------------------------------------- composition
-    def __add__(self, other: object) -> "Family":
+    def __add__(self, other: object) -> Family:
         """``K + K'``: a :class:`symbolic_ti.families.compose.SumFamily`."""
         if not isinstance(other, Family):
             return NotImplemented
         return _sum([(1, self), (1, other)])
 
-    def __mul__(self, c: object) -> "Family":
+    def __mul__(self, c: object) -> Family:
         """``c K`` for a positive number ``c``.
 
         Raises

@@ -10,7 +10,8 @@ It is swap invariant when every component is. Positive semidefinite because each
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import sympy as sp
 
@@ -54,7 +55,7 @@ class SumFamily(Family):
     """
 
     name = "sum"
-    parameters: tuple[Parameter, ...] = ()
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
 
     def __init__(self, terms: Any) -> None:  # noqa: D107 - documented on the class
         out: list[tuple[sp.Expr, Family]] = []
@@ -87,7 +88,7 @@ class SumFamily(Family):
 
     def kernel_numeric(self, a: Trial, b: Trial, p: Mapping[str, Any]) -> Any:
         total = 0
-        for (_, fam), (c, q) in zip(self.terms, p["_components"]):
+        for (_, fam), (c, q) in zip(self.terms, p["_components"], strict=True):
             total = total + c * fam.kernel_numeric(a, b, q)
         return total
 
@@ -131,7 +132,7 @@ class SumFamily(Family):
     def active_parameters(self) -> tuple[Parameter, ...]:
         return self.parameters
 
-    def with_values(self, **values: Any) -> "SumFamily":
+    def with_values(self, **values: Any) -> SumFamily:
         names = {p.name for p in self.parameters}
         unknown = [k for k in values if k not in names]
         if unknown:

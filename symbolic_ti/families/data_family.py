@@ -8,8 +8,9 @@ Private to :mod:`symbolic_ti.families`; the families are
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, ClassVar
 
 import mpmath
 import numpy as np
@@ -42,16 +43,33 @@ class _Data:
     _cache: dict = field(default_factory=dict, repr=False)
 
     def key(self) -> tuple:
-        data = self.exact if self.exact is not None else self.floats
+        """What makes two data the same: kind, float or exact, and every entry (the vectors for embeddings)."""
+        entries: tuple
         if self.vectors is not None:
-            data = self.vectors
-        if isinstance(data, np.ndarray):
-            entries = tuple(repr(float(v)) for v in data.ravel()) + (data.shape,)
-        elif isinstance(data, tuple):
-            entries = tuple(str(v) for row in data for v in row) + (len(data),)
+            entries = tuple(str(v) for row in self.vectors for v in row) + (len(self.vectors),)
+        elif self.exact is not None:
+            entries = tuple(str(v) for v in self.exact) + (self.exact.shape,)
         else:
-            entries = tuple(str(v) for v in data) + (data.shape,)
+            entries = tuple(repr(float(v)) for v in self.float_matrix().ravel()) + (self.float_matrix().shape,)
         return (self.kind, self.numeric, entries)
+
+    def exact_matrix(self) -> sp.ImmutableMatrix:
+        """The exact ``S`` (only for exact data; callers check ``exact is not None`` first)."""
+        if self.exact is None:  # pragma: no cover - an internal invariant
+            raise FamilyError("internal error: float data have no exact similarity")
+        return self.exact
+
+    def float_matrix(self) -> np.ndarray:
+        """The float64 ``S`` (only for float data)."""
+        if self.floats is None:  # pragma: no cover - an internal invariant
+            raise FamilyError("internal error: exact data have no float64 similarity")
+        return self.floats
+
+    def vector_rows(self) -> tuple:
+        """The item vectors (only for the embedding family)."""
+        if self.vectors is None:  # pragma: no cover - an internal invariant
+            raise FamilyError("internal error: these data have no vectors")
+        return self.vectors
 
 
 def _symbol_parameter(sym: sp.Symbol) -> Parameter:
@@ -73,7 +91,7 @@ class _DataSimilarity(ItemSimilarityFamily):
     data_key: ClassVar[str]
     #: data arguments that are not scalar parameters: (name, description), for listings and docs
     data_parameters: ClassVar[tuple[tuple[str, str], ...]]
-    parameters = (ALPHA, BETA, DELTA)
+    parameters: ClassVar[tuple[Parameter, ...]] = (ALPHA, BETA, DELTA)
 
     def __init__(self, **values: Any) -> None:
         raw = values.pop(self.data_key, None)
@@ -88,7 +106,8 @@ class _DataSimilarity(ItemSimilarityFamily):
         else:
             data = self._load(raw, flag)
         self._data = data
-        self.parameters = (ALPHA, BETA, DELTA) + tuple(_symbol_parameter(s) for s in data.symbols)
+        # per instance: the symbols of a user matrix are parameters too
+        self.parameters = (ALPHA, BETA, DELTA) + tuple(_symbol_parameter(s) for s in data.symbols)  # type: ignore[misc]
         super().__init__(**values)
 
     # ----------------------------------------------------------------- to implement
@@ -156,7 +175,7 @@ class _DataSimilarity(ItemSimilarityFamily):
         """
         n = getattr(task, "n", None)
         if n is not None and n != self._data.n:
-            what = "is {0} x {0}".format(self._data.n) if self.data_key == "matrix" else \
+            what = f"is {self._data.n} x {self._data.n}" if self.data_key == "matrix" else \
                 f"has {self._data.n} rows"
             raise ParameterError(f"{self.name}: {self.data_key} (--set {self.data_key}=FILE) {what} but the task has "
                                  f"n = {n} items; it needs one row per item")
@@ -183,7 +202,7 @@ class _DataSimilarity(ItemSimilarityFamily):
         if self.data_key == "matrix":
             shape = f"{self._data.n}x{self._data.n}"
         else:
-            shape = f"{self._data.n}x{len(self._data.vectors[0])}"
+            shape = f"{self._data.n}x{len(self._data.vector_rows()[0])}"
         return f"{base[:-1]}, {self.data_key}={shape} {kind} ({self._data.origin}))"
 
     def identity_similarity(self) -> bool:
@@ -192,7 +211,7 @@ class _DataSimilarity(ItemSimilarityFamily):
         key = ("identity", tuple(sorted((s.name, str(v)) for s, v in self._bound_symbols().items())))
         if key not in cache:
             if self._data.exact is None:
-                cache[key] = bool(np.array_equal(self._data.floats, np.eye(self._data.n)))
+                cache[key] = bool(np.array_equal(self._data.float_matrix(), np.eye(self._data.n)))
             else:
                 m = self.similarity_matrix()
                 cache[key] = all(_is_zero(m[i, k] - (1 if i == k else 0)) is True
@@ -213,13 +232,13 @@ class _DataSimilarity(ItemSimilarityFamily):
     def similarity_numeric(self, i: int, k: int, p: Mapping[str, Any]) -> Any:
         mp = isinstance(p["alpha"], mpmath.mpf)
         if self._data.exact is None:
-            v = float(self._data.floats[i - 1, k - 1])
+            v = float(self._data.float_matrix()[i - 1, k - 1])
             return mpmath.mpf(v) if mp else v
         return self._exact_numeric(i, k, p, mp)
 
     def _exact_numeric(self, i: int, k: int, p: Mapping[str, Any], mp: bool) -> Any:
         """``S_ik`` of exact data at the working precision, from the stored entries (similarity family)."""
-        v = self._data.exact[i - 1, k - 1]
+        v = self._data.exact_matrix()[i - 1, k - 1]
         if self._data.symbols and v.free_symbols:
             fn = self._lambdified(i, k)
             out = fn(*(mpmath.mpf(p[s.name]) if mp else p[s.name] for s in self._data.symbols))
@@ -232,5 +251,5 @@ class _DataSimilarity(ItemSimilarityFamily):
         cache = self._data._cache
         key = ("lambdify", i, k)
         if key not in cache:
-            cache[key] = sp.lambdify(self._data.symbols, self._data.exact[i - 1, k - 1], modules="mpmath")
+            cache[key] = sp.lambdify(self._data.symbols, self._data.exact_matrix()[i - 1, k - 1], modules="mpmath")
         return cache[key]

@@ -103,7 +103,7 @@ def _read_csv(text: str, name: str, origin: str) -> list[list[str]]:
             lines.append(number)
     if rows and not any(_is_number_text(c) for c in rows[0] if c):
         rows, lines = rows[1:], lines[1:]  # a header row of labels
-    for cells, number in zip(rows, lines):
+    for cells, number in zip(rows, lines, strict=True):
         for col, cell in enumerate(cells, 1):
             if not _is_number_text(cell):
                 raise ParameterError(f"{name}: {origin}, line {number}, column {col}: {cell!r} is not a number "

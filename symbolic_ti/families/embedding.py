@@ -8,7 +8,8 @@ switches to the numeric solvers above :data:`MAX_EXACT_SQUARE_ROOTS` (docs/famil
 from __future__ import annotations
 
 import warnings
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -160,8 +161,8 @@ class Embedding(_DataSimilarity):
             s.setflags(write=False)
             x.setflags(write=False)
             return _Data("vectors", True, origin, n, None, s, tuple(tuple(r) for r in x.tolist()))
-        gram = [[sp.expand(sum((a * b for a, b in zip(exact[i], exact[k])), sp.Integer(0))) for k in range(n)]
-                for i in range(n)]
+        gram = [[sp.expand(sum((a * b for a, b in zip(exact[i], exact[k], strict=True)), sp.Integer(0)))
+                 for k in range(n)] for i in range(n)]
         for i in range(n):
             if _is_zero(gram[i][i]) is not False:
                 raise ParameterError(f"vectors: row {i + 1} is zero, so item {i + 1} has no direction and its "
@@ -176,7 +177,7 @@ class Embedding(_DataSimilarity):
         # that the mpmath cross-check also checks the normalization.
         mp = isinstance(p["alpha"], mpmath.mpf)
         if self._data.numeric and not mp:
-            return float(self._data.floats[i - 1, k - 1])
+            return float(self._data.float_matrix()[i - 1, k - 1])
         return self._exact_numeric(i, k, p, mp)
 
     def _exact_numeric(self, i: int, k: int, p: Mapping[str, Any], mp: bool) -> Any:
@@ -186,7 +187,7 @@ class Embedding(_DataSimilarity):
         key = ("unit", mp, mpmath.mp.dps if mp else 0)
         if key not in cache:
             units = []
-            for row in self._data.vectors:
+            for row in self._data.vector_rows():
                 if mp:
                     vals = [mpmath.mpf(v) if isinstance(v, float) else mpmath.mpf(int(v.p)) / int(v.q)
                             if v.is_Rational else mpmath.mpf(sp.N(v, mpmath.mp.dps + 10)) for v in row]
@@ -199,4 +200,4 @@ class Embedding(_DataSimilarity):
         u = cache[key]
         if mp:
             return mpmath.fdot(u[i - 1], u[k - 1])
-        return float(sum(a * b for a, b in zip(u[i - 1], u[k - 1])))
+        return float(sum(a * b for a, b in zip(u[i - 1], u[k - 1], strict=True)))

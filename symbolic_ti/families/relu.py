@@ -44,7 +44,8 @@ References
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import mpmath
 import sympy as sp
@@ -148,6 +149,10 @@ class _ReluFamily(Family):
         dot = one * (int(a[0] == b[0]) + int(a[1] == b[1])) / 2
         value = self._numeric_recursion(int(round(float(depth))), dot, use_mp)
         return value
+
+    @staticmethod
+    def _kappas_of(depth: int) -> tuple[sp.Expr, sp.Expr]:  # pragma: no cover - abstract
+        raise NotImplementedError
 
     @staticmethod
     def _numeric_recursion(depth: int, dot: Any, use_mp: bool) -> Any:  # pragma: no cover - abstract

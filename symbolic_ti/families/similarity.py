@@ -27,7 +27,8 @@ for every item similarity ``S``, whenever ``beta + delta < 1``.
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import sympy as sp
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 import warnings
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import sympy as sp
@@ -220,7 +221,7 @@ def _float_similarity(exact: list[list[sp.Expr]]) -> np.ndarray:
     s = np.array([[float(v) for v in row] for row in exact], dtype=float)
     asym = np.abs(s - s.T)
     if asym.max() > FLOAT_SYMMETRY_TOL:
-        i, k = np.unravel_index(int(np.argmax(asym)), asym.shape)
+        i, k = (int(x) for x in np.unravel_index(int(np.argmax(asym)), asym.shape))
         raise ParameterError(f"matrix must be symmetric; entry ({i + 1}, {k + 1}) is {s[i, k]!r} but entry "
                              f"({k + 1}, {i + 1}) is {s[k, i]!r} (float data: tolerance {FLOAT_SYMMETRY_TOL:g})")
     diag = np.abs(np.diag(s) - 1)

@@ -7,8 +7,9 @@ module docstring of :mod:`symbolic_ti.numeric.grid`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -198,7 +199,7 @@ class CompiledResult:
             gvals = self._gen_np(*pts) if self._gens else []
             gvals = [np.broadcast_to(np.asarray(g, dtype=float), (m,)) for g in gvals]
             powers = []
-            for g, d in zip(gvals, self._max_deg):
+            for g, d in zip(gvals, self._max_deg, strict=True):
                 pw = [np.ones(m)]
                 for _ in range(d):
                     pw.append(pw[-1] * g)
@@ -262,7 +263,7 @@ class CompiledResult:
             return 0
         dps_max = 0
         rows = {r: np.nonzero(self._trial_rational == r)[0] for r in range(len(self._rationals))}
-        for r, c in zip(*np.nonzero(bad)):
+        for r, c in zip(*np.nonzero(bad), strict=True):
             point = [float(x[c]) for x in flat]
             v, undef, dps = self._mp_value(self._rationals[r], point)
             dps_max = max(dps_max, dps)
@@ -278,8 +279,8 @@ class CompiledResult:
         with np.errstate(all="ignore"):
             conds = [np.broadcast_to(np.asarray(c, dtype=float), (size,)) for c in self._conditions(*flat)]
         hit = np.zeros(size, dtype=bool)
-        for c in conds:
-            hit |= c == 0
+        for cond in conds:
+            hit |= cond == 0
         cols = np.nonzero(hit)[0]
         if len(cols) == 0:
             return 0
@@ -289,12 +290,12 @@ class CompiledResult:
                 f"{_MAX_RESOLVE}); the limit formula does not hold there. Move the grid off these points, e.g. "
                 f"alpha > 0 instead of alpha = 0")
         cache: dict[tuple[float, ...], np.ndarray] = {}
-        for c in cols:
-            key = tuple(float(x[c]) for x in flat)
+        for col in cols:
+            key = tuple(float(x[col]) for x in flat)
             if key not in cache:
-                exact = self._result.subs({name: sp.Rational(v) for name, v in zip(self.parameters, key)})
+                exact = self._result.subs({name: sp.Rational(v) for name, v in zip(self.parameters, key, strict=True)})
                 cache[key] = np.array([float(exact.f(*t)) for t in self.trials])
-            values[:, c] = cache[key]
+            values[:, col] = cache[key]
         return len(cache)
 
     def _mp_value(self, rat: _Rational, point: Sequence[float]) -> tuple[float, bool, int]:
@@ -375,7 +376,7 @@ def _mp_poly(factor: _Factor, g: list[Any]) -> tuple[Any, Any]:
     absum = mpmath.mpf(0)
     for exps, c in factor.terms:
         term = _mp_coef(c)
-        for gk, e in zip(g, exps):
+        for gk, e in zip(g, exps, strict=True):
             if e:
                 term *= gk ** e
         total += term

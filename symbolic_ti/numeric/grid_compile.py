@@ -3,7 +3,8 @@ docstring of :mod:`symbolic_ti.numeric.grid`), and :func:`describe_result`, the 
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import cast
 
 import numpy as np
 import sympy as sp
@@ -38,6 +39,15 @@ def describe_result(result: Result) -> str:
     else:
         ridge = f"lambda = {result.ridge}"
     return f"{result.task.label()}; {result.family.describe()}; {ridge}"
+
+
+def _ground_truth(result: Result, chosen: tuple[Trial, ...]) -> np.ndarray:
+    """Target or ground truth (+1, -1) of each chosen trial; NaN for a trial without ground truth."""
+    out = []
+    for t in chosen:
+        g = result.task.ground_truth(t)
+        out.append(np.nan if g is None else float(g))
+    return np.array(out)
 
 
 def _domains(result: Result, names: Iterable[str]) -> dict[str, tuple[float, float, bool, bool]]:
@@ -105,9 +115,9 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
     if trials is None:
         chosen = tuple(task.trials)
     else:
-        if isinstance(trials, tuple) and len(trials) == 2 and all(isinstance(x, int) for x in trials):
-            trials = [trials]  # a single pair
-        chosen = tuple(dict.fromkeys(task.check_trial(t, "trials entry") for t in trials))
+        single = isinstance(trials, tuple) and len(trials) == 2 and all(isinstance(x, int) for x in trials)
+        given: Iterable[Sequence[int]] = [cast(Sequence[int], trials)] if single else trials
+        chosen = tuple(dict.fromkeys(task.check_trial(t, "trials entry") for t in given))
         if not chosen:
             raise ParameterError("trials must name at least one trial (or be None for every trial)")
     syms = tuple(result.free_symbols)
@@ -152,14 +162,14 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
         neg = tuple((m, -c) for m, c in key)
         if neg in poly_index:
             return poly_index[neg], -1
+        parts: list[tuple[int, int]] = []
         if p.is_ground:
-            const, parts = p.LC() if not p.is_zero else sp.Integer(0), []
+            const = p.LC() if not p.is_zero else sp.Integer(0)
         else:
             try:
                 const, fl = p.factor_list()
             except (sp.PolynomialError, NotImplementedError):  # pragma: no cover - exotic coefficient domains
                 const, fl = sp.Integer(1), [(p, 1)]
-            parts = []
             for h, e in fl:
                 if h.LC() < 0 if h.LC().is_comparable else False:
                     h, const = -h, const * (-1) ** e
@@ -203,10 +213,9 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
     conditions = None
     if result.ridgeless and result.ridgeless_conditions and syms:
         conditions = sp.lambdify(syms, list(result.ridgeless_conditions), modules="numpy")
-    gt = np.array([np.nan if task.ground_truth(t) is None else float(task.ground_truth(t)) for t in chosen])
     return CompiledResult(
         parameters=names, trials=chosen, result_label=describe_result(result),
-        _domains=domains, _ground_truth=gt, _gens=gens, _gen_np=gen_np, _gen_mp=gen_mp,
+        _domains=domains, _ground_truth=_ground_truth(result, chosen), _gens=gens, _gen_np=gen_np, _gen_mp=gen_mp,
         _max_deg=max_deg, _monomials=tuple(monos), _split_terms=split, _nonnegative=nonnegative,
         _weights=weights, _factors=tuple(factors), _rationals=tuple(rationals),
         _trial_rational=trial_rational, _trial_sign=trial_sign, _result=result, _conditions=conditions,
@@ -217,11 +226,10 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
 def _constant_result(result: Result, chosen: tuple[Trial, ...], names: tuple[str, ...],
                      consts: tuple[sp.Expr, ...]) -> CompiledResult:
     """A compiled numeric result: one exact constant per trial."""
-    task = result.task
-    gt = np.array([np.nan if task.ground_truth(t) is None else float(task.ground_truth(t)) for t in chosen])
     rationals = tuple(_Rational(c, ()) for c in consts)
     return CompiledResult(
-        parameters=(), trials=chosen, result_label=describe_result(result), _domains={}, _ground_truth=gt, _gens=(),
+        parameters=(), trials=chosen, result_label=describe_result(result), _domains={},
+        _ground_truth=_ground_truth(result, chosen), _gens=(),
         _gen_np=lambda *a: [], _gen_mp=lambda *a: [], _max_deg=(), _monomials=(), _split_terms=(),
         _nonnegative=True, _weights=np.zeros(0), _factors=(), _rationals=rationals,
         _trial_rational=np.arange(len(chosen)), _trial_sign=np.ones(len(chosen)), _result=result, _conditions=None,

@@ -9,9 +9,10 @@ exact solver.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping, Union
+from typing import Any
 
 import mpmath
 import sympy as sp
@@ -39,7 +40,7 @@ _MAX_TRIES = 200
 
 #: ``verify(interval=...)``: one pair ``(low, high)`` of exact numbers for every free parameter, or pairs by name
 #: (or Symbol; ``ridge`` and ``lambda`` both name the ridge).
-IntervalArgument = Union[tuple[object, object], Mapping[Union[str, sp.Symbol], tuple[object, object]], None]
+IntervalArgument = tuple[object, object] | Mapping[str | sp.Symbol, tuple[object, object]] | None
 
 
 @dataclass(frozen=True)
@@ -288,7 +289,7 @@ def verify(
         one = mpmath.mpf(1)
         floor = one * REL_ERROR_FLOOR
         max_abs = max_rel = 0 * one
-        for k, (pt, ex) in enumerate(zip(points, exacts)):
+        for k, (pt, ex) in enumerate(zip(points, exacts, strict=True)):
             num = numeric_predictions(result.task, family, point=pt, ridge=ridge_arg, precision=dps,
                                       trials=tuple(ex))
             point_max = 0 * one
