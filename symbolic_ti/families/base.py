@@ -16,12 +16,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy as sp
 
 from ..arguments import exact_number
 from ..errors import FamilyError, ParameterError
+
+if TYPE_CHECKING:
+    from ..task import Task
 
 __all__ = ["Parameter", "Family", "Trial", "register_sum"]
 
@@ -190,7 +193,7 @@ class Family(ABC):
         """
         raise FamilyError(f"{self.describe()} is not exchangeable; it has no exchangeable form")
 
-    def check_task(self, task: Any) -> None:  # noqa: B027 - optional hook, no-op by default
+    def check_task(self, task: Task) -> None:  # noqa: B027 - optional hook, no-op by default
         """Raise if the family cannot represent ``task`` (e.g. an item-similarity matrix of another size).
 
         Raises
@@ -255,7 +258,7 @@ class Family(ABC):
         out.update({name: "symbolic" for name in self._explicit_symbolic})
         return out
 
-    def numeric_point(self, point: Mapping[str, Any], convert: Any) -> dict[str, Any]:
+    def numeric_point(self, point: Mapping[str, Any], convert: Callable[[sp.Expr], Any]) -> dict[str, Any]:
         """Every active parameter as a number: bound exact values through ``convert``, free ones from ``point``.
 
         Raises

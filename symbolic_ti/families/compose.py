@@ -10,14 +10,17 @@ It is swap invariant when every component is. Positive semidefinite because each
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy as sp
 
 from ..arguments import exact_number
 from ..errors import FamilyError, ParameterError
 from .base import Family, Parameter, Trial, register_sum
+
+if TYPE_CHECKING:
+    from ..task import Task
 
 __all__ = ["SumFamily"]
 
@@ -92,7 +95,7 @@ class SumFamily(Family):
             total = total + c * fam.kernel_numeric(a, b, q)
         return total
 
-    def numeric_point(self, point: Mapping[str, Any], convert: Any) -> dict[str, Any]:
+    def numeric_point(self, point: Mapping[str, Any], convert: Callable[[sp.Expr], Any]) -> dict[str, Any]:
         """The free parameters' values, plus under ``"_components"`` each term's converted coefficient and its
         own complete numeric point (components keep their bound values)."""
         out: dict[str, Any] = {p.name: v for p in self.parameters
@@ -123,7 +126,7 @@ class SumFamily(Family):
         scale = sp.cancel(c0 + 2 * a + b)
         return scale, sp.cancel(b / (2 * a + b)), sp.cancel(c0 / scale)
 
-    def check_task(self, task: Any) -> None:
+    def check_task(self, task: Task) -> None:
         for _, fam in self.terms:
             fam.check_task(task)
 

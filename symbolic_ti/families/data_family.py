@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import mpmath
 import numpy as np
@@ -21,6 +21,9 @@ from .base import Parameter
 from .data_loading import _parse_numeric_flag
 from .similarity import ALPHA, BETA, DELTA, ItemSimilarityFamily
 from .similarity_checks import _check_psd_symbolic, _is_zero
+
+if TYPE_CHECKING:
+    from ..task import Task
 
 __all__: list[str] = []
 
@@ -165,7 +168,7 @@ class _DataSimilarity(ItemSimilarityFamily):
     def _bound_symbols(self) -> dict[sp.Symbol, sp.Expr]:
         return {s: self._values[s.name] for s in self._data.symbols if s.name in self._values}
 
-    def check_task(self, task: Any) -> None:
+    def check_task(self, task: Task) -> None:
         """Raise if the data do not have one row per item of ``task``.
 
         Raises

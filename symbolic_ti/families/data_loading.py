@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Sequence
 from fractions import Fraction
 from numbers import Integral, Rational as _PyRational
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import sympy as sp
@@ -20,7 +21,11 @@ import sympy as sp
 from ..arguments import exact_number
 from ..errors import ParameterError
 
-__all__ = ["EXACT_DECIMALS"]
+__all__ = ["EXACT_DECIMALS", "DataArgument"]
+
+#: Data of a family as given: a sympy Matrix, a 2-D numpy array, a list of rows, a CSV or JSON file path, or an
+#: inline JSON string (docs/families.md#data-files).
+DataArgument: TypeAlias = sp.MatrixBase | np.ndarray | Sequence[Sequence[object]] | str | os.PathLike[str]
 
 #: ``numeric="auto"``: a decimal (or a float's shortest repr) with more digits after the point than this, or
 #: in exponent notation, is taken as a machine float and makes the data numeric.
@@ -125,7 +130,7 @@ def _read_json(text: str, name: str, origin: str) -> Any:
     return data
 
 
-def _load_rows(raw: Any, name: str) -> tuple[list[list[Any]], str]:
+def _load_rows(raw: DataArgument, name: str) -> tuple[list[list[Any]], str]:
     """The data as rows of raw entries, and where they came from (for messages and ``describe``).
 
     ``raw``: a sympy Matrix, a 2-D numpy array, a list of rows, a file path (str or os.PathLike; JSON when the

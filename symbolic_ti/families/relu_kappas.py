@@ -53,7 +53,7 @@ References
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import mpmath
 import sympy as sp
@@ -71,6 +71,7 @@ __all__ = [
 ]
 
 _HALF = sp.Rational(1, 2)
+_T = TypeVar("_T")
 _EVALF_CACHE: dict[tuple[tuple[sp.Expr, ...], int], sp.Float] = {}
 
 
@@ -285,7 +286,7 @@ class ReluKernelConstant(sp.Function):
         return base if exp is None else rf"\left({base}\right)^{{{exp}}}"
 
 
-def relu_explicit(expr: Any) -> Any:
+def relu_explicit(expr: _T) -> _T:
     """Replace every :class:`ReluKernelConstant` in ``expr`` by its nested closed form in pi, sqrt and acos.
 
     Parameters

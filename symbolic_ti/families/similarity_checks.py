@@ -13,14 +13,13 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 import sympy as sp
 from sympy.polys.domains import QQ
 
 from ..errors import ParameterError, UndecidedCheckWarning
-from .data_loading import _entry, _load_rows
+from .data_loading import DataArgument, _entry, _load_rows
 
 __all__ = ["FLOAT_SYMMETRY_TOL", "FLOAT_PSD_TOL", "PSD_SAMPLE_POINTS", "check_similarity_matrix"]
 
@@ -100,7 +99,7 @@ def _psd_exact(m: sp.ImmutableMatrix) -> tuple[bool | None, str]:
     return verdict, "" if verdict else "sympy could not decide the sign of an algebraic pivot"
 
 
-def check_similarity_matrix(matrix: Any, name: str = "matrix") -> sp.ImmutableMatrix:
+def check_similarity_matrix(matrix: DataArgument, name: str = "matrix") -> sp.ImmutableMatrix:
     """Validate an exact item-similarity matrix and return it as an ``ImmutableMatrix``.
 
     Parameters

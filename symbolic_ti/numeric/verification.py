@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeAlias
 
 import mpmath
 import sympy as sp
@@ -40,7 +40,7 @@ _MAX_TRIES = 200
 
 #: ``verify(interval=...)``: one pair ``(low, high)`` of exact numbers for every free parameter, or pairs by name
 #: (or Symbol; ``ridge`` and ``lambda`` both name the ridge).
-IntervalArgument = tuple[object, object] | Mapping[str | sp.Symbol, tuple[object, object]] | None
+IntervalArgument: TypeAlias = tuple[object, object] | Mapping[str | sp.Symbol, tuple[object, object]] | None
 
 
 @dataclass(frozen=True)
