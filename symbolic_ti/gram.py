@@ -74,8 +74,7 @@ def _common_domain(exprs: list[sp.Expr]) -> tuple[Domain, list]:
         return dom, elems
     gens = sorted(set().union(*(e.free_symbols for e in exprs)), key=lambda s: s.name)
     try:
-        polys = [sp.Poly(e, *gens) if gens else None for e in exprs]
-        coeffs = [c for p in polys for c in p.coeffs()] if gens else list(exprs)
+        coeffs = [c for e in exprs for c in sp.Poly(e, *gens).coeffs()] if gens else list(exprs)
         ground, _ = construct_domain(coeffs, extension=True)
         if ground.is_EX:
             return dom, elems
@@ -86,7 +85,15 @@ def _common_domain(exprs: list[sp.Expr]) -> tuple[Domain, list]:
 
 
 def is_swap_invariant(task: Task, family: Family) -> bool:
-    """Check ``K(swap a, swap b) == K(a, b)`` exactly for every trial ``a`` and every training trial ``b``."""
+    """Check ``K(swap a, swap b) == K(a, b)`` exactly for every trial ``a`` and every training trial ``b``.
+
+    This is what the antisymmetric halving needs (module docstring): then ``c[swap p] = -c[p]``.
+
+    Returns
+    -------
+    bool
+        Whether every such difference expands to 0.
+    """
     train = [t for t, _ in task.training]
     for a in task.trials:
         for b in train:
@@ -107,7 +114,9 @@ def build_system(
     Parameters
     ----------
     task : Task
+        Its training trials (premise pairs, then exceptions, each followed by its reverse) are the rows.
     family : Family
+        Gives every entry through :meth:`Family.kernel` (exact sympy expressions).
     ridge : sympy expression or None
         The ridge (a number, a Symbol, an expression); ``None`` for the ridgeless limit (no ridge added).
     halved : bool
@@ -118,6 +127,10 @@ def build_system(
     Returns
     -------
     GramSystem
+        Halved: rows ``task.positive_training``, targets 1, ``gram[p, q] = K(p, q) - K(p, swap q)`` and
+        ``cross[t, q] = K(t, q) - K(t, swap q)`` (module docstring; docs/theory.md#antisymmetric-halving). Full:
+        rows every training trial, its target, ``gram[p, q] = K(p, q)``, ``cross[t, q] = K(t, q)``. Every entry
+        in the one domain of :attr:`GramSystem.domain`.
     """
     queries = task.trials if queries is None else queries
     if halved:

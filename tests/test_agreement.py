@@ -5,11 +5,9 @@
 * exact halved vs exact full system;
 * ridgeless ``"pinv"`` (normal equations) vs ``"limit"`` (symbolic ridge, then lambda -> 0+);
 * the kappa_d invariance of the exchangeable family (CONVENTIONS.md);
-* :func:`symbolic_ti.verify` on symbolic results and on a deliberately corrupted one.
+* :func:`symbolic_ti.verify` on random symbolic results (slow; its other tests: tests/test_verification.py).
 """
 
-import dataclasses
-import json
 from fractions import Fraction
 
 import mpmath
@@ -17,7 +15,7 @@ import pytest
 import sympy as sp
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from symbolic_ti import (Exchangeable, ParameterError, Task, VerifyReport, numeric_predictions, solve, verify)
+from symbolic_ti import Exchangeable, Task, numeric_predictions, solve, verify
 from symbolic_ti import symbols as S
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -143,103 +141,7 @@ def test_kappa_d_invariance(task, kd, t, ridge):
     assert dict(a.predictions) == dict(b.predictions)
 
 
-# ------------------------------------------------------------------ verify
-@pytest.fixture(scope="module")
-def symbolic_result():
-    r = solve(Task(5, ["4>2"]), Exchangeable())  # alpha and lambda symbolic
-    assert set(r.free_symbols) == {S.alpha, S.ridge}
-    return r
-
-
-def test_verify_symbolic_result_ok(symbolic_result):
-    rep = verify(symbolic_result)
-    assert isinstance(rep, VerifyReport) and rep.ok and bool(rep)
-    assert len(rep.points) == 5 and rep.n_comparisons == 5 * 20
-    assert rep.max_rel_error < 1e-40 and rep.max_abs_error < 1e-40  # tiny at 50 digits
-    for p in rep.points:
-        assert set(p) == {"alpha", "lambda"}
-        assert all(isinstance(v, sp.Rational) for v in p.values())
-        assert 0 <= p["alpha"] < 1 and p["lambda"] > 0
-    assert "OK" in rep.to_text() and "alpha=" in rep.to_text()
-    d = json.loads(json.dumps(rep.to_dict()))
-    assert d["ok"] is True and len(d["points"]) == 5 and d["dps"] == 50
-    assert verify(symbolic_result).points == rep.points  # same seed, same points
-    assert verify(symbolic_result, seed=1).points != rep.points
-
-
-def test_verify_catches_corrupted_prediction(symbolic_result):
-    preds = dict(symbolic_result.predictions)
-    preds[(1, 5)] = preds[(1, 5)] + sp.Rational(1, 10**8)
-    bad = dataclasses.replace(symbolic_result, predictions=preds)
-    rep = verify(bad, n_points=2)
-    assert not rep.ok
-    assert rep.worst_trial == (1, 5)
-    assert 1e-9 < rep.max_abs_error < 1e-7
-    assert "FAILED" in rep.to_text()
-    # a sign error in the formula, not a constant shift
-    preds = dict(symbolic_result.predictions)
-    preds[(3, 5)] = preds[(3, 5)].subs(S.alpha, 1 - S.alpha)
-    rep = verify(dataclasses.replace(symbolic_result, predictions=preds), n_points=2)
-    assert not rep.ok and rep.worst_trial == (3, 5)
-
-
-def test_verify_ridgeless_symbolic():
-    """The generic ridgeless limit must equal the numeric minimum-norm interpolant at random points."""
-    r = solve(Task(5, ["4>2"]), Exchangeable(), "ridgeless")
-    assert r.free_symbols == (S.alpha,)
-    rep = verify(r, n_points=3, dps=30)
-    assert rep.ok and rep.ridgeless and rep.max_rel_error < 1e-25
-    bad = dataclasses.replace(r, predictions={**r.predictions, (1, 5): r.f(1, 5) * (1 + S.alpha / 10**6)})
-    assert not verify(bad, n_points=2).ok
-
-
-def test_verify_draws_kappa_d_absent_from_ridgeless_formulas():
-    r = solve(Task(6, ["5>2"]), Exchangeable(alpha="1/3", kappa_d="symbolic"), "ridgeless")
-    assert r.free_symbols == ()  # ridgeless predictions do not depend on kappa_d
-    rep = verify(r, n_points=2, dps=30)
-    assert rep.ok and len(rep.points) == 2
-    assert all(set(p) == {"kappa_d"} for p in rep.points)  # drawn anyway: the numeric side depends on it
-
-
-def test_verify_kappa_parametrization_draws_inside_joint_domain():
-    r = solve(Task(5, ["5>3"]), Exchangeable(kappa_o="symbolic", kappa_d="symbolic"), "1/2")
-    rep = verify(r, n_points=3, dps=30)
-    assert rep.ok
-    for p in rep.points:
-        assert p["kappa_d"] <= p["kappa_o"] <= (1 + p["kappa_d"]) / 2
-
-
-def test_verify_numeric_result_single_point():
-    r = solve(Task(7), Exchangeable(alpha="1/10"), "ridgeless")
-    rep = verify(r, n_points=4)
-    assert rep.ok and rep.points == ({},) and rep.n_comparisons == 42
-    bad = dataclasses.replace(r, predictions={**r.predictions, (1, 3): sp.Rational(2143, 1889)})
-    rep = verify(bad)
-    assert not rep.ok and rep.worst_trial == (1, 3)
-
-
-def test_verify_interval_and_tolerance():
-    r = solve(Task(4, ["4>2"]), Exchangeable(), "1/3")
-    rep = verify(r, n_points=3, interval={"alpha": ("1/2", "3/4")}, dps=20)
-    assert rep.ok and all(sp.Rational(1, 2) < p["alpha"] < sp.Rational(3, 4) for p in rep.points)
-    assert verify(r, n_points=1, tol=1e-3).tol == 1e-3
-
-
-def test_verify_argument_errors(symbolic_result):
-    with pytest.raises(ParameterError, match="result must be"):
-        verify("x")
-    with pytest.raises(ParameterError, match="n_points"):
-        verify(symbolic_result, n_points=0)
-    with pytest.raises(ParameterError, match="dps"):
-        verify(symbolic_result, dps=2)
-    with pytest.raises(ParameterError, match="interval: 'beta'"):
-        verify(symbolic_result, interval={"beta": (0, 1)})
-    with pytest.raises(ParameterError, match="interval for lambda"):
-        verify(symbolic_result, interval={"lambda": (-1, 1)})
-    with pytest.raises(ParameterError, match="tol"):
-        verify(symbolic_result, tol=-1)
-
-
+# ------------------------------------------------------------------ verify on random tasks (the rest: test_verification.py)
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(task=tasks(n_max=6, max_exceptions=2), seed=st.integers(0, 10**6))

@@ -68,7 +68,7 @@ def test_kappas_match_gaussian_quadrature(kind, depth):
     exact = (relu_nngp_kappas if kind == "nngp" else relu_ntk_kappas)(depth)
     with mpmath.workdps(30):
         ref = _quad_kappas(depth, kind)
-        for e, r in zip(exact, ref):
+        for e, r in zip(exact, ref, strict=True):
             assert abs(mpmath.mpf(str(sp.N(e, 40))) - r) < mpmath.mpf(10) ** -25
 
 

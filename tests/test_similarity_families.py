@@ -47,8 +47,9 @@ def stereographic(u):
 def rational_cosines(vectors):
     """Exact cosine matrix of integer vectors whose squared norms are perfect squares."""
     norms = [sp.sqrt(sum(sp.Integer(x) ** 2 for x in v)) for v in vectors]
-    return [[sum(sp.Integer(a) * b for a, b in zip(v, w)) / (nv * nw) for w, nw in zip(vectors, norms)]
-            for v, nv in zip(vectors, norms)]
+    return [[sum(sp.Integer(a) * b for a, b in zip(v, w, strict=True)) / (nv * nw)
+             for w, nw in zip(vectors, norms, strict=True)]
+            for v, nv in zip(vectors, norms, strict=True)]
 
 
 # Integer vectors with integer norms (5, 13, 5, 17, 25): their cosines are rational.
@@ -133,7 +134,7 @@ def similarity_cases(draw):
     d = draw(st.integers(1, 3))
     coords = st.fractions(min_value=-2, max_value=2, max_denominator=3)
     vectors = [stereographic([draw(coords) for _ in range(d)]) for _ in range(n)]
-    matrix = [[sum(a * b for a, b in zip(v, w)) for w in vectors] for v in vectors]
+    matrix = [[sum(a * b for a, b in zip(v, w, strict=True)) for w in vectors] for v in vectors]
     exceptions = []
     if n >= 5 and draw(st.booleans()):
         loser = draw(st.integers(1, n - 2))

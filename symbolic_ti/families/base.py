@@ -14,17 +14,44 @@ Two kernel implementations are required, on purpose:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy as sp
 
 from ..arguments import exact_number
-from ..errors import ParameterError
+from ..errors import FamilyError, ParameterError
 
-__all__ = ["Parameter", "Family", "Trial"]
+if TYPE_CHECKING:
+    from ..task import Task
+
+__all__ = ["Parameter", "Family", "Trial", "register_sum"]
 
 Trial = tuple[int, int]
+
+#: The constructor of ``sum_m c_m K_m`` from ``[(c_m, family_m), ...]`` that ``Family.__add__`` and
+#: ``Family.__mul__`` call; registered by :mod:`symbolic_ti.families.compose` (imported by
+#: ``symbolic_ti.families``), so that this module never imports the module built on it.
+_SUM: list[Callable[[Sequence[tuple[Any, Family]]], Family]] = []
+
+
+def register_sum(constructor: Callable[[Sequence[tuple[Any, Family]]], Family]) -> None:
+    """Make ``constructor(terms)`` the sum that ``+`` and ``*`` of families build (the last registration counts).
+
+    Parameters
+    ----------
+    constructor : callable
+        Takes a sequence of ``(coefficient, Family)`` pairs and returns their sum as a Family
+        (:class:`symbolic_ti.families.compose.SumFamily`).
+    """
+    _SUM[:] = [constructor]
+
+
+def _sum(terms: Sequence[tuple[Any, Family]]) -> Family:
+    if not _SUM:  # pragma: no cover - symbolic_ti.families always imports compose
+        raise FamilyError("sums of families need symbolic_ti.families.compose; import symbolic_ti.families")
+    return _SUM[0](terms)
 
 
 @dataclass(frozen=True)
@@ -136,7 +163,7 @@ class Family(ABC):
         (``self._explicit_symbolic``); return the bound values. Override where needed."""
         return bound
 
-    def _check_joint(self, values: Mapping[str, sp.Expr]) -> None:
+    def _check_joint(self, values: Mapping[str, sp.Expr]) -> None:  # noqa: B027 - optional hook, no-op by default
         """Check constraints that involve several parameters (e.g. positive semidefiniteness)."""
 
     @abstractmethod
@@ -164,11 +191,9 @@ class Family(ABC):
         FamilyError
             If this instance is not exchangeable.
         """
-        from ..errors import FamilyError
-
         raise FamilyError(f"{self.describe()} is not exchangeable; it has no exchangeable form")
 
-    def check_task(self, task: Any) -> None:
+    def check_task(self, task: Task) -> None:  # noqa: B027 - optional hook, no-op by default
         """Raise if the family cannot represent ``task`` (e.g. an item-similarity matrix of another size).
 
         Raises
@@ -222,7 +247,7 @@ class Family(ABC):
         """Exact kernel ``K(a, b)`` between two trials, a sympy expression in the free parameters."""
         return sp.expand(self._kernel_expr(a, b, self.symbol_values()))
 
-    def with_values(self, **values: Any) -> "Family":
+    def with_values(self, **values: Any) -> Family:
         """A new instance with more (or changed) parameter values."""
         merged: dict[str, Any] = dict(self._init_values())
         merged.update(values)
@@ -233,7 +258,7 @@ class Family(ABC):
         out.update({name: "symbolic" for name in self._explicit_symbolic})
         return out
 
-    def numeric_point(self, point: Mapping[str, Any], convert: Any) -> dict[str, Any]:
+    def numeric_point(self, point: Mapping[str, Any], convert: Callable[[sp.Expr], Any]) -> dict[str, Any]:
         """Every active parameter as a number: bound exact values through ``convert``, free ones from ``point``.
 
         Raises
@@ -268,15 +293,13 @@ class Family(ABC):
                 tuple(sorted((k, str(v)) for k, v in self._values.items())))
 
     # ------------------------------------------------------------- composition
-    def __add__(self, other: object) -> "Family":
+    def __add__(self, other: object) -> Family:
         """``K + K'``: a :class:`symbolic_ti.families.compose.SumFamily`."""
         if not isinstance(other, Family):
             return NotImplemented
-        from .compose import SumFamily
+        return _sum([(1, self), (1, other)])
 
-        return SumFamily([(1, self), (1, other)])
-
-    def __mul__(self, c: object) -> "Family":
+    def __mul__(self, c: object) -> Family:
         """``c K`` for a positive number ``c``.
 
         Raises
@@ -286,9 +309,7 @@ class Family(ABC):
         """
         if isinstance(c, Family):
             return NotImplemented
-        from .compose import SumFamily
-
-        return SumFamily([(c, self)])
+        return _sum([(c, self)])
 
     __rmul__ = __mul__
 

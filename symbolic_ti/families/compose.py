@@ -10,13 +10,17 @@ It is swap invariant when every component is. Positive semidefinite because each
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy as sp
 
 from ..arguments import exact_number
 from ..errors import FamilyError, ParameterError
-from .base import Family, Parameter, Trial
+from .base import Family, Parameter, Trial, register_sum
+
+if TYPE_CHECKING:
+    from ..task import Task
 
 __all__ = ["SumFamily"]
 
@@ -54,7 +58,7 @@ class SumFamily(Family):
     """
 
     name = "sum"
-    parameters: tuple[Parameter, ...] = ()
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
 
     def __init__(self, terms: Any) -> None:  # noqa: D107 - documented on the class
         out: list[tuple[sp.Expr, Family]] = []
@@ -87,11 +91,11 @@ class SumFamily(Family):
 
     def kernel_numeric(self, a: Trial, b: Trial, p: Mapping[str, Any]) -> Any:
         total = 0
-        for (_, fam), (c, q) in zip(self.terms, p["_components"]):
+        for (_, fam), (c, q) in zip(self.terms, p["_components"], strict=True):
             total = total + c * fam.kernel_numeric(a, b, q)
         return total
 
-    def numeric_point(self, point: Mapping[str, Any], convert: Any) -> dict[str, Any]:
+    def numeric_point(self, point: Mapping[str, Any], convert: Callable[[sp.Expr], Any]) -> dict[str, Any]:
         """The free parameters' values, plus under ``"_components"`` each term's converted coefficient and its
         own complete numeric point (components keep their bound values)."""
         out: dict[str, Any] = {p.name: v for p in self.parameters
@@ -122,7 +126,7 @@ class SumFamily(Family):
         scale = sp.cancel(c0 + 2 * a + b)
         return scale, sp.cancel(b / (2 * a + b)), sp.cancel(c0 / scale)
 
-    def check_task(self, task: Any) -> None:
+    def check_task(self, task: Task) -> None:
         for _, fam in self.terms:
             fam.check_task(task)
 
@@ -131,7 +135,7 @@ class SumFamily(Family):
     def active_parameters(self) -> tuple[Parameter, ...]:
         return self.parameters
 
-    def with_values(self, **values: Any) -> "SumFamily":
+    def with_values(self, **values: Any) -> SumFamily:
         names = {p.name for p in self.parameters}
         unknown = [k for k in values if k not in names]
         if unknown:
@@ -148,3 +152,6 @@ class SumFamily(Family):
 
     def _identity(self) -> tuple:
         return ("SumFamily", tuple((str(c), fam._identity()) for c, fam in self.terms))
+
+
+register_sum(SumFamily)

@@ -27,7 +27,9 @@ for every item similarity ``S``, whenever ``beta + delta < 1``.
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any, Mapping
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, TypeAlias
 
 import sympy as sp
 
@@ -35,6 +37,10 @@ from .. import symbols as S
 from ..errors import ParameterError
 from .base import Family, Parameter, Trial
 from .exchangeable import _ALPHA
+
+#: An exact number or expression as sympy reads it (``sympify``): ``1/3`` as ``"1/3"``, ``Fraction(1, 3)`` or
+#: ``sympy.Rational(1, 3)``, or a sympy expression in the parameters.
+ExactValue: TypeAlias = sp.Expr | int | Fraction | str
 
 __all__ = ["ItemSimilarityFamily", "Geometric", "ALPHA", "BETA", "DELTA", "cross_position_mapping"]
 
@@ -47,7 +53,7 @@ RHO = Parameter("rho", S.rho, sp.Integer(0), sp.Integer(1), False, True,
                 "item similarity decay: S_ik = rho^|i-k|")
 
 
-def cross_position_mapping(alpha: Any, beta: Any, delta: Any) -> tuple[sp.Expr, sp.Expr]:
+def cross_position_mapping(alpha: ExactValue, beta: ExactValue, delta: ExactValue) -> tuple[sp.Expr, sp.Expr]:
     """``(alpha', scale)`` with ``alpha' = (alpha - delta)/(1 - beta - delta)`` and ``scale = 1 - beta - delta``.
 
     A kernel with cross-position weights ``beta, delta`` and ridge ``lambda`` predicts on TI training sets

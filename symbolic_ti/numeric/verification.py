@@ -9,15 +9,17 @@ exact solver.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, TypeAlias
 
 import mpmath
 import sympy as sp
 
 from .. import symbols as S
-from ..arguments import check_int, exact_number
+from ..arguments import check_int, exact_number, parameter_name
+from ..display import Rendered
 from ..errors import ParameterError
 from ..families.base import Trial
 from ..results import Result
@@ -36,10 +38,15 @@ DEFAULT_RIDGE_INTERVAL = (sp.Integer(0), sp.Integer(2))
 _DENOMINATOR = 1009
 _MAX_TRIES = 200
 
+#: ``verify(interval=...)``: one pair ``(low, high)`` of exact numbers for every free parameter, or pairs by name
+#: (or Symbol; ``ridge`` and ``lambda`` both name the ridge).
+IntervalArgument: TypeAlias = tuple[object, object] | Mapping[str | sp.Symbol, tuple[object, object]] | None
+
 
 @dataclass(frozen=True)
-class VerifyReport:
-    """Outcome of :func:`verify`.
+class VerifyReport(Rendered):
+    """Outcome of :func:`verify`; plain data, shown by :mod:`symbolic_ti.export.verification`
+    (``to_text()`` / ``str()``, ``to_dict()``, ``to_json()``).
 
     Attributes
     ----------
@@ -63,6 +70,8 @@ class VerifyReport:
         Point where it occurs.
     worst_exact, worst_numeric : str
         The two values there (exact rational, and the numeric value to 20 digits).
+    worst_exact_value : sympy expression
+        The exact value there as an expression (``worst_exact`` is its text).
     n_comparisons : int
         Number of (point, trial) comparisons.
     ridgeless : bool
@@ -81,6 +90,7 @@ class VerifyReport:
     worst_trial: Trial
     worst_point: Mapping[str, sp.Expr]
     worst_exact: str
+    worst_exact_value: sp.Expr
     worst_numeric: str
     n_comparisons: int
     ridgeless: bool
@@ -89,50 +99,8 @@ class VerifyReport:
     def __bool__(self) -> bool:
         return self.ok
 
-    def to_text(self) -> str:
-        """Plain-text summary, one fact per line."""
-        status = "OK" if self.ok else "FAILED"
-        lines = [
-            f"verify {self.label}: {status}",
-            f"  numeric: full Gram matrix, mpmath at {self.dps} digits"
-            + (", minimum-norm interpolant (ridgeless)" if self.ridgeless else ", LU solve"),
-            f"  {self.n_comparisons} comparisons at {len(self.points)} point(s)",
-            f"  max abs error {self.max_abs_error:.3e}, max rel error {self.max_rel_error:.3e} (tol {self.tol:.1e})",
-            f"  worst trial f{self.worst_trial} at {_point_text(self.worst_point)}: "
-            f"exact {self.worst_exact}, numeric {self.worst_numeric}",
-        ]
-        for k, (p, e) in enumerate(zip(self.points, self.point_errors), 1):
-            lines.append(f"  point {k}: {_point_text(p)}  max rel error {e:.3e}")
-        return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dictionary (exact values as ``"p/q"`` strings, errors as floats)."""
-        return {
-            "label": self.label,
-            "dps": self.dps,
-            "tol": self.tol,
-            "points": [{k: str(v) for k, v in p.items()} for p in self.points],
-            "point_errors": list(self.point_errors),
-            "max_abs_error": self.max_abs_error,
-            "max_rel_error": self.max_rel_error,
-            "worst_trial": list(self.worst_trial),
-            "worst_point": {k: str(v) for k, v in self.worst_point.items()},
-            "worst_exact": self.worst_exact,
-            "worst_numeric": self.worst_numeric,
-            "n_comparisons": self.n_comparisons,
-            "ridgeless": self.ridgeless,
-            "ok": self.ok,
-        }
-
-    def __str__(self) -> str:
-        return self.to_text()
-
-
-def _point_text(point: Mapping[str, sp.Expr]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in point.items()) or "(no free parameter)"
-
-
-def _intervals(names: list[str], result: Result, interval: Any) -> dict[str, tuple[sp.Expr, sp.Expr]]:
+def _intervals(names: list[str], result: Result, interval: IntervalArgument) -> dict[str, tuple[sp.Expr, sp.Expr]]:
     """The drawing interval of every name: the parameter's domain, (0, 2) for lambda, or ``interval``."""
     out: dict[str, tuple[sp.Expr, sp.Expr]] = {}
     for name in names:
@@ -153,8 +121,7 @@ def _intervals(names: list[str], result: Result, interval: Any) -> dict[str, tup
     if isinstance(interval, Mapping):
         given = {}
         for key, pair in interval.items():
-            name = key.name if isinstance(key, sp.Symbol) else str(key)
-            name = "lambda" if name == "ridge" else name
+            name = parameter_name(key.name if isinstance(key, sp.Symbol) else str(key))
             if name not in out:
                 raise ParameterError(
                     f"interval: {name!r} is not a free parameter of the result; free: {', '.join(names) or 'none'}"
@@ -187,7 +154,7 @@ def verify(
     n_points: int = 5,
     dps: int = 50,
     seed: int = 0,
-    interval: Any = None,
+    interval: IntervalArgument = None,
     *,
     tol: float | None = None,
 ) -> VerifyReport:
@@ -322,7 +289,7 @@ def verify(
         one = mpmath.mpf(1)
         floor = one * REL_ERROR_FLOOR
         max_abs = max_rel = 0 * one
-        for k, (pt, ex) in enumerate(zip(points, exacts)):
+        for k, (pt, ex) in enumerate(zip(points, exacts, strict=True)):
             num = numeric_predictions(result.task, family, point=pt, ridge=ridge_arg, precision=dps,
                                       trials=tuple(ex))
             point_max = 0 * one
@@ -358,6 +325,7 @@ def verify(
         worst_trial=t_w,
         worst_point=frozen_points[k_w],
         worst_exact=str(e_w),
+        worst_exact_value=e_w,
         worst_numeric=worst_numeric,
         n_comparisons=n_cmp,
         ridgeless=ridge_expr is None,
