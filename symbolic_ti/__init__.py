@@ -24,6 +24,7 @@ from .numeric.grid import compile_result
 from .errors import (DataError, ExportError, FamilyError, IllConditionedWarning, ParameterError, SolveError,
                      SymbolicTIError, TaskError)
 from . import symbols
+from . import export  # registers every renderer (symbolic_ti.display)
 from . import _compat
 
 from ._version import __version__
