@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import sympy as sp
 
@@ -36,7 +37,7 @@ __all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions", "Formu
            "register_substitution"]
 
 
-class LazyPredictions(Mapping):
+class LazyPredictions(Mapping[Trial, sp.Expr]):
     """Read-only mapping trial -> prediction whose closed forms are built on first access.
 
     Used by the Laplacian fast path, where every prediction comes from the same rank solution but turning all
@@ -345,7 +346,7 @@ class Result(Rendered):
         return tuple(out)
 
     # ------------------------------------------------------------ helpers
-    def subs(self, values: Mapping[Any, object]) -> "Result":
+    def subs(self, values: Mapping[Any, object]) -> Result:
         """A new result with parameters set to exact values.
 
         Parameters
@@ -380,7 +381,7 @@ class Result(Rendered):
             raise SolveError("Result.subs needs the solvers; import symbolic_ti first")
         return _SUBSTITUTION(self, values)
 
-    def formula(self, i: int, j: int) -> "Formula":
+    def formula(self, i: int, j: int) -> Formula:
         """``f(i, j)`` as a :class:`Formula` labelled ``f(i, j)``, which a notebook shows as LaTeX.
 
         Raises

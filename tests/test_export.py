@@ -77,7 +77,7 @@ def test_json_round_trip_of_every_expression(name, request):
     for name_, s in r.categories.items():
         assert expression_from_dict(d["categories"][name_]["min_margin"]) == s.min_margin
         assert d["categories"][name_]["n_errors"] == s.n_errors
-    for fit, entry in zip(r.training_fit, d["training_fit"]):
+    for fit, entry in zip(r.training_fit, d["training_fit"], strict=True):
         assert expression_from_dict(entry["prediction"]) == fit.prediction
         assert expression_from_dict(entry["residual"]) == fit.residual
     objects = list(_expression_objects(d))

@@ -6,6 +6,7 @@ this package imports every renderer module (one line each, sorted), and ``import
 package, so every renderer is registered before any result exists. A new renderer module gets its line here.
 """
 
+# ruff: noqa: F401  (imported for the renderers they register)
 from __future__ import annotations
 
 from . import jsonreport

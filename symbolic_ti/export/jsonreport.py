@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import ast
 import json
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import sympy as sp
 from sympy.functions.elementary.piecewise import ExprCondPair

@@ -18,7 +18,8 @@ Two printing rules let sympy's LaTeX parser (``parse_latex(s, backend="lark")``)
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import sympy as sp
 from sympy.printing.latex import LatexPrinter

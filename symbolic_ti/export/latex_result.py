@@ -15,7 +15,7 @@ Every value is printed by :func:`symbolic_ti.export.latex_printer.expr_latex`, s
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Callable, Iterable
 
 import sympy as sp
 
@@ -40,7 +40,7 @@ def trial_latex(result: Result, i: int, j: int) -> str:
 
 def ridge_latex(result: Result) -> str:
     r"""The ridge: ``\lambda = \frac{1}{10}``, ``\lambda`` (symbolic) or the ridgeless limit ``\lambda \to 0^+``."""
-    if result.ridgeless:
+    if result.ridge is None:  # ridgeless
         return r"\lambda \to 0^+"
     if result.ridge.free_symbols:
         return plain_latex(result.ridge)
@@ -102,7 +102,7 @@ def _footnote(result: Result) -> str | None:
     return "$^{\\dagger}$ " + "; ".join(notes) + "."
 
 
-def _table_rows(result: Result, wrap: str) -> list[list[str]]:
+def _table_rows(result: Result, wrap: Callable[[str], str]) -> list[list[str]]:
     """Cells of the upper-triangle table: header row then rows ``i = 1..n-1``; ``wrap`` formats math."""
     n = result.task.n
     marks = _exception_cells(result)
@@ -325,7 +325,7 @@ def result_to_latex(result: Result, notebook: bool = False, standalone: bool = F
         return r"$\displaystyle \begin{array}{l} " + r" \\ ".join(parts) + r" \end{array}$"
 
     body = [rf"\noindent Kernel ridge regression, {desc}.\\"]
-    if result.ridgeless:
+    if result.ridge is None:  # ridgeless
         for t, m in _ridgeless_lines(result):
             body[-1] += f"\n{t.capitalize()} ${m}$."
     else:

@@ -65,7 +65,7 @@ def _table(rows: list[list[str]], align_left: int = 1) -> list[str]:
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     out = []
     for r in rows:
-        cells = [c.ljust(w) if k < align_left else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))]
+        cells = [c.ljust(w) if k < align_left else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths, strict=True))]
         out.append("  " + "  ".join(cells).rstrip())
     return out
 
@@ -84,7 +84,7 @@ def header_lines(result: Result) -> list[str]:
         Lines without newlines. The title says "numeric ... (float data; not exact)" for a result of the
         numeric solver (``method`` starting with ``numeric``).
     """
-    if result.ridgeless:
+    if result.ridge is None:  # ridgeless
         ridge = "ridgeless limit lambda -> 0+"
     elif result.ridge.free_symbols:
         ridge = f"{result.ridge} (symbolic)"

@@ -21,7 +21,8 @@ When substituting is not enough (docs/theory.md#ridgeless-limit, docs/convention
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import sympy as sp
 
