@@ -1,25 +1,43 @@
 """Immutable results of an exact solve: predictions, margins, per-category summaries, training fit.
 
-A :class:`Result` knows how to show itself as LaTeX (``_repr_latex_`` in a notebook, :meth:`Result.to_latex`),
-JSON (:meth:`Result.to_dict`) and plain text (:meth:`Result.to_text`); the formats live in
-:mod:`symbolic_ti.export`.
+A :class:`Result` is plain data. It shows itself through :class:`symbolic_ti.display.Rendered`:
+``to_text()``, ``to_latex(notebook=..., standalone=...)``, ``to_dict()``, ``to_json()``, ``str()`` and the
+notebook hooks ``_repr_latex_`` / ``_repr_html_`` look up the renderers that :mod:`symbolic_ti.export`
+registers for :class:`Result` (text, LaTeX, JSON, HTML) and for :class:`Formula` (one labelled expression).
+This module imports neither the export package nor the solvers.
+
+Re-solving at bound values
+--------------------------
+:meth:`Result.subs` sometimes has to solve the task again (a parameter that already had a value, a limit,
+a closed form built on access). That logic belongs to the solvers, which are a higher layer: it is
+:func:`symbolic_ti.solvers.substitute.subs`. The solvers hand it down once, when they are imported
+(``symbolic_ti/solvers/dispatch.py`` calls :func:`register_substitution`), in the same way as the export
+package registers renderers with :func:`symbolic_ti.display.renderer`. A hook rather than a field on each
+result: every :class:`Result` (exact, numeric, or built by hand) substitutes the same way, and results stay
+plain values (equality and pickling see no function). ``import symbolic_ti`` always imports the solvers, so
+the hook is registered before any result exists.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import sympy as sp
 
+from .display import Rendered
+from .errors import SolveError
 from .families.base import Family, Trial
+from .progress import Progress
 from .task import CATEGORIES, ExceptionPair, Task
 
-__all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions"]
+__all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions", "Formula", "Substitution",
+           "register_substitution"]
 
 
-class LazyPredictions(Mapping):
+class LazyPredictions(Mapping[Trial, sp.Expr]):
     """Read-only mapping trial -> prediction whose closed forms are built on first access.
 
     Used by the Laplacian fast path, where every prediction comes from the same rank solution but turning all
@@ -75,8 +93,6 @@ class LazyPredictions(Mapping):
         missing = [t for t in pairs if t not in self._cache]
         if not missing:
             return
-        from .progress import Progress
-
         n = max(max(t) for t in self._trials)
         done = len(pairs) - len(missing)
         with Progress(n=n) as progress:
@@ -126,7 +142,65 @@ class TrainingFit:
 
 
 @dataclass(frozen=True)
-class Result:
+class Formula(Rendered):
+    r"""One expression with a label, for display: ``label = value``, factored as in the LaTeX export.
+
+    Plain data like :class:`Result`: ``to_latex()`` (``label = value`` without ``$``, which reads back with
+    :func:`symbolic_ti.export.latex.parse_exported`), ``str()`` (text) and ``_repr_latex_`` (MathJax, for a
+    notebook) come from the renderers of :mod:`symbolic_ti.export.notebook`. Also importable as
+    ``symbolic_ti.export.notebook.Formula``.
+
+    Parameters
+    ----------
+    expr : sympy expression or number
+        Stored as ``sympy.sympify(expr)``.
+    label : str, optional
+        LaTeX of the left-hand side, e.g. ``"f(3, 6)"``.
+
+    Examples
+    --------
+    >>> Formula(sp.Rational(-387, 3925), "f(3, 6)")._repr_latex_()
+    '$\\displaystyle f(3, 6) = - \\frac{387}{3925}$'
+    """
+
+    expr: sp.Expr
+    label: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "expr", sp.sympify(self.expr))
+
+    def __repr__(self) -> str:
+        return f"Formula({self.expr!r}, label={self.label!r})"
+
+
+#: Signature of the function behind :meth:`Result.subs`: ``(result, values) -> new result``.
+Substitution = Callable[["Result", Mapping[Any, object]], "Result"]
+
+_SUBSTITUTION: Substitution | None = None
+
+
+def register_substitution(func: Substitution) -> Substitution:
+    """Make ``func`` the function behind :meth:`Result.subs` (module docstring: why a hook).
+
+    ``symbolic_ti/solvers/dispatch.py`` registers :func:`symbolic_ti.solvers.substitute.subs` when it is
+    imported; a later registration replaces the earlier one.
+
+    Parameters
+    ----------
+    func : callable (Result, mapping) -> Result
+
+    Returns
+    -------
+    callable
+        ``func`` itself.
+    """
+    global _SUBSTITUTION
+    _SUBSTITUTION = func
+    return func
+
+
+@dataclass(frozen=True)
+class Result(Rendered):
     """Exact kernel ridge predictions on every ordered trial of a task.
 
     Attributes
@@ -196,15 +270,19 @@ class Result:
         g = self.task.ground_truth((i, j))
         return None if g is None else g * self.predictions[(i, j)]
 
-    def _build_all(self) -> None:
-        """Build every lazy closed form at once, with progress on a terminal (no-op when already built)."""
+    def build_all(self) -> None:
+        """Build every closed form now, with progress on a terminal (no-op when already built).
+
+        Only results of the fast paths build their closed forms on access (:class:`LazyPredictions`); the
+        renderers of :mod:`symbolic_ti.export` call this first, since a whole report needs every prediction.
+        """
         if isinstance(self.predictions, LazyPredictions):
             self.predictions.build_all()
 
     @property
     def margins(self) -> dict[Trial, sp.Expr]:
         """Margins of every trial that has a target or a ground truth."""
-        self._build_all()
+        self.build_all()
         out = {}
         for t in self.task.trials:
             m = self.margin(*t)
@@ -238,7 +316,7 @@ class Result:
     def categories(self) -> dict[str, CategorySummary]:
         """Summaries of every category present in the task, in the order of :data:`CATEGORIES`."""
         present = set(self.task.categories.values())
-        self._build_all()
+        self.build_all()
         return {c: self.category_summary(c) for c in CATEGORIES if c in present}
 
     @property
@@ -252,8 +330,6 @@ class Result:
             :meth:`subs`, or find where margins change sign with :func:`symbolic_ti.critical`.
         """
         if self.free_symbols:
-            from .errors import SolveError
-
             raise SolveError("errors are decided only for numeric results; this one depends on "
                              + ", ".join(s.name for s in self.free_symbols)
                              + " (set them with subs(), or use critical() for where margins change sign)")
@@ -270,7 +346,7 @@ class Result:
         return tuple(out)
 
     # ------------------------------------------------------------ helpers
-    def subs(self, values: Mapping[Any, Any]) -> "Result":
+    def subs(self, values: Mapping[Any, object]) -> Result:
         """A new result with parameters set to exact values.
 
         Parameters
@@ -288,121 +364,32 @@ class Result:
         -----
         Symbolic parameters are substituted into the closed forms (results of the fast paths, whose closed forms
         are built on access, are solved again with the values instead, which is faster and equal). A parameter
-        that has a value already
-        (including the default ``kappa_d = 0``) or a numeric/ridgeless ridge that is changed makes the task be
-        solved again with the new values. Limits are never replaced by substitution: setting the ridge to 0 takes
-        the limit ``lambda -> 0+`` after the other values are set, and for a ridgeless result whose
-        ``ridgeless_conditions`` vanish at the new values, the task is solved again.
+        that has a value already (including the default ``kappa_d = 0``) or a numeric/ridgeless ridge that is
+        changed makes the task be solved again with the new values. Limits are never replaced by substitution:
+        setting the ridge to 0 takes the limit ``lambda -> 0+`` after the other values are set, and for a
+        ridgeless result whose ``ridgeless_conditions`` vanish at the new values, the task is solved again.
+
+        The work is done by :func:`symbolic_ti.solvers.substitute.subs`, reached through
+        :func:`register_substitution` (module docstring), so this module never imports the solvers.
 
         Raises
         ------
         ParameterError
             For a name that is not a parameter of this result, or a value outside its domain.
         """
-        from .arguments import exact_number
-        from .errors import ParameterError
-        from .solvers.dispatch import solve
-        from .symbols import ridge as lam_symbol
+        if _SUBSTITUTION is None:  # pragma: no cover - import symbolic_ti registers it (solvers/dispatch.py)
+            raise SolveError("Result.subs needs the solvers; import symbolic_ti first")
+        return _SUBSTITUTION(self, values)
 
-        active = {p.name: p for p in self.family.active_parameters}
-        fam_values: dict[str, sp.Expr] = {}
-        ridge_value: sp.Expr | None = None
-        for k, v in values.items():
-            name = k if isinstance(k, str) else getattr(k, "name", None)
-            name = "lambda" if name == "ridge" else name
-            if name != "lambda" and name not in active:
-                allowed = ", ".join(list(active) + ["lambda"])
-                raise ParameterError(f"subs: {k!r} is not a parameter of this result ({self.family.describe()}); "
-                                     f"allowed: {allowed}")
-            value = exact_number(v, str(name))
-            if value.free_symbols:
-                raise ParameterError(f"subs: {name} must be set to a number, got {value}")
-            if name == "lambda":
-                if value < 0:
-                    raise ParameterError(f"subs: the ridge lambda must be >= 0, got {value}")
-                ridge_value = value
-            else:
-                fam_values[name] = value
-        family = self.family.with_values(**fam_values) if fam_values else self.family  # validates domains
-        bound = self.family.values
-        ridge_was_symbol = self.ridge == lam_symbol
-        lazy = isinstance(self.predictions, LazyPredictions)  # a fast path: solving again beats substituting
-        if lazy or any(name in bound for name in fam_values) or (ridge_value is not None and not ridge_was_symbol):
-            ridge = ridge_value if ridge_value is not None else ("ridgeless" if self.ridge is None else self.ridge)
-            return solve(self.task, family, ridge)
-        sub = {active[name].symbol: v for name, v in fam_values.items()}
-        if self.ridgeless and any(c.subs(sub) == 0 for c in self.ridgeless_conditions):
-            return solve(self.task, family, "ridgeless")
-        self._build_all()
-        preds = {t: sp.cancel(v.subs(sub)) for t, v in self.predictions.items()}
-        ridge = self.ridge
-        if ridge_value is not None:
-            if ridge_value == 0:
-                from .solvers.dense import condition_factors, ridgeless_limit
-
-                pairs = {t: ridgeless_limit(v, lam_symbol) for t, v in preds.items()}
-                if any(c == 0 for _, c in pairs.values()):
-                    return solve(self.task, family, "ridgeless")
-                return replace(self, predictions={t: v for t, (v, _) in pairs.items()}, family=family, ridge=None,
-                               method=self.method + "/limit",
-                               ridgeless_conditions=condition_factors([c for _, c in pairs.values()]))
-            preds = {t: sp.cancel(v.subs(lam_symbol, ridge_value)) for t, v in preds.items()}
-            ridge = ridge_value
-        conditions = tuple(c for c in (sp.expand(c.subs(sub)) for c in self.ridgeless_conditions) if c.free_symbols)
-        return replace(self, predictions=preds, family=family, ridge=ridge, ridgeless_conditions=conditions)
-
-    # ------------------------------------------------------------ display
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dictionary (schema: docs/json_schema.md)."""
-        self._build_all()
-        from .export.jsonreport import result_to_dict
-
-        return result_to_dict(self)
-
-    def to_latex(self, **kwargs: Any) -> str:
-        """LaTeX: the upper-triangle table of ``f(i, j)`` and the margins (see :mod:`symbolic_ti.export.latex`)."""
-        self._build_all()
-        from .export.latex import result_to_latex
-
-        return result_to_latex(self, **kwargs)
-
-    def to_text(self) -> str:
-        """Plain-text report."""
-        self._build_all()
-        from .export.text import result_to_text
-
-        return result_to_text(self)
-
-    def _repr_latex_(self) -> str:
-        self._build_all()
-        from .export.latex import result_to_latex
-
-        return result_to_latex(self, notebook=True)
-
-    def _repr_html_(self) -> str | None:
-        """Notebook HTML of a numeric result (table of ``f(i, j)``, per-category summary); ``None`` for a
-        symbolic result, which then shows as LaTeX."""
-        if not self.is_numeric:
-            return None
-        from .export.notebook import result_to_html
-
-        self._build_all()
-        return result_to_html(self)
-
-    def formula(self, i: int, j: int) -> Any:
-        """``f(i, j)`` as a :class:`symbolic_ti.export.notebook.Formula`, which a notebook shows as LaTeX.
+    def formula(self, i: int, j: int) -> Formula:
+        """``f(i, j)`` as a :class:`Formula` labelled ``f(i, j)``, which a notebook shows as LaTeX.
 
         Raises
         ------
         TaskError
             If ``(i, j)`` is not a trial of the task.
         """
-        from .export.notebook import Formula
-
         return Formula(self.f(i, j), f"f({i}, {j})")
-
-    def __str__(self) -> str:
-        return self.to_text()
 
     def __repr__(self) -> str:
         r = "ridgeless" if self.ridgeless else f"lambda={self.ridge}"

@@ -21,7 +21,7 @@ from symbolic_ti.files import write_atomic
 from symbolic_ti.export.jsonreport import (FORMAT_NAME, FORMAT_VERSION, dumps, expression_from_dict,
                                            expression_to_dict, result_to_dict)
 from symbolic_ti.export.latex import factored, margins_latex, result_to_latex, table_latex, trial_latex
-from symbolic_ti.export.text import result_to_text
+from symbolic_ti.export.text import approx_suffix, header_lines, result_to_text
 
 Q = sp.Rational
 
@@ -77,7 +77,7 @@ def test_json_round_trip_of_every_expression(name, request):
     for name_, s in r.categories.items():
         assert expression_from_dict(d["categories"][name_]["min_margin"]) == s.min_margin
         assert d["categories"][name_]["n_errors"] == s.n_errors
-    for fit, entry in zip(r.training_fit, d["training_fit"]):
+    for fit, entry in zip(r.training_fit, d["training_fit"], strict=True):
         assert expression_from_dict(entry["prediction"]) == fit.prediction
         assert expression_from_dict(entry["residual"]) == fit.residual
     objects = list(_expression_objects(d))
@@ -304,6 +304,26 @@ def test_text_report_table_and_symbolic(n4, symbolic, ridgeless_symbolic):
     assert "f(2, 4)* = " in text and "depend on the free parameters alpha, lambda" in text
     assert "ridgeless limit lambda -> 0+" in result_to_text(ridgeless_symbolic)
     assert str(n4) == result_to_text(n4)
+
+
+def test_text_pieces_for_other_reports(n9, symbolic):
+    # README: the header of `derive --items 9 --exception '6>4' --set alpha=0.1 --ridge 0.1`
+    assert header_lines(n9) == [
+        "symbolic_ti: exact kernel ridge regression on a transitive-inference task",
+        "  task     n=9, exception 6>4", "  family   exchangeable(alpha=1/10, kappa_d=0)",
+        "  ridge    lambda = 1/10", f"  method   {n9.method}"]
+    assert header_lines(symbolic)[-1] == "  free     alpha, lambda"
+    assert approx_suffix(Q(5509, 7850)) == " (~0.701783)" and approx_suffix(Q(-387, 3925)) == " (~-0.0985987)"
+    assert approx_suffix(sp.Integer(3)) == approx_suffix(S.alpha) == approx_suffix(None) == ""
+
+
+def test_latex_module_re_exports_its_parts():
+    import symbolic_ti.export.latex as facade
+    from symbolic_ti.export import latex_parse, latex_printer, latex_result
+
+    for name in facade.__all__:
+        part = next(m for m in (latex_printer, latex_result, latex_parse) if name in m.__all__)
+        assert getattr(facade, name) is getattr(part, name), name
 
 
 # ---------------------------------------------------------------------------------- write_atomic

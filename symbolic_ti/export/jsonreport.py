@@ -14,19 +14,20 @@ from __future__ import annotations
 
 import ast
 import json
-import math
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import sympy as sp
 from sympy.functions.elementary.piecewise import ExprCondPair
 
+from ..display import renderer
 from ..errors import ExportError
-from .values import LARGE_SREPR, exact_value, meta_block
-from ..results import Result
 from ..families.relu import ReluKernelConstant
+from ..results import Result
+from .values import LARGE_SREPR, exact_value, meta_block
 
-__all__ = ["FORMAT_VERSION", "FORMAT_NAME", "result_to_dict", "expression_to_dict", "expression_from_dict",
-           "dumps"]
+__all__ = ["FORMAT_VERSION", "FORMAT_NAME", "LARGE_SREPR", "result_to_dict", "expression_to_dict",
+           "expression_from_dict", "dumps"]
 
 #: Value of ``meta.format``.
 FORMAT_NAME = "symbolic_ti.result"
@@ -140,6 +141,7 @@ def _trial(t: tuple[int, int]) -> list[int]:
     return [t[0], t[1]]
 
 
+@renderer("dict", Result)
 def result_to_dict(result: Result) -> dict[str, Any]:
     """JSON-ready dictionary of a result; the fields are documented in ``docs/json_schema.md``.
 
@@ -152,8 +154,11 @@ def result_to_dict(result: Result) -> dict[str, Any]:
     dict
         Keys, in order: ``meta``, ``task``, ``family``, ``ridge``, ``method``, ``seconds``, ``free_symbols``,
         ``ridgeless_conditions``, ``predictions``, ``margins``, ``exception_margins``, ``categories``,
-        ``training_fit``. Every expression is an expression object (:func:`expression_to_dict`).
+        ``training_fit``. Every expression is an expression object (:func:`expression_to_dict`); ``meta`` is
+        :func:`symbolic_ti.export.values.meta_block`. Registered as the ``"dict"`` renderer of
+        :class:`Result` (``Result.to_dict()``, ``Result.to_json()``).
     """
+    result.build_all()
     task, family = result.task, result.family
     ex = expression_to_dict
     if result.ridgeless:

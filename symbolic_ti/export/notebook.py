@@ -9,7 +9,10 @@ one prediction) only ``_repr_latex_``, which MathJax renders:
   which then show as LaTeX);
 * :func:`critical_to_html`, :func:`conjunctivity_to_html` for the two critical-value reports;
 * :func:`general_to_latex` for the general-n reports' ``_repr_latex_``;
-* :class:`Formula`, one expression with a label (:meth:`symbolic_ti.Result.formula`).
+* :class:`Formula`, one expression with a label (:meth:`symbolic_ti.Result.formula`): the plain-data class
+  lives in :mod:`symbolic_ti.results`; its ``"latex"``, ``"notebook_latex"`` and ``"text"`` renderers are here.
+
+:func:`result_to_html` is registered as the ``"html"`` renderer of :class:`~symbolic_ti.results.Result`.
 
 HTML values are the exact values as text (``-387/3925``), with the float in the cell's ``title``; every
 string is escaped. LaTeX values use :func:`symbolic_ti.export.latex.plain_latex`, so they read back with
@@ -23,11 +26,14 @@ from typing import Any
 
 import sympy as sp
 
+from ..display import renderer
+from ..results import Formula, Result
 from .general import general_to_latex  # noqa: F401  (moved to export/general.py, kept importable here)
 from .latex import expr_latex
 from .text import expr_text
 
-__all__ = ["Formula", "result_to_html", "critical_to_html", "conjunctivity_to_html", "general_to_latex"]
+__all__ = ["Formula", "formula_to_latex", "formula_to_text", "result_to_html", "critical_to_html",
+           "conjunctivity_to_html", "general_to_latex"]
 
 _STYLE = "border-collapse:collapse;text-align:right;font-family:monospace"
 _CELL = "padding:2px 8px;border:1px solid #ccc"
@@ -57,7 +63,8 @@ def _table(header: list[str], rows: list[str], caption: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------ Result
-def result_to_html(result: Any) -> str | None:
+@renderer("html", Result)
+def result_to_html(result: Result) -> str | None:
     """HTML of a numeric result: the upper-triangle table of ``f(i, j)`` and the per-category summary.
 
     Wrong trials (negative margin) are in red; the cell ``(L, W)`` of an exception ``W>L`` carries a dagger.
@@ -73,6 +80,7 @@ def result_to_html(result: Any) -> str | None:
     """
     if not result.is_numeric:
         return None
+    result.build_all()
     task = result.task
     n = task.n
     errors = set(result.errors)
@@ -162,36 +170,23 @@ def conjunctivity_to_html(report: Any, max_groups: int | None = 12) -> str:
 
 
 # ------------------------------------------------------------------------------------------ formula
-class Formula:
-    r"""One expression for display: ``label = value``, factored as in the LaTeX export.
+@renderer("latex", Formula)
+def formula_to_latex(formula: Formula) -> str:
+    """``label = value`` (or the value alone) in LaTeX, without ``$``; reads back with ``parse_exported``.
 
-    Parameters
-    ----------
-    expr : sympy expression or number
-    label : str, optional
-        LaTeX of the left-hand side, e.g. ``"f(3, 6)"``.
-
-    Examples
-    --------
-    >>> Formula(sp.Rational(-387, 3925), "f(3, 6)")._repr_latex_()
-    '$\\displaystyle f(3, 6) = - \\frac{387}{3925}$'
+    The value is :func:`symbolic_ti.export.latex.expr_latex` (factored numerator and denominator).
     """
+    value = expr_latex(formula.expr)
+    return f"{formula.label} = {value}" if formula.label else value
 
-    def __init__(self, expr: Any, label: str | None = None) -> None:
-        self.expr = sp.sympify(expr)
-        self.label = label
 
-    def to_latex(self) -> str:
-        """``label = value`` (or the value alone) in LaTeX, without ``$``; reads back with ``parse_exported``."""
-        value = expr_latex(self.expr)
-        return f"{self.label} = {value}" if self.label else value
+@renderer("notebook_latex", Formula)
+def _formula_notebook_latex(formula: Formula) -> str:
+    return rf"$\displaystyle {formula_to_latex(formula)}$"
 
-    def _repr_latex_(self) -> str:
-        return rf"$\displaystyle {self.to_latex()}$"
 
-    def __str__(self) -> str:
-        value = expr_text(self.expr)
-        return f"{self.label} = {value}" if self.label else value
-
-    def __repr__(self) -> str:
-        return f"Formula({self.expr!r}, label={self.label!r})"
+@renderer("text", Formula)
+def formula_to_text(formula: Formula) -> str:
+    """``label = value`` (or the value alone) as text (:func:`symbolic_ti.export.text.expr_text`)."""
+    value = expr_text(formula.expr)
+    return f"{formula.label} = {value}" if formula.label else value

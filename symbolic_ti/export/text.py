@@ -2,17 +2,22 @@
 
 Numeric results show the upper-triangle table of ``f(i, j)``; symbolic results list ``f(i, j)`` one per
 line, with factored numerators and denominators (:func:`symbolic_ti.export.latex.factored`), because a table
-of long formulas is unreadable.
+of long formulas is unreadable. :func:`result_to_text` is registered as the ``"text"`` renderer of
+:class:`~symbolic_ti.results.Result` (``Result.to_text()``, ``str(result)``).
+
+:func:`expr_text`, :func:`approx_suffix` and :func:`header_lines` are the pieces other text output reuses
+(``derive --trial`` in the CLI).
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
+from ..display import renderer
 from ..results import Result
-from .latex import factored
+from .latex_printer import factored
 
-__all__ = ["expr_text", "result_to_text"]
+__all__ = ["expr_text", "approx_suffix", "header_lines", "result_to_text"]
 
 
 def expr_text(e: sp.Expr | None) -> str:
@@ -37,8 +42,19 @@ def expr_text(e: sp.Expr | None) -> str:
     return body
 
 
-def _approx(e: sp.Expr | None) -> str:
-    """`` (~0.7018)`` for a non-integer number, else empty."""
+def approx_suffix(e: sp.Expr | None) -> str:
+    """The float of a non-integer number to 6 significant digits, as a suffix: `` (~0.701783)``.
+
+    Parameters
+    ----------
+    e : sympy expression or None
+
+    Returns
+    -------
+    str
+        ``" (~<float>)"`` for a number that is not an integer; ``""`` for an integer, an expression with free
+        symbols, or ``None``.
+    """
     if e is None or e.free_symbols or e.is_Integer:
         return ""
     return f" (~{float(e):.6g})"
@@ -49,13 +65,26 @@ def _table(rows: list[list[str]], align_left: int = 1) -> list[str]:
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     out = []
     for r in rows:
-        cells = [c.ljust(w) if k < align_left else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))]
+        cells = [c.ljust(w) if k < align_left else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths, strict=True))]
         out.append("  " + "  ".join(cells).rstrip())
     return out
 
 
-def _header(result: Result) -> list[str]:
-    if result.ridgeless:
+def header_lines(result: Result) -> list[str]:
+    """The header of a text report: title line, then task, family, ridge, method, and where they apply the free
+    parameters and the ridgeless conditions, each line indented by two spaces.
+
+    Parameters
+    ----------
+    result : Result
+
+    Returns
+    -------
+    list of str
+        Lines without newlines. The title says "numeric ... (float data; not exact)" for a result of the
+        numeric solver (``method`` starting with ``numeric``).
+    """
+    if result.ridge is None:  # ridgeless
         ridge = "ridgeless limit lambda -> 0+"
     elif result.ridge.free_symbols:
         ridge = f"{result.ridge} (symbolic)"
@@ -103,7 +132,7 @@ def _predictions(result: Result) -> list[str]:
 def _margins(result: Result) -> list[str]:
     lines = []
     for e, m in result.exception_margins.items():
-        lines.append(f"exception margin f({e.winner}, {e.loser}) = {expr_text(m)}{_approx(m)}")
+        lines.append(f"exception margin f({e.winner}, {e.loser}) = {expr_text(m)}{approx_suffix(m)}")
     if lines:
         lines.append("")
     rows = [["category", "trials", "min margin", "errors"]]
@@ -111,7 +140,7 @@ def _margins(result: Result) -> list[str]:
         if name == "no_ground_truth":
             rows.append([name, str(len(s.trials)), "no ground truth", "-"])
             continue
-        mm = "symbolic" if s.min_margin is None else expr_text(s.min_margin) + _approx(s.min_margin)
+        mm = "symbolic" if s.min_margin is None else expr_text(s.min_margin) + approx_suffix(s.min_margin)
         ne = "symbolic" if s.n_errors is None else str(s.n_errors)
         rows.append([name, str(len(s.trials)), mm, ne])
     lines += ["per category (margin = ground truth * f(i, j)):"] + _table(rows)
@@ -122,7 +151,7 @@ def _margins(result: Result) -> list[str]:
         if errs:
             lines.append(f"errors (negative margin): {len(errs)}")
             lines += _table([[f"({i}, {j})", cats[(i, j)], f"margin {expr_text(result.margin(i, j))}"
-                              + _approx(result.margin(i, j))] for i, j in errs], align_left=3)
+                              + approx_suffix(result.margin(i, j))] for i, j in errs], align_left=3)
         else:
             lines.append("errors (negative margin): none")
     else:
@@ -145,6 +174,7 @@ def _training(result: Result) -> list[str]:
     return lines
 
 
+@renderer("text", Result)
 def result_to_text(result: Result) -> str:
     """Readable plain-text report of a result.
 
@@ -162,5 +192,11 @@ def result_to_text(result: Result) -> str:
     str
         ASCII text ending with a newline.
     """
-    blocks = [_header(result), _predictions(result), _margins(result), _training(result)]
+    result.build_all()
+    blocks = [header_lines(result), _predictions(result), _margins(result), _training(result)]
     return "\n\n".join("\n".join(b).rstrip("\n") for b in blocks) + "\n"
+
+
+# Private spellings used by symbolic_ti/cli/app.py until it switches to the public names (issue 10).
+_approx = approx_suffix
+_header = header_lines

@@ -11,6 +11,7 @@ symbolic, because only it also returns where the generic formulas hold. Each che
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -21,10 +22,10 @@ from ..arguments import RIDGELESS_METHODS, SOLVE_METHODS, check_choice, exact_nu
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
 from ..gram import build_system, is_swap_invariant
-from ..results import LazyPredictions, Result
+from ..results import LazyPredictions, Result, register_substitution
 from ..task import Task
 from .dense import condition_factors, predict_ridge, predict_ridgeless_pinv, ridgeless_limit, uses_flint
-from . import flint_backend
+from . import flint_backend, substitute
 from .laplacian import laplacian_predictor
 
 __all__ = ["solve", "RIDGELESS"]
@@ -154,3 +155,7 @@ def solve(
         ridgeless_conditions=conditions,
         seconds=time.perf_counter() - start,
     )
+
+
+# Result.subs solves again through this (results.py does not import the solvers; see symbolic_ti.results).
+register_substitution(functools.partial(substitute.subs, solve=solve))

@@ -1,0 +1,134 @@
+r"""LaTeX of one expression: sympy's printer in a form that reads back, and factoring for display.
+
+Symbols print as in ``docs/conventions.md``: ``\alpha``, ``\lambda``, ``\kappa_{o}``, ``\kappa_{d}``.
+Numerators and denominators are factored for readability (:func:`factored`, FLINT for multivariate
+polynomials via :func:`symbolic_ti.solvers.flint_backend.factor_list`); the value is never changed.
+
+Two printing rules let sympy's LaTeX parser (``parse_latex(s, backend="lark")``) read every expression back
+(:func:`symbolic_ti.export.latex.parse_exported`; tests/test_latex_roundtrip.py):
+
+* parentheses are plain ``(...)``, not ``\left(...\right)``: the parser's grammar also reads ``\left`` as
+  ``\le`` followed by ``f t``, which makes a product ambiguous;
+* a product is written with juxtaposition (``3 \alpha^{2}``, ``2 \alpha \lambda``, ``2 (\alpha - 1)``) only
+  when it has a single non-numeric factor or only symbols; otherwise every factor is separated by ``\cdot``
+  (``6 \cdot \alpha^{2} \cdot \lambda``, ``\alpha \cdot (\alpha - 1)``). The parser cannot read juxtaposition
+  after a power, reads ``\alpha (\alpha - 1)`` as a function call, and finds a mix of both ambiguous.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from collections.abc import Iterable
+from typing import Any
+
+import sympy as sp
+from sympy.printing.latex import LatexPrinter
+
+from ..solvers.flint_backend import factor_list as flint_factor_list
+
+__all__ = ["DAGGER", "plain_latex", "factored", "expr_latex"]
+
+#: The mark of an exception's table cell and ``align`` line, ``^{\dagger}`` (removed again by ``parse_exported``).
+DAGGER = r"^{\dagger}"
+
+# ------------------------------------------------------------------ printing
+class _RoundTripPrinter(LatexPrinter):
+    r"""sympy's LaTeX printer with the two rules that let ``parse_latex(..., backend="lark")`` read the output
+    back (see the module docstring): juxtaposition only in simple products, ``\cdot`` otherwise."""
+
+    @staticmethod
+    def _implicit_ok(factors: Iterable[sp.Expr]) -> bool:
+        rest = [f for f in factors if not f.is_Number]
+        return len(rest) <= 1 or all(f.is_Symbol for f in rest)
+
+    def _print_Mul(self, expr: sp.Expr) -> str:
+        num, den = sp.fraction(expr, exact=True)
+        implicit = self._implicit_ok(sp.Mul.make_args(num)) and self._implicit_ok(sp.Mul.make_args(den))
+        saved = self._settings["mul_symbol_latex"]
+        self._settings["mul_symbol_latex"] = " " if implicit else r" \cdot "
+        try:
+            return super()._print_Mul(expr)
+        finally:
+            self._settings["mul_symbol_latex"] = saved
+
+
+def plain_latex(e: Any) -> str:
+    r"""LaTeX of one expression as sympy prints it, in the form that reads back with sympy's LaTeX parser.
+
+    Parameters
+    ----------
+    e : sympy expression or number
+
+    Returns
+    -------
+    str
+        ``sympy.latex`` with plain parentheses and ``\cdot`` where juxtaposition would be misread (module
+        docstring). Invariant: ``parse_exported(plain_latex(e)) == e`` up to simplification, for every rational
+        function of the package's Symbols and every radical (tests/test_latex_roundtrip.py).
+
+    Examples
+    --------
+    >>> from symbolic_ti import symbols as S
+    >>> plain_latex(6 * S.alpha**2 * S.ridge - 2 * S.alpha * (S.alpha - 1))
+    '6 \\cdot \\alpha^{2} \\cdot \\lambda - 2 \\cdot \\alpha \\cdot (\\alpha - 1)'
+    """
+    text = _RoundTripPrinter().doprint(sp.sympify(e))
+    return text.replace(r"\left(", "(").replace(r"\right)", ")")
+
+
+# ------------------------------------------------------------------ formulas
+@lru_cache(maxsize=4096)  # predictions share denominators: factor each polynomial once
+def _positive_factors(poly: sp.Expr) -> tuple[bool, sp.Expr]:
+    """Factor ``poly`` over the rationals with each factor's first printed term positive.
+
+    Returns ``(negative, product)`` with ``(-1 if negative else 1) * product == poly``; the product is an
+    unevaluated Mul, so that sympy does not distribute a number over a sum when printing.
+    """
+    fast = flint_factor_list(poly) if poly.is_Add else None  # multivariate: FLINT, much faster than sympy
+    coeff, factors = fast if fast is not None else sp.factor_list(poly)
+    negative = bool(coeff < 0)
+    parts: list[sp.Expr] = []
+    for f, k in factors:
+        first = f.as_ordered_terms()[0] if f.is_Add else f
+        if first.could_extract_minus_sign():
+            f = sp.expand(-f)
+            negative ^= bool(k % 2)
+        parts.append(f if k == 1 else sp.Pow(f, k, evaluate=False))
+    c = abs(coeff)
+    if c != 1 or not parts:
+        parts.insert(0, c)
+    product = parts[0] if len(parts) == 1 else sp.Mul(*parts, evaluate=False)
+    return negative, product
+
+
+def factored(e: sp.Expr) -> tuple[bool, sp.Expr, sp.Expr]:
+    """Split ``e`` into a sign and a factored numerator and denominator, for display only.
+
+    Parameters
+    ----------
+    e : sympy expression
+        A rational function of the free parameters (as in :attr:`Result.predictions`).
+
+    Returns
+    -------
+    negative : bool
+        Whether a minus sign goes in front.
+    num, den : sympy expressions
+        The canceled numerator and denominator factored over the rationals (``sympy.factor_list``), each
+        factor written with its first printed term positive, as unevaluated products. Invariant:
+        ``(-1 if negative else 1) * num / den == e`` (checked by the tests).
+    """
+    num, den = sp.fraction(sp.sympify(e))  # predictions are canceled rational functions already
+    neg_num, num = _positive_factors(num)
+    neg_den, den = _positive_factors(den)
+    return neg_num != neg_den, num, den
+
+
+def expr_latex(e: sp.Expr) -> str:
+    r"""LaTeX of one value: ``sympy.latex`` of a number, ``\frac{num}{den}`` of factored parts otherwise."""
+    e = sp.sympify(e)
+    if not e.free_symbols:
+        return plain_latex(e)
+    negative, num, den = factored(e)
+    body = plain_latex(num) if den == 1 else rf"\frac{{{plain_latex(num)}}}{{{plain_latex(den)}}}"
+    return f"- {body}" if negative else body
