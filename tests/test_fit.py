@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sympy as sp
 
 pytest.importorskip("scipy")
 from scipy import stats  # noqa: E402
@@ -101,6 +102,27 @@ def test_ridgeless_fit_and_exact_first_failure():
     assert a.lower <= 0.2 <= a.upper
     assert r.errors.alpha_first == pytest.approx((4 - math.sqrt(13)) / 3, rel=1e-9)
     assert set(r.errors.first_failing) == FIRST
+    # the exact value, also in the JSON as an expression object (docs/json_schema.md)
+    exact = (4 - sp.sqrt(13)) / 3
+    assert sp.simplify(r.errors.alpha_first_exact - exact) == 0
+    d = r.to_dict()
+    e = d["errors"]
+    assert sp.simplify(sp.sympify(e["alpha_first_exact"]["text"]) - exact) == 0
+    assert e["alpha_first_exact"]["float"] == pytest.approx(float(exact), rel=1e-12)
+    assert e["failure_groups"][0]["alpha_exact"] == e["alpha_first_exact"]
+    assert d["ridge_value"] is None and e["ridge_used"] == "ridgeless" and e["ridge_used_value"] is None
+
+
+def test_fixed_ridge_is_exact_in_json():
+    t = Task(5)
+    f = true_f(t, 0.2, sp.Rational(1, 10))
+    data = behaviour_from_arrays(t, t.trials, 1 / (1 + np.exp(-2 * f)), [100] * len(t.trials))
+    r = fit(data, ridge="0.1", starts=2, intervals=False)
+    d = r.to_dict()
+    assert r.ridge == "1/10" and r.ridge_value == sp.Rational(1, 10)
+    assert d["ridge_value"] == {"srepr": "Rational(1, 10)", "latex": r"\frac{1}{10}", "text": "1/10", "float": 0.1}
+    assert d["errors"]["ridge_used"] == "1/10" and d["errors"]["ridge_used_value"]["text"] == "1/10"
+    assert r.parameter("alpha").value == pytest.approx(0.2, abs=1e-4)  # noise-free probabilities
 
 
 def test_gaussian_scores_recover_scale_and_conjunctivity():
@@ -123,13 +145,25 @@ def test_gaussian_scores_recover_scale_and_conjunctivity():
 
 
 def test_compare_fits_nested_models(synthetic):
-    data, _, r = synthetic
+    data, k, r = synthetic
     r0 = fit(data, ridge="ridgeless", starts=2, intervals=False, error_check=False)
     cmp = compare_fits([r, r0])
     assert r.loglik >= r0.loglik - 1e-6  # the ridgeless limit is the boundary of the fitted-ridge model
-    assert sum(cmp.akaike_weights) == pytest.approx(1.0)
-    assert min(cmp.delta_aic) == 0.0
-    assert cmp.delta_aic[1] == pytest.approx(r0.aic - r.aic) if r0.aic > r.aic else True
+    assert (r.n_params, r0.n_params) == (3, 2)  # alpha, lambda, beta against alpha, beta
+    # the ridgeless log-likelihood from the independent solve and scipy.stats at the fitted point
+    v0 = r0.values
+    p0 = 1 / (1 + np.exp(-v0["beta"] * true_f(T9, v0["alpha"], "ridgeless")))
+    ll0 = float(stats.binom.logpmf(k, 400, p0).sum())
+    assert r0.loglik == pytest.approx(ll0, rel=1e-8)
+    # AIC = 2k - 2 log L, BIC = k log m - 2 log L, Akaike weights exp(-dAIC/2) normalised (Burnham & Anderson)
+    aic = np.array([2 * 3 - 2 * r.loglik, 2 * 2 - 2 * ll0])
+    bic = np.array([3 * math.log(72) - 2 * r.loglik, 2 * math.log(72) - 2 * ll0])
+    weights = np.exp(-(aic - aic.min()) / 2) / np.exp(-(aic - aic.min()) / 2).sum()
+    assert list(cmp.delta_aic) == pytest.approx(list(aic - aic.min()), abs=1e-6)
+    assert list(cmp.delta_bic) == pytest.approx(list(bic - bic.min()), abs=1e-6)
+    assert list(cmp.akaike_weights) == pytest.approx(list(weights), abs=1e-9)
+    # the data were drawn at lambda = 0.05: the fitted ridge beats the ridgeless limit (by about 9.5 in AIC)
+    assert cmp.delta_aic[0] == 0.0 and cmp.delta_aic[1] > 4 and cmp.best is r
     other = behaviour_from_arrays(T9, T9.trials[:10], [0.5] * 10, [10] * 10)
     with pytest.raises(ParameterError, match="different data"):
         compare_fits([r, fit(other, ridge="ridgeless", starts=1, intervals=False, error_check=False)])
@@ -144,7 +178,32 @@ def test_result_is_immutable_and_exports(synthetic):
     assert len(d["trials"]) == 72 and {"observed", "predicted", "f"} <= set(d["trials"][0])
     json.dumps(d, allow_nan=False)
     assert "profile-likelihood" in r.to_text() and r"\alpha" in r._repr_latex_()
+    # the report is made of its parts' lines
+    text = r.to_text()
+    assert all("  " + str(p) in text for p in r.parameters)
+    assert all("  " + str(c) in text for c in r.categories) and str(r.errors) in text
+    assert str(r).count("\n") == text.count("\n") - (72 - 20) + 1  # str() shows 20 of the 72 trials
+    cmp = compare_fits([r])
+    assert cmp.to_dict()["meta"]["format"] == "symbolic_ti.fit_comparison" and cmp.akaike_weights == (1.0,)
 
+
+
+def test_fit_figure_shows_observed_and_predicted(synthetic):
+    pytest.importorskip("matplotlib")
+    from symbolic_ti.figures.fit import fit_figure
+
+    _, k, r = synthetic
+    fig = fit_figure(r)
+    obs, pred = (ax.images[0].get_array() for ax in fig.axes[:2])
+    v = r.values
+    p = 1 / (1 + np.exp(-v["beta"] * true_f(T9, v["alpha"], v["lambda"])))  # independent solve
+    for n, t in enumerate(T9.trials):
+        assert obs[t[0] - 1, t[1] - 1] == pytest.approx(k[n] / 400)
+        assert pred[t[0] - 1, t[1] - 1] == pytest.approx(p[n], abs=1e-9)
+    assert np.ma.getmaskarray(obs)[np.diag_indices(9)].all()  # no trial on the diagonal
+    assert fig.axes[0].images[0].get_clim() == (0.0, 1.0)
+    boxes = {(round(b.get_x() + 1.5), round(b.get_y() + 1.5)) for b in fig.axes[0].patches}
+    assert boxes == {(4, 6), (6, 4)}  # (column j, row i) of the exception 6>4 in both orders
 
 def test_fit_argument_errors(synthetic):
     data = synthetic[0]

@@ -271,6 +271,7 @@ def test_cli_missing_matplotlib(tmp_path, capsys, monkeypatch):
 def test_core_imports_without_matplotlib():
     code = ("import sys; sys.modules['matplotlib'] = None\n"
             "import symbolic_ti, symbolic_ti.numeric.grid, symbolic_ti.figures.plot, symbolic_ti.cli.plot\n"
+            "import symbolic_ti.figures.fit, symbolic_ti.cli.fit, symbolic_ti.export.fit\n"
             "from symbolic_ti.cli import build_parser; build_parser()\n"
             "r = symbolic_ti.derive(4, parameters={'alpha': 0}, ridge=1)\n"
             "h = symbolic_ti.figures.plot.heatmap_data(r); print(round(h.matrix[0, 3] * 7, 9))\n"

@@ -38,21 +38,19 @@ select any of them, different columns must all match.
 
 from __future__ import annotations
 
-import csv
-import gzip
-import io
 import math
-import warnings
 import os
-import zlib
+import warnings
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from ..display import Rendered
 from ..errors import DataError, DataWarning
 from ..task import Task
+from .table import column_index, listing, parse_filter, read_item, read_number, read_rows
 
 __all__ = ["BehaviourData", "load_behaviour", "behaviour_from_arrays", "parse_filter", "infer_kind", "KINDS",
            "DEFAULT_DATA_NAME"]
@@ -64,12 +62,9 @@ KINDS: tuple[str, ...] = ("probability", "accuracy", "score")
 #: File name of the shared language-model table, in ``../shared/data/`` beside the repository.
 DEFAULT_DATA_NAME = "lm_pair_summary_n9.csv.gz"
 
-_GZIP_MAGIC = b"\x1f\x8b"
-_MAX_LISTED = 12
-
 
 @dataclass(frozen=True)
-class BehaviourData:
+class BehaviourData(Rendered):
     """Observed behaviour per trial, after filtering and averaging (immutable).
 
     Attributes
@@ -197,118 +192,6 @@ class BehaviourData:
             parts.append(f"{col} ({shown})")
         return "; ".join(parts)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready description and per-trial values."""
-        return {
-            "source": self.source,
-            "filters": [[c, v] for c, v in self.filters],
-            "item_columns": list(self.item_columns),
-            "value_column": self.value_column,
-            "count_column": self.count_column,
-            "kind": self.kind,
-            "rows_read": self.rows_read,
-            "averaged_over": {c: list(v) for c, v in self.averaged_over},
-            "rows_selected": self.rows_selected,
-            "trials": [{"trial": list(t), "value": v, "count": c, "rows": r}
-                       for t, v, c, r in zip(self.trials, self.values, self.counts, self.n_rows)],
-        }
-
-
-# ------------------------------------------------------------------------------- helpers
-def parse_filter(text: str) -> tuple[str, str]:
-    """Read a filter ``COLUMN=VALUE`` (spaces around the name are ignored; the value is kept as written).
-
-    Raises
-    ------
-    DataError
-        If there is no ``=`` or the column name is empty.
-    """
-    if not isinstance(text, str):
-        raise DataError(f"a filter must be text COLUMN=VALUE, got {text!r}")
-    name, sep, value = text.partition("=")
-    if not sep or not name.strip():
-        raise DataError(f"a filter must be COLUMN=VALUE such as setting=full, got {text!r}")
-    return name.strip(), value.strip()
-
-
-def _listing(values: Iterable[str]) -> str:
-    vals = sorted(set(values), key=lambda v: (v == "", v))
-    shown = ", ".join(repr(v) for v in vals[:_MAX_LISTED])
-    return shown + (f", ... ({len(vals)} in all)" if len(vals) > _MAX_LISTED else "")
-
-
-def _open_text(path: Path) -> io.TextIOBase:
-    """Open a CSV or gzip-compressed CSV as text, deciding by the file's first bytes."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(2)
-    except FileNotFoundError:
-        raise DataError(f"data file {str(path)!r} does not exist") from None
-    except IsADirectoryError:
-        raise DataError(f"data file {str(path)!r} is a directory") from None
-    except OSError as err:
-        raise DataError(f"cannot read data file {str(path)!r}: {err.strerror or err}") from None
-    if head == _GZIP_MAGIC:
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
-    if path.name.endswith(".gz"):
-        raise DataError(f"data file {str(path)!r} ends in .gz but is not gzip-compressed")
-    return open(path, "r", encoding="utf-8", newline="")
-
-
-def _read_rows(path: Path) -> tuple[list[str], list[list[str]]]:
-    """Header and data rows of the file, with readable errors for broken files."""
-    fh = _open_text(path)
-    try:
-        with fh:
-            reader = csv.reader(fh)
-            header = next(reader, None)
-            if header is None:
-                raise DataError(f"data file {str(path)!r} is empty (no header row)")
-            header = [h.strip() for h in header]
-            rows = [r for r in reader if r]
-    except (gzip.BadGzipFile, EOFError, zlib.error) as err:
-        raise DataError(f"data file {str(path)!r} is not a readable gzip file ({type(err).__name__}: {err}); "
-                        f"is it truncated or corrupt?") from None
-    except UnicodeDecodeError as err:
-        raise DataError(f"data file {str(path)!r} is not UTF-8 text ({err.reason} at byte {err.start}); "
-                        f"is it a CSV file?") from None
-    except csv.Error as err:
-        raise DataError(f"data file {str(path)!r} is not valid CSV: {err}") from None
-    except OSError as err:
-        raise DataError(f"cannot read data file {str(path)!r}: {err.strerror or err}") from None
-    if len(set(header)) != len(header):
-        dup = sorted({h for h in header if header.count(h) > 1})
-        raise DataError(f"data file {str(path)!r} has repeated column names: {', '.join(dup)}")
-    return header, rows
-
-
-def _column_index(header: Sequence[str], name: str, role: str, path: Path) -> int:
-    try:
-        return list(header).index(name)
-    except ValueError:
-        raise DataError(f"{role} column {name!r} is not in {path.name}; available columns: "
-                        f"{', '.join(header)}") from None
-
-
-def _number(text: str, column: str, line: int) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise DataError(f"row {line}: column {column!r} holds {text!r}, not a number") from None
-    if not math.isfinite(v):
-        raise DataError(f"row {line}: column {column!r} holds {text!r}, not a finite number")
-    return v
-
-
-def _item(text: str, column: str, line: int, n: int) -> int:
-    v = _number(text, column, line)
-    if v != int(v):
-        raise DataError(f"row {line}: column {column!r} holds {text!r}, not an integer item")
-    item = int(v)
-    if not 1 <= item <= n:
-        raise DataError(f"row {line}: item {item} in column {column!r} is out of range; the task has items 1..{n}")
-    return item
-
 
 # ---------------------------------------------------------------------------------- loader
 def infer_kind(column: str) -> str:
@@ -332,10 +215,10 @@ def infer_kind(column: str) -> str:
 
 
 def load_behaviour(
-    path: "str | os.PathLike[str]",
+    path: str | os.PathLike[str],
     task: Task,
     *,
-    filters: Iterable["str | tuple[str, str]"] = (),
+    filters: Iterable[str | tuple[str, str]] = (),
     item_columns: Sequence[str] = ("item_a", "item_b"),
     value_column: str = "mean_prob_yes",
     kind: str = "auto",
@@ -410,13 +293,13 @@ def load_behaviour(
     parsed = tuple(parse_filter(f) if isinstance(f, str) else (str(f[0]).strip(), str(f[1]).strip())
                    for f in filters)
     p = Path(path)
-    header, rows = _read_rows(p)
-    ia = _column_index(header, item_columns[0], "first-item", p)
-    ib = _column_index(header, item_columns[1], "second-item", p)
-    iv = _column_index(header, value_column, "value", p)
+    header, rows = read_rows(p)
+    ia = column_index(header, item_columns[0], "first-item", p)
+    ib = column_index(header, item_columns[1], "second-item", p)
+    iv = column_index(header, value_column, "value", p)
     if kind == "auto":
         kind = infer_kind(value_column)
-    ic = None if count_column is None else _column_index(header, count_column, "count", p)
+    ic = None if count_column is None else column_index(header, count_column, "count", p)
     it = header.index(truth_column) if truth_column is not None and truth_column in header else None
     width = len(header)
 
@@ -426,7 +309,7 @@ def load_behaviour(
         wanted.setdefault(col, set()).add(val)
     numbered = [(k + 2, r) for k, r in enumerate(rows)]  # line numbers: header is line 1 (blank lines skipped)
     for col, vals in wanted.items():
-        ci = _column_index(header, col, "filter", p)
+        ci = column_index(header, col, "filter", p)
         kept = [(ln, r) for ln, r in numbered if (r[ci].strip() if ci < len(r) else "") in vals]
         if not kept:
             there = [r[ci].strip() if ci < len(r) else "" for _, r in numbered]
@@ -434,7 +317,7 @@ def load_behaviour(
             if not numbered:
                 raise DataError(f"no rows left before filter {col}={'|'.join(sorted(vals))}")
             raise DataError(f"filter {col}={'|'.join(sorted(vals))} selects no rows{before}; values of {col!r} "
-                            f"there: {_listing(there)}")
+                            f"there: {listing(there)}")
         numbered = kept
     if not numbered:
         raise DataError(f"data file {str(p)!r} has no data rows")
@@ -446,19 +329,19 @@ def load_behaviour(
     for line, r in numbered:
         if len(r) < width:
             raise DataError(f"row {line} has {len(r)} fields, the header has {width}")
-        i = _item(r[ia], item_columns[0], line, n)
-        j = _item(r[ib], item_columns[1], line, n)
+        i = read_item(r[ia], item_columns[0], line, n)
+        j = read_item(r[ib], item_columns[1], line, n)
         if (i, j) not in trial_set:
             raise DataError(f"row {line}: ({i}, {j}) is not a trial of the task (a trial compares two different "
                             f"items of 1..{n})")
-        v = _number(r[iv], value_column, line)
+        v = read_number(r[iv], value_column, line)
         if not lo <= v <= hi:
             raise DataError(f"row {line}: {value_column} = {r[iv]!r} is outside [0, 1], which a {kind} needs")
-        c = 1.0 if ic is None else _number(r[ic], count_column, line)  # type: ignore[arg-type]
+        c = 1.0 if ic is None else read_number(r[ic], count_column, line)  # type: ignore[arg-type]
         if c <= 0:
             raise DataError(f"row {line}: count {count_column} = {r[ic]!r} must be > 0")  # type: ignore[index]
         if it is not None and r[it].strip() != "":
-            gfile = _number(r[it], truth_column, line)  # type: ignore[arg-type]
+            gfile = read_number(r[it], truth_column, line)  # type: ignore[arg-type]
             gtask = task.ground_truth((i, j))
             if gtask is not None and gfile != gtask:
                 raise DataError(f"row {line}: the file's {truth_column} of ({i}, {j}) is {r[it]}, the task's is "
@@ -488,7 +371,7 @@ def load_behaviour(
             if len(values_seen) <= 20:  # a design factor (model, phase, ...), not another measurement column
                 varying.append((col, tuple(values_seen)))
     if kind == "accuracy":
-        bad = [t for t, g in zip(trials, gts) if g is None]
+        bad = [t for t, g in zip(trials, gts, strict=True) if g is None]
         if bad:
             raise DataError(f"trials {', '.join(map(str, bad[:6]))} have no ground truth ({task.label()}), so an "
                             f"accuracy cannot be read as a choice; filter them out or use kind='probability'")
@@ -531,7 +414,7 @@ def behaviour_from_arrays(task: Task, trials: Sequence[Trial], values: Sequence[
         For a trial not in the task, a repeated trial, mismatched lengths, or a value outside [0, 1] for a
         choice kind.
     """
-    trials = [tuple(int(x) for x in t) for t in trials]
+    trials = [tuple(int(x) for x in t) for t in trials]  # type: ignore[misc]  # checked by the task below
     if not len(trials) == len(values) == len(counts):
         raise DataError(f"trials, values and counts must have the same length, got {len(trials)}, {len(values)}, "
                         f"{len(counts)}")

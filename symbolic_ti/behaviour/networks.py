@@ -32,8 +32,8 @@ times the standard one, because the network is positively homogeneous of degree 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 
@@ -45,7 +45,7 @@ __all__ = ["TrainedNetwork", "trial_inputs", "ntk_gram", "train_relu_network", "
 Trial = tuple[int, int]
 
 
-def trial_inputs(n: int, trials: "list[Trial] | tuple[Trial, ...]") -> np.ndarray:
+def trial_inputs(n: int, trials: list[Trial] | tuple[Trial, ...]) -> np.ndarray:
     """Inputs ``(e_i ; e_j) / sqrt(2)`` of the trials, one row each.
 
     Parameters
@@ -230,17 +230,17 @@ def train_relu_network(task: Task, width: int, depth: int = 1, *, seed: int = 0,
         if loss < tol:
             taken -= 1
             break
-        for w, g in zip(weights, _gradients(weights, pres, acts, resid)):
+        for w, g in zip(weights, _gradients(weights, pres, acts, resid), strict=True):
             w -= lr * g
     out = _forward(weights, x_train)[0]
     resid = out - f0_train - y
     loss = 0.5 * float(resid @ resid)
     pred = _forward(weights, x_all)[0] - f0_all
-    change = math.sqrt(sum(float(np.sum((w - w0) ** 2)) for w, w0 in zip(weights, initial)))
+    change = math.sqrt(sum(float(np.sum((w - w0) ** 2)) for w, w0 in zip(weights, initial, strict=True)))
     norm0 = math.sqrt(sum(float(np.sum(w0 ** 2)) for w0 in initial))
     return TrainedNetwork(width=int(width), depth=int(depth), seed=int(seed), init_scale=float(init_scale),
                           steps=taken, lr=lr, final_loss=loss,
-                          predictions={t: float(v) for t, v in zip(task.trials, pred)},
+                          predictions={t: float(v) for t, v in zip(task.trials, pred, strict=True)},
                           relative_weight_change=change / norm0)
 
 

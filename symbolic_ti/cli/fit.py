@@ -136,64 +136,11 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
 
 
 # ------------------------------------------------------------------------------------- plot
-def _matrix(n: int, values: dict[tuple[int, int], float]) -> Any:
-    import numpy as np
-
-    m = np.full((n, n), np.nan)
-    for (i, j), v in values.items():
-        m[i - 1, j - 1] = v
-    return m
-
-
-def _figure(result: Any) -> Any:
-    """Observed and predicted heatmaps side by side (private; a small local drawing)."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    n = result.task.n
-    choice = result.likelihood == "binomial"
-    obs = _matrix(n, {t.trial: t.observed for t in result.trials})
-    beta = result.values["beta"]
-    if choice:
-        pred = _matrix(n, {t: 1.0 / (1.0 + np.exp(-beta * f)) for t, f in result.f_all})
-        vmin, vmax, cmap, label = 0.0, 1.0, "RdBu_r", "P(first item wins)"
-    else:
-        pred = _matrix(n, {t: beta * f for t, f in result.f_all})
-        lim = float(np.nanmax(np.abs(np.concatenate([obs[np.isfinite(obs)], pred[np.isfinite(pred)]]))))
-        vmin, vmax, cmap, label = -lim, lim, "RdBu_r", "score"
-    fig, axes = plt.subplots(1, 2, figsize=(9.5, 4.2), constrained_layout=True)
-    vals = ", ".join(f"{p.name}={p.value:.3g}" for p in result.parameters)
-    for ax, mat, title in ((axes[0], obs, "observed"), (axes[1], pred, f"predicted ({result.family}: {vals})")):
-        im = ax.imshow(mat, vmin=vmin, vmax=vmax, cmap=cmap)
-        ax.set_title(title, fontsize=9)
-        ax.set_xticks(range(n), [str(k) for k in range(1, n + 1)])
-        ax.set_yticks(range(n), [str(k) for k in range(1, n + 1)])
-        ax.set_xlabel("second item j")
-        ax.set_ylabel("first item i")
-        for e in result.task.exceptions:
-            for i, j in ((e.winner, e.loser), (e.loser, e.winner)):
-                ax.add_patch(plt.Rectangle((j - 1.5, i - 1.5), 1, 1, fill=False, lw=1.5, ec="k"))
-        if result.errors is not None:
-            for i, j in result.errors.first_failing:
-                ax.plot(j - 1, i - 1, marker="x", color="k", ms=6)
-    fig.colorbar(im, ax=axes, shrink=0.85, label=label)
-    fig.suptitle(f"{result.task.label()}; boxes: exception; x: theory's first failures", fontsize=9)
-    return fig
-
-
 def _write_plot(result: Any, path: Path, context: Any) -> None:
-    """Render the figure and write it atomically: complete or untouched (symbolic_ti.figures.plot.save_figure)."""
-    import matplotlib.pyplot as plt
+    """Draw the fit's figure and write it atomically: complete or untouched (symbolic_ti.figures.fit)."""
+    from ..figures.fit import write_fit_plot
 
-    from ..figures.plot import save_figure
-
-    fig = _figure(result)
     try:
-        save_figure(fig, path)
+        write_fit_plot(result, path)
     except ExportError as err:
         raise context.fail("--plot", err) from None
-    finally:
-        plt.close(fig)

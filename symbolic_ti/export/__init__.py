@@ -9,6 +9,7 @@ package, so every renderer is registered before any result exists. A new rendere
 # ruff: noqa: F401  (imported for the renderers they register)
 from __future__ import annotations
 
+from . import fit
 from . import general
 from . import jsonreport
 from . import latex

@@ -1,0 +1,286 @@
+r"""The likelihood of a fit: compiled closed-form predictions and the log-likelihood in optimiser coordinates.
+
+The kernel ridge predictions ``f(i, j; theta)`` of a family are derived once with the fitted parameters
+symbolic (:func:`symbolic_ti.solvers.dispatch.solve`) and compiled to one numpy function
+(``sympy.lambdify`` with common subexpressions). The model of docs/fitting.md reads them out with a response
+scale ``beta > 0``:
+
+* choices: ``P(first item wins) = sigmoid(beta f)``, and ``k_t = count_t * observed_t`` "first item" answers
+  out of ``count_t`` are binomial (``lgamma`` for the binomial coefficient, so fractional ``k_t`` of averaged
+  probabilities give the quasi-likelihood of McCullagh & Nelder, *Generalized Linear Models*, 2nd ed. 1989,
+  ch. 9)::
+
+      log L = sum_t log C(n_t, k_t) + k_t log p_t + (n_t - k_t) log(1 - p_t)
+
+* real scores: ``score_t ~ Normal(beta f, sigma^2 / count_t)`` with ``sigma`` profiled out in closed form
+  (``sigma^2 = sum_t n_t (y_t - beta f_t)^2 / m``).
+
+Each fitted parameter has an unbounded optimiser coordinate ``z`` that respects its domain (:class:`Coord`):
+a parameter in ``[a, b]`` is ``a + (b - a) sigmoid(z)``, one in ``[a, oo)`` (the ridge, ``beta``) is
+``a + exp(z)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from .. import symbols as S
+from ..arguments import parse_ridge
+from ..errors import ParameterError, SolveError
+from ..families import Family
+from ..results import Result
+from ..task import Task
+from .data import BehaviourData
+
+__all__ = ["Coord", "coord_for", "compile_predictions", "LikelihoodModel", "LOGIT_BOUND", "LOG_BOUNDS",
+           "LOG_BETA_BOUNDS"]
+
+#: Optimiser bound of a logistic coordinate: alpha in [2e-9, 1 - 2e-9].
+LOGIT_BOUND = 20.0
+#: Optimiser bounds of ``log(x - a)`` for a parameter in ``[a, oo)``: the ridge in [1.5e-8, 8e3].
+LOG_BOUNDS = (-18.0, 9.0)
+#: Optimiser bounds of ``log(beta)``.
+LOG_BETA_BOUNDS = (-9.0, 7.0)
+
+
+@dataclass
+class Coord:
+    """One fitted parameter and its transformation to an unbounded optimiser coordinate.
+
+    Attributes
+    ----------
+    name : str
+        ``"alpha"``, ``"lambda"``, another family parameter, or ``"beta"``.
+    kind : {"logistic", "exp", "identity"}
+        ``x = lower + (upper - lower) sigmoid(z)`` (bounded domain), ``x = lower + exp(z)`` (lower bound only),
+        or ``x = z``.
+    lower, upper : float
+        The domain (``-inf``/``inf`` allowed).
+    zbounds : (float, float)
+        Box of the optimiser coordinate.
+    """
+
+    name: str
+    kind: str
+    lower: float
+    upper: float
+    zbounds: tuple[float, float]
+
+    def to_natural(self, z: float) -> float:
+        """The parameter value at optimiser coordinate ``z``."""
+        if self.kind == "logistic":
+            return self.lower + (self.upper - self.lower) / (1.0 + math.exp(-z))
+        if self.kind == "exp":
+            return self.lower + math.exp(z)
+        return z
+
+    def to_z(self, x: float) -> float:
+        """The optimiser coordinate of value ``x``, clipped to :attr:`zbounds`."""
+        if self.kind == "logistic":
+            q = (x - self.lower) / (self.upper - self.lower)
+            q = min(max(q, 1e-12), 1 - 1e-12)
+            return float(np.clip(math.log(q / (1 - q)), *self.zbounds))
+        if self.kind == "exp":
+            return float(np.clip(math.log(max(x - self.lower, 1e-300)), *self.zbounds))
+        return x
+
+    def natural_bound(self, side: int) -> float:
+        """The domain end reached at the optimiser bound ``side`` (-1 lower, +1 upper)."""
+        if self.kind == "logistic":
+            return self.lower if side < 0 else self.upper
+        if self.kind == "exp":
+            return self.lower if side < 0 else math.inf
+        return -math.inf if side < 0 else math.inf
+
+
+def coord_for(name: str, lower: sp.Expr, upper: sp.Expr) -> Coord:
+    """The :class:`Coord` of a parameter with domain ``[lower, upper]`` (sympy bounds, ``oo`` allowed)."""
+    lo = float(lower) if lower.is_finite else -math.inf
+    hi = float(upper) if upper.is_finite else math.inf
+    if math.isfinite(lo) and math.isfinite(hi):
+        return Coord(name, "logistic", lo, hi, (-LOGIT_BOUND, LOGIT_BOUND))
+    if math.isfinite(lo):
+        bounds = LOG_BETA_BOUNDS if name == "beta" else LOG_BOUNDS
+        return Coord(name, "exp", lo, math.inf, bounds)
+    return Coord(name, "identity", -math.inf, math.inf, (-1e6, 1e6))
+
+
+def compile_predictions(expressions: Sequence[sp.Expr], symbols: Sequence[sp.Symbol]
+                        ) -> Callable[..., np.ndarray]:
+    """Compile closed forms to one numpy function of the parameter values.
+
+    Parameters
+    ----------
+    expressions : sequence of sympy.Expr, length T
+    symbols : sequence of sympy.Symbol
+        The arguments of the compiled function, in order.
+
+    Returns
+    -------
+    callable
+        ``evaluate(*values)``: with plain floats (the optimiser's hot path) an array of shape ``(T,)`` (NaN on a
+        division by zero); with arrays, shape ``(T,) + broadcast shape of the arguments`` (constants are
+        broadcast). ``sympy.lambdify(cse=True)``.
+    """
+    fn = sp.lambdify(list(symbols), list(expressions), modules="numpy", cse=True)
+
+    def evaluate(*args: Any) -> np.ndarray:
+        if all(isinstance(a, (int, float)) for a in args):
+            try:
+                return np.array(fn(*args), dtype=float)
+            except ZeroDivisionError:
+                return np.full(len(expressions), np.nan)
+        arrays = [np.asarray(a, dtype=float) for a in args]
+        shape = np.broadcast_shapes(*(a.shape for a in arrays)) if arrays else ()
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            out = fn(*arrays)
+        return np.stack([np.broadcast_to(np.asarray(v, dtype=float), shape) for v in out])
+
+    return evaluate
+
+
+#: Exact solves and compiled closed forms by (task, family, ridge mode), reused across fits (bounded).
+_SOLVED: dict[tuple[Any, ...], tuple[Result, dict[Any, Any]]] = {}
+_CACHE_SIZE = 16
+
+
+class LikelihoodModel:
+    """Compiled predictions and the log-likelihood of one data set under one family and ridge mode.
+
+    Parameters
+    ----------
+    data : BehaviourData
+    family : Family
+        Its symbolic parameters are fitted (those that the predictions depend on).
+    ridge : "fit", "fitted", None, "ridgeless" or a number >= 0
+        ``"fit"``/``"fitted"``/``None``: the ridge is fitted; otherwise read by
+        :func:`symbolic_ti.arguments.parse_ridge` and held fixed.
+
+    Attributes
+    ----------
+    coords : list of Coord
+        The fitted family parameters, then ``lambda`` when the ridge is fitted, then ``beta``.
+    ridge_mode : str
+        ``"fitted"``, ``"ridgeless"`` or the fixed exact ridge as text.
+    ridge_value : sympy.Expr or None
+        The fixed exact ridge (None when fitted or ridgeless).
+    result : Result
+        The exact solve behind the predictions.
+    choice : bool
+        Binomial (choices) or Gaussian (scores) likelihood.
+    m : int
+        Observed trials.
+    notes : list of str
+        Parameters that do not change the predictions (not fitted).
+
+    Raises
+    ------
+    ParameterError
+        If a family parameter named ``beta`` is free (it would clash with the response scale).
+    SolveError
+        If the predictions depend on a symbol that cannot be fitted.
+    """
+
+    def __init__(self, data: BehaviourData, family: Family, ridge: Any) -> None:
+        from ..solvers.dispatch import solve
+
+        self.data = data
+        self.task: Task = data.task
+        self.family = family
+        lam = parse_ridge("lambda" if ridge in (None, "fit", "fitted") else ridge)
+        self.ridge_mode = "fitted" if lam == S.ridge else ("ridgeless" if lam is None else str(lam))
+        self.ridge_value: sp.Expr | None = None if lam is None or lam == S.ridge else sp.sympify(lam)
+        key = (self.task, family, self.ridge_mode)
+        if key not in _SOLVED:  # one exact solve per task, family and ridge: fits of other data reuse it
+            if len(_SOLVED) >= _CACHE_SIZE:
+                _SOLVED.pop(next(iter(_SOLVED)))
+            result = solve(self.task, family, "ridgeless" if lam is None else lam)
+            _SOLVED[key] = (result, {})
+        self.result, self.compiled = _SOLVED[key]
+        present = set(self.result.free_symbols)
+        self.coords: list[Coord] = []
+        self.symbols: list[sp.Symbol] = []
+        self.notes: list[str] = []
+        for p in family.free_parameters:
+            if p.name == "beta" and p.symbol in present:
+                raise ParameterError(f"{family.name}: the family parameter beta clashes with the response scale "
+                                     f"beta of the fit; fix it (e.g. parameters={{'beta': 0}})")
+            if p.symbol in present:
+                self.coords.append(coord_for(p.name, p.lower, p.upper))
+                self.symbols.append(p.symbol)
+            else:
+                self.notes.append(f"{p.name} does not change the predictions here and is not fitted")
+        if lam == S.ridge:
+            self.coords.append(coord_for("lambda", sp.Integer(0), sp.oo))
+            self.symbols.append(S.ridge)
+        extra = present - set(self.symbols)
+        if extra:
+            raise SolveError(f"the predictions depend on {', '.join(sorted(s.name for s in extra))}, "
+                             f"which cannot be fitted here")
+        self.coords.append(coord_for("beta", sp.Integer(0), sp.oo))
+        all_trials = self.task.trials
+        ckey = tuple(self.symbols)
+        if ckey not in self.compiled:
+            self.compiled[ckey] = compile_predictions([self.result.predictions[t] for t in all_trials],
+                                                      self.symbols)
+        self._f_all = self.compiled[ckey]
+        index = {t: k for k, t in enumerate(all_trials)}
+        self.obs_index = np.array([index[t] for t in data.trials])
+        self.y = data.observed
+        self.n = data.counts_array
+        self.choice = data.is_choice
+        if self.choice:
+            from scipy.special import gammaln
+
+            k = self.n * self.y
+            self.const = float(np.sum(gammaln(self.n + 1) - gammaln(k + 1) - gammaln(self.n - k + 1)))
+            self.k = k
+        else:
+            self.const = float(0.5 * np.sum(np.log(self.n)))
+        self.m = len(data.trials)
+
+    @property
+    def names(self) -> list[str]:
+        """Names of the fitted coordinates, in order."""
+        return [c.name for c in self.coords]
+
+    def natural(self, z: np.ndarray) -> dict[str, float]:
+        """Parameter values by name at optimiser coordinates ``z`` (shape ``(len(coords),)``)."""
+        return {c.name: c.to_natural(float(v)) for c, v in zip(self.coords, z, strict=True)}
+
+    def f_all(self, nat: Mapping[str, float]) -> np.ndarray:
+        """``f`` of every trial of the task (task order), shape ``(len(task.trials),)``."""
+        return self._f_all(*[nat[c.name] for c in self.coords[:-1]])
+
+    def f_obs(self, nat: Mapping[str, float]) -> np.ndarray:
+        """``f`` of the observed trials (data order), shape ``(m,)``."""
+        return self.f_all(nat)[self.obs_index]
+
+    def loglik_natural(self, nat: Mapping[str, float]) -> tuple[float, float | None]:
+        """Log-likelihood (with its normalising constants) and the Gaussian ``sigma`` (None for choices)."""
+        f = self.f_obs(nat)
+        eta = nat["beta"] * f
+        if not np.all(np.isfinite(eta)):
+            return -math.inf, None
+        if self.choice:
+            ll = -(self.k * np.logaddexp(0.0, -eta) + (self.n - self.k) * np.logaddexp(0.0, eta)).sum()
+            return float(self.const + ll), None
+        rss = float(np.sum(self.n * (self.y - eta) ** 2))
+        s2 = max(rss / self.m, 1e-300)
+        ll = self.const - 0.5 * self.m * math.log(2 * math.pi * s2) - 0.5 * self.m
+        return float(ll), math.sqrt(s2)
+
+    def negll(self, z: np.ndarray) -> float:
+        """Negative log-likelihood at optimiser coordinates ``z`` (``1e300`` where it is not finite)."""
+        ll, _ = self.loglik_natural(self.natural(z))
+        return 1e300 if not math.isfinite(ll) else -ll
+
+    def zbounds(self) -> list[tuple[float, float]]:
+        """The optimiser box, one pair per coordinate."""
+        return [c.zbounds for c in self.coords]

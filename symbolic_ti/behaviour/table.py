@@ -1,0 +1,145 @@
+"""Reading a CSV or CSV.gz table of per-trial behaviour: the header and rows, cells read as numbers and items,
+with one readable :class:`~symbolic_ti.errors.DataError` per kind of broken file (missing, not gzip, not UTF-8,
+not CSV, repeated column names, a cell that is not a number or an item of the task).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import math
+import zlib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ..errors import DataError
+
+__all__ = ["parse_filter", "read_rows", "column_index", "read_number", "read_item", "listing"]
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_MAX_LISTED = 12
+
+
+def parse_filter(text: str) -> tuple[str, str]:
+    """Read a filter ``COLUMN=VALUE`` (spaces around the name are ignored; the value is kept as written).
+
+    Raises
+    ------
+    DataError
+        If there is no ``=`` or the column name is empty.
+    """
+    if not isinstance(text, str):
+        raise DataError(f"a filter must be text COLUMN=VALUE, got {text!r}")
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise DataError(f"a filter must be COLUMN=VALUE such as setting=full, got {text!r}")
+    return name.strip(), value.strip()
+
+
+def listing(values: Iterable[str]) -> str:
+    """The distinct values, sorted and quoted, at most 12 shown (for error messages)."""
+    vals = sorted(set(values), key=lambda v: (v == "", v))
+    shown = ", ".join(repr(v) for v in vals[:_MAX_LISTED])
+    return shown + (f", ... ({len(vals)} in all)" if len(vals) > _MAX_LISTED else "")
+
+
+def _open_text(path: Path) -> io.TextIOBase:
+    """Open a CSV or gzip-compressed CSV as text, deciding by the file's first bytes."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(2)
+    except FileNotFoundError:
+        raise DataError(f"data file {str(path)!r} does not exist") from None
+    except IsADirectoryError:
+        raise DataError(f"data file {str(path)!r} is a directory") from None
+    except OSError as err:
+        raise DataError(f"cannot read data file {str(path)!r}: {err.strerror or err}") from None
+    if head == _GZIP_MAGIC:
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
+    if path.name.endswith(".gz"):
+        raise DataError(f"data file {str(path)!r} ends in .gz but is not gzip-compressed")
+    return open(path, encoding="utf-8", newline="")
+
+
+def read_rows(path: Path) -> tuple[list[str], list[list[str]]]:
+    """Header (stripped names) and non-empty data rows of the file.
+
+    Raises
+    ------
+    DataError
+        For a missing, empty, truncated, non-gzip ``.gz``, non-UTF-8 or invalid CSV file, or repeated column
+        names.
+    """
+    fh = _open_text(path)
+    try:
+        with fh:
+            reader = csv.reader(fh)
+            header = next(reader, None)
+            if header is None:
+                raise DataError(f"data file {str(path)!r} is empty (no header row)")
+            header = [h.strip() for h in header]
+            rows = [r for r in reader if r]
+    except (gzip.BadGzipFile, EOFError, zlib.error) as err:
+        raise DataError(f"data file {str(path)!r} is not a readable gzip file ({type(err).__name__}: {err}); "
+                        f"is it truncated or corrupt?") from None
+    except UnicodeDecodeError as err:
+        raise DataError(f"data file {str(path)!r} is not UTF-8 text ({err.reason} at byte {err.start}); "
+                        f"is it a CSV file?") from None
+    except csv.Error as err:
+        raise DataError(f"data file {str(path)!r} is not valid CSV: {err}") from None
+    except OSError as err:
+        raise DataError(f"cannot read data file {str(path)!r}: {err.strerror or err}") from None
+    if len(set(header)) != len(header):
+        dup = sorted({h for h in header if header.count(h) > 1})
+        raise DataError(f"data file {str(path)!r} has repeated column names: {', '.join(dup)}")
+    return header, rows
+
+
+def column_index(header: Sequence[str], name: str, role: str, path: Path) -> int:
+    """Position of column ``name`` in ``header``.
+
+    Raises
+    ------
+    DataError
+        If it is not there (the message names the ``role`` and lists the columns).
+    """
+    try:
+        return list(header).index(name)
+    except ValueError:
+        raise DataError(f"{role} column {name!r} is not in {path.name}; available columns: "
+                        f"{', '.join(header)}") from None
+
+
+def read_number(text: str, column: str, line: int) -> float:
+    """The finite number in a cell (``line``: the row's line number, for the message).
+
+    Raises
+    ------
+    DataError
+        If the cell is not a finite number.
+    """
+    try:
+        v = float(text)
+    except ValueError:
+        raise DataError(f"row {line}: column {column!r} holds {text!r}, not a number") from None
+    if not math.isfinite(v):
+        raise DataError(f"row {line}: column {column!r} holds {text!r}, not a finite number")
+    return v
+
+
+def read_item(text: str, column: str, line: int, n: int) -> int:
+    """The item ``1..n`` in a cell.
+
+    Raises
+    ------
+    DataError
+        If the cell is not an integer in ``1..n``.
+    """
+    v = read_number(text, column, line)
+    if v != int(v):
+        raise DataError(f"row {line}: column {column!r} holds {text!r}, not an integer item")
+    item = int(v)
+    if not 1 <= item <= n:
+        raise DataError(f"row {line}: item {item} in column {column!r} is out of range; the task has items 1..{n}")
+    return item

@@ -1,0 +1,290 @@
+r"""Text, LaTeX and JSON of behaviour fits (:mod:`symbolic_ti.behaviour.fitting`), registered with
+:func:`symbolic_ti.display.renderer`.
+
+* :class:`~symbolic_ti.behaviour.fitting.FitResult`: ``to_text(max_trials=None)`` (parameters with their
+  profile-likelihood intervals, fit statistics, categories, systematic errors, per-trial table; ``str()`` shows
+  20 trials), ``to_latex()`` (a tabular of the parameters and statistics; the notebook shows its body as
+  MathJax) and ``to_dict()`` (opens with the ``meta`` block :func:`~symbolic_ti.export.values.meta_block` of
+  format ``symbolic_ti.fit``; exact numbers, the fixed ridge and the theory's critical conjunctivities, also
+  as expression objects :func:`~symbolic_ti.export.values.exact_value`);
+* :class:`~symbolic_ti.behaviour.fitting.FitComparison`: an AIC/BIC table and its JSON;
+* the parts (:class:`ParameterEstimate`, :class:`TrialFit`, :class:`CategoryFit`, :class:`ErrorCheck`,
+  :class:`BehaviourData`): their line or block of the report and their JSON.
+
+Floats that are infinite or NaN are written to JSON as the strings ``"inf"``, ``"-inf"``, ``"nan"``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from ..behaviour.comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison
+from ..behaviour.data import BehaviourData
+from ..behaviour.errorcheck import ErrorCheck
+from ..behaviour.fitting import FORMAT_NAME, FORMAT_VERSION, CategoryFit, FitResult, ParameterEstimate, TrialFit
+from ..display import render, renderer
+from .values import exact_value, meta_block
+
+__all__ = ["json_float", "number_text", "trials_text"]
+
+Trial = tuple[int, int]
+
+_LATEX_NAMES = {"alpha": r"\alpha", "lambda": r"\lambda", "beta": r"\beta", "rho": r"\rho"}
+
+
+def json_float(x: float) -> float | str:
+    """``x`` for JSON: ``"inf"``, ``"-inf"`` or ``"nan"`` for a non-finite float, else ``x`` itself."""
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if math.isnan(x):
+        return "nan"
+    return x
+
+
+def number_text(x: float) -> str:
+    """``x`` with 4 significant digits (``oo``, ``-oo``, ``nan`` for non-finite values)."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "oo" if x > 0 else "-oo"
+    return f"{x:.4g}"
+
+
+def trials_text(ts: Iterable[Trial]) -> str:
+    """``(i,j), (k,l)``, or ``none``."""
+    ts = list(ts)
+    return ", ".join(f"({i},{j})" for i, j in ts) if ts else "none"
+
+
+def _trial_list(ts: Iterable[Trial]) -> list[list[int]]:
+    return [list(t) for t in ts]
+
+
+# ============================================================================ the parts
+@renderer("dict", ParameterEstimate)
+def parameter_dict(p: ParameterEstimate) -> dict[str, Any]:
+    """JSON of one estimate (non-finite interval ends as strings)."""
+    return {"name": p.name, "value": p.value, "lower": json_float(p.lower), "upper": json_float(p.upper),
+            "lower_at_bound": p.lower_at_bound, "upper_at_bound": p.upper_at_bound}
+
+
+@renderer("text", ParameterEstimate)
+def parameter_text(p: ParameterEstimate) -> str:
+    """``name  value   [lower, upper]``, as in the parameter table of the fit report."""
+    if math.isnan(p.lower) and math.isnan(p.upper):
+        return f"{p.name:<8} {number_text(p.value):>10}   (interval not computed)"
+    lo = number_text(p.lower) + (" (domain end)" if p.lower_at_bound else "")
+    hi = number_text(p.upper) + (" (domain end)" if p.upper_at_bound else "")
+    return f"{p.name:<8} {number_text(p.value):>10}   [{lo}, {hi}]"
+
+
+@renderer("dict", TrialFit)
+def trial_dict(t: TrialFit) -> dict[str, Any]:
+    """JSON of one observed trial."""
+    return {"trial": list(t.trial), "category": t.category, "ground_truth": t.ground_truth,
+            "observed": t.observed, "predicted": t.predicted, "f": t.f, "count": t.count}
+
+
+@renderer("text", TrialFit)
+def trial_text(t: TrialFit) -> str:
+    """One row of the per-trial table: trial, category, ground truth, observed, predicted, ``f``."""
+    g = "-" if t.ground_truth is None else f"{t.ground_truth:+d}"
+    return (f"({t.trial[0]},{t.trial[1]}){'':<{8 - len(str(t.trial[0])) - len(str(t.trial[1])) - 3}}"
+            f"{t.category:<16}{g:>6}{t.observed:>10.3f}{t.predicted:>11.3f}{t.f:>10.4f}")
+
+
+@renderer("dict", CategoryFit)
+def category_dict(c: CategoryFit) -> dict[str, Any]:
+    """JSON of one category."""
+    return {"category": c.category, "n_trials": c.n_trials, "observed_correct": c.observed_correct,
+            "predicted_correct": c.predicted_correct, "observed_errors": c.observed_errors,
+            "predicted_errors": c.predicted_errors}
+
+
+@renderer("text", CategoryFit)
+def category_text(c: CategoryFit) -> str:
+    """One row of the per-category table."""
+    oc = "-" if c.observed_correct is None else f"{c.observed_correct:.3f}"
+    pc = "-" if c.predicted_correct is None else f"{c.predicted_correct:.3f}"
+    return f"{c.category:<16}{c.n_trials:>6}{oc:>10}{pc:>11}{c.observed_errors:>9}{c.predicted_errors:>9}"
+
+
+@renderer("dict", ErrorCheck)
+def error_check_dict(e: ErrorCheck) -> dict[str, Any]:
+    """JSON of the error check; critical conjunctivities and the ridge also as expression objects."""
+    exact = list(e.failure_groups_exact) + [None] * (len(e.failure_groups) - len(e.failure_groups_exact))
+    return {"observed_errors": _trial_list(e.observed_errors),
+            "observed_test_errors": _trial_list(e.observed_test_errors),
+            "predicted_errors": _trial_list(e.predicted_errors), "first_failing": _trial_list(e.first_failing),
+            "alpha_first": e.alpha_first, "alpha_first_exact": exact_value(e.alpha_first_exact),
+            "alpha_fitted": e.alpha_fitted,
+            "failure_groups": [{"alpha": a, "alpha_exact": exact_value(x), "trials": _trial_list(ts)}
+                               for (a, ts), x in zip(e.failure_groups, exact, strict=True)],
+            "observed_ranks_of_first_failing": list(e.observed_ranks), "n_test": e.n_test,
+            "first_failing_are_worst": e.first_failing_are_worst,
+            "observed_errors_are_first_failing": e.observed_errors_are_first_failing,
+            "ridge_used": e.ridge_used, "ridge_used_value": exact_value(e.ridge_value), "notes": list(e.notes)}
+
+
+@renderer("text", ErrorCheck)
+def error_check_text(e: ErrorCheck) -> str:
+    """The "systematic errors" block of the fit report."""
+    lines = ["systematic errors:",
+             f"  observed (trials with ground truth below chance): {trials_text(e.observed_errors)}",
+             f"  predicted at the fitted parameters:               {trials_text(e.predicted_errors)}"]
+    if e.first_failing:
+        af = "" if e.alpha_fitted is None else f"; fitted alpha = {e.alpha_fitted:.4g}"
+        lines.append(f"  theory's first failures as alpha grows (ridge {e.ridge_used}): "
+                     f"{trials_text(e.first_failing)} at alpha* = {e.alpha_first:.4g}{af}")
+        for a, ts in e.failure_groups[1:3]:
+            lines.append(f"    next: {trials_text(ts)} at alpha* = {a:.4g}")
+        lines.append(f"  their ranks among {e.n_test} observed test trials (1 = least correct): "
+                     + ", ".join(map(str, e.observed_ranks))
+                     + ("  -> the least correct trials" if e.first_failing_are_worst else ""))
+        lines.append(f"  observed test errors are exactly the first failures: "
+                     f"{'yes' if e.observed_errors_are_first_failing else 'no'}")
+    for note in e.notes:
+        lines.append(f"  note: {note}")
+    return "\n".join(lines)
+
+
+@renderer("dict", BehaviourData)
+def behaviour_dict(d: BehaviourData) -> dict[str, Any]:
+    """JSON-ready description and per-trial values of the data."""
+    return {
+        "source": d.source,
+        "filters": [[c, v] for c, v in d.filters],
+        "item_columns": list(d.item_columns),
+        "value_column": d.value_column,
+        "count_column": d.count_column,
+        "kind": d.kind,
+        "rows_read": d.rows_read,
+        "averaged_over": {c: list(v) for c, v in d.averaged_over},
+        "rows_selected": d.rows_selected,
+        "trials": [{"trial": list(t), "value": v, "count": c, "rows": r}
+                   for t, v, c, r in zip(d.trials, d.values, d.counts, d.n_rows, strict=True)],
+    }
+
+
+@renderer("text", BehaviourData)
+def behaviour_text(d: BehaviourData) -> str:
+    """One line: source, filters, kind and number of trials (:meth:`BehaviourData.describe`)."""
+    return d.describe()
+
+
+# ============================================================================ the fit
+@renderer("dict", FitResult)
+def fit_dict(r: FitResult) -> dict[str, Any]:
+    """JSON-ready dictionary; opens with a versioned ``meta`` block (format ``symbolic_ti.fit``)."""
+    return {
+        "meta": meta_block(FORMAT_NAME, FORMAT_VERSION, created=False),
+        "task": {"n": r.task.n, "exceptions": [str(e) for e in r.task.exceptions]},
+        "family": r.family, "family_description": r.family_description, "ridge": r.ridge,
+        "ridge_value": exact_value(r.ridge_value),
+        "data": {k: v for k, v in render("dict", r.data).items() if k != "trials"},
+        "likelihood": r.likelihood,
+        "parameters": [render("dict", p) for p in r.parameters],
+        "sigma": r.sigma,
+        "interval": {"method": "profile likelihood", "level": r.level, "scale": r.interval_scale},
+        "loglik": r.loglik, "n_params": r.n_params, "n_obs": r.n_obs, "aic": r.aic, "bic": r.bic,
+        "dispersion": r.dispersion, "starts": r.starts, "converged": r.converged,
+        "notes": list(r.notes),
+        "categories": [render("dict", c) for c in r.categories],
+        "errors": None if r.errors is None else render("dict", r.errors),
+        "trials": [render("dict", t) for t in r.trials],
+        "f_all": [{"trial": list(t), "f": v} for t, v in r.f_all],
+    }
+
+
+@renderer("text", FitResult)
+def fit_text(r: FitResult, max_trials: int | None = None) -> str:
+    """Plain-text report: parameters, fit statistics, categories, systematic errors, per-trial table (the first
+    ``max_trials`` trials; all with None)."""
+    lines = [f"symbolic_ti fit: {r.family_description}, {r.task.label()}"]
+    lines.append(f"  data        {r.data.describe()}")
+    if r.data.averaged_over:
+        lines.append(f"  averaged    within each trial over {r.data.averaged_text()}; filter a column "
+                     "(--filter COL=VALUE) if it should not be pooled")
+    lik = r.likelihood
+    k = [c * v for c, v in zip(r.data.counts, r.data.observed, strict=True)]
+    if lik == "binomial" and any(abs(x - round(x)) > 1e-6 for x in k):
+        lik += " (quasi-likelihood: averaged probabilities times counts)"
+    lines.append(f"  likelihood  {lik}; ridge {r.ridge}; {r.starts} starts"
+                 + ("" if r.converged else " (best start did not report convergence)"))
+    lines.append("")
+    lines.append(f"parameters: maximum likelihood, {int(round(r.level * 100))}% profile-likelihood interval"
+                 + (f" (threshold widened by the dispersion {r.interval_scale:.3g})" if r.interval_scale > 1 else ""))
+    lines += ["  " + parameter_text(p) for p in r.parameters]
+    if r.sigma is not None:
+        lines.append(f"  {'sigma':<8} {number_text(r.sigma):>10}   (residual scale per unit count)")
+    lines.append("")
+    lines.append(f"log-likelihood {r.loglik:.3f}   k = {r.n_params}   m = {r.n_obs} trials   AIC {r.aic:.2f}   "
+                 f"BIC {r.bic:.2f}   dispersion {r.dispersion:.3g}")
+    lines.append("")
+    what = "P(correct)" if r.likelihood == "binomial" else "signed score"
+    below = "1/2" if what == "P(correct)" else "0"
+    lines.append(f"per category (mean {what}, observed vs predicted; errors: below {below}"
+                 " observed, negative margin predicted):")
+    lines.append(f"  {'category':<16}{'trials':>6}{'observed':>10}{'predicted':>11}{'obs err':>9}{'pred err':>9}")
+    lines += ["  " + category_text(c) for c in r.categories]
+    if r.errors is not None:
+        lines.append("")
+        lines += error_check_text(r.errors).split("\n")
+    for note in r.notes:
+        lines.append(f"note: {note}")
+    lines.append("")
+    shown = r.trials if max_trials is None else r.trials[:max_trials]
+    lines.append(f"per trial (observed and predicted {'P(first wins)' if r.likelihood == 'binomial' else 'score'}):")
+    lines.append(f"  {'trial':<8}{'category':<16}{'truth':>6}{'observed':>10}{'predicted':>11}{'f':>10}")
+    lines += ["  " + trial_text(t) for t in shown]
+    if len(shown) < len(r.trials):
+        lines.append(f"  ... {len(r.trials) - len(shown)} more (to_text() or --format json for all)")
+    return "\n".join(lines)
+
+
+@renderer("latex", FitResult)
+def fit_latex(r: FitResult) -> str:
+    """A LaTeX tabular of the fitted parameters and the fit statistics (a ``%`` comment line first)."""
+    rows = []
+    for p in r.parameters:
+        name = _LATEX_NAMES.get(p.name, p.name)
+        rows.append(f"${name}$ & {number_text(p.value)} & $[{number_text(p.lower)}, {number_text(p.upper)}]$ \\\\")
+    task = r.task.label().replace(">", "{>}")
+    head = (f"% symbolic_ti fit: {r.family_description}, {r.task.label()}\n"
+            r"\begin{tabular}{lll}" "\n" r"\hline" "\n"
+            f"parameter & MLE & {int(round(r.level * 100))}\\% profile interval \\\\\n" r"\hline" "\n")
+    tail = (r"\hline" "\n"
+            f"\\multicolumn{{3}}{{l}}{{$\\log L = {r.loglik:.2f}$, $k = {r.n_params}$, "
+            f"$m = {r.n_obs}$, AIC $= {r.aic:.1f}$, BIC $= {r.bic:.1f}$}} \\\\\n"
+            f"\\multicolumn{{3}}{{l}}{{{r.family}, {task}}} \\\\\n" r"\end{tabular}")
+    return head + "\n".join(rows) + "\n" + tail
+
+
+@renderer("notebook_latex", FitResult)
+def fit_notebook_latex(r: FitResult) -> str:
+    """The tabular of :func:`fit_latex` without its comment line, as display math."""
+    return "$$" + fit_latex(r).split("\n", 1)[1] + "$$"
+
+
+# ============================================================================ comparison
+@renderer("dict", FitComparison)
+def comparison_dict(c: FitComparison) -> dict[str, Any]:
+    """JSON-ready dictionary; opens with a versioned ``meta`` block (format ``symbolic_ti.fit_comparison``)."""
+    return {"meta": meta_block(COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, created=False),
+            "fits": [{"label": f.label, "family": f.family, "ridge": f.ridge, "n_params": f.n_params,
+                      "loglik": f.loglik, "aic": f.aic, "bic": f.bic, "delta_aic": da, "delta_bic": db,
+                      "akaike_weight": w, "values": f.values}
+                     for f, da, db, w in zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, strict=True)]}
+
+
+@renderer("text", FitComparison)
+def comparison_text(c: FitComparison) -> str:
+    """A table: model, k, log L, AIC, dAIC, BIC, dBIC, Akaike weight."""
+    w = max(len(f.label) for f in c.fits)
+    lines = [f"{'model':<{w}}  k  {'log L':>10}  {'AIC':>9}  {'dAIC':>7}  {'BIC':>9}  {'dBIC':>7}  weight"]
+    for f, da, db, aw in zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, strict=True):
+        lines.append(f"{f.label:<{w}}  {f.n_params}  {f.loglik:>10.2f}  {f.aic:>9.1f}  {da:>7.1f}  "
+                     f"{f.bic:>9.1f}  {db:>7.1f}  {aw:.3f}")
+    return "\n".join(lines)

@@ -1,0 +1,98 @@
+"""The figure of a behaviour fit: observed and predicted heatmaps side by side (``symbolic-ti fit --plot``).
+
+Left, the observed P(first item wins) (or score) of each trial; right, the fitted model's
+``sigmoid(beta f(i, j))`` (or ``beta f(i, j)``) over every trial of the task. Boxes mark the exception (both
+orders), crosses the theory's first failures (:class:`~symbolic_ti.behaviour.errorcheck.ErrorCheck`), as
+docs/fitting.md describes. matplotlib is imported only when the figure is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..behaviour.fitting import FitResult
+from .backend import new_figure
+from .save import save_figure
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["fit_matrix", "fit_figure", "write_fit_plot"]
+
+Trial = tuple[int, int]
+
+
+def fit_matrix(n: int, values: Mapping[Trial, float]) -> np.ndarray:
+    """An ``(n, n)`` array with ``values[(i, j)]`` at ``[i - 1, j - 1]`` and NaN elsewhere."""
+    m = np.full((n, n), np.nan)
+    for (i, j), v in values.items():
+        m[i - 1, j - 1] = v
+    return m
+
+
+def fit_figure(result: FitResult) -> Figure:
+    """Observed and predicted heatmaps of a fit, side by side, with one colour bar.
+
+    Parameters
+    ----------
+    result : FitResult
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Choices: P(first item wins) on [0, 1]; scores: on a scale symmetric about 0 that holds every observed
+        and predicted value.
+
+    Raises
+    ------
+    ExportError
+        If matplotlib is not installed.
+    """
+    fig = new_figure((9.5, 4.2))
+    from matplotlib.patches import Rectangle
+
+    n = result.task.n
+    choice = result.likelihood == "binomial"
+    obs = fit_matrix(n, {t.trial: t.observed for t in result.trials})
+    beta = result.values["beta"]
+    if choice:
+        pred = fit_matrix(n, {t: 1.0 / (1.0 + np.exp(-beta * f)) for t, f in result.f_all})
+        vmin, vmax, cmap, label = 0.0, 1.0, "RdBu_r", "P(first item wins)"
+    else:
+        pred = fit_matrix(n, {t: beta * f for t, f in result.f_all})
+        lim = float(np.nanmax(np.abs(np.concatenate([obs[np.isfinite(obs)], pred[np.isfinite(pred)]]))))
+        vmin, vmax, cmap, label = -lim, lim, "RdBu_r", "score"
+    axes = fig.subplots(1, 2)
+    vals = ", ".join(f"{p.name}={p.value:.3g}" for p in result.parameters)
+    for ax, mat, title in ((axes[0], obs, "observed"), (axes[1], pred, f"predicted ({result.family}: {vals})")):
+        im = ax.imshow(mat, vmin=vmin, vmax=vmax, cmap=cmap)
+        ax.set_title(title, fontsize=9)
+        ax.set_xticks(range(n), [str(k) for k in range(1, n + 1)])
+        ax.set_yticks(range(n), [str(k) for k in range(1, n + 1)])
+        ax.set_xlabel("second item j")
+        ax.set_ylabel("first item i")
+        for e in result.task.exceptions:
+            for i, j in ((e.winner, e.loser), (e.loser, e.winner)):
+                ax.add_patch(Rectangle((j - 1.5, i - 1.5), 1, 1, fill=False, lw=1.5, ec="k"))
+        if result.errors is not None:
+            for i, j in result.errors.first_failing:
+                ax.plot(j - 1, i - 1, marker="x", color="k", ms=6)
+    fig.colorbar(im, ax=axes, shrink=0.85, label=label)
+    fig.suptitle(f"{result.task.label()}; boxes: exception; x: theory's first failures", fontsize=9)
+    return fig
+
+
+def write_fit_plot(result: FitResult, path: str | Path) -> Path:
+    """Draw :func:`fit_figure` and write it to ``path`` atomically (complete or untouched), in the format of its
+    suffix (:func:`symbolic_ti.figures.save.save_figure`).
+
+    Raises
+    ------
+    ExportError
+        For an unknown suffix, an unwritable path, or a missing matplotlib.
+    """
+    return save_figure(fit_figure(result), path)

@@ -1,0 +1,187 @@
+"""What every figure's data function shares: the result with the scanned parameters free, the scanned axes.
+
+A figure scans one or two parameters. :func:`free_result` makes them free by solving again when the result has
+them fixed (``phase_data(r, "alpha", "lambda")`` on a result at ``alpha = 1/10``, ``lambda = 1/10`` solves the
+task with both symbolic) and sets the other free parameters from ``values`` (exactly, :meth:`Result.subs`);
+:func:`axis_cells` gives the cells of one scanned axis.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from ..arguments import parameter_name
+from ..errors import ParameterError
+from ..results import Result
+
+__all__ = ["read_only", "scanned_name", "figure_label", "free_result", "to_float", "axis_cells"]
+
+
+def read_only(a: np.ndarray) -> np.ndarray:
+    """A read-only copy of ``a``."""
+    a = np.array(a)
+    a.flags.writeable = False
+    return a
+
+
+def scanned_name(p: str) -> str:
+    """The canonical name of a parameter given by the user (``"ridge"`` -> ``"lambda"``,
+    :func:`symbolic_ti.arguments.parameter_name`).
+
+    Raises
+    ------
+    ParameterError
+        If ``p`` is not a string or not a known name.
+    """
+    if not isinstance(p, str):
+        raise ParameterError(f"a parameter name must be a string such as 'alpha' or 'lambda', got {p!r}")
+    p = p.strip()
+    return parameter_name(p)
+
+
+def figure_label(result: Result) -> str:
+    """Task, family and ridge of ``result``: the default title of a figure."""
+    # TODO(issue 10): use the public label function once analysis.crossings._result_label is made public
+    # (requested of the owner of results.py / analysis); until then this is the one private import.
+    from ..analysis.crossings import _result_label
+
+    return _result_label(result)
+
+
+def free_result(result: Result, scanned: Sequence[str], values: Mapping[str, Any] | None, who: str) -> Result:
+    """``result`` with exactly the parameters ``scanned`` free: solve again if one of them is fixed, then set the
+    other free parameters from ``values`` (exactly).
+
+    Parameters
+    ----------
+    result : Result
+    scanned : sequence of str
+        Canonical names (:func:`scanned_name`) of the parameters the figure scans.
+    values : mapping name -> number, optional
+        Values of the other free parameters.
+    who : str
+        The calling function, for messages.
+
+    Returns
+    -------
+    Result
+
+    Raises
+    ------
+    ParameterError
+        If ``result`` is not a Result, a name is not a parameter of its family, a scanned parameter is also set,
+        or free parameters are left without a value.
+    """
+    if not isinstance(result, Result):
+        raise ParameterError(f"{who}: result must be a symbolic_ti Result, got {type(result).__name__}")
+    from ..solvers.dispatch import solve
+
+    values = {scanned_name(k): v for k, v in dict(values or {}).items()}
+    fam = result.family
+    family_names = {p.name for p in fam.active_parameters}
+    free = {s.name for s in result.free_symbols}
+    for name in scanned:
+        if name != "lambda" and name not in family_names:
+            allowed = ", ".join(sorted(family_names) + ["lambda"])
+            raise ParameterError(f"{who}: {name!r} is not a parameter of {fam.describe()}; allowed: {allowed}")
+        if name in values:
+            raise ParameterError(f"{who}: {name} is scanned by the figure, so it cannot also be set in values")
+    for name in values:
+        if name != "lambda" and name not in family_names:
+            allowed = ", ".join(sorted(family_names) + ["lambda"])
+            raise ParameterError(f"{who}: values names {name!r}, which is not a parameter of {fam.describe()}; "
+                                 f"allowed: {allowed}")
+    resolve = False
+    fam_free = {}
+    for name in scanned:
+        if name != "lambda" and name not in free:
+            fam_free[name] = "symbolic"
+            resolve = True
+    ridge: Any = "ridgeless" if result.ridgeless else result.ridge
+    if "lambda" in scanned and "lambda" not in free:
+        ridge, resolve = None, True
+    if resolve:
+        if fam_free:
+            fam = fam.with_values(**fam_free)
+        result = solve(result.task, fam, ridge)
+    if values:
+        result = result.subs(values)
+    left = sorted({s.name for s in result.free_symbols} - set(scanned))
+    if left:
+        raise ParameterError(f"{who}: the result still depends on {', '.join(left)}; give "
+                             + ("its value" if len(left) == 1 else "their values")
+                             + " in values, e.g. values={" + ", ".join(f"'{x}': ..." for x in left) + "} (CLI: "
+                             + " ".join(f"--set {x}=VALUE" if x != "lambda" else "--ridge VALUE" for x in left)
+                             + ")")
+    return result
+
+
+def to_float(v: sp.Expr) -> float:
+    """A number without free symbols as a float (30 digits first unless rational)."""
+    return float(sp.N(v, 30)) if not v.is_Rational else float(v)
+
+
+def axis_cells(name: str, result: Result, rng: Any, count: int, log: bool | None, who: str
+          ) -> tuple[np.ndarray, np.ndarray, bool, float, float]:
+    """Cell centres and edges of one scanned axis.
+
+    Parameters
+    ----------
+    name : str
+        The parameter (``"lambda"``: the ridge).
+    result : Result
+        Gives the parameter's domain when ``rng`` is None (alpha: [0, 1]; the ridge: [1e-3, 10]; a domain
+        without upper end: 10 above its lower end).
+    rng : pair (low, high) or None
+    count : int >= 2
+        Cells.
+    log : bool or None
+        Log-spaced (default: only the ridge).
+    who : str
+        The calling function, for messages.
+
+    Returns
+    -------
+    (centres, edges, log, low, high)
+        Arrays of shape ``(count,)`` and ``(count + 1,)``; geometric centres on a log axis.
+
+    Raises
+    ------
+    ParameterError
+        For a bad count or range, or a log axis over a range with low <= 0.
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or count < 2:
+        raise ParameterError(f"{who}: the resolution of {name} must be an integer >= 2, got {count!r}")
+    if rng is None:
+        if name == "lambda":
+            lo, hi = 1e-3, 10.0
+        else:
+            p = result.family.parameter(name)
+            lo = float(p.lower)
+            hi = float(p.upper) if p.upper.is_finite else lo + 10.0
+    else:
+        try:
+            lo, hi = (float(sp.Rational(str(v)) if isinstance(v, str) else v) for v in rng)
+        except (TypeError, ValueError):
+            raise ParameterError(f"{who}: the range of {name} must be a pair (low, high) of numbers, got {rng!r}") \
+                from None
+        if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+            raise ParameterError(f"{who}: the range of {name} must have finite low < high, got {rng!r}")
+    if log is None:
+        log = name == "lambda"
+    if log:
+        if lo <= 0:
+            lo = 1e-3 if rng is None else lo
+        if lo <= 0:
+            raise ParameterError(f"{who}: a log axis for {name} needs a range with low > 0, got {rng!r}")
+        edges = np.geomspace(lo, hi, count + 1)
+        centres = np.sqrt(edges[:-1] * edges[1:])
+    else:
+        edges = np.linspace(lo, hi, count + 1)
+        centres = (edges[:-1] + edges[1:]) / 2
+    return centres, edges, bool(log), lo, hi
