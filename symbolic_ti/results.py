@@ -391,6 +391,20 @@ class Result(Rendered):
         """
         return Formula(self.f(i, j), f"f({i}, {j})")
 
+    def label(self) -> str:
+        """One line naming the result: task, family and ridge, e.g. ``n=9, exception 6>4;
+        exchangeable(kappa_d=0, alpha symbolic); lambda = 1/10`` (the ridge as ``ridgeless (lambda -> 0+)``,
+        ``lambda symbolic`` or ``lambda = VALUE``). Used as the title of reports and figures."""
+        from .symbols import ridge as lam  # noqa: PLC0415
+
+        if self.ridgeless:
+            ridge = "ridgeless (lambda -> 0+)"
+        elif self.ridge == lam:
+            ridge = "lambda symbolic"
+        else:
+            ridge = f"lambda = {self.ridge}"
+        return f"{self.task.label()}; {self.family.describe()}; {ridge}"
+
     def __repr__(self) -> str:
         r = "ridgeless" if self.ridgeless else f"lambda={self.ridge}"
         return f"Result({self.task.label()}, {self.family.describe()}, {r}, method={self.method})"

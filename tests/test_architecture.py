@@ -203,6 +203,8 @@ def test_no_public_function_named_like_a_module():
 def test_private_names_stay_in_their_subpackage():
     bad = []
     for module, path in MODULES.items():
+        if module in UNLAYERED:  # the package surface may import its private parts (_compat, _version)
+            continue
         for line, target, names in _imports(module, path):
             if not target.startswith("symbolic_ti.") or _group(target) == _group(module):
                 continue

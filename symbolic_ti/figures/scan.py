@@ -46,11 +46,7 @@ def scanned_name(p: str) -> str:
 
 def figure_label(result: Result) -> str:
     """Task, family and ridge of ``result``: the default title of a figure."""
-    # TODO(issue 10): use the public label function once analysis.crossings._result_label is made public
-    # (requested of the owner of results.py / analysis); until then this is the one private import.
-    from ..analysis.crossings import _result_label
-
-    return _result_label(result)
+    return result.label()
 
 
 def free_result(result: Result, scanned: Sequence[str], values: Mapping[str, Any] | None, who: str) -> Result:

@@ -9,7 +9,6 @@ from typing import cast
 import numpy as np
 import sympy as sp
 
-from .. import symbols as S
 from ..errors import ParameterError, SolveError
 from ..families.base import Trial
 from ..results import Result
@@ -32,13 +31,7 @@ def describe_result(result: Result) -> str:
         ``"{task}; {family}; {ridge}"`` with the ridge as ``ridgeless (lambda -> 0+)``, ``lambda symbolic`` or
         ``lambda = VALUE``.
     """
-    if result.ridgeless:
-        ridge = "ridgeless (lambda -> 0+)"
-    elif result.ridge == S.ridge:
-        ridge = "lambda symbolic"
-    else:
-        ridge = f"lambda = {result.ridge}"
-    return f"{result.task.label()}; {result.family.describe()}; {ridge}"
+    return result.label()
 
 
 def _ground_truth(result: Result, chosen: tuple[Trial, ...]) -> np.ndarray:
