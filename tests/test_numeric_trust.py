@@ -247,14 +247,14 @@ def _property(case, dps):
     assert all(isinstance(v, float) for v in f64.values())
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=_cases(), dps=st.sampled_from([15, 20, 30]))
 def test_every_value_meets_its_tolerance_or_is_flagged(case, dps):
     _property(case, dps)
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=_cases(), dps=st.sampled_from([15, 20, 30, 50]))
 def test_every_value_meets_its_tolerance_or_is_flagged_many(case, dps):
     _property(case, dps)

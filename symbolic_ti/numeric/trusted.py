@@ -195,7 +195,10 @@ def float64_solve(system: KernelSystem, basis: Basis | None, rcond: float | None
         ok = [False] * q
     rank_problem = bool(note)
     if not all(ok) and not note:
-        note = f"condition number {cond:.1e}" + (f" > {COND_LIMIT:.0e}" if cond > COND_LIMIT else "")
+        if not math.isfinite(cond):
+            note = "an eigenvalue below round-off (condition number beyond float64)"
+        else:
+            note = f"condition number {cond:.1e}" + (f" > {COND_LIMIT:.0e}" if cond > COND_LIMIT else "")
     return Outcome([float(v) for v in values], [float(v) for v in bounds], ok, float(cond), note,
                    rank_problem=rank_problem)
 
@@ -279,7 +282,8 @@ def mpmath_solve(system: KernelSystem, basis: Basis | None, dps: int, condition:
     if math.isfinite(condition) and condition <= _SINGLE_SOLVE_COND:
         try:
             vals = _mp_values(system, basis, p)
-            return Outcome(vals, [0.0] * q, [True] * q, condition, f"{p} digits", (p,))
+            return Outcome(vals, [0.0] * q, [True] * q, condition,
+                           f"one solve at {p} digits, condition number {condition:.1e}", (p,))
         except _Singular:
             pass
     prev: list[Any] | None = None
@@ -332,7 +336,7 @@ class NumericPredictions(dict):
         last two working precisions (0 after one well-conditioned solve); ``inf`` where nothing could be shown.
     method : str
         How the values were obtained, e.g. ``"float64"``, ``"float64 via mpmath (34 and 61 digits agree; float64:
-        condition number 2.5e+11 > 1e+10)"``, ``"mpmath 30 digits (40 digits)"``.
+        condition number 2.5e+11 > 1e+10)"``, ``"mpmath 30 digits (one solve at 52 digits, condition number 3.2e+01)"``.
     condition : float
         Condition number estimate (ridge: ``K + lambda I``; ridgeless: ``K`` on its range).
     rank : int or None
