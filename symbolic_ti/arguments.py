@@ -90,8 +90,18 @@ def _shortest_decimal(value: float, name: str) -> sp.Rational:
     return sp.Rational(repr(float(value)))
 
 
-def _numpy_scalar(value: Any) -> Any:
-    """A numpy scalar or 0-d array as a Python int or float read at its own width (else ``value`` unchanged)."""
+def _numpy_scalar(value: Any, name: str) -> Any:
+    """A numpy scalar or 0-d array as a Python int, an exact Fraction (floats) or bool (else ``value`` unchanged).
+
+    A numpy float of any width (float16, float32, float64, longdouble) is read as the shortest decimal that reads
+    back as the same number at the scalar's own width (``np.float32(0.1)`` -> 1/10, numpy's
+    ``format_float_positional(unique=True)``), exactly as a Python float is read by its ``repr``.
+
+    Raises
+    ------
+    ParameterError
+        For a NaN or infinite numpy float.
+    """
     cls = type(value)
     if cls.__module__ != "numpy":
         return value
@@ -106,23 +116,43 @@ def _numpy_scalar(value: Any) -> Any:
     if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, np.floating):
-        # the shortest decimal that reads back as the same number at the scalar's own width (float32: 0.1 -> 1/10)
+        if not np.isfinite(value):
+            raise ParameterError(f"{name} must be a finite number, got {value!r}")
         return Fraction(np.format_float_positional(value, unique=True, trim="0"))
     return value
 
 
 def _mpf_value(value: Any, name: str) -> sp.Rational:
+    """An mpmath ``mpf`` as the shortest decimal that reads back as the same mpf at the number's own precision.
+
+    An mpf does not record the precision it was made at; its mantissa has at most that many bits (trailing zero
+    bits are dropped), so the precision is taken as ``max(mantissa bits, min(working precision, 53))``: an mpf
+    made at 15 digits from ``0.1`` and one made at 50 digits from ``"0.1"`` are both 1/10, whatever the working
+    precision is when they are read; ``mpf(0.75)`` is 3/4.
+    """
     import mpmath
+    from mpmath import libmp
 
     if not mpmath.isfinite(value):
         raise ParameterError(f"{name} must be a finite number, got {value!r}")
-    # the shortest decimal that reads back as the same mpf at the working precision (an mpf made at 15 digits
-    # from 0.1 is 1/10, not its binary value)
-    for digits in range(1, mpmath.mp.dps + 20):
-        text = mpmath.nstr(value, digits, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
-        if mpmath.mpf(text) == value:
+    man, exp = value.man_exp
+    if man == 0:
+        return sp.Integer(0)
+    prec = max(abs(int(man)).bit_length(), min(mpmath.mp.prec, 53))
+    raw = value._mpf_
+    for digits in range(1, int(prec * 0.30103) + 3):
+        text = libmp.to_str(raw, digits, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
+        if libmp.from_str(text, prec, libmp.round_nearest) == raw:
             return sp.Rational(Fraction(text))
-    return sp.Integer(int(value.man)) * sp.Integer(2) ** int(value.exp)  # pragma: no cover (always found above)
+    return sp.Integer(int(man)) * sp.Integer(2) ** int(exp)  # pragma: no cover (always found above)
+
+
+def _decimal_value(value: Any, name: str) -> sp.Rational:
+    """A ``decimal.Decimal``: its exact decimal value."""
+    if not value.is_finite():
+        raise ParameterError(f"{name} must be a finite number, got {value!r}")
+    f = Fraction(value)
+    return sp.Rational(f.numerator, f.denominator)
 
 
 def exact_number(value: Any, name: str) -> sp.Expr:
@@ -130,15 +160,17 @@ def exact_number(value: Any, name: str) -> sp.Expr:
 
     Accepted: int, fractions.Fraction, decimal strings and floats (read by their shortest decimal repr,
     so ``0.1`` -> ``1/10``), strings ``"p/q"``, numpy integer and float scalars of every width and 0-d arrays
-    (by the same rule, at their own width), mpmath ``mpf`` (the shortest decimal that reads back at the working
-    precision), and sympy expressions (a sympy ``Float`` by its decimal string). A float is never kept as a float.
+    (by the same rule, at their own width: ``np.float32(0.1)`` -> ``1/10``), mpmath ``mpf`` (the shortest decimal
+    that reads back at the number's own precision, see :func:`_mpf_value`: ``mpf(0.1)`` made at 15 or at 50 digits
+    -> ``1/10``), ``decimal.Decimal`` (its exact value), and sympy expressions (a sympy ``Float`` by its decimal
+    string). A float is never kept as a float.
 
     Raises
     ------
     ParameterError
         If ``value`` is not a finite real number or cannot be parsed; the message names ``name``.
     """
-    value = _numpy_scalar(value)
+    value = _numpy_scalar(value, name)
     if isinstance(value, bool):
         raise ParameterError(f"{name} must be a number, got {value!r}")
     if isinstance(value, sp.Basic):
@@ -158,6 +190,8 @@ def exact_number(value: Any, name: str) -> sp.Expr:
         return _shortest_decimal(value, name)
     if type(value).__name__ == "mpf" and type(value).__module__.startswith("mpmath"):
         return _mpf_value(value, name)
+    if type(value).__name__ == "Decimal" and type(value).__module__ in ("decimal", "_decimal", "_pydecimal"):
+        return _decimal_value(value, name)
     if isinstance(value, str):
         text = value.strip()
         try:
@@ -171,7 +205,7 @@ def exact_number(value: Any, name: str) -> sp.Expr:
                 f"{name} must be an exact number such as 1/10, 0.1 or 3, got {value!r}"
             ) from None
         return sp.Rational(q.numerator, q.denominator)
-    if isinstance(value, Real):  # other real scalars (e.g. decimal.Decimal): through their float
+    if isinstance(value, Real):  # other real scalars: through their float
         return _shortest_decimal(float(value), name)
     raise ParameterError(f"{name} must be a number or a sympy expression, got {type(value).__name__} {value!r}")
 

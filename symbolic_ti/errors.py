@@ -16,6 +16,7 @@ __all__ = ["DataWarning",
     "ExportError",
     "DataError",
     "IllConditionedWarning",
+    "UntrustedNumericWarning",
     "UndecidedCheckWarning",
 ]
 
@@ -50,11 +51,23 @@ class DataError(SymbolicTIError):
 
 
 class IllConditionedWarning(UserWarning):
-    """A float64 numeric solve whose matrix is so ill-conditioned that few digits can be trusted.
+    """A numeric solve whose float64 values could not be used as they are (too ill-conditioned).
 
-    Issued by :func:`symbolic_ti.numeric.predictions.numeric_predictions` when the condition number of
-    ``K + lambda I`` exceeds about ``1e10`` (for example a tiny ridge on a singular Gram matrix). Use
-    ``precision=<digits>`` (mpmath) or the exact solver instead.
+    Issued by :func:`symbolic_ti.numeric.predictions.numeric_result` when the float64 values of a float-data
+    family are replaced by its mpmath values; the base class of :class:`UntrustedNumericWarning`, which
+    :func:`~symbolic_ti.numeric.predictions.numeric_predictions` issues for values outside their stated tolerance.
+    """
+
+
+class UntrustedNumericWarning(IllConditionedWarning):
+    """Numeric values that could not be shown to meet their stated tolerance (docs/theory.md#numeric-trust).
+
+    Issued by :func:`symbolic_ti.numeric.predictions.numeric_predictions` (and ``numeric_result``) when, for some
+    trial, neither the float64 error bound nor the agreement of two mpmath precisions meets the tolerance
+    (float64: ``1e-8``; mpmath at ``dps`` digits: ``10^(2 - dps)``; relative above magnitude 1, absolute below),
+    when the rank of the Gram matrix cannot be decided, or when a given ``rcond`` keeps another number of
+    eigenvalues than its exact rank. The result lists those trials in ``untrusted``. Use the exact solver, more
+    digits, or a larger ridge.
     """
 
 

@@ -182,37 +182,83 @@ def test_kappa_parametrization_and_kappa_d_rescaling():
 
 
 # ------------------------------------------------------------------ conditioning
-def test_ill_conditioned_warning_for_tiny_ridge():
-    # alpha = 0 with an exception: more training trials than additive features, so K is singular
+def _additive_exception_reference(lam):
+    """n = 5, exception 4>2, alpha = 0 (K singular: more training trials than additive features), solved exactly
+    in Fractions from the CONVENTIONS kernel (1/2 ([i=k] + [j=l]) at alpha = 0)."""
+    from reference_cases import solve_linear, training_set
+
+    train = training_set(5, [(4, 2)])
+    xs, y = [t for t, _ in train], [Fraction(v) for _, v in train]
+
+    def k(a, b):
+        return Fraction(int(a[0] == b[0]) + int(a[1] == b[1]), 2)
+
+    gram = [[k(a, b) + (lam if a == b else 0) for b in xs] for a in xs]
+    c = solve_linear(gram, y)
+    return {t: sum(k(t, b) * cb for b, cb in zip(xs, c)) for t in Task(5, ["4>2"]).trials}
+
+
+def test_tiny_ridge_on_a_singular_gram_matrix_goes_to_mpmath():
+    """float64 cannot resolve lambda = 1e-14 on a singular K (condition ~1e14); the values come from mpmath and
+    meet the float64 tolerance, without a warning (before: an IllConditionedWarning and float64 values)."""
     task, fam = Task(5, ["4>2"]), Exchangeable(alpha=0)
-    with pytest.warns(IllConditionedWarning, match=r"condition number .*e\+1\d.*precision="):
-        numeric_predictions(task, fam, ridge=1e-14)
-    with pytest.warns(IllConditionedWarning) as rec:
-        numeric_predictions(task, Exchangeable(), {"alpha": 0, "lambda": "1e-14"})
-    assert rec[0].filename == __file__  # stacklevel points at the caller
+    exact = _additive_exception_reference(Fraction(1, 10**14))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f = numeric_predictions(task, fam, ridge=1e-14)
+        g = numeric_predictions(task, Exchangeable(), {"alpha": 0, "lambda": "1e-14"})
+    for out in (f, g):
+        assert out.trusted and out.method.startswith("float64 via mpmath") and "condition number" in out.method
+        for t in task.trials:
+            assert isinstance(out[t], float)
+            assert abs(out[t] - float(exact[t])) <= 1e-8 * max(1, abs(float(exact[t]))), t
 
 
 def test_no_warning_for_moderate_ridge_and_mpmath_handles_tiny_ridge():
     task, fam = Task(5, ["4>2"]), Exchangeable(alpha=0)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        numeric_predictions(task, fam, ridge=1e-3)
+        moderate = numeric_predictions(task, fam, ridge=1e-3)
         tiny = numeric_predictions(task, fam, ridge="1e-30", precision=80)
         limit = numeric_predictions(task, fam, ridge="ridgeless", precision=80)
         f64 = numeric_predictions(task, fam, ridge="ridgeless")
+    assert moderate.method == "float64" and moderate.trusted  # well-conditioned: float64 itself
+    exact = _additive_exception_reference(Fraction(1, 1000))
+    for t in task.trials:
+        assert abs(moderate[t] - float(exact[t])) < 1e-12
+    assert limit.rank == 9 and limit.rank_source == "exact"  # 2n - 1 additive features
     with mpmath.workdps(90):
         for t in task.trials:
-            # ridgeless (eigen pseudo-inverse) vs an LU solve at a tiny ridge: the limit is approached at O(lambda)
+            # ridgeless (least squares on a basis) vs an LU solve at a tiny ridge: the limit is approached at O(lambda)
             assert abs(tiny[t] - limit[t]) < mpmath.mpf("1e-25")
             assert abs(f64[t] - limit[t]) < 1e-10
 
 
 @pytest.mark.parametrize("alpha,precision", [("1e-11", "float64"), ("1e-20", 30)])
-def test_ridgeless_warns_when_the_rank_is_ambiguous(alpha, precision):
-    """An eigenvalue of K between round-off and the rank cutoff (K is singular at alpha = 0 here)."""
-    with pytest.warns(IllConditionedWarning, match="rank cutoff") as rec:
-        numeric_predictions(Task(5, ["4>2"]), Exchangeable(alpha=alpha), ridge="ridgeless", precision=precision)
-    assert rec[0].filename == __file__  # points at the caller
+def test_ridgeless_keeps_the_exact_rank_near_a_rank_drop(alpha, precision):
+    """An eigenvalue of K far below round-off (K is singular at alpha = 0 here) is kept, since the exact K has full
+    rank; before, it was dropped with an IllConditionedWarning ("rank cutoff")."""
+    task = Task(5, ["4>2"])
+    a = Fraction(alpha)
+    from reference_cases import solve_linear, training_set
+
+    train = training_set(5, [(4, 2)])
+    xs, y = [t for t, _ in train], [Fraction(v) for _, v in train]
+
+    def k(p, q):  # CONVENTIONS, kappa_d = 0
+        s1, s2 = int(p[0] == q[0]), int(p[1] == q[1])
+        return (1 - a) / 2 * (s1 + s2) + a * s1 * s2
+
+    c = solve_linear([[k(p, q) for q in xs] for p in xs], y)  # K is nonsingular for alpha > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f = numeric_predictions(task, Exchangeable(alpha=alpha), ridge="ridgeless", precision=precision)
+    assert f.trusted and f.rank == 10
+    tol = 1e-8 if precision == "float64" else mpmath.mpf(10) ** (2 - precision)
+    with mpmath.workdps(60):
+        for t in task.trials:
+            e = sum(k(t, q) * cq for q, cq in zip(xs, c))
+            assert abs(f[t] - mpmath.mpf(e.numerator) / e.denominator) <= tol * max(1, abs(float(e))), t
 
 
 def test_ill_conditioned_warning_is_a_userwarning():

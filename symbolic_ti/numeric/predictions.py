@@ -1,37 +1,48 @@
-"""Numeric kernel ridge predictions, written independently of the exact path, for cross-checks.
+"""Numeric kernel ridge predictions, written independently of the exact path, that meet a stated tolerance.
 
 The exact solver (:mod:`symbolic_ti.gram`, :mod:`symbolic_ti.solvers.dense`) builds a halved Gram matrix of
 sympy kernels in a polynomial domain. This module shares no code with it: it builds the FULL (unhalved)
 Gram matrix of every training trial from :meth:`Family.kernel_numeric` (plain arithmetic on floats or mpmath
-numbers, never sympy) and solves it with numpy (``precision="float64"``) or mpmath at a chosen number of
-decimal digits. :func:`symbolic_ti.verify.verify` compares the two paths.
+numbers, never sympy; :mod:`symbolic_ti.numeric.systems`) and solves it with numpy (``precision="float64"``) or
+mpmath at a chosen number of decimal digits (:mod:`symbolic_ti.numeric.trusted`). Every value either meets the
+stated tolerance (float64: ``1e-8``; mpmath at ``dps`` digits: ``10^(2 - dps)``; relative above magnitude 1,
+absolute below) or is listed in the result's ``untrusted`` with an :class:`~symbolic_ti.errors.UntrustedNumericWarning`
+(docs/theory.md#numeric-trust). :func:`symbolic_ti.verify.verify` compares the two paths.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from numbers import Integral, Real
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 import mpmath
-import numpy as np
 import sympy as sp
 
 from .. import symbols as S
 from ..arguments import RIDGE_NAMES, RIDGELESS_WORDS, SYMBOLIC_RIDGE_WORDS, exact_number
-from ..errors import IllConditionedWarning, ParameterError, SolveError
+from ..errors import IllConditionedWarning, ParameterError, SolveError, UntrustedNumericWarning
 from ..families.base import Family, Trial
 from ..task import Task
+from .systems import Basis, KernelSystem, training_basis
+from .trusted import (COND_LIMIT, FLOAT64_TOL, NumericPredictions, float64_condition, float64_solve,
+                      mpmath_solve, mpmath_tolerance, pinv_values)
 
-__all__ = ["numeric_predictions", "numeric_result", "COND_WARN", "FLOAT64_RCOND", "MIN_DPS"]
+__all__ = ["numeric_predictions", "numeric_result", "NumericPredictions", "COND_WARN", "FLOAT64_RCOND", "MIN_DPS",
+           "FLOAT64_TOL", "FALLBACK_DPS"]
 
-#: float64 path: warn (:class:`~symbolic_ti.errors.IllConditionedWarning`) above this condition number.
-COND_WARN = 1e10
-#: float64 ridgeless path: eigenvalues of ``K`` below ``FLOAT64_RCOND * max |eigenvalue|`` count as zero.
+#: float64 path: above this condition number the values come from the mpmath solve instead (see
+#: :data:`symbolic_ti.numeric.trusted.COND_LIMIT`).
+COND_WARN = COND_LIMIT
+#: Ridgeless eigenvalue cut-off ``FLOAT64_RCOND * max |eigenvalue|``, used only when the rank of ``K`` cannot be
+#: decided (the values are then reported as untrusted); otherwise the exact rank is used.
 FLOAT64_RCOND = 1e-10
 #: Smallest number of decimal digits accepted for the mpmath path.
 MIN_DPS = 5
-
+#: float64 values that float64 cannot deliver within :data:`FLOAT64_TOL` come from mpmath asked for this many
+#: digits (tolerance ``1e-15``), then rounded to float64.
+FALLBACK_DPS = 17
 
 
 # ------------------------------------------------------------------ input checks
@@ -56,14 +67,8 @@ def _parse_precision(precision: Any) -> int | None:
 
 
 def _exact_value(value: Any, name: str) -> sp.Expr:
-    """A number given by the caller as an exact real sympy number (floats and mpf are read exactly)."""
-    if isinstance(value, mpmath.mpf):
-        if not mpmath.isfinite(value):
-            raise ParameterError(f"{name} must be a finite number, got {value}")
-        man, exp = value.man_exp
-        return sp.Integer(man) * sp.Integer(2) ** exp
-    if isinstance(value, np.generic):
-        value = value.item()
+    """A number given by the caller as an exact real sympy number (read by :func:`~symbolic_ti.arguments.exact_number`:
+    floats, numpy scalars and mpf by their shortest round-tripping decimal)."""
     out = exact_number(value, name)
     if out.free_symbols:
         raise ParameterError(f"{name} must be a number, got the expression {out}")
@@ -166,51 +171,6 @@ def _check_point(family: Family, values: dict[str, sp.Expr]) -> None:
             raise ParameterError(f"point: {err}") from None
 
 
-# ------------------------------------------------------------------ numbers
-def _float_converter() -> Callable[[sp.Expr], float]:
-    def convert(v: sp.Expr) -> float:
-        return float(v)
-
-    return convert
-
-
-def _mpf_converter(dps: int) -> Callable[[sp.Expr], Any]:
-    def convert(v: sp.Expr) -> Any:  # called inside workdps(dps)
-        v = sp.sympify(v)
-        if v.is_Rational:
-            return mpmath.mpf(int(v.p)) / int(v.q)
-        return mpmath.mpf(sp.Float(v, dps + 10))
-
-    return convert
-
-
-# ------------------------------------------------------------------ solves
-def _pinv_apply(eigvals: list, vecs: Callable[[int, int], Any], y: list, m: int, rcond: Any, zero_band: Any,
-                one: Any, fsum: Callable) -> tuple[list, bool]:
-    """``K^+ y`` from an eigendecomposition; also report whether an eigenvalue lies near the cutoff."""
-    top = max(abs(w) for w in eigvals)
-    cut = rcond * top
-    ambiguous = any(zero_band * top < abs(w) <= cut for w in eigvals)
-    coef = [0 * one] * m
-    for k, w in enumerate(eigvals):
-        if abs(w) <= cut:
-            continue
-        z = fsum(vecs(r, k) * y[r] for r in range(m)) / w
-        for r in range(m):
-            coef[r] += vecs(r, k) * z
-    return coef, ambiguous
-
-
-def _warn_ambiguous(cutoff: float, text: str) -> None:
-    warnings.warn(
-        f"ridgeless numeric solve: the Gram matrix has an eigenvalue just above round-off but below the rank "
-        f"cutoff {cutoff:.1e} x largest ({text}); the minimum-norm interpolant may be unreliable. Use more "
-        f"digits (precision=<dps>) or the exact solver.",
-        IllConditionedWarning,
-        stacklevel=4,  # _warn_ambiguous <- _solve_* <- numeric_predictions <- caller
-    )
-
-
 def numeric_predictions(
     task: Task,
     family: Family,
@@ -220,8 +180,9 @@ def numeric_predictions(
     precision: "str | int" = "float64",
     trials: Iterable[Trial] | None = None,
     rcond: float | None = None,
-) -> dict[Trial, Any]:
-    """Kernel ridge predictions ``f(t) = k(t)^T (K + lambda I)^{-1} y`` computed numerically.
+) -> NumericPredictions:
+    """Kernel ridge predictions ``f(t) = k(t)^T (K + lambda I)^{-1} y`` computed numerically, each within a stated
+    tolerance or flagged.
 
     Independent of the exact solver: the full Gram matrix of every training trial (no antisymmetric
     halving) is filled with :meth:`Family.kernel_numeric` and solved with numpy or mpmath.
@@ -236,7 +197,8 @@ def numeric_predictions(
     point : mapping, optional
         Values of the family's free parameters by name or Symbol, e.g. ``{"alpha": 0.3}``, and of the ridge
         as ``"lambda"`` (or ``"ridge"``) when the ridge is symbolic. Numbers (int, float, Fraction, ``"p/q"``
-        strings, sympy numbers, mpmath ``mpf``) are read exactly, so ``0.1`` is ``1/10``; each must lie in the
+        strings, sympy numbers, numpy scalars, mpmath ``mpf``) are read exactly by
+        :func:`~symbolic_ti.arguments.exact_number`, so ``0.1`` is ``1/10``; each must lie in the
         parameter's domain (``family.free_parameters``). A value for a bound parameter must equal the bound value;
         an unknown name is an error.
     ridge : number, str, sympy expression or None, default None
@@ -245,20 +207,29 @@ def numeric_predictions(
         a :class:`~symbolic_ti.results.Result`) takes the value ``point["lambda"]``. A sympy expression in
         parameters is evaluated at ``point``.
     precision : "float64" or int, default "float64"
-        ``"float64"``: numpy (``numpy.linalg.solve``; ridgeless through ``numpy.linalg.eigh``).
-        An int ``dps >= 5``: mpmath with ``dps`` decimal digits inside ``mpmath.workdps(dps)`` (the global
-        precision is not changed); ``mpmath.lu_solve``, ridgeless through ``mpmath.eigsy``.
+        ``"float64"``: numpy (``numpy.linalg.solve``; ridgeless through ``numpy.linalg.eigh`` at the exact rank of
+        ``K``), with an a-posteriori error bound per trial; where float64 cannot meet :data:`FLOAT64_TOL` = 1e-8
+        (condition number above ``1e10`` or a bound above the tolerance) the values come from the mpmath solve
+        asked for :data:`FALLBACK_DPS` digits, rounded to float64, and ``method`` says so.
+        An int ``dps >= 5``: mpmath (``mpmath.lu_solve``; ridgeless: ``mpmath.lu_solve`` least squares on a basis
+        of training trials at the exact rank), at a working precision above ``dps`` chosen from the condition
+        number and raised until two precisions agree, so that each value meets ``10^(2 - dps)``; the values are
+        rounded to ``dps`` digits. The global mpmath precision is not changed.
     trials : iterable of (i, j), optional
         Trials to predict; default every ordered trial ``task.trials`` (``n (n - 1)`` of them).
     rcond : float, optional
         Ridgeless only: eigenvalues of ``K`` with ``|w| <= rcond * max |w|`` count as zero in the
-        pseudo-inverse. Default ``1e-10`` (float64) or ``10^(-dps/2)`` (mpmath).
+        pseudo-inverse. By default the rank of ``K`` is its exact rank (of the exact rational Gram matrix, or of
+        a high-precision one when the kernel is not rational: :func:`symbolic_ti.numeric.systems.training_basis`).
+        A cut-off that keeps another number of eigenvalues than the exact rank gives untrusted values.
 
     Returns
     -------
-    dict (i, j) -> float or mpmath.mpf
-        ``f(i, j)`` for each asked trial: Python floats for float64, ``mpf`` numbers carrying ``dps`` digits
-        for mpmath.
+    NumericPredictions
+        A ``dict`` ``(i, j) -> f(i, j)`` for each asked trial (Python floats for float64, ``mpf`` numbers
+        carrying ``dps`` digits for mpmath) with the attributes ``tolerance``, ``trusted``, ``untrusted`` (the
+        trials whose value could not be shown to meet the tolerance), ``error_bound``, ``method``, ``condition``,
+        ``rank``, ``rank_source``, and ``summary()`` / ``to_text()`` (the same in words).
 
     Raises
     ------
@@ -272,35 +243,41 @@ def numeric_predictions(
 
     Warns
     -----
-    IllConditionedWarning
-        float64 with a ridge: when the condition number of ``K + lambda I`` exceeds ``COND_WARN = 1e10``
-        (e.g. a tiny ridge on a singular ``K``); the message gives the condition number and suggests mpmath.
-        Ridgeless (both precisions): when an eigenvalue of ``K`` lies between round-off and the rank cutoff,
-        so that the numerical rank is ambiguous.
+    UntrustedNumericWarning
+        (a subclass of :class:`~symbolic_ti.errors.IllConditionedWarning`) when some value could not be shown to
+        meet the tolerance: the mpmath solve did not settle below its largest working precision, the rank of
+        ``K`` could not be decided, or ``rcond`` keeps another number of eigenvalues than the exact rank. The
+        message names the worst trial and its error bound; the result lists every such trial in ``untrusted``.
 
     Notes
     -----
     The ridge acts on the sum of squared errors: ``c = (K + lambda I)^{-1} y`` (docs/conventions.md). For a
     positive semidefinite ``K``, ``lim_{lambda -> 0+} k(t)^T (K + lambda I)^{-1} y = k(t)^T K^+ y`` since
     ``k(t)`` lies in the range of ``K`` (the minimum-norm interpolant); with ``K = Q diag(w) Q^T``,
-    ``K^+ = Q diag(1/w_k for kept w_k) Q^T``. The mpmath path loses about ``log10(cond)`` of its ``dps``
-    digits and does not warn.
+    ``K^+ = Q diag(1/w_k for the rank(K) largest w_k) Q^T``. Equivalently, with ``B`` a set of ``rank(K)``
+    training trials whose Gram columns are independent, ``f(t) = K[t, B] w`` with ``w`` the least-squares
+    solution of ``K[:, B] w = y`` (the mpmath ridgeless path). The error bounds and the precision rule are
+    derived in docs/theory.md#numeric-trust.
 
     References
     ----------
     Lippl, Kay, Jensen, Ferrera, Abbott, "A mathematical theory of relational generalization in transitive
     inference", PNAS 2024 (kernel ridge model of TI). Golub and Van Loan, *Matrix Computations*, 4th ed.,
-    sections 2.6 and 5.5 (condition numbers, pseudo-inverse and minimum-norm least squares).
+    sections 2.6, 5.5 and 8.6 (condition numbers, pseudo-inverse, minimum-norm least squares, eigenvector
+    perturbation). Wedin, "Perturbation theory for pseudo-inverses", BIT 13 (1973).
 
     Examples
     --------
     >>> from symbolic_ti import Task, Exchangeable
     >>> f = numeric_predictions(Task(4), Exchangeable(alpha=0), ridge=1)
-    >>> round(f[(1, 4)] * 7, 12)
-    5.0
+    >>> round(f[(1, 4)] * 7, 12), f.trusted
+    (5.0, True)
     >>> g = numeric_predictions(Task(4), Exchangeable(), {"alpha": 0, "lambda": 1}, precision=30)
     >>> mpmath.nstr(g[(1, 4)] * 7, 20)
     '5.0'
+    >>> h = numeric_predictions(Task(9, ["6>4"]), Exchangeable(alpha="1e-12"), ridge="ridgeless")
+    >>> round(h[(6, 4)], 9), h.trusted, h.method.startswith("float64 via mpmath")
+    (1.0, True, True)
     """
     if not isinstance(task, Task):
         raise ParameterError(f"task must be a symbolic_ti.Task, got {type(task).__name__}")
@@ -317,101 +294,80 @@ def numeric_predictions(
         if lam is not None:
             raise ParameterError("rcond applies only to ridge='ridgeless'")
     queries = task.trials if trials is None else tuple(task.check_trial(t, "trials entry") for t in trials)
-    train = [t for t, _ in task.training]
-    targets = [y for _, y in task.training]
     free_vals = {name: v for name, v in values.items() if name != "lambda" and name not in family.values}
-    if dps is None:
-        return _solve_float64(task, family, free_vals, lam, queries, train, targets, rcond)
-    with mpmath.workdps(dps):
-        return _solve_mpmath(family, free_vals, lam, queries, train, targets, rcond, dps)
-
-
-def _solve_float64(task: Task, family: Family, free_vals: dict[str, sp.Expr], lam: sp.Expr | None,
-                   queries: tuple[Trial, ...], train: list[Trial], targets: list[int],
-                   rcond: float | None) -> dict[Trial, float]:
-    convert = _float_converter()
-    params = family.numeric_point({k: convert(v) for k, v in free_vals.items()}, convert)
-    m = len(train)
-    gram = np.array([[family.kernel_numeric(a, b, params) for b in train] for a in train], dtype=float)
-    cross = np.array([[family.kernel_numeric(t, b, params) for b in train] for t in queries], dtype=float)
-    y = np.array(targets, dtype=float)
-    if lam is None:
-        cut = FLOAT64_RCOND if rcond is None else float(rcond)
-        w, v = np.linalg.eigh(gram)
-        top = float(np.max(np.abs(w)))
-        keep = np.abs(w) > cut * top
-        band = 1e3 * m * np.finfo(float).eps
-        if np.any((np.abs(w) > band * top) & ~keep):
-            _warn_ambiguous(cut, "float64")
-        elif keep.any() and top / float(np.min(np.abs(w[keep]))) > COND_WARN:
-            warnings.warn(
-                f"ridgeless float64 solve: the kept eigenvalues of K span a condition number "
-                f"{top / float(np.min(np.abs(w[keep]))):.2e} > {COND_WARN:.0e}; results may have lost most "
-                f"digits. Use precision=<dps> (mpmath), e.g. precision=50.",
-                IllConditionedWarning,
-                stacklevel=3,
-            )
-        z = (v.T @ y)
-        z = np.where(keep, z / np.where(keep, w, 1.0), 0.0)
-        coef = v @ z
-    else:
-        ridge = float(lam)
-        mat = gram + ridge * np.eye(m)
-        cond = float(np.linalg.cond(mat))
-        if not np.isfinite(cond):
-            raise SolveError(f"K + lambda I is singular at lambda = {lam} (is the kernel positive semidefinite?)")
-        if cond > COND_WARN:
-            warnings.warn(
-                f"float64 solve of K + lambda I at lambda = {ridge:g} ({task.label()}): condition number "
-                f"{cond:.2e} > {COND_WARN:.0e}, so only about {max(0, 16 - int(np.log10(cond)))} digits can be "
-                f"trusted. Use precision=<dps> (mpmath), e.g. precision=50, or the exact solver.",
-                IllConditionedWarning,
-                stacklevel=3,
-            )
-        try:
-            coef = np.linalg.solve(mat, y)
-        except np.linalg.LinAlgError as err:  # pragma: no cover - cond is finite here
-            raise SolveError(f"K + lambda I is singular at lambda = {lam} ({err})") from None
-    pred = cross @ coef
-    return {t: float(pred[r]) for r, t in enumerate(queries)}
-
-
-def _solve_mpmath(family: Family, free_vals: dict[str, sp.Expr], lam: sp.Expr | None,
-                  queries: tuple[Trial, ...], train: list[Trial], targets: list[int],
-                  rcond: Any, dps: int) -> dict[Trial, Any]:
-    mp = mpmath.mp
-    convert = _mpf_converter(dps)
-    params = family.numeric_point({k: convert(v) for k, v in free_vals.items()}, convert)
-    m = len(train)
-    one = mp.mpf(1)
-    gram = mp.matrix(m, m)
-    for r, a in enumerate(train):
-        for c, b in enumerate(train):
-            gram[r, c] = one * family.kernel_numeric(a, b, params)
-    y = [mp.mpf(v) for v in targets]
-    if lam is None:
-        cut = mp.mpf(10) ** (-mp.mpf(dps) / 2) if rcond is None else mp.mpf(rcond)
-        w, q = mp.eigsy(gram)
-        eig = [w[k] for k in range(m)]
-        band = 1000 * m * mp.mpf(10) ** (-dps)
-        coef, ambiguous = _pinv_apply(eig, lambda r, k: q[r, k], y, m, cut, band, one, mp.fsum)
-        if ambiguous:
-            _warn_ambiguous(float(cut), f"mpmath, {dps} digits")
-    else:
-        mat = gram.copy()
-        ridge = convert(lam)
-        for r in range(m):
-            mat[r, r] += ridge
-        try:
-            sol = mp.lu_solve(mat, mp.matrix(y))
-        except ZeroDivisionError:
-            raise SolveError(f"K + lambda I is singular at lambda = {lam} (is the kernel positive semidefinite?)") \
-                from None
-        coef = [sol[r] for r in range(m)]
-    out: dict[Trial, Any] = {}
-    for t in queries:
-        out[t] = mp.fdot((one * family.kernel_numeric(t, b, params), coef[c]) for c, b in enumerate(train))
+    system = KernelSystem(family, free_vals, lam, tuple(t for t, _ in task.training),
+                          tuple(y for _, y in task.training), tuple(queries))
+    basis = training_basis(system) if lam is None else None
+    try:
+        if dps is None:
+            out = _float64_predictions(system, basis, None if rcond is None else float(rcond))
+        else:
+            out = _mpmath_predictions(system, basis, rcond, dps)
+    except SolveError as err:
+        where = "ridgeless" if lam is None else f"lambda = {lam}"
+        raise SolveError(f"{err} ({task.label()}, {family.describe()}, {where})") from None
+    if not out.trusted:
+        _warn_untrusted(out, task)
     return out
+
+
+def _float64_predictions(system: KernelSystem, basis: Basis | None, rcond: float | None) -> NumericPredictions:
+    res = float64_solve(system, basis, rcond, FLOAT64_RCOND)
+    values, bounds, ok, method = res.values, res.bounds, res.trusted, "float64"
+    if not all(ok) and not res.rank_problem:  # near-singular: mpmath at a precision from the condition number
+        mp_res = mpmath_solve(system, basis, FALLBACK_DPS, float64_condition(system, basis))
+        values = [float(v) for v in mp_res.values]
+        bounds, ok = mp_res.bounds, mp_res.trusted
+        method = f"float64 via mpmath ({mp_res.note}; float64: {res.note})"
+    elif res.note:
+        method = f"float64 ({res.note})"
+    return _package(system, basis, values, bounds, ok, "float64", FLOAT64_TOL, method, res.condition)
+
+
+def _mpmath_predictions(system: KernelSystem, basis: Basis | None, rcond: Any, dps: int) -> NumericPredictions:
+    tol = mpmath_tolerance(dps)
+    if system.ridge is None and (rcond is not None or basis is None or basis.rank is None):
+        with mpmath.workdps(dps):  # eigenvalue cut-off: only to honour rcond, or when the rank is undecided
+            cut = mpmath.mpf(10) ** (-mpmath.mpf(dps) / 2) if rcond is None else mpmath.mpf(rcond)
+            gram, cross, y = system.mp()
+            w, qv = mpmath.mp.eigsy(gram)
+            top = max(abs(w[k]) for k in range(system.m))
+            keep = [k for k in range(system.m) if abs(w[k]) > cut * top]
+            if basis is None or basis.rank is None or len(keep) != basis.rank:
+                vals = pinv_values(w, lambda r, k: qv[r, k], lambda t, c: cross[t][c], y, system.m,
+                                   len(system.queries), keep, mpmath.mp.fsum)
+                why = ("the rank of K could not be decided" if basis is None or basis.rank is None else
+                       f"rcond keeps {len(keep)} eigenvalues but the exact rank of K is {basis.rank}")
+                q = len(system.queries)
+                return _package(system, basis, vals, [math.inf] * q, [False] * q, dps, tol,
+                                f"mpmath {dps} digits, eigenvalue cut-off {mpmath.nstr(cut, 3)} ({why})", math.inf)
+    res = mpmath_solve(system, basis, dps, float64_condition(system, basis))
+    with mpmath.workdps(dps):
+        values = [+v for v in res.values]  # rounded to the asked precision
+    return _package(system, basis, values, res.bounds, res.trusted, dps, tol, f"mpmath {dps} digits ({res.note})",
+                    res.condition)
+
+
+def _package(system: KernelSystem, basis: Basis | None, values: list, bounds: list, ok: list, precision: Any,
+             tol: Any, method: str, condition: float) -> NumericPredictions:
+    queries = system.queries
+    return NumericPredictions(
+        dict(zip(queries, values)), precision=precision, tolerance=tol,
+        untrusted=tuple(t for t, good in zip(queries, ok) if not good), error_bound=dict(zip(queries, bounds)),
+        method=method, condition=condition, rank=None if basis is None else basis.rank,
+        rank_source=None if basis is None else basis.source)
+
+
+def _warn_untrusted(out: NumericPredictions, task: Task) -> None:
+    worst = max(out.untrusted, key=lambda t: out.error_bound.get(t, math.inf))
+    warnings.warn(
+        f"numeric solve ({task.label()}, precision {out.precision}): {len(out.untrusted)} of {len(out)} values could "
+        f"not be shown to meet the tolerance (worst error bound {out.error_bound.get(worst, math.inf):.1e} at "
+        f"{worst}); {out.method}. Their trials are in result.untrusted. Use the exact solver (symbolic_ti.solve) "
+        f"or more digits (precision=<dps>).",
+        UntrustedNumericWarning,
+        stacklevel=3,  # _warn_untrusted <- numeric_predictions <- caller
+    )
 
 
 # ------------------------------------------------------------------ results from float data
@@ -426,7 +382,10 @@ def numeric_result(task: Task, family: Family, ridge: sp.Expr | None, *, method:
 
     For families whose data are floats (``family.numeric_only``, e.g. an ``embedding`` of hidden states): their
     kernel has no exact form, so :func:`symbolic_ti.solve` calls this instead of an exact method.
-    :func:`numeric_predictions` runs twice, in float64 and with mpmath at :data:`CROSS_CHECK_DPS` digits.
+    :func:`numeric_predictions` runs twice, in float64 and with mpmath at :data:`CROSS_CHECK_DPS` digits (whose
+    working precision rises with the condition number, so that its values meet ``10^(2 - 30)``); the exact
+    reference is the kernel of the data read exactly (for ``embedding`` the mpmath side recomputes the cosines
+    from the vectors).
 
     Parameters
     ----------
@@ -441,9 +400,11 @@ def numeric_result(task: Task, family: Family, ridge: sp.Expr | None, *, method:
     Returns
     -------
     Result
-        Predictions as sympy ``Float`` numbers (15 digits; never exact rationals), ``method``
-        ``"numeric/float64 (mpmath 30-digit check, max deviation ...)"``, or ``"numeric/mpmath ..."`` when the
-        two disagree by more than :data:`CROSS_CHECK_TOL`.
+        Predictions as sympy ``Float`` numbers (15 digits; never exact rationals). ``method`` says how far they are
+        trusted: ``"numeric/float64 (mpmath 30-digit check, max deviation ...)"``; ``"numeric/float64 via mpmath
+        (...)"`` when float64 alone could not meet its tolerance 1e-8; ``"numeric/mpmath (float64 disagreed:
+        ...)"`` when the float64 values were not trusted or differ from mpmath by more than
+        :data:`CROSS_CHECK_TOL`; ``"numeric/UNTRUSTED ..."`` when no value could be shown to meet a tolerance.
 
     Raises
     ------
@@ -453,7 +414,10 @@ def numeric_result(task: Task, family: Family, ridge: sp.Expr | None, *, method:
     Warns
     -----
     IllConditionedWarning
-        If float64 and mpmath disagree by more than :data:`CROSS_CHECK_TOL`; the mpmath values are returned.
+        If the float64 values are not used; the mpmath values are returned.
+    UntrustedNumericWarning
+        If the mpmath values could not be shown to meet their tolerance either (``method`` starts with
+        ``"numeric/UNTRUSTED"``).
     """
     import time
 
@@ -470,19 +434,27 @@ def numeric_result(task: Task, family: Family, ridge: sp.Expr | None, *, method:
         raise SolveError(f"{family.describe()} holds float data, so it is solved numerically and every parameter "
                          f"needs a value; symbolic: {names}")
     ridge_arg: Any = "ridgeless" if ridge is None else ridge
-    f64 = numeric_predictions(task, family, ridge=ridge_arg)
-    with mpmath.workdps(CROSS_CHECK_DPS):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UntrustedNumericWarning)  # one warning below says what is used
+        f64 = numeric_predictions(task, family, ridge=ridge_arg)
         mp_vals = numeric_predictions(task, family, ridge=ridge_arg, precision=CROSS_CHECK_DPS)
+    with mpmath.workdps(CROSS_CHECK_DPS):
         dev = max(float(abs(f64[t] - mp_vals[t]) / max(1, abs(mp_vals[t]))) for t in task.trials)
         mp_float = {t: sp.Float(mpmath.nstr(v, 17), 15) for t, v in mp_vals.items()}
     check = f"mpmath {CROSS_CHECK_DPS}-digit check, max deviation {dev:.1e}"
-    if dev > CROSS_CHECK_TOL:
-        warnings.warn(
-            f"numeric solve of {family.describe()} ({task.label()}): float64 and mpmath ({CROSS_CHECK_DPS} digits) "
-            f"disagree by up to {dev:.1e} > {CROSS_CHECK_TOL:g}; the mpmath values are used",
-            IllConditionedWarning, stacklevel=3)
+    label = f"numeric solve of {family.describe()} ({task.label()})"
+    if f64.trusted and dev <= CROSS_CHECK_TOL:
+        preds = {t: sp.Float(v, 15) for t, v in f64.items()}
+        name = f"numeric/float64 ({check})" if f64.method == "float64" else f"numeric/{f64.method} ({check})"
+    elif mp_vals.trusted:
+        why = (f"float64 and mpmath ({CROSS_CHECK_DPS} digits) disagree by up to {dev:.1e} > {CROSS_CHECK_TOL:g}"
+               if f64.trusted else f"the float64 values could not be shown to meet 1e-8 ({f64.method})")
+        warnings.warn(f"{label}: {why}; the mpmath values are used", IllConditionedWarning, stacklevel=3)
         preds, name = mp_float, f"numeric/mpmath (float64 disagreed: {check})"
     else:
-        preds, name = {t: sp.Float(v, 15) for t, v in f64.items()}, f"numeric/float64 ({check})"
+        warnings.warn(f"{label}: {mp_vals.summary()}; the values are NOT within a stated tolerance. Give the data "
+                      f"exactly (numeric=False) or use a larger ridge", UntrustedNumericWarning, stacklevel=3)
+        preds = mp_float
+        name = f"numeric/UNTRUSTED ({mp_vals.summary()}; {check})"
     return Result(task=task, family=family, ridge=ridge, predictions=preds, method=name,
                   seconds=time.perf_counter() - start)

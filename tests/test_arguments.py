@@ -1,0 +1,175 @@
+"""Numbers from numpy, mpmath and decimal (issue 16, part 4): read by the rule for Python floats, or rejected clearly.
+
+The rule (symbolic_ti.arguments.exact_number): a binary float is read as the shortest decimal that reads back as the
+same number at its own width or precision. The checks are independent of the implementation: the result is a
+decimal (denominator 2^a 5^b), it converts back to the same scalar, and no decimal with one significant digit
+fewer does (both neighbours at that length are tried).
+"""
+
+import decimal
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings, strategies as st
+
+from symbolic_ti import Exchangeable, ParameterError, Task, derive, numeric_predictions
+from symbolic_ti.arguments import exact_number, parse_ridge
+
+FLOATS = [np.float16, np.float32, np.float64, np.longdouble]
+INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+
+
+def _digits(q: Fraction) -> int:
+    """Significant decimal digits of a decimal fraction."""
+    num, den = abs(q.numerator), q.denominator
+    while den % 10 == 0 and num % 10 == 0:  # pragma: no cover - Fractions are reduced
+        num, den = num // 10, den // 10
+    k = 0
+    while (num * 10 ** k) % den:
+        k += 1
+    digits = str(num * 10 ** k // den).rstrip("0")
+    return len(digits)
+
+
+def _is_decimal(q: Fraction) -> bool:
+    d = q.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d == 1
+
+
+def _round_sig(q: Fraction, k: int, up: bool) -> Fraction:
+    """``q`` rounded to ``k`` significant decimal digits, towards -inf or +inf."""
+    e = math.floor(math.log10(abs(float(q)))) if q else 0
+    scale = Fraction(10) ** (e - k + 1)
+    n = q / scale
+    n = math.ceil(n) if up else math.floor(n)
+    return n * scale
+
+
+def _rounds_to(q: Fraction, x) -> bool:
+    """Whether the decimal ``q`` is nearer to the scalar ``x`` than to either neighbour of ``x`` at its width
+    (exact rational arithmetic; a tie counts as reading back)."""
+    X = Fraction(*x.as_integer_ratio())
+    lo = np.nextafter(x, type(x)(-np.inf))
+    hi = np.nextafter(x, type(x)(np.inf))
+    d = abs(q - X)
+    return all(not np.isfinite(nb) or d <= abs(q - Fraction(*nb.as_integer_ratio())) for nb in (lo, hi))
+
+
+def _check_shortest(x, q: Fraction) -> None:
+    assert _is_decimal(q)
+    assert _rounds_to(q, x), (x, q)
+    k = _digits(q)
+    if k > 1:
+        for up in (False, True):
+            shorter = _round_sig(q, k - 1, up)
+            assert not _rounds_to(shorter, x), (x, q, shorter)
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=st.floats(allow_nan=False, allow_infinity=False, width=16), which=st.sampled_from(FLOATS))
+def test_numpy_floats_read_as_shortest_round_tripping_decimal(x, which):
+    info = np.finfo(which)
+    v = which(x)
+    if not np.isfinite(v) or abs(float(v)) > float(info.max):
+        return
+    q = exact_number(v, "x")
+    assert q.is_Rational
+    frac = Fraction(int(q.p), int(q.q))
+    _check_shortest(v, frac)
+    assert exact_number(np.array(v), "x") == q  # 0-d arrays by the same rule
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=st.floats(allow_nan=False, allow_infinity=False, width=32))
+def test_float32_by_its_own_width(x):
+    v = np.float32(x)
+    frac = Fraction(str(exact_number(v, "x")))
+    _check_shortest(v, frac)
+
+
+@pytest.mark.parametrize("dtype,value,expected", [
+    (np.float32, "0.1", sp.Rational(1, 10)), (np.float16, "0.1", sp.Rational(1, 10)),
+    (np.float64, "0.1", sp.Rational(1, 10)), (np.longdouble, "0.1", sp.Rational(1, 10)),
+    (np.float32, "1e-30", sp.Rational(1, 10**30)), (np.float64, "-2.5e-7", sp.Rational(-25, 10**8)),
+    (np.float16, "0.333", sp.Rational(333, 1000)), (np.float16, "65504", sp.Integer(65500)),  # 65500 reads back
+])
+def test_numpy_float_examples(dtype, value, expected):
+    assert exact_number(dtype(value), "x") == expected
+    assert exact_number(np.array(dtype(value)), "x") == expected
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_numpy_integers_of_every_width(dtype):
+    info = np.iinfo(dtype)
+    for v in (info.min, info.max, 0, 1, info.max // 3):
+        assert exact_number(dtype(v), "x") == sp.Integer(int(v))
+        assert exact_number(np.array(v, dtype=dtype), "x") == sp.Integer(int(v))
+
+
+@pytest.mark.parametrize("value", [np.float32("nan"), np.float16("inf"), np.float64("-inf"), np.longdouble("nan"),
+                                   np.array(np.float32("nan")), np.bool_(True), np.complex128(1), np.array([1.0]),
+                                   np.array([[0.5]]), mpmath.mpf("inf"), mpmath.mpc(1, 0), decimal.Decimal("NaN"),
+                                   decimal.Decimal("Infinity")])
+def test_non_finite_or_non_real_values_are_rejected(value):
+    with pytest.raises(ParameterError, match="x must be"):
+        exact_number(value, "x")
+
+
+@pytest.mark.parametrize("made_at,read_at", [(15, 15), (15, 50), (50, 15), (50, 50), (30, 5), (5, 5), (100, 30)])
+@pytest.mark.parametrize("text", ["0.1", "0.75", "-2.5e-7", "123.456", "1e-30"])
+def test_mpf_read_at_its_own_precision(made_at, read_at, text):
+    """An mpf made from a decimal is that decimal whatever the working precision when it is read (an mpf does not
+    record its precision; one made below 15 digits is read at 15 digits or the working precision, if lower)."""
+    if made_at < len(text.replace("-", "").replace(".", "").split("e")[0]):
+        pytest.skip("the decimal does not fit the precision it is made at")
+    with mpmath.workdps(made_at):
+        v = mpmath.mpf(text)
+    with mpmath.workdps(read_at):
+        assert exact_number(v, "x") == sp.Rational(Fraction(text))
+
+
+def test_mpf_from_a_float_and_from_arithmetic():
+    with mpmath.workdps(15):
+        a = mpmath.mpf(0.1)  # the float 0.1, read as the float would be
+        third = mpmath.mpf(1) / 3
+    assert exact_number(a, "x") == sp.Rational(1, 10)
+    assert exact_number(third, "x") == exact_number(1 / 3, "x")  # the same binary number as the float 1/3
+    with mpmath.workdps(50):
+        third50 = mpmath.mpf(1) / 3
+    q = exact_number(third50, "x")
+    assert abs(q - sp.Rational(1, 3)) < sp.Rational(1, 10**49)
+    assert exact_number(mpmath.mpf(0), "x") == 0
+
+
+def test_decimal_is_exact():
+    assert exact_number(decimal.Decimal("0.1"), "x") == sp.Rational(1, 10)
+    assert exact_number(decimal.Decimal("-3.25E-40"), "x") == sp.Rational(-325, 10**42)
+
+
+def test_entry_points_accept_numpy_scalars():
+    """Issue 16: derive(..., parameters={"rho": np.float64(0.5)}, ridge=np.float64(0.25)) raised a bare TypeError."""
+    r = derive(9, ["6>4"], family="geometric", parameters={"rho": np.float64(0.5)}, ridge=np.float64(0.25))
+    assert r.family.values["rho"] == sp.Rational(1, 2) and r.ridge == sp.Rational(1, 4)
+    r2 = derive(9, ["6>4"], family="geometric", parameters={"rho": np.float32(0.5), "alpha": np.array(0.1)},
+                ridge=mpmath.mpf("0.25"))
+    assert r2.family.values["alpha"] == sp.Rational(1, 10) and r2.ridge == sp.Rational(1, 4)
+    assert parse_ridge(np.float16(0.25)) == sp.Rational(1, 4)
+    assert parse_ridge(np.int64(0)) is None  # 0 is the ridgeless limit
+    with pytest.raises(ParameterError):
+        parse_ridge(np.float64("nan"))
+
+
+def test_numeric_point_values_follow_the_same_rule():
+    """numeric_predictions reads np.float32(0.1) as 1/10, like every entry point (it used to take the float32's
+    binary value)."""
+    task = Task(5)
+    a = numeric_predictions(task, Exchangeable(), {"alpha": np.float32(0.1), "lambda": np.float16(0.5)}, precision=30)
+    b = numeric_predictions(task, Exchangeable(), {"alpha": "1/10", "lambda": "1/2"}, precision=30)
+    assert a == b
