@@ -133,7 +133,7 @@ def worker_dense(n: int, exc: str) -> dict:
     t1 = time.perf_counter()
     values = predict_ridge(system, backend="sympy")
     t2 = time.perf_counter()
-    preds = dict(zip(system.queries, values))
+    preds = dict(zip(system.queries, values, strict=True))
     extra = {"method": "halved/sympy solve_den", "domain": str(system.domain),
              "build_system_seconds": t1 - t0, "solve_seconds": t2 - t1}
     return _pack(n, exc, preds, t2 - t0, _cpu() - c0, extra)
@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| n | exception | flint (derive + build) | dense solve_den | LUsolve + cancel | dense / flint |"
           " flint == dense |")
     print("|---|---|---|---|---|---|---|")
-    for key, c in results.items():
+    for c in results.values():
         f = c["flint"]
         ft = (f"{f['seconds']:.3g} ({f['derive_seconds']:.3g} + {f['build_seconds']:.3g})"
               if f.get("status") == "ok" else _fmt(f))

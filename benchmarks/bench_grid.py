@@ -153,8 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         "targets": {"ratio_at_least": 20, "grid_seconds_below": 2.0,
                     "met": bool(t_solve / t_grid >= 20 and t_grid < 2.0)},
     }
-    print(f"| grid | trials | points | compile (s) | grid evaluation (s) | batched solve (s) | ratio | "
-          f"mpmath fallback | max abs diff |")
+    print("| grid | trials | points | compile (s) | grid evaluation (s) | batched solve (s) | ratio | "
+          "mpmath fallback | max abs diff |")
     print("|---|---|---|---|---|---|---|---|---|")
     solve_text = f"{t_solve:.2f}" + (f" (extrapolated from {len(idx)} points)" if extrapolated else "")
     print(f"| {size} x {size} | {len(task.trials)} | {n_points} | {t_compile:.3f} | {t_grid:.3f} | {solve_text} | "

@@ -48,7 +48,8 @@ import argparse
 import os
 import sys
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import sympy as sp
 from sympy.core.cache import clear_cache
@@ -245,7 +246,7 @@ def compare_crossings(a: dict, b: dict) -> dict | None:
                 "critical": [(c["trial"], c["direction"], c["text"]) for c in xa],
                 "conjunctivity": [(c["trial"], c["direction"], c["text"]) for c in xb]}
     how = "exact (structurally equal)"
-    for ca, cb in zip(xa, xb):
+    for ca, cb in zip(xa, xb, strict=True):
         va, vb = sp.sympify(ca["value"]), sp.sympify(cb["value"])
         if va == vb:
             continue

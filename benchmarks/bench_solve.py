@@ -59,7 +59,8 @@ import sys
 import tempfile
 import time
 import traceback
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import sympy as sp
 from sympy.matrices.utilities import dotprodsimp

@@ -122,8 +122,8 @@ def _group_accuracy(rows: list[dict], path: Path) -> dict:
         for setting, d in sorted(lm.items()):
             test = [t for t in d if abs(t[0] - t[1]) > 1 and set(t) != {4, 6}]  # test trials of both hierarchies
             others = [t for t in test if t not in first and t not in later]
-            ranked = sorted(test, key=lambda t: d[t][0])
-            mean = lambda ts: round(sum(d[t][0] for t in ts) / len(ts), 3)  # noqa: E731
+            ranked = sorted(test, key=lambda t, d=d: d[t][0])
+            mean = lambda ts, d=d: round(sum(d[t][0] for t in ts) / len(ts), 3)  # noqa: E731
             out[f"{setting}/{hier}"] = {"first": mean(first), "next": mean(later), "other_test": mean(others),
                                          "ranks_of_first": sorted(ranked.index(t) + 1 for t in first),
                                          "n_test": len(test)}

@@ -76,7 +76,7 @@ def rich_table(task: Task, width: int, seeds: list[int]) -> list[str]:
              "| init scale s | lr | seeds | steps (mean) | weight change | max / RMS dev from NTK | "
              + " | ".join(f"f{t}" for t in WATCH) + " | errors (seeds with this set) |",
              "|---:|---|---:|---:|---:|---:|" + "---:|" * len(WATCH) + "---|"]
-    lines.insert(1, f"theory (ridgeless relu-ntk): " + ", ".join(f"f{t} = {ref[t]:.3f}" for t in WATCH)
+    lines.insert(1, "theory (ridgeless relu-ntk): " + ", ".join(f"f{t} = {ref[t]:.3f}" for t in WATCH)
                  + f"; errors {list(ref_err)}\n")
     for scale, lr_scale, steps in ((0.01, "standard", 60000), (0.1, "standard", 60000), (1.0, "init", 4000),
                                    (10.0, "init", 4000)):

@@ -22,7 +22,7 @@ from .numeric.verification import VerifyReport, verify
 from .numeric.grid import compile_result
 # errors
 from .errors import (DataError, ExportError, FamilyError, IllConditionedWarning, ParameterError, SolveError,
-                     SymbolicTIError, TaskError)
+                     SymbolicTIError, TaskError, UntrustedNumericWarning)
 from . import symbols
 from . import export  # noqa: F401  (registers every renderer: results and reports show themselves)
 from . import _compat
@@ -36,7 +36,7 @@ __all__ = [
     "critical", "critical_values", "CriticalReport",
     "numeric_predictions", "verify", "VerifyReport", "compile_result",
     "SymbolicTIError", "TaskError", "ParameterError", "FamilyError", "SolveError", "ExportError", "DataError",
-    "IllConditionedWarning",
+    "IllConditionedWarning", "UntrustedNumericWarning",
     "symbols",
 ]
 

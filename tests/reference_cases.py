@@ -48,7 +48,7 @@ def solve_linear(a, y, norm=lambda v: v):
     """Gauss-Jordan elimination over a field (Fractions, or sympy rational functions with ``norm=sp.cancel``);
     ``a`` must be nonsingular."""
     m = len(a)
-    rows = [list(r) + [v] for r, v in zip(a, y)]
+    rows = [list(r) + [v] for r, v in zip(a, y, strict=True)]
     for col in range(m):
         piv = next(r for r in range(col, m) if rows[r][col] != 0)
         rows[col], rows[piv] = rows[piv], rows[col]
@@ -57,6 +57,6 @@ def solve_linear(a, y, norm=lambda v: v):
         for r in range(m):
             if r != col and rows[r][col] != 0:
                 fac = rows[r][col]
-                rows[r] = [norm(v - fac * w) for v, w in zip(rows[r], rows[col])]
+                rows[r] = [norm(v - fac * w) for v, w in zip(rows[r], rows[col], strict=True)]
     return [rows[r][m] for r in range(m)]
 

@@ -49,7 +49,7 @@ def test_shared_file_accuracy_matches_documented_values():
     four = [(3, 6), (4, 7), (6, 3), (7, 4)]
     assert np.mean([d.value(*t) for t in four]) == pytest.approx(0.329, abs=5e-4)
     # accuracy -> P(first wins): (4, 7) has ground truth +1, (7, 4) has -1
-    p = dict(zip(d.trials, d.p_first))
+    p = dict(zip(d.trials, d.p_first, strict=True))
     assert p[(4, 7)] == pytest.approx(d.value(4, 7)) and p[(7, 4)] == pytest.approx(1 - d.value(7, 4))
     probe = load_behaviour(SHARED, T9, filters=["setting=probe", "hier=exc_mid_n9", "phase=post"],
                            value_column="accuracy", kind="accuracy")
@@ -235,7 +235,7 @@ def test_kind_inferred_from_the_column_name(tmp_path):
     p = _write(tmp_path, "item_a,item_b,accuracy\n1,2,0.8\n2,1,0.9\n2,3,0.7\n")
     d = load_behaviour(p, Task(3), value_column="accuracy", count_column=None, truth_column=None)
     assert d.kind == "accuracy"
-    assert dict(zip(d.trials, d.p_first))[(2, 1)] == pytest.approx(0.1)
+    assert dict(zip(d.trials, d.p_first, strict=True))[(2, 1)] == pytest.approx(0.1)
     assert infer_kind("mean_prob_yes") == "probability" and infer_kind("mean_logit_diff") == "score"
     with pytest.raises(DataError, match="pass kind="):
         infer_kind("zz")

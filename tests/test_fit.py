@@ -224,7 +224,7 @@ def csv_file(tmp_path_factory):
     f = true_f(task, 0.3, 0.1)
     k = np.random.default_rng(3).binomial(200, 1 / (1 + np.exp(-3 * f)))
     path = tmp_path_factory.mktemp("fit") / "beh.csv"
-    rows = ["first,second,p,n,cond"] + [f"{i},{j},{kk / 200},200,a" for (i, j), kk in zip(task.trials, k)]
+    rows = ["first,second,p,n,cond"] + [f"{i},{j},{kk / 200},200,a" for (i, j), kk in zip(task.trials, k, strict=True)]
     rows += [f"{i},{j},0.5,200,b" for (i, j) in task.trials]
     path.write_text("\n".join(rows) + "\n")
     return path

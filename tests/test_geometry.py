@@ -44,7 +44,7 @@ def ref_predictions(n, exceptions, lam, **kw):
             for r, (p, _) in enumerate(train)]
     c = solve_linear(gram, [F(y) for _, y in train])
     trials = [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
-    return {t: sum(ci * _kernel(t, q, **kw) for ci, (q, _) in zip(c, train)) for t in trials}
+    return {t: sum(ci * _kernel(t, q, **kw) for ci, (q, _) in zip(c, train, strict=True)) for t in trials}
 
 
 def _exc(n, draw):
@@ -262,10 +262,10 @@ def test_cli_geometric(capsys):
     assert "alpha = " in capsys.readouterr().out
 
 
-from functools import lru_cache  # noqa: E402
+from functools import cache  # noqa: E402
 
 
-@lru_cache(maxsize=None)
+@cache
 def _symbolic_geometric(n, exceptions):
     return derive(n, list(exceptions), family="geometric")  # alpha, rho and lambda symbolic
 

@@ -78,7 +78,7 @@ def test_ridgeless_n7_alpha_tenth_row_exact_digits():
     f64 = numeric_predictions(Task(7), Exchangeable(alpha=0.1), ridge="ridgeless")
     fmp = numeric_predictions(Task(7), Exchangeable(alpha="1/10"), ridge="ridgeless", precision=50)
     with mpmath.workdps(60):
-        for j, v in zip(range(2, 8), row):
+        for j, v in zip(range(2, 8), row, strict=True):
             assert abs(f64[(1, j)] - float(v)) < 1e-12
             assert abs(fmp[(1, j)] - _mp(v)) < mpmath.mpf("1e-45")
 
@@ -195,7 +195,7 @@ def _additive_exception_reference(lam):
 
     gram = [[k(a, b) + (lam if a == b else 0) for b in xs] for a in xs]
     c = solve_linear(gram, y)
-    return {t: sum(k(t, b) * cb for b, cb in zip(xs, c)) for t in Task(5, ["4>2"]).trials}
+    return {t: sum(k(t, b) * cb for b, cb in zip(xs, c, strict=True)) for t in Task(5, ["4>2"]).trials}
 
 
 def test_tiny_ridge_on_a_singular_gram_matrix_goes_to_mpmath():
@@ -257,7 +257,7 @@ def test_ridgeless_keeps_the_exact_rank_near_a_rank_drop(alpha, precision):
     tol = 1e-8 if precision == "float64" else mpmath.mpf(10) ** (2 - precision)
     with mpmath.workdps(60):
         for t in task.trials:
-            e = sum(k(t, q) * cq for q, cq in zip(xs, c))
+            e = sum(k(t, q) * cq for q, cq in zip(xs, c, strict=True))
             assert abs(f[t] - mpmath.mpf(e.numerator) / e.denominator) <= tol * max(1, abs(float(e))), t
 
 

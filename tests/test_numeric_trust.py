@@ -44,7 +44,7 @@ def _geometric_kernel(alpha, rho):
 def _rref_particular(a, b):
     """One solution of the consistent system a x = b over the rationals (free variables 0)."""
     m = len(a)
-    rows = [list(r) + [v] for r, v in zip(a, b)]
+    rows = [list(r) + [v] for r, v in zip(a, b, strict=True)]
     pivots, r = [], 0
     for col in range(m):
         piv = next((i for i in range(r, m) if rows[i][col] != 0), None)
@@ -56,7 +56,7 @@ def _rref_particular(a, b):
         for i in range(m):
             if i != r and rows[i][col] != 0:
                 fac = rows[i][col]
-                rows[i] = [v - fac * w for v, w in zip(rows[i], rows[r])]
+                rows[i] = [v - fac * w for v, w in zip(rows[i], rows[r], strict=True)]
         pivots.append(col)
         r += 1
     assert all(rows[i][m] == 0 for i in range(r, m)), "inconsistent"
@@ -77,7 +77,7 @@ def _exact_predictions(task, kernel, lam):
     else:
         c = _rref_particular([[g + (lam if i == j else 0) for j, g in enumerate(row)] for i, row in enumerate(gram)],
                              y)
-    return {t: sum(kernel(t, b) * cb for b, cb in zip(xs, c)) for t in task.trials}
+    return {t: sum(kernel(t, b) * cb for b, cb in zip(xs, c, strict=True)) for t in task.trials}
 
 
 def _err(value, exact):

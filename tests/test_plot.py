@@ -40,9 +40,9 @@ def test_heatmap_cells_equal_f(base):
         assert h.matrix[i - 1, j - 1] == float(exact.f(i, j))
     # conventions' reference values, row = first item
     assert h.matrix[5, 3] == pytest.approx(5509 / 7850) and h.matrix[2, 5] == pytest.approx(-387 / 3925)
-    assert {(i + 1, j + 1) for i, j in zip(*np.nonzero(h.wrong))} == set(exact.errors)
-    assert {(i + 1, j + 1) for i, j in zip(*np.nonzero(h.training))} == set(exact.task.training_targets)
-    assert {(i + 1, j + 1) for i, j in zip(*np.nonzero(h.exception))} == {(6, 4), (4, 6)}
+    assert {(i + 1, j + 1) for i, j in zip(*np.nonzero(h.wrong), strict=True)} == set(exact.errors)
+    assert {(i + 1, j + 1) for i, j in zip(*np.nonzero(h.training), strict=True)} == set(exact.task.training_targets)
+    assert {(i + 1, j + 1) for i, j in zip(*np.nonzero(h.exception), strict=True)} == {(6, 4), (4, 6)}
     assert h.cycle_items == (4, 5, 6)
     assert not h.matrix.flags.writeable
 
@@ -107,7 +107,7 @@ def test_phase_critical_curves_are_exact(base, phase_small):
         for k in ok[:: max(1, len(ok) // 4)][:4]:
             t = c.trials[0]
             with mpmath.workdps(50):
-                sub = {s: sp.Rational(float(v)) for s, v in zip(base.free_symbols, (c.x[k], c.y[k]))}
+                sub = {s: sp.Rational(float(v)) for s, v in zip(base.free_symbols, (c.x[k], c.y[k]), strict=True)}
                 val = sp.N(base.margin(*t).xreplace(sub), 30)
             assert abs(float(val)) < 1e-9, (t, c.x[k], c.y[k])
     k0 = np.nanargmin(np.where(first.y > 0, first.y, np.nan))
@@ -128,7 +128,7 @@ def test_phase_from_numeric_result_and_generic_points():
     free = derive(7, ["5>3"], parameters={"kappa_d": "symbolic"}, ridge="1/10")
     for c in ph.curves:
         assert c.exact == "points"
-        for x, y in zip(c.x, c.y):
+        for x, y in zip(c.x, c.y, strict=True):
             m = free.margin(*c.trials[0]).subs({S.alpha: sp.Rational(x), S.kappa_d: sp.Rational(y)})
             assert abs(float(m)) < 1e-9
 

@@ -95,7 +95,6 @@ def _chosen_trials(result: Result, trials: list[tuple[int, int]], fmt: str) -> s
 
         body = [rf"f({t[0]}, {t[1]}) &= {expr_latex(v)}" for t, v, _, _ in rows]
         return "\\begin{align*}\n" + " \\\\\n".join(body) + "\n\\end{align*}"
-    # _approx and _header are private to export.text; the export helper is making them public
     from ..export.text import approx_suffix as _approx, header_lines as _header, expr_text
 
     out = _header(result) + [""]

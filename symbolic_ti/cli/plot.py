@@ -115,7 +115,7 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
     context.check_output(args)
     if args.dpi is not None and not 1 <= args.dpi <= 2000:
         raise context.fail("--dpi", f"must be between 1 and 2000, got {args.dpi:g}")
-    plot._require_matplotlib()  # fail before any computation when the extra is missing
+    plot.require_matplotlib()  # fail before any computation when the extra is missing
     task, (family, values) = context.task(args), context.family(args)
     if kind == "phase":
         _scanned_conflicts(args, context, values, [args.x.strip(), args.y.strip()], "--x/--y")

@@ -195,8 +195,3 @@ def result_to_text(result: Result) -> str:
     result.build_all()
     blocks = [header_lines(result), _predictions(result), _margins(result), _training(result)]
     return "\n\n".join("\n".join(b).rstrip("\n") for b in blocks) + "\n"
-
-
-# Private spellings used by symbolic_ti/cli/app.py until it switches to the public names (issue 10).
-_approx = approx_suffix
-_header = header_lines

@@ -38,6 +38,3 @@ __all__ = [
     "INSTALL_HINT", "QUANTITIES", "require_matplotlib",
 ]
 
-#: Deprecated private spelling of :func:`require_matplotlib` (used by symbolic_ti.cli.plot until it moves to
-#: the public name).
-_require_matplotlib = require_matplotlib

@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 import warnings
 from numbers import Integral, Real
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 import mpmath
 import sympy as sp
@@ -177,7 +178,7 @@ def numeric_predictions(
     point: Mapping[Any, Any] | None = None,
     ridge: Any = None,
     *,
-    precision: "str | int" = "float64",
+    precision: str | int = "float64",
     trials: Iterable[Trial] | None = None,
     rcond: float | None = None,
 ) -> NumericPredictions:
@@ -352,8 +353,8 @@ def _package(system: KernelSystem, basis: Basis | None, values: list, bounds: li
              tol: Any, method: str, condition: float) -> NumericPredictions:
     queries = system.queries
     return NumericPredictions(
-        dict(zip(queries, values)), precision=precision, tolerance=tol,
-        untrusted=tuple(t for t, good in zip(queries, ok) if not good), error_bound=dict(zip(queries, bounds)),
+        dict(zip(queries, values, strict=True)), precision=precision, tolerance=tol,
+        untrusted=tuple(t for t, good in zip(queries, ok, strict=True) if not good), error_bound=dict(zip(queries, bounds, strict=True)),
         method=method, condition=condition, rank=None if basis is None else basis.rank,
         rank_source=None if basis is None else basis.source)
 

@@ -16,7 +16,8 @@ rank, with ``p`` raised until they do (docs/theory.md#numeric-trust).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import flint
 import mpmath

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import mpmath
 import numpy as np
@@ -95,7 +96,7 @@ def _eps_delta(m: int, top: float) -> tuple[float, float]:
 
 
 def _scaled_ok(values: np.ndarray, bounds: np.ndarray, tol: float) -> list[bool]:
-    return [bool(b <= tol * max(1.0, abs(v))) for v, b in zip(values.tolist(), bounds.tolist())]
+    return [bool(b <= tol * max(1.0, abs(v))) for v, b in zip(values.tolist(), bounds.tolist(), strict=True)]
 
 
 def pinv_values(w: Any, vecs: Callable[[int, int], Any], cross: Callable[[int, int], Any], y: list[Any], m: int,
@@ -259,7 +260,7 @@ def _mp_values(system: KernelSystem, basis: Basis | None, dps: int) -> list[Any]
 
 
 def _spread(a: list[Any], b: list[Any]) -> list[Any]:
-    return [abs(x - z) / max(1, abs(z)) for x, z in zip(a, b)]
+    return [abs(x - z) / max(1, abs(z)) for x, z in zip(a, b, strict=True)]
 
 
 def mpmath_solve(system: KernelSystem, basis: Basis | None, dps: int, condition: float) -> Outcome:
@@ -345,7 +346,7 @@ class NumericPredictions(dict):
         ``"exact"``, ``"mpmath <p>/<2p> digits"`` or ``"undecided ..."``.
     """
 
-    def __init__(self, values: dict, *, precision: "str | int", tolerance: Any, untrusted: tuple, error_bound: dict,
+    def __init__(self, values: dict, *, precision: str | int, tolerance: Any, untrusted: tuple, error_bound: dict,
                  method: str, condition: float, rank: int | None = None, rank_source: str | None = None) -> None:
         super().__init__(values)
         self.precision = precision

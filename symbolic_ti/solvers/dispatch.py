@@ -18,7 +18,7 @@ from typing import Any
 import sympy as sp
 
 from .. import symbols as S
-from ..arguments import RIDGELESS_METHODS, SOLVE_METHODS, check_choice, exact_number, parse_ridge
+from ..arguments import RIDGELESS_METHODS, SOLVE_METHODS, check_choice, parse_ridge
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
 from ..gram import build_system, is_swap_invariant
@@ -145,7 +145,7 @@ def solve(
         values = predict_ridge(system)
         if uses_flint(system):
             rmethod = "flint"
-    preds = dict(zip(system.queries, values))
+    preds = dict(zip(system.queries, values, strict=True))
     return Result(
         task=task,
         family=family,
