@@ -424,15 +424,15 @@ def behaviour_from_arrays(task: Task, trials: Sequence[Trial], values: Sequence[
             raise DataError(f"{t} is not a trial of the task ({task.label()})")
     if len(set(trials)) != len(trials):
         raise DataError("each trial may appear only once")
-    order = sorted(range(len(trials)), key=lambda k: task.trials.index(trials[k]))  # type: ignore[arg-type]
+    order = sorted(range(len(trials)), key=lambda k: task.trials.index(trials[k]))
     vals = [float(values[k]) for k in order]
     if kind != "score" and any(not 0 <= v <= 1 for v in vals):
         raise DataError(f"{kind} values must lie in [0, 1]")
     cnts = [float(counts[k]) for k in order]
     if any(not c > 0 for c in cnts):
         raise DataError("counts must be > 0")
-    ts = tuple(trials[k] for k in order)  # type: ignore[misc]
-    return BehaviourData(task=task, trials=ts, values=tuple(vals), counts=tuple(cnts),  # type: ignore[arg-type]
+    ts = tuple(trials[k] for k in order)
+    return BehaviourData(task=task, trials=ts, values=tuple(vals), counts=tuple(cnts),
                          n_rows=tuple(1 for _ in ts), ground_truth=tuple(task.ground_truth(t) for t in ts),
                          kind=kind, source=source, value_column="value", count_column="count",
                          rows_read=len(ts), rows_selected=len(ts))

@@ -66,7 +66,7 @@ def _parser() -> Any:
         raise ExportError(f"parse_exported needs the lark package ({err}); install it with "
                           "python -m pip install 'symbolic-ti[latex]'") from None
 
-    class _Resolve(TransformToSymPyExpr):  # type: ignore[misc, valid-type]
+    class _Resolve(TransformToSymPyExpr):
         def _ambig(self, options: list[Any]) -> Any:
             # prefer: no undefined function (``\mu (x)`` is a product), fewest symbols (``\sinh``, not
             # ``\sin h``), then the simplest expression; relations (``\left`` read as ``\le ft``) come last

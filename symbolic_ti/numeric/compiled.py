@@ -127,7 +127,7 @@ class CompiledResult:
         size = int(np.prod(shape)) if shape else 1
         flat = [np.ascontiguousarray(bcast[name]).reshape(-1) for name in self.parameters]
         n_r, n_t = len(self._rationals), len(self.trials)
-        values = np.empty((n_t, size))
+        values: np.ndarray = np.empty((n_t, size))
         bad_r = np.empty((n_r, size), dtype=bool)
         chunk_val = np.empty((n_r, min(size, _CHUNK)))
         for start in range(0, size, _CHUNK):

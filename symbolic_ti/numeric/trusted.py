@@ -146,9 +146,10 @@ def float64_solve(system: KernelSystem, basis: Basis | None, rcond: float | None
         try:
             c = np.linalg.solve(mat, y)
             u = np.linalg.solve(mat, cross.T)
+            solved = bool(np.all(np.isfinite(c)))
         except np.linalg.LinAlgError:
-            c = u = None
-        if c is None or not np.all(np.isfinite(c)):
+            solved = False
+        if not solved:
             return Outcome([math.nan] * q, [math.inf] * q, [False] * q, math.inf, "K + lambda I is singular in float64")
         values = cross @ c
         cond = top / small if small > 0 else math.inf
@@ -169,7 +170,7 @@ def float64_solve(system: KernelSystem, basis: Basis | None, rcond: float | None
             r = int(np.sum(np.abs(w) > rcond * top))
             if exact_rank is not None and r != exact_rank:
                 note = (f"rcond={rcond:g} keeps {r} eigenvalues of K but its exact rank is {exact_rank} "
-                        f"({basis.source})")
+                        f"({basis.source if basis is not None else 'exact'})")
         elif exact_rank is None:
             r = int(np.sum(np.abs(w) > default_rcond * top))
             note = f"the rank of K could not be decided ({basis.source})" if basis else "no rank of K"
@@ -282,8 +283,8 @@ def mpmath_solve(system: KernelSystem, basis: Basis | None, dps: int, condition:
     tol = mpmath_tolerance(dps)
     if math.isfinite(condition) and condition <= _SINGLE_SOLVE_COND:
         try:
-            vals = _mp_values(system, basis, p)
-            return Outcome(vals, [0.0] * q, [True] * q, condition,
+            single = _mp_values(system, basis, p)
+            return Outcome(single, [0.0] * q, [True] * q, condition,
                            f"one solve at {p} digits, condition number {condition:.1e}", (p,))
         except _Singular:
             pass
@@ -292,7 +293,8 @@ def mpmath_solve(system: KernelSystem, basis: Basis | None, dps: int, condition:
     singular = 0
     while True:
         try:
-            vals: list[Any] | None = _mp_values(system, basis, p)
+            vals: list[Any] | None
+            vals = _mp_values(system, basis, p)
             singular = 0
         except _Singular:
             vals, singular = None, singular + 1
