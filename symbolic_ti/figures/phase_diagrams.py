@@ -116,16 +116,12 @@ class PhaseData:
 
 
 def _groups(compiled: Any, trials: Sequence[Trial], task: Task) -> tuple[list[tuple[Trial, ...]], np.ndarray]:
-    """Trials with identical margins (same compiled rational function and the same sign of g * f).
-
-    Reads the private ``_trial_rational`` and ``_trial_sign`` of :class:`symbolic_ti.numeric.grid.CompiledResult`
-    until the grid offers them publicly (requested of its owner)."""
+    """Trials with identical margins (same compiled rational function and the same sign of g * f)."""
     keys: dict[tuple[int, float], int] = {}
     groups: list[list[Trial]] = []
     index = np.empty(len(trials), dtype=int)
     for k, t in enumerate(trials):
-        pos = compiled.trials.index(t)
-        key = (int(compiled._trial_rational[pos]), float(compiled._trial_sign[pos] * task.ground_truth(t)))
+        key = compiled.margin_key(t)
         if key not in keys:
             keys[key] = len(groups)
             groups.append([])

@@ -89,6 +89,30 @@ class CompiledResult:
     _conditions: Callable[..., Any] | None = field(repr=False)  # ridgeless conditions, numpy
 
     # ------------------------------------------------------------------------------------------- public
+    def margin_key(self, trial: Trial) -> tuple[int, float]:
+        """A key equal for two trials exactly when their margins are the same compiled function.
+
+        Parameters
+        ----------
+        trial : (i, j)
+            One of :attr:`trials`.
+
+        Returns
+        -------
+        (int, float)
+            The index of the trial's distinct rational function and the sign (+1 or -1) that turns it into the
+            margin (the stored sign of ``f`` times the ground truth; ``nan`` for a trial without ground truth).
+
+        Raises
+        ------
+        ParameterError
+            If ``trial`` was not compiled.
+        """
+        if trial not in self.trials:
+            raise ParameterError(f"trial {trial} was not compiled; compiled trials: {len(self.trials)}")
+        pos = self.trials.index(trial)
+        return int(self._trial_rational[pos]), float(self._trial_sign[pos] * self._ground_truth[pos])
+
     def evaluate(self, *, rtol: float = DEFAULT_RTOL, **arrays: Any) -> GridValues:
         """Evaluate every compiled trial at every point of a broadcast grid.
 
