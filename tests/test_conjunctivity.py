@@ -19,6 +19,7 @@ import pytest
 import sympy as sp
 
 from symbolic_ti import Exchangeable, ParameterError, Task, TaskError, critical_values, derive, solve
+import symbolic_ti.export  # noqa: F401  (registers the report renderers, whatever the import order)
 from symbolic_ti.analysis.conjunctivity import (ConjunctivityReport, alpha_from_gamma, critical_conjunctivity,
                                        critical_gammas, gamma_from_alpha, rescaled_ridge)
 from symbolic_ti.solvers.laplacian import GAMMA, rank_solution

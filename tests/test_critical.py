@@ -15,6 +15,7 @@ import pytest
 import sympy as sp
 
 from symbolic_ti import ParameterError, TaskError, derive
+import symbolic_ti.export  # noqa: F401  (registers the report renderers, whatever the import order)
 from symbolic_ti.api import critical
 from symbolic_ti.analysis.crossings import CriticalReport, Crossing, TrialCritical, critical_values
 
