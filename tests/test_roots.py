@@ -128,6 +128,7 @@ def test_isolate_with_roots_on_bisection_points():
     exact = [Fraction(s) for s, t in ivs if s == t]
     assert set(exact) <= {Fraction(1, 2), Fraction(3, 4), Fraction(2), Fraction(-5, 8)}
     assert len(ivs) == 6
+    assert isolation.isolate(cs, positive=True) == [iv for iv in ivs if iv[1] > 0]  # the positive ones, the same
     for (s, t), ref in zip(ivs, sorted([-sp.sqrt(2), sp.Rational(-5, 8), sp.Rational(1, 2), sp.Rational(3, 4),
                                        sp.sqrt(2), sp.Integer(2)], key=float), strict=True):
         assert sp.Rational(s.numerator, s.denominator) <= ref <= sp.Rational(t.numerator, t.denominator)

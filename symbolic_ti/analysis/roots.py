@@ -197,8 +197,23 @@ class RealRoot:
 
 
 def exact_root(coeffs: IntPoly, index: int, symbol: sp.Symbol) -> sp.Expr:
-    """Rational, radical (degree 2) or ``CRootOf`` form of the real root number ``index`` (increasing order)
-    of the irreducible integer polynomial ``coeffs`` (positive leading coefficient)."""
+    """Rational, radical (degree 2) or ``CRootOf`` form of a real root of an irreducible integer polynomial.
+
+    Parameters
+    ----------
+    coeffs : tuple of int
+        The irreducible polynomial, highest degree first, positive leading coefficient.
+    index : int
+        The root's position among the polynomial's real roots in increasing order (as in ``CRootOf``).
+    symbol : sympy.Symbol
+        The variable of a ``CRootOf``.
+
+    Returns
+    -------
+    sympy.Expr
+        ``-c_0 / c_1`` for degree 1; ``(-q -+ sqrt(q^2 - 4 p r)) / (2 p)`` for ``p x^2 + q x + r`` (the quadratic
+        formula, smaller root first since ``p > 0``); ``CRootOf(poly, index)`` otherwise.
+    """
     if len(coeffs) == 2:
         return sp.Rational(-coeffs[1], coeffs[0])
     if len(coeffs) == 3:
@@ -264,8 +279,23 @@ def same_number(a: RealRoot, b: RealRoot) -> IntPoly | None:
 
 
 def roots_below(cs: IntPoly, x: Fraction) -> int:
-    """Number of real roots ``<= x`` of the squarefree integer polynomial ``cs`` (positive leading
-    coefficient), ``x`` not a root. Closed form for degree <= 2, :func:`isolate` otherwise."""
+    """Number of real roots ``<= x`` of a squarefree integer polynomial (the ``CRootOf`` index of the first root
+    above ``x``).
+
+    Parameters
+    ----------
+    cs : tuple of int
+        Squarefree, positive leading coefficient.
+    x : Fraction
+        Not a root of ``cs``.
+
+    Returns
+    -------
+    int
+        Exact: the sign of ``cs`` at ``x`` and, for degree 2, the vertex ``-q / (2 p)`` decide degrees <= 2;
+        otherwise every real root is isolated (:func:`isolate`) and ``x`` placed among the intervals, an interval
+        ``(a, b)`` containing ``x`` holding its root below ``x`` exactly when ``cs`` changes sign on ``(a, x)``.
+    """
     if len(cs) == 2:
         return int(Fraction(-cs[1], cs[0]) < x)
     if len(cs) == 3:
@@ -287,9 +317,18 @@ def roots_below(cs: IntPoly, x: Fraction) -> int:
 def real_roots(cs: IntPoly) -> list[tuple[RealRoot, int]]:
     """Every distinct real root of a nonzero integer polynomial with its multiplicity, in increasing order.
 
-    The polynomial is factored over ZZ (FLINT); each root carries its irreducible factor (the minimal
-    polynomial) and its index among that factor's real roots, so :meth:`RealRoot.exact` needs no further
-    factoring.
+    Parameters
+    ----------
+    cs : tuple of int
+        Highest degree first; repeated factors allowed.
+
+    Returns
+    -------
+    list of (RealRoot, int)
+        The polynomial is factored over ZZ (FLINT): the multiplicity of a root is that of its irreducible factor,
+        distinct factors have no common root, and each irreducible factor is isolated on its own
+        (:func:`isolate`). Each root carries its factor (the minimal polynomial) and its index among that
+        factor's real roots, so :meth:`RealRoot.exact` needs no further factoring.
     """
     out: list[tuple[RealRoot, int]] = []
     for g, mult in P.factor(cs)[1]:
@@ -304,7 +343,11 @@ def real_roots(cs: IntPoly) -> list[tuple[RealRoot, int]]:
 
 
 def positive_roots(gc: IntPoly) -> list[RealRoot]:
-    """Isolated positive roots of an irreducible primitive integer polynomial (Descartes fast path first)."""
+    """Isolated positive roots of an irreducible primitive integer polynomial, in increasing order.
+
+    No sign variation: none (Descartes); one: :func:`single_positive_root` (the fast path); more:
+    :func:`isolate` on ``(0, oo)``.
+    """
     if len(gc) == 2:
         x = Fraction(-gc[1], gc[0])
         return [RealRoot(gc, x, x, minimal=True)] if x > 0 else []
