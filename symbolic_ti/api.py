@@ -147,7 +147,7 @@ def critical(
     >>> rep.trials[0].crossings[0].value
     4/3 - sqrt(13)/3
     """
-    from .analysis.crossings import check_parameter
+    from .analysis.parameters import check_parameter
     from .arguments import parse_interval, parse_ridge, resolve_trials
 
     if not isinstance(parameter, str):

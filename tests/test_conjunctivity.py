@@ -1,7 +1,8 @@
 """Critical conjunctivity (symbolic_ti.analysis.conjunctivity): checked against independent paths.
 
-* ``symbolic_ti.critical_values`` on an exact ``derive`` (the general path: factor the margin in alpha over QQ,
-  isolate every real root, decide directions by exact evaluation), on the Laplacian and on the dense
+* ``symbolic_ti.critical_values(..., method="generic")`` on an exact ``derive`` (the general path: cancel each
+  margin as a rational function of alpha, factor it over QQ, isolate every real root, decide directions by exact
+  evaluation; it never goes through the effective ridge gamma), on results of the Laplacian and of the dense
   ``"halved"`` Gram solve;
 * exact dense Gram solves (``solve(..., method="halved")``) at rational alpha just below and above alpha*;
 * sympy's Sturm-sequence root counting (``Poly.count_roots``) of the canceled margin numerators, for the
@@ -18,6 +19,7 @@ import pytest
 import sympy as sp
 
 from symbolic_ti import Exchangeable, ParameterError, Task, TaskError, critical_values, derive, solve
+import symbolic_ti.export  # noqa: F401  (registers the report renderers, whatever the import order)
 from symbolic_ti.analysis.conjunctivity import (ConjunctivityReport, alpha_from_gamma, critical_conjunctivity,
                                        critical_gammas, gamma_from_alpha, rescaled_ridge)
 from symbolic_ti.solvers.laplacian import GAMMA, rank_solution
@@ -47,11 +49,11 @@ def _compare(rep: ConjunctivityReport, cv) -> None:
         assert mine.wrong_at_start == tc.error_at_start, tc.trial
         theirs = [c for c in tc.crossings if c.kind == "zero"]
         assert [c.direction for c in mine.crossings] == [c.direction for c in theirs], tc.trial
-        for a, b in zip(mine.crossings, theirs):
+        for a, b in zip(mine.crossings, theirs, strict=True):
             assert a.alpha_float == pytest.approx(b.value_float, rel=1e-12, abs=1e-15)
             assert _same_number(a.alpha, b.value), (tc.trial, a.alpha, b.value)
     assert [t for t, _ in rep.failure_order] == [t for t, _ in cv.failure_order]
-    for (_, a), (_, b) in zip(rep.failure_order, cv.failure_order):
+    for (_, a), (_, b) in zip(rep.failure_order, cv.failure_order, strict=True):
         assert a == pytest.approx(b, rel=1e-12, abs=1e-15)
 
 
@@ -61,7 +63,8 @@ def _compare(rep: ConjunctivityReport, cv) -> None:
 def test_agrees_with_critical_values(n, exc, ridge):
     task = Task(n, [exc])
     rep = critical_conjunctivity(task, ridge)
-    cv = critical_values(derive(n, [exc], ridge=ridge), "alpha", (0, 1), trials=_test_trials(task))
+    cv = critical_values(derive(n, [exc], ridge=ridge), "alpha", (0, 1), trials=_test_trials(task), method="generic")
+    assert cv.method == "generic"
     _compare(rep, cv)
 
 
@@ -72,12 +75,15 @@ def test_agrees_with_critical_values_dense_path(ridge):
     res = derive(9, ["6>4"], ridge=ridge, method="halved")
     assert not res.method.startswith("laplacian")
     cv = critical_values(res, "alpha", (0, 1), trials=_test_trials(task))
+    assert cv.method == "generic"
     _compare(critical_conjunctivity(task, ridge), cv)
 
 
 def test_agrees_with_critical_values_two_exceptions():
     task = Task(8, ["5>3", "8>6"])
-    cv = critical_values(derive(8, ["5>3", "8>6"], ridge="1/10"), "alpha", (0, 1), trials=_test_trials(task))
+    cv = critical_values(derive(8, ["5>3", "8>6"], ridge="1/10"), "alpha", (0, 1), trials=_test_trials(task),
+                         method="generic")
+    assert cv.method == "generic"
     _compare(critical_conjunctivity(task, "1/10"), cv)
 
 
@@ -191,7 +197,8 @@ def test_kappa_d_only_rescales_the_ridge():
     assert a.lambda_prime == b.lambda_prime == 1
     assert [(g.trials, g.alpha) for g in a.groups] == [(g.trials, g.alpha) for g in b.groups]
     cv = critical_values(derive(9, ["6>4"], parameters={"kappa_d": "1/3"}, ridge="2/3"), "alpha", (0, 1),
-                         trials=_test_trials(task))
+                         trials=_test_trials(task), method="generic")
+    assert cv.method == "generic"
     _compare(a, cv)
 
 
@@ -310,6 +317,21 @@ def test_report_outputs():
     d = json.loads(rep.to_json())
     assert d["alpha_first"] == str(rep.alpha_first) and d["first_failing"][0] == [3, 6]
     assert d["groups"][1]["alpha"] == "4/15" and d["ridge"] == "1/10"
+    # every exact value also as an expression object (docs/json_schema.md); values of docs/lm_hierarchies.md
+    from symbolic_ti.export.jsonreport import expression_from_dict
+
+    assert d["meta"]["format"] == "symbolic_ti.conjunctivity"
+    assert sp.simplify(expression_from_dict(d["alpha_first_exact"]) - (41 - 11 * sp.sqrt(13)) / 30) == 0
+    g1 = d["groups"][1]
+    assert expression_from_dict(g1["alpha_exact"]) == sp.Rational(4, 15) and expression_from_dict(g1["gamma_exact"]) == 1
+    g0 = d["groups"][0]
+    s, t = (expression_from_dict(x) for x in g0["gamma_interval_exact"])
+    assert s < (sp.sqrt(13) - 3) / 2 < t and [str(s), str(t)] == g0["gamma_interval"]
+    assert expression_from_dict(d["ridge_exact"]) == sp.Rational(1, 10)
+    assert expression_from_dict(d["lambda_prime_exact"]) == sp.Rational(1, 10) and d["kappa_d_exact"]["text"] == "0"
+    slim = rep.to_dict(exact=False)
+    assert "alpha_exact" not in slim["groups"][0] and slim["groups"][0]["gamma_interval_exact"] is not None
+    assert critical_conjunctivity(Task(9, ["6>4"]), "ridgeless").to_dict()["ridge_exact"] is None
     tex = rep.to_latex()
     assert r"\begin{tabular}" in tex and r"\frac{4}{15}" in tex
     assert rep._repr_latex_().startswith("$$")

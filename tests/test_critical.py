@@ -15,6 +15,7 @@ import pytest
 import sympy as sp
 
 from symbolic_ti import ParameterError, TaskError, derive
+import symbolic_ti.export  # noqa: F401  (registers the report renderers, whatever the import order)
 from symbolic_ti.api import critical
 from symbolic_ti.analysis.crossings import CriticalReport, Crossing, TrialCritical, critical_values
 
@@ -275,10 +276,37 @@ def test_exports(rep_tenth):
     d = rep_tenth.to_dict()
     json.dumps(d)
     assert d["parameter"] == "alpha" and d["failure_order"][0]["value"] == 0.0
+    assert d["meta"]["format"] == "symbolic_ti.critical" and d["meta"]["format_version"] == 1
     text = rep_tenth.to_text()
     assert "Failure order" in text and "(3, 6)" in text
     assert "tabular" in rep_tenth.to_latex()
     assert rep_tenth._repr_latex_().startswith("$$")
+
+
+def test_json_exact_values(rep_tenth):
+    """Every exact value is also an expression object (docs/json_schema.md) that reads back exactly: the crossing
+    of (3, 7) at alpha = 4/15 (a zero of the independent Fraction solve, test_rational_crossings_are_exact_zeros)
+    and the first failure (41 - 11 sqrt(13))/30 of docs/lm_hierarchies.md."""
+    from symbolic_ti.export.jsonreport import expression_from_dict
+
+    d = json.loads(rep_tenth.to_json())
+    by_trial = {tuple(t["trial"]): t for t in d["trials"]}
+    c37 = by_trial[(3, 7)]["crossings"][0]
+    assert c37["value"] == "4/15" and expression_from_dict(c37["value_exact"]) == sp.Rational(4, 15)
+    assert c37["value_exact"]["float"] == c37["value_float"]
+    c36 = by_trial[(3, 6)]["crossings"][0]
+    assert sp.simplify(expression_from_dict(c36["value_exact"]) - (41 - 11 * sp.sqrt(13)) / 30) == 0
+    assert c36["value"] == str(expression_from_dict(c36["value_exact"]))
+    assert "margin" in by_trial[(3, 7)] and "margin_exact" in by_trial[(3, 7)]
+    margin = expression_from_dict(by_trial[(3, 7)]["margin_exact"])
+    assert margin.subs(sp.Symbol("alpha", nonnegative=True), sp.Rational(4, 15)) == 0
+    first = [e for e in d["failure_order"] if e["trial"] == [3, 6]][0]
+    assert sp.simplify(expression_from_dict(first["value_exact"]) - (41 - 11 * sp.sqrt(13)) / 30) == 0
+    wrong = [e for e in d["failure_order"] if e["trial"] == [4, 5]][0]  # wrong from the start: the interval's a
+    assert expression_from_dict(wrong["value_exact"]) == 0 and wrong["value"] == 0.0
+    assert [expression_from_dict(e) for e in d["interval_exact"]] == [0, 1]
+    slim = rep_tenth.to_dict(margins=False)
+    assert all("margin" not in t and "margin_exact" not in t for t in slim["trials"])
 
 
 # ---------------------------------------------------------------------------------------------- errors

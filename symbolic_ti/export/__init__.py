@@ -9,6 +9,8 @@ package, so every renderer is registered before any result exists. A new rendere
 # ruff: noqa: F401  (imported for the renderers they register)
 from __future__ import annotations
 
+from . import conjunctivity
+from . import critical
 from . import fit
 from . import general
 from . import jsonreport

@@ -7,7 +7,7 @@ one prediction) only ``_repr_latex_``, which MathJax renders:
 
 * :func:`result_to_html` for :meth:`symbolic_ti.Result._repr_html_` (numeric results; ``None`` for symbolic ones,
   which then show as LaTeX);
-* :func:`critical_to_html`, :func:`conjunctivity_to_html` for the two critical-value reports;
+* the two critical-value reports' HTML: :mod:`symbolic_ti.export.critical`, :mod:`symbolic_ti.export.conjunctivity`;
 * :func:`general_to_latex` for the general-n reports' ``_repr_latex_``;
 * :class:`Formula`, one expression with a label (:meth:`symbolic_ti.Result.formula`): the plain-data class
   lives in :mod:`symbolic_ti.results`; its ``"latex"``, ``"notebook_latex"`` and ``"text"`` renderers are here.
@@ -32,8 +32,7 @@ from .general import general_to_latex  # noqa: F401  (moved to export/general.py
 from .latex import expr_latex
 from .text import expr_text
 
-__all__ = ["Formula", "formula_to_latex", "formula_to_text", "result_to_html", "critical_to_html",
-           "conjunctivity_to_html", "general_to_latex"]
+__all__ = ["Formula", "formula_to_latex", "formula_to_text", "result_to_html", "general_to_latex"]
 
 _STYLE = "border-collapse:collapse;text-align:right;font-family:monospace"
 _CELL = "padding:2px 8px;border:1px solid #ccc"
@@ -116,57 +115,6 @@ def result_to_html(result: Result) -> str | None:
     return "<div>" + "".join(parts) + "</div>"
 
 
-# ------------------------------------------------------------------------------- critical reports
-def critical_to_html(report: Any) -> str:
-    """HTML table of a :class:`symbolic_ti.CriticalReport`: per trial its category, sign at the start of the
-    interval and crossings (exact value, float, direction), then the failure order and the notes."""
-    p = report.parameter
-    rows = []
-    for t in report.trials:
-        crossings = "; ".join(
-            f"{p} = {c.value}" + ("" if c.value_float is None else f" (~{c.value_float:.6g})") + f" {c.direction}"
-            + (" (pole)" if c.kind == "pole" else "") for c in t.crossings) or "none"
-        start = "wrong" if t.error_at_start else ("correct" if t.error_at_start is False else "?")
-        style = _WRONG if t.error_at_start else ""
-        rows.append(f'<tr><td style="{_CELL}">({t.trial[0]}, {t.trial[1]})</td>'
-                    f'<td style="{_CELL};text-align:left">{_e(t.category)}</td>'
-                    f'<td style="{_CELL};{style}">{start}</td>'
-                    f'<td style="{_CELL};text-align:left">{_e(crossings)}</td></tr>')
-    a, b = report.interval
-    out = [_table(["trial", "category", "at start", "crossings"], rows,
-                  f"critical values of {p} on ({a}, {b}): {report.result_label}")]
-    if report.failure_order:
-        order = ", ".join(f"({t[0]}, {t[1]}) at {v:.6g}" for t, v in report.failure_order)
-        out.append(f"<p>failure order as {_e(p)} grows: {_e(order)}</p>")
-    if report.notes:
-        out.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in report.notes) + "</ul>")
-    return "<div>" + "".join(out) + "</div>"
-
-
-def conjunctivity_to_html(report: Any, max_groups: int | None = 12) -> str:
-    """HTML table of a :class:`symbolic_ti.analysis.conjunctivity.ConjunctivityReport`: the failure groups in order
-    (the exact ``alpha*``, its float, the trials), the first ``max_groups`` of them (``None``: all)."""
-    groups = report.groups if max_groups is None else report.groups[:max_groups]
-    rows = []
-    for g in groups:
-        trials = ", ".join(f"({i}, {j})" for i, j in g.trials)
-        if g.at_start:
-            exact, approx = "0+ (wrong as alpha -> 0+)", ""
-        else:
-            exact, approx = str(g.alpha), f"{g.alpha_float:.6g}"
-        rows.append(f'<tr><td style="{_CELL}">{_e(approx)}</td><td style="{_CELL};text-align:left">{_e(exact)}'
-                    f'</td><td style="{_CELL};text-align:left">{_e(trials)}</td></tr>')
-    if max_groups is not None and len(report.groups) > max_groups:
-        rows.append(f'<tr><td colspan="3" style="{_CELL}">... {len(report.groups) - max_groups} more group(s)'
-                    "</td></tr>")
-    caption = (f"critical conjunctivity alpha* (first error as alpha grows): {report.task.label()}; "
-               f"{report.ridge_text()}")
-    out = [_table(["alpha*", "exact alpha*", "trials"], rows, caption)]
-    if not report.groups:
-        out.append("<p>No test trial is wrong for any alpha in (0, 1).</p>")
-    if report.notes:
-        out.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in report.notes) + "</ul>")
-    return "<div>" + "".join(out) + "</div>"
 
 
 # ------------------------------------------------------------------------------------------ formula

@@ -1,0 +1,216 @@
+r"""The data of a critical-value report: crossings per trial, the failure order, notes.
+
+Plain data; :mod:`symbolic_ti.export.critical` renders it (text, LaTeX, JSON, notebook HTML). On the
+effective-ridge path (:func:`symbolic_ti.analysis.crossings.critical_values` with ``method="laplacian"``)
+margins and exact values are computed only on first access.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from ..display import Rendered, render
+from .effective_ridge import root_alpha
+from .roots import RealRoot
+
+__all__ = ["Crossing", "TrialCritical", "CriticalReport", "DIRECTIONS", "LazyAlpha"]
+
+Trial = tuple[int, int]
+
+#: Possible values of :attr:`Crossing.direction`.
+DIRECTIONS: tuple[str, ...] = ("to_error", "to_correct", "touch", "unknown")
+
+_MAX_FACTOR_DEGREE = 12  # a lazy root's exact value is judged short only if factoring up to this degree says so
+
+
+class LazyAlpha:
+    """The exact ``alpha* = (gamma* - 2 lambda') / (gamma* + 2)`` of a root in gamma, computed on call."""
+
+    def __init__(self, root: RealRoot, lam: sp.Rational) -> None:
+        self.root, self.lam = root, lam
+
+    def __call__(self) -> sp.Expr:
+        return root_alpha(self.root, self.lam)
+
+    def readable(self) -> bool:
+        """Whether the exact value is short (rational or quadratic), deciding it cheaply: the polynomial is
+        factored only up to degree ``_MAX_FACTOR_DEGREE``."""
+        r = self.root
+        if r.rational:
+            return True
+        if r._min is None and len(r.poly) - 1 > _MAX_FACTOR_DEGREE:
+            return False
+        return len(r.minimal()[0]) - 1 <= 2
+
+
+def _force(obj: Any, attr: str) -> Any:
+    """The value stored in ``obj.attr``; a zero-argument callable is called once and replaced by its value."""
+    v = getattr(obj, attr)
+    if callable(v) and not isinstance(v, sp.Basic):
+        v = v()
+        object.__setattr__(obj, attr, v)
+    return v
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """A parameter value where the margin of one trial vanishes (or has a pole) inside the interval.
+
+    Attributes
+    ----------
+    trial : (i, j)
+        The ordered trial.
+    value : sympy.Expr
+        The critical value, exact: a ``Rational``, a radical (quadratic factor), a ``CRootOf`` algebraic
+        number, or, when other parameters are symbolic, a closed-form expression in them.
+    value_float : float or None
+        ``value`` evaluated to 30 digits and rounded to a float; ``None`` only when ``value`` is symbolic.
+    direction : {"to_error", "to_correct", "touch", "unknown"}
+        ``"to_error"``: the margin goes from positive to negative as the parameter grows through ``value``;
+        ``"to_correct"``: from negative to positive; ``"touch"``: the margin vanishes without changing sign
+        (a zero of even multiplicity); ``"unknown"``: the sign change cannot be decided because other
+        parameters are symbolic.
+    kind : {"zero", "pole"}
+        ``"zero"`` for a root of the margin's numerator, ``"pole"`` for a root of its denominator (the
+        prediction diverges there; not expected for a positive semidefinite kernel with a positive ridge).
+    """
+
+    trial: Trial
+    _value: Any = field(compare=False)
+    value_float: float | None
+    direction: str
+    kind: str = "zero"
+
+    @property
+    def value(self) -> sp.Expr:
+        """The exact critical value (computed on first access when the report was built from the effective
+        ridge, see :func:`symbolic_ti.analysis.crossings.critical_values`)."""
+        return _force(self, "_value")
+
+    def has_short_form(self) -> bool:
+        """False when the exact value is known, without computing it, to be an algebraic number of degree > 2
+        (a long ``CRootOf``, on the effective-ridge path); True otherwise."""
+        v = self._value
+        return v.readable() if isinstance(v, LazyAlpha) else True
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dictionary (:mod:`symbolic_ti.export.critical`)."""
+        out: dict[str, Any] = render("dict", self)
+        return out
+
+
+@dataclass(frozen=True)
+class TrialCritical:
+    """Sign changes of the margin of one trial along the parameter.
+
+    Attributes
+    ----------
+    trial : (i, j)
+    category : str
+        Category of the trial (:data:`symbolic_ti.task.CATEGORIES`).
+    margin : sympy.Expr
+        The exact margin ``g * f(i, j)`` as a rational function of the free parameters.
+    crossings : tuple of Crossing
+        Sorted by ``value_float`` (in exact order) when the other parameters are numeric.
+    error_at_start : bool or None
+        Whether the margin is negative just above the interval's lower end; ``None`` when other parameters
+        are symbolic.
+    """
+
+    trial: Trial
+    category: str
+    _margin: Any = field(compare=False)
+    crossings: tuple[Crossing, ...]
+    error_at_start: bool | None
+
+    @property
+    def margin(self) -> sp.Expr:
+        """The exact margin ``g * f(i, j)``, canceled (built on first access on the Laplacian path)."""
+        return _force(self, "_margin")
+
+    @property
+    def first_error(self) -> Crossing | None:
+        """The first ``"to_error"`` crossing, or ``None``."""
+        return next((c for c in self.crossings if c.direction == "to_error"), None)
+
+    def to_dict(self, margins: bool = True) -> dict[str, Any]:
+        """JSON-ready dictionary; ``margins=False`` leaves out the exact margin (slow to build for large n)."""
+        out: dict[str, Any] = render("dict", self, margins=margins)
+        return out
+
+
+@dataclass(frozen=True)
+class CriticalReport(Rendered):
+    """Critical values of one parameter for the margins of some trials of a result.
+
+    Rendered by :mod:`symbolic_ti.export.critical`: ``to_text()``, ``to_latex(notebook=False)``,
+    ``to_dict(margins=True)``, ``to_json(margins=True)`` and the notebook hooks.
+
+    Attributes
+    ----------
+    parameter : str
+        The parameter name (``"lambda"`` for the ridge).
+    interval : (sympy.Expr, sympy.Expr)
+        The interval ``(a, b)`` scanned; crossings are reported in the open interval.
+    result_label : str
+        Task, family and ridge of the result.
+    trials : tuple of TrialCritical
+        One entry per trial, in trial order.
+    failure_order : tuple of ((i, j), float)
+        Trials in the order in which they first become errors as the parameter grows: trials already wrong
+        just above ``a`` come first with the value ``float(a)``, then the others by the value of their first
+        ``"to_error"`` crossing. Trials that are never wrong are omitted. Empty when ``symbolic``.
+    symbolic : bool
+        Whether other free parameters remained in the result.
+    notes : tuple of str
+        Remarks: factors without closed-form roots, poles, ridgeless exceptional values, and the like.
+    method : {"generic", "laplacian"}
+        ``"generic"``: root isolation on each canceled margin; ``"laplacian"``: the exchangeable family's
+        effective-ridge analysis (:func:`symbolic_ti.analysis.gamma.margin_gammas`), which builds margins
+        and exact values only on access.
+    """
+
+    parameter: str
+    interval: tuple[sp.Expr, sp.Expr]
+    result_label: str
+    trials: tuple[TrialCritical, ...]
+    failure_order: tuple[tuple[Trial, float], ...]
+    symbolic: bool
+    notes: tuple[str, ...] = field(default=())
+    method: str = "generic"
+
+    @property
+    def crossings(self) -> tuple[Crossing, ...]:
+        """Every crossing of every trial, sorted by ``value_float`` when numeric."""
+        out = [c for t in self.trials for c in t.crossings]
+        if not self.symbolic or all(c.value_float is not None for c in out):
+            out.sort(key=lambda c: (c.value_float if c.value_float is not None else float("inf"), c.trial))
+        return tuple(out)
+
+    def trial(self, i: int, j: int) -> TrialCritical:
+        """The :class:`TrialCritical` of trial ``(i, j)``.
+
+        Raises
+        ------
+        KeyError
+            If the trial is not part of the report.
+        """
+        for t in self.trials:
+            if t.trial == (i, j):
+                return t
+        raise KeyError(f"trial ({i}, {j}) is not in this critical-value report")
+
+    def failure_values(self) -> tuple[tuple[Trial, sp.Expr], ...]:
+        """The exact values behind :attr:`failure_order`: the interval's lower end for a trial wrong from the
+        start, else the exact value of its first ``"to_error"`` crossing."""
+        by_trial = {tc.trial: tc for tc in self.trials}
+        out = []
+        for t, _ in self.failure_order:
+            tc = by_trial[t]
+            first = tc.first_error
+            out.append((t, self.interval[0] if tc.error_at_start or first is None else first.value))
+        return tuple(out)
+

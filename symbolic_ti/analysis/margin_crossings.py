@@ -1,0 +1,162 @@
+r"""Crossings of one canceled margin ``num / den`` along one parameter (the generic path of critical values).
+
+With every other parameter bound to an exact number, ``num`` and ``den`` are univariate polynomials with
+rational coefficients, and the margin can change sign inside an open interval only at a real root of odd
+multiplicity of ``num`` (a *zero*) or of ``den`` (a *pole*). :func:`exact_trial` isolates those roots with the
+engine of :mod:`.roots` (factoring over ZZ in FLINT, Descartes with exact bisection) and decides the direction of
+each sign change by exact evaluation at rational points between consecutive roots
+(docs/theory.md#critical-values). Irrational coefficients go to :func:`numeric_trial`
+(:mod:`.roots_numeric`), other symbolic parameters to :func:`symbolic_trial`.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import sympy as sp
+
+from ..results import Result
+from . import polynomials as P
+from .critical_report import Crossing
+from .roots import RealRoot, points_between, real_roots, separate, to_fraction
+from .roots_numeric import numeric_sign_changes
+
+__all__ = ["exact_trial", "numeric_trial", "symbolic_trial", "ridgeless_notes", "rational_coefficients",
+           "root_text"]
+
+Trial = tuple[int, int]
+
+
+def root_text(r: RealRoot, sym: sp.Symbol) -> str:
+    """The root to six significant digits (from its exact value evaluated to 30 digits)."""
+    return f"{float(sp.N(r.exact(sym), 30)):.6g}"
+
+
+def rational_coefficients(num: sp.Expr, den: sp.Expr, sym: sp.Symbol) -> bool:
+    """Whether ``num`` and ``den`` are polynomials in ``sym`` with rational coefficients."""
+    try:
+        sp.Poly(num, sym, domain="QQ"), sp.Poly(den, sym, domain="QQ")
+    except (sp.PolynomialError, sp.polys.polyerrors.CoercionFailed):
+        return False
+    return True
+
+
+def _end(x: sp.Expr) -> Fraction | None:
+    return None if x in (sp.oo, -sp.oo) else to_fraction(x)
+
+
+def _roots_inside(poly: sp.Poly, lo: Fraction | None, hi: Fraction | None) -> list[RealRoot]:
+    """The distinct real roots of a polynomial over QQ in ``(lo, hi)``, sorted, isolated away from the ends."""
+    if poly.degree() <= 0:
+        return []
+    _, cs = P.from_rationals(poly.all_coeffs())
+    return separate([r for r, _ in real_roots(cs)], lo, hi)
+
+
+def exact_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
+                notes: list[str]) -> tuple[tuple[Crossing, ...], bool]:
+    """Exact crossings in ``(lo, hi)`` of the margin ``num / den`` (rational coefficients in ``sym``) and whether it
+    is negative just above ``lo``; notes on identically zero margins and poles are appended to ``notes``."""
+    pn, pd = sp.Poly(num, sym, domain="QQ"), sp.Poly(den, sym, domain="QQ")
+    if pn.is_zero:
+        notes.append(f"the margin of ({trial[0]}, {trial[1]}) is identically zero")
+        return (), False
+    (c_num, p_num), (c_den, p_den) = P.from_rationals(pn.all_coeffs()), P.from_rationals(pd.all_coeffs())
+    a, b = _end(lo), _end(hi)
+    kinds: dict[int, str] = {}
+    found: list[RealRoot] = []
+    for poly, kind in ((pn, "zero"), (pd, "pole")):
+        for r in _roots_inside(poly, a, b):
+            kinds[id(r)] = kind
+            found.append(r)
+    roots = separate(found, a, b)  # num and den are coprime: distinct numbers; merge into one increasing order
+    ends: list[Fraction | float] = [-math.inf if a is None else a]
+    ends += [x for r in roots for x in (r.s, r.t)]
+    ends.append(math.inf if b is None else b)
+    pts = points_between(zip(ends[0::2], ends[1::2], strict=True), math.inf, Fraction(0))
+    sign = P.sgn(c_num) * P.sgn(c_den)
+    signs = [sign * P.sign_at(p_num, x) * P.sign_at(p_den, x) for x in pts]
+    if 0 in signs:  # cannot happen: every root of num and den in (lo, hi) is isolated away from pts
+        raise AssertionError("internal: a test point hit a root")
+    crossings = []
+    for k, r in enumerate(roots):
+        left, right = signs[k], signs[k + 1]
+        kind = kinds[id(r)]
+        if left == right:
+            if kind == "pole":
+                notes.append(f"the margin of ({trial[0]}, {trial[1]}) has a pole without sign change at "
+                             f"{root_text(r, sym)}")
+                continue
+            direction = "touch"
+        else:
+            direction = "to_error" if left > 0 else "to_correct"
+        value = r.exact(sym)
+        crossings.append(Crossing(trial, value, float(sp.N(value, 30)), direction, kind))
+        if kind == "pole":
+            notes.append(f"the margin of ({trial[0]}, {trial[1]}) changes sign through a pole at {root_text(r, sym)}")
+    return tuple(crossings), signs[0] < 0
+
+
+def numeric_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
+                  notes: list[str]) -> tuple[tuple[Crossing, ...], bool]:
+    """Crossings of a margin whose coefficients are irrational numbers: roots and signs from
+    :func:`symbolic_ti.analysis.roots_numeric.numeric_sign_changes` (values are Floats, said in the notes)."""
+    got = numeric_sign_changes(sp.Poly(num, sym).all_coeffs(), sp.Poly(den, sym).all_coeffs(), lo, hi)
+    if got is None:
+        notes.append(f"the margin of ({trial[0]}, {trial[1]}) is identically zero")
+        return (), False
+    found, wrong = got
+    return tuple(Crossing(trial, c.value, c.value_float, c.direction, c.kind) for c in found), wrong
+
+
+def symbolic_trial(trial: Trial, num: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
+                   notes: list[str]) -> tuple[Crossing, ...]:
+    """Closed-form roots in ``sym`` of the factors of degree <= 2 of ``num`` when other parameters are symbolic
+    (direction ``"unknown"``, or ``"touch"`` for even multiplicity); roots outside ``(lo, hi)`` for every value of
+    the other parameters are dropped, and factors without closed form are named in ``notes``."""
+    if num == 0:
+        notes.append(f"the margin of ({trial[0]}, {trial[1]}) is identically zero")
+        return ()
+    _, factors = sp.factor_list(sp.expand(num))
+    out = []
+    for g, mult in factors:
+        pg = sp.Poly(g, sym)
+        d = pg.degree()
+        if d <= 0:
+            continue
+        if d > 2:
+            notes.append(
+                f"({trial[0]}, {trial[1]}): a factor of degree {d} in {sym} has no closed-form roots here; "
+                "bind the other parameters to numbers for exact algebraic roots"
+            )
+            continue
+        found = sp.roots(pg, multiple=True)
+        direction = "touch" if mult % 2 == 0 else "unknown"
+        for v in dict.fromkeys(found):
+            v = sp.simplify(v) if d == 1 else v
+            if not v.free_symbols:  # a number: keep it only inside the open interval, as in the exact path
+                if not (v.is_real and bool(lo < v) and bool(v < hi)):
+                    continue
+                out.append(Crossing(trial, v, float(sp.N(v, 30)), direction, "zero"))
+                continue
+            if (v <= lo) is sp.true or (v >= hi) is sp.true:  # outside for every value of the other parameters
+                continue
+            out.append(Crossing(trial, v, None, direction, "zero"))
+    return tuple(out)
+
+
+def ridgeless_notes(result: Result, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr, notes: list[str]) -> None:
+    """Notes on the values of ``sym`` in ``(lo, hi)`` where a ridgeless result's formulas may differ from the
+    limit ``lambda -> 0+`` (the roots of its ``ridgeless_conditions``)."""
+    for cond in getattr(result, "ridgeless_conditions", ()) or ():
+        cond = sp.sympify(cond)
+        if not cond.has(sym):
+            continue
+        if cond.free_symbols - {sym}:
+            notes.append(f"ridgeless limit: the formulas hold where {cond} != 0; "
+                         "at its roots solve again with the value set")
+            continue
+        for r in _roots_inside(sp.Poly(cond, sym, domain="QQ"), _end(lo), _end(hi)):
+            notes.append(f"ridgeless limit: at {sym} = {r.exact(sym)} (~{root_text(r, sym)}) the formulas may "
+                         "differ from the limit; solve again with that value to check")

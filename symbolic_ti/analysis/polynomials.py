@@ -1,0 +1,254 @@
+r"""Exact univariate integer polynomials: the arithmetic under the real-root engine (:mod:`.roots`).
+
+A polynomial is a tuple of Python ints, highest degree first (``(3, -8, 1)`` is ``3 x^2 - 8 x + 1``); points are
+:class:`fractions.Fraction`. Everything here is exact. Greatest common divisors, exact division and
+factorization over ZZ go to FLINT (python-flint's ``fmpz_poly``, a dependency), with sympy as the fallback
+where python-flint has no wheel. Measured on the margin numerators of critical conjunctivity at n = 41
+(``benchmarks/bench_roots.py``): FLINT's gcd is about 20 times faster than sympy's ``PolyElement.gcd``;
+factoring is about 1.3 times faster (sympy's univariate factoring over ZZ already calls FLINT when installed,
+so only the conversions differ).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+from collections.abc import Iterable, Sequence
+
+import sympy as sp
+
+try:  # python-flint is a dependency, but keep the library importable if a platform lacks its wheel
+    import flint as _flint
+except ImportError:  # pragma: no cover - exercised only without python-flint
+    _flint = None  # type: ignore[assignment]
+
+__all__ = ["IntPoly", "sgn", "variations", "sign_at", "float_eval", "primitive", "strip_low", "cauchy_bound",
+           "divides", "reverse", "taylor_shift", "halve", "scale", "negate_variable", "multiply",
+           "moebius_transform", "gcd", "exquo", "factor", "from_rationals", "uses_flint"]
+
+#: An integer polynomial: coefficients as Python ints, highest degree first.
+IntPoly = tuple[int, ...]
+
+
+def uses_flint() -> bool:
+    """Whether gcd, exact division and factoring run in FLINT (python-flint installed) rather than sympy."""
+    return _flint is not None
+
+
+def sgn(x: int | Fraction) -> int:
+    """-1, 0 or 1."""
+    return (x > 0) - (x < 0)
+
+
+def variations(coeffs: Sequence[int]) -> int:
+    """Number of sign changes in the nonzero coefficients: by Descartes' rule of signs, an upper bound on the
+    number of positive roots (with multiplicity) that has the same parity."""
+    out, last = 0, 0
+    for c in coeffs:
+        if c:
+            s = 1 if c > 0 else -1
+            if last and s != last:
+                out += 1
+            last = s
+    return out
+
+
+def sign_at(coeffs: IntPoly, x: Fraction) -> int:
+    """Exact sign of the polynomial at a rational point (homogeneous Horner scheme in integers)."""
+    a, b = x.numerator, x.denominator
+    acc, bp = coeffs[0], 1
+    for c in coeffs[1:]:
+        bp *= b
+        acc = acc * a + c * bp
+    return sgn(acc)
+
+
+def float_eval(fc: Sequence[float], x: float) -> float:
+    """Horner evaluation in floats (a search hint only, never a decision)."""
+    acc = 0.0
+    for c in fc:
+        acc = acc * x + c
+    return acc
+
+
+def primitive(coeffs: Iterable[int]) -> IntPoly:
+    """The polynomial divided by its content, with a positive leading coefficient (nonzero input)."""
+    cs = [int(c) for c in coeffs]
+    g = 0
+    for c in cs:
+        g = math.gcd(g, c)
+    if cs[0] < 0:
+        g = -g
+    return tuple(c // g for c in cs)
+
+
+def strip_low(coeffs: Sequence[int]) -> tuple[IntPoly, int]:
+    """``(p / x^k, k)`` with ``k`` the multiplicity of the root 0 (nonzero input)."""
+    cs = list(coeffs)
+    k = 0
+    while cs[-1] == 0:
+        cs.pop()
+        k += 1
+    return tuple(cs), k
+
+
+def cauchy_bound(cs: IntPoly) -> Fraction:
+    """A rational strictly above the absolute value of every complex root: ``1 + max |c_k| / |c_lead|``."""
+    m = max((abs(c) for c in cs[1:]), default=0)
+    return Fraction(m, abs(cs[0])) + 1
+
+
+def divides(g: IntPoly, p: IntPoly) -> bool:
+    """Whether the primitive polynomial ``g`` divides ``p`` in ZZ[x] (exact long division)."""
+    dg = len(g) - 1
+    if len(p) - 1 < dg:
+        return False
+    rem = list(p)
+    lc = g[0]
+    for k in range(len(p) - dg):
+        c = rem[k]
+        if c == 0:
+            continue
+        q, r = divmod(c, lc)
+        if r:
+            return False  # Gauss: a primitive divisor of an integer polynomial leaves an integer quotient
+        for m in range(1, dg + 1):
+            rem[k + m] -= q * g[m]
+    return not any(rem[len(p) - dg:])
+
+
+def reverse(cs: IntPoly) -> IntPoly:
+    """``x^d p(1/x)``."""
+    return tuple(reversed(cs))
+
+
+def taylor_shift(cs: IntPoly) -> IntPoly:
+    """``p(x + 1)`` (Horner's scheme of repeated synthetic division, O(d^2) additions)."""
+    a = list(cs)
+    d = len(a) - 1
+    for i in range(d):
+        for j in range(1, d - i + 1):
+            a[j] += a[j - 1]
+    return tuple(a)
+
+
+def halve(cs: IntPoly) -> IntPoly:
+    """``2^d p(x / 2)``: the roots halved, integer coefficients kept."""
+    d = len(cs) - 1
+    return tuple(c << k for c, k in zip(cs, range(d + 1), strict=True))
+
+
+def scale(cs: IntPoly, k: int) -> IntPoly:
+    """``p(2^k x)``: the roots divided by ``2^k``."""
+    d = len(cs) - 1
+    return tuple(c << (k * (d - i)) for i, c in enumerate(cs))
+
+
+def negate_variable(cs: IntPoly) -> IntPoly:
+    """``p(-x)``: the roots negated."""
+    d = len(cs) - 1
+    return tuple(-c if (d - i) % 2 else c for i, c in enumerate(cs))
+
+
+def multiply(a: IntPoly, b: IntPoly) -> IntPoly:
+    """The product ``a b``."""
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return tuple(out)
+
+
+def moebius_transform(cs: IntPoly, a: int, b: int, c: int, d: int) -> IntPoly:
+    r"""The primitive polynomial whose roots are ``y = (a x + b)/(c x + d)`` for the roots ``x`` of ``cs``.
+
+    ``h(y) = (a - c y)^D p((d y - b)/(a - c y))`` with ``D = deg p`` (substituting the inverse map and clearing
+    the denominator). For an irreducible ``p`` of degree ``D >= 2`` and ``a d - b c != 0``, ``h`` is irreducible
+    of degree ``D`` (``p(a / c) != 0``; a Moebius transformation maps algebraic numbers of degree ``D`` to
+    algebraic numbers of degree ``D``).
+    """
+    D = len(cs) - 1
+    num, den = (d, -b), (-c, a)  # d y - b and a - c y, highest degree first
+    npow: list[IntPoly] = [(1,)]
+    dpow: list[IntPoly] = [(1,)]
+    for _ in range(D):
+        npow.append(multiply(npow[-1], num))
+        dpow.append(multiply(dpow[-1], den))
+    h = [0] * (D + 1)
+    for k, coef in enumerate(reversed(cs)):  # coef multiplies x^k
+        if coef:
+            term = multiply(npow[k], dpow[D - k])
+            off = D + 1 - len(term)
+            for i, t in enumerate(term):
+                h[off + i] += coef * t
+    while h and h[0] == 0:
+        h.pop(0)
+    return primitive(h)
+
+
+# --------------------------------------------------------------------------------------- FLINT (or sympy)
+def _to_flint(cs: IntPoly) -> Any:
+    return _flint.fmpz_poly(list(reversed(cs)))
+
+
+def _from_flint(p: Any) -> IntPoly:
+    return tuple(int(c) for c in reversed(p.coeffs()))
+
+
+_X = sp.Dummy("x")
+
+
+def _to_sympy(cs: IntPoly) -> sp.Poly:
+    return sp.Poly.from_list(list(cs), _X, domain="ZZ")
+
+
+def gcd(a: IntPoly, b: IntPoly) -> IntPoly:
+    """The greatest common divisor, primitive with a positive leading coefficient (``(1,)`` when coprime)."""
+    if _flint is not None:
+        g = _from_flint(_to_flint(a).gcd(_to_flint(b)))
+    else:  # pragma: no cover - without python-flint
+        g = tuple(int(c) for c in _to_sympy(a).gcd(_to_sympy(b)).all_coeffs())
+    return primitive(g)
+
+
+def exquo(a: IntPoly, b: IntPoly) -> IntPoly:
+    """The exact quotient ``a / b`` (``b`` divides ``a``)."""
+    if _flint is not None:
+        q, r = divmod(_to_flint(a), _to_flint(b))
+        if not r.is_zero():
+            raise ArithmeticError("exquo: the division is not exact")
+        return _from_flint(q)
+    return tuple(int(c) for c in _to_sympy(a).exquo(_to_sympy(b)).all_coeffs())  # pragma: no cover
+
+
+def factor(cs: IntPoly) -> tuple[int, list[tuple[IntPoly, int]]]:
+    """Factorization over ZZ: ``(content, [(irreducible factor, multiplicity), ...])`` with primitive factors of
+    positive leading coefficient and ``cs = content * prod(factor^multiplicity)``."""
+    if _flint is not None:
+        content, facs = _to_flint(cs).factor()
+        out = [(_from_flint(g), int(m)) for g, m in facs]
+        return int(content), out
+    content, facs = _to_sympy(cs).factor_list()  # pragma: no cover - without python-flint
+    out, sign = [], 1  # pragma: no cover
+    for g, m in facs:  # pragma: no cover
+        gc = tuple(int(c) for c in g.all_coeffs())
+        if gc[0] < 0:
+            sign *= (-1) ** m
+        out.append((primitive(gc), int(m)))
+    return sign * int(content), out  # pragma: no cover
+
+
+def from_rationals(coeffs: Sequence[sp.Rational | int | Fraction]) -> tuple[Fraction, IntPoly]:
+    """``(c, p)`` with ``coeffs = c * p``, ``p`` primitive with a positive leading coefficient (nonzero input,
+    highest degree first)."""
+    fr = [Fraction(int(sp.Rational(x).p), int(sp.Rational(x).q)) for x in coeffs]
+    while fr and fr[0] == 0:
+        fr.pop(0)
+    lcm = 1
+    for x in fr:
+        lcm = math.lcm(lcm, x.denominator)
+    ints = [int(x * lcm) for x in fr]
+    p = primitive(ints)
+    return Fraction(ints[0], lcm * p[0]), p

@@ -1,0 +1,249 @@
+r"""Rendering of critical-value reports (:class:`symbolic_ti.analysis.crossings.CriticalReport`).
+
+Registered with :mod:`symbolic_ti.display`: plain text, LaTeX (a ``tabular``, or a MathJax ``array`` in a
+notebook), the JSON-ready dictionary and the notebook HTML table. In the dictionary every exact value is an
+expression object of :func:`symbolic_ti.export.values.exact_value` (``*_exact`` keys, next to the older string
+keys kept for existing readers), and the report opens with a ``meta`` block (docs/json_schema.md, "Critical
+values and critical conjunctivity").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+from .. import symbols as S
+from ..analysis.crossings import CriticalReport, Crossing, TrialCritical
+from ..arguments import RIDGE_NAMES
+from ..display import renderer
+from .notebook import _CELL, _WRONG, _e, _table
+from .values import exact_value, meta_block
+
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "critical_to_text", "critical_to_latex", "critical_to_dict",
+           "critical_to_html", "crossing_to_dict", "trial_critical_to_dict"]
+
+#: Value of ``meta.format`` of a critical-value report.
+FORMAT_NAME = "symbolic_ti.critical"
+
+# Version of the critical-value JSON format; bump it, with a line here, whenever a field changes meaning or
+# disappears.
+#   1: first versioned format (symbolic_ti 0.2.0): meta block, *_exact expression objects added.
+FORMAT_VERSION = 1
+
+_MAX_EXACT_TEXT = 120  # text reports show an exact value only up to this many characters
+
+
+# ------------------------------------------------------------------------------------------------- dict
+@renderer("dict", Crossing)
+def crossing_to_dict(c: Crossing) -> dict[str, Any]:
+    """JSON-ready dictionary of a crossing: the exact value as text, LaTeX and expression object, its float,
+    direction and kind."""
+    return {
+        "trial": list(c.trial),
+        "value": str(c.value),
+        "value_latex": sp.latex(c.value),
+        "value_float": c.value_float,
+        "direction": c.direction,
+        "kind": c.kind,
+        "value_exact": exact_value(c.value),
+    }
+
+
+@renderer("dict", TrialCritical)
+def trial_critical_to_dict(t: TrialCritical, margins: bool = True) -> dict[str, Any]:
+    """JSON-ready dictionary of one trial; ``margins=False`` leaves out the exact margin (slow for large n)."""
+    out: dict[str, Any] = {"trial": list(t.trial), "category": t.category}
+    if margins:
+        out["margin"] = str(t.margin)
+    out.update({"error_at_start": t.error_at_start, "crossings": [crossing_to_dict(c) for c in t.crossings]})
+    if margins:
+        out["margin_exact"] = exact_value(t.margin)
+    return out
+
+
+@renderer("dict", CriticalReport)
+def critical_to_dict(report: CriticalReport, margins: bool = True) -> dict[str, Any]:
+    """JSON-ready dictionary of a report (docs/json_schema.md); ``margins=False`` leaves out each trial's exact
+    margin, which for large n takes most of the time."""
+    return {
+        "meta": meta_block(FORMAT_NAME, FORMAT_VERSION),
+        "parameter": report.parameter,
+        "interval": [str(report.interval[0]), str(report.interval[1])],
+        "result": report.result_label,
+        "symbolic": report.symbolic,
+        "method": report.method,
+        "trials": [trial_critical_to_dict(t, margins) for t in report.trials],
+        "failure_order": [{"trial": list(t), "value": v, "value_exact": exact_value(e)}
+                          for (t, v), (_, e) in zip(report.failure_order, report.failure_values(), strict=True)],
+        "notes": list(report.notes),
+        "interval_exact": [exact_value(report.interval[0]), exact_value(report.interval[1])],
+    }
+
+
+# ------------------------------------------------------------------------------------------------- text
+def _exact_text(c: Crossing) -> str:
+    """`` [exact value]`` for the text report, or ``""`` when it is an integer or too long to read (a ``CRootOf``
+    of high degree: then ``--format json`` or ``report.trial(i, j)`` has it)."""
+    if not c.has_short_form():
+        return " [algebraic; exact value in --format json]"
+    v = c.value
+    if v.is_Integer:
+        return ""
+    text = str(v)
+    if len(text) > _MAX_EXACT_TEXT:
+        return " [algebraic; exact value in --format json]"
+    return f" [{text}]"
+
+
+def _fmt(v: float) -> str:
+    """Six significant digits, more where that would round a non-integer to an integer (0.9999996 -> not "1")."""
+    text = f"{v:.6g}"
+    if float(text) == round(v) and v != round(v):
+        text = f"{v:.12g}"
+    return text
+
+
+def _trial_text(t: tuple[int, int]) -> str:
+    return f"({t[0]}, {t[1]})"
+
+
+def _start_word(flag: bool | None) -> str:
+    return "wrong" if flag else ("correct" if flag is False else "?")
+
+
+@renderer("text", CriticalReport)
+def critical_to_text(report: CriticalReport) -> str:
+    """Plain-text report: crossings per trial, trials without sign change, failure order, notes."""
+    p = report.parameter
+    a, b = report.interval
+    lines = [f"Critical values of {p} on ({a}, {b})", report.result_label, ""]
+    with_cross = [t for t in report.trials if t.crossings]
+    without = [t for t in report.trials if not t.crossings]
+    if with_cross:
+        lines.append(f"{'trial':<9}{'category':<16}{'at start':<10}crossings")
+        for t in with_cross:
+            start = _start_word(t.error_at_start)
+            parts = []
+            for c in t.crossings:
+                shown = _fmt(c.value_float) if c.value_float is not None else str(c.value)
+                exact = "" if c.value_float is None else _exact_text(c)
+                kind = " (pole)" if c.kind == "pole" else ""
+                parts.append(f"{p} = {shown}{exact} {c.direction}{kind}")
+            lines.append(f"{_trial_text(t.trial):<9}{t.category:<16}{start:<10}" + "; ".join(parts))
+    else:
+        lines.append("No trial changes sign on this interval.")
+    if without:
+        wrong = [t for t in without if t.error_at_start]
+        right = [t for t in without if t.error_at_start is False]
+        unknown = [t for t in without if t.error_at_start is None]
+        lines.append("")
+        lines.append(f"{len(without)} trial(s) without crossing: {len(right)} correct throughout, "
+                     f"{len(wrong)} wrong throughout" + (f", {len(unknown)} undecided" if unknown else ""))
+        if wrong:
+            lines.append("  wrong throughout: " + ", ".join(_trial_text(t.trial) for t in wrong))
+    lines.append("")
+    if report.symbolic or any(t.error_at_start is None for t in report.trials):
+        lines.append("Failure order: not decidable (symbolic or irrational parameters).")
+    elif report.failure_order:
+        lines.append(f"Failure order as {p} grows (trials already wrong at {p} -> {a}+ first):")
+        at_start = {tc.trial for tc in report.trials if tc.error_at_start}
+        for trial, v in report.failure_order:
+            where = f"wrong from the start ({p} -> {a}+)" if trial in at_start else f"{p} = {_fmt(v)}"
+            lines.append(f"  {_trial_text(trial):<9}{where}")
+    else:
+        lines.append("Failure order: no trial becomes an error on this interval.")
+    if report.notes:
+        lines.append("")
+        lines.append("Notes:")
+        lines += [f"  - {n}" for n in report.notes]
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------ LaTeX
+def _param_latex(name: str) -> str:
+    sym = S.ridge if name in RIDGE_NAMES else sp.Symbol(name)
+    return sp.latex(sym)
+
+
+def _latex_escape_text(text: str) -> str:
+    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("&", r"\&"), ("%", r"\%"), ("#", r"\#"),
+                 ("{", r"\{"), ("}", r"\}"), (">", r"\textgreater{}")):
+        text = text.replace(a, b)
+    return text
+
+
+def _latex_rows(report: CriticalReport, notebook: bool) -> list[tuple[str, str, str, str]]:
+    sym = _param_latex(report.parameter)
+    rows = []
+    for t in report.trials:
+        if not t.crossings:
+            continue
+        cells = []
+        for c in t.crossings:
+            approx = "" if c.value_float is None or c.value.is_Rational else rf" \approx {c.value_float:.6g}"
+            kind = r",\ \text{pole}" if c.kind == "pole" else ""
+            cells.append(rf"{sym} = {sp.latex(c.value)}{approx}\ (\text{{{c.direction.replace('_', ' ')}}}{kind})")
+        cat = t.category if notebook else t.category.replace("_", r"\_")  # MathJax \text is literal
+        rows.append((rf"({t.trial[0]}, {t.trial[1]})", cat, _start_word(t.error_at_start), r",\quad ".join(cells)))
+    return rows
+
+
+@renderer("latex", CriticalReport)
+def critical_to_latex(report: CriticalReport, notebook: bool = False) -> str:
+    """LaTeX table of the crossings (a ``tabular``; ``notebook=True`` gives a MathJax ``array``)."""
+    sym = _param_latex(report.parameter)
+    a, b = report.interval
+    title = rf"\text{{Critical values of }} {sym} \text{{ on }} \left({sp.latex(a)}, {sp.latex(b)}\right)"
+    rows = _latex_rows(report, notebook)
+    order = ", ".join(rf"({t[0]}, {t[1]})\ [{v:.4g}]" for t, v in report.failure_order)
+    if notebook:
+        body = [r"\begin{array}{llll}",
+                r"\text{trial} & \text{category} & \text{at start} & \text{crossings} \\ \hline"]
+        for tr, cat, start, cells in rows:
+            body.append(rf"{tr} & \text{{{cat}}} & \text{{{start}}} & {cells} \\")
+        body.append(r"\end{array}")
+        out = [rf"{title}\\ \text{{{report.result_label}}}\\", "\n".join(body)]
+        if order:
+            out.append(rf"\\ \text{{failure order: }} {order}")
+        return "$$" + "\n".join(out) + "$$"
+    body = [rf"% {report.result_label}", r"\begin{tabular}{llll}", r"trial & category & at start & crossings \\ \hline"]
+    for tr, cat, start, cells in rows:
+        body.append(rf"${tr}$ & {cat} & {start} & ${cells}$ \\")
+    body.append(r"\end{tabular}")
+    head = rf"${title}$ \\ {_latex_escape_text(report.result_label)}"
+    tail = [rf"Failure order: ${order}$" if order else ""]
+    return "\n".join([head, *body, *[t for t in tail if t]])
+
+
+@renderer("notebook_latex", CriticalReport)
+def _critical_notebook_latex(report: CriticalReport) -> str:
+    return critical_to_latex(report, notebook=True)
+
+
+# ------------------------------------------------------------------------------------------------- HTML
+@renderer("html", CriticalReport)
+def critical_to_html(report: CriticalReport) -> str:
+    """HTML table of a :class:`symbolic_ti.CriticalReport`: per trial its category, sign at the start of the
+    interval and crossings (exact value, float, direction), then the failure order and the notes."""
+    p = report.parameter
+    rows = []
+    for t in report.trials:
+        crossings = "; ".join(
+            f"{p} = {c.value}" + ("" if c.value_float is None else f" (~{c.value_float:.6g})") + f" {c.direction}"
+            + (" (pole)" if c.kind == "pole" else "") for c in t.crossings) or "none"
+        start = "wrong" if t.error_at_start else ("correct" if t.error_at_start is False else "?")
+        style = _WRONG if t.error_at_start else ""
+        rows.append(f'<tr><td style="{_CELL}">({t.trial[0]}, {t.trial[1]})</td>'
+                    f'<td style="{_CELL};text-align:left">{_e(t.category)}</td>'
+                    f'<td style="{_CELL};{style}">{start}</td>'
+                    f'<td style="{_CELL};text-align:left">{_e(crossings)}</td></tr>')
+    a, b = report.interval
+    out = [_table(["trial", "category", "at start", "crossings"], rows,
+                  f"critical values of {p} on ({a}, {b}): {report.result_label}")]
+    if report.failure_order:
+        order = ", ".join(f"({t[0]}, {t[1]}) at {v:.6g}" for t, v in report.failure_order)
+        out.append(f"<p>failure order as {_e(p)} grows: {_e(order)}</p>")
+    if report.notes:
+        out.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in report.notes) + "</ul>")
+    return "<div>" + "".join(out) + "</div>"
