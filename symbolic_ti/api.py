@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from .analysis.crossings import CriticalReport, critical_values
 from .errors import ParameterError
@@ -14,7 +15,7 @@ from .task import Task
 __all__ = ["derive", "make_family", "critical"]
 
 
-def make_family(family: "str | Family" = "exchangeable", parameters: Mapping[str, Any] | None = None) -> Family:
+def make_family(family: str | Family = "exchangeable", parameters: Mapping[str, Any] | None = None) -> Family:
     """Return ``family`` if it is a Family (then ``parameters`` must be empty), else build it by name.
 
     Raises
@@ -35,7 +36,7 @@ def derive(
     n: int,
     exceptions: Iterable[Any] = (),
     *,
-    family: "str | Family" = "exchangeable",
+    family: str | Family = "exchangeable",
     parameters: Mapping[str, Any] | None = None,
     ridge: Any = None,
     method: str = "auto",
@@ -89,7 +90,7 @@ def critical(
     *,
     parameter: str,
     trials: Any = None,
-    family: "str | Family" = "exchangeable",
+    family: str | Family = "exchangeable",
     parameters: Mapping[str, Any] | None = None,
     ridge: Any = None,
     interval: Any = None,

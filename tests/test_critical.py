@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 import sympy as sp
@@ -35,7 +35,7 @@ def _ground_truth(n, exceptions, t):
     return 1 if i < j else -1
 
 
-@lru_cache(maxsize=None)
+@cache
 def ref_margins(n, exceptions, alpha, lam):
     """Margins of every trial with ground truth: KRR with kernel 1 / kappa_o / 0 (kappa_o = (1 - alpha)/2).
 
@@ -63,7 +63,7 @@ def ref_margins(n, exceptions, alpha, lam):
             g = _ground_truth(n, exceptions, (i, j))
             if g is None:
                 continue
-            out[(i, j)] = g * sum(k((i, j), b) * c for (b, _), c in zip(train, coef))
+            out[(i, j)] = g * sum(k((i, j), b) * c for (b, _), c in zip(train, coef, strict=True))
     return out
 
 
@@ -213,7 +213,7 @@ def test_hand_built_gram_n4():
 
     gram = [[k(s, t) + (1 if p == q else 0) for q, (t, _) in enumerate(train)] for p, (s, _) in enumerate(train)]
     coef = solve_linear(gram, [sp.Integer(y) for _, y in train], norm=sp.cancel)
-    f23 = sp.cancel(sum(k((2, 3), t) * c for (t, _), c in zip(train, coef)))
+    f23 = sp.cancel(sum(k((2, 3), t) * c for (t, _), c in zip(train, coef, strict=True)))
     num = sp.Poly(sp.fraction(f23)[0], a)
     inside = [r for r in num.real_roots() if bool(r > 0) and bool(r < 1)]
     rep = critical(4, ["3>1"], parameter="alpha", ridge=1, trials=[(2, 3)])
@@ -354,7 +354,7 @@ def _same_reports(a, b):
     for x, y in zip(a.trials, b.trials, strict=True):
         assert (x.trial, x.category, x.error_at_start) == (y.trial, y.category, y.error_at_start)
         assert [c.direction for c in x.crossings] == [c.direction for c in y.crossings], x.trial
-        for c, d in zip(x.crossings, y.crossings):
+        for c, d in zip(x.crossings, y.crossings, strict=True):
             assert abs(sp.N(c.value - d.value, 60)) < sp.Float("1e-45"), (x.trial, c.value, d.value)
             assert c.value_float == pytest.approx(d.value_float, rel=1e-12)
     assert a.notes == b.notes

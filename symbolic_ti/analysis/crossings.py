@@ -29,7 +29,6 @@ from typing import Any
 
 import sympy as sp
 
-from .. import symbols as S
 from ..arguments import parse_interval, resolve_trials
 from ..errors import ParameterError
 from ..progress import Progress
@@ -242,16 +241,6 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
             elif tc.first_error is not None:
                 order.append((tc.trial, tc.first_error.value_float))  # type: ignore[arg-type]
         order.sort(key=lambda e: e[1])  # stable: ties keep trial order
-    label = _result_label(result)
+    label = result.label()
     return CriticalReport(name, (lo, hi), label, tuple(out), tuple(order), symbolic, tuple(dict.fromkeys(notes)),
                           "laplacian" if fast else "generic")
-
-
-def _result_label(result: Result) -> str:
-    if result.ridgeless:
-        ridge = "ridgeless (lambda -> 0+)"
-    elif result.ridge == S.ridge:
-        ridge = "lambda symbolic"
-    else:
-        ridge = f"lambda = {result.ridge}"
-    return f"{result.task.label()}; {result.family.describe()}; {ridge}"

@@ -48,7 +48,7 @@ _CONSTRUCTORS: dict[str, Callable[..., Any]] = {
     "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
     "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh,
     "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh, "acos": sp.acos, "asin": sp.asin, "atan": sp.atan,
-    "ReluKernelConstant": ReluKernelConstant,
+    "ReluKernelConstant": ReluKernelConstant, "ComplexRootOf": sp.CRootOf, "CRootOf": sp.CRootOf,
     "Min": sp.Min, "Max": sp.Max, "chebyshevu": sp.chebyshevu,
     "Piecewise": sp.Piecewise, "ExprCondPair": ExprCondPair,
     "Eq": sp.Eq, "Ne": sp.Ne, "StrictLessThan": sp.StrictLessThan, "LessThan": sp.LessThan,
