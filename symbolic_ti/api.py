@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+
+from .arguments import ExactLike, IntervalLike, RidgeLike, TrialsLike
 from collections.abc import Iterable, Mapping
 
 from .analysis.crossings import CriticalReport, critical_values
@@ -10,12 +11,12 @@ from .errors import ParameterError
 from .families import Family, get_family
 from .results import Result
 from .solvers.dispatch import solve
-from .task import Task
+from .task import ExceptionLike, Task
 
 __all__ = ["derive", "make_family", "critical"]
 
 
-def make_family(family: str | Family = "exchangeable", parameters: Mapping[str, Any] | None = None) -> Family:
+def make_family(family: str | Family = "exchangeable", parameters: Mapping[str, ExactLike] | None = None) -> Family:
     """Return ``family`` if it is a Family (then ``parameters`` must be empty), else build it by name.
 
     Raises
@@ -34,11 +35,11 @@ def make_family(family: str | Family = "exchangeable", parameters: Mapping[str, 
 
 def derive(
     n: int,
-    exceptions: Iterable[Any] = (),
+    exceptions: Iterable[ExceptionLike] = (),
     *,
     family: str | Family = "exchangeable",
-    parameters: Mapping[str, Any] | None = None,
-    ridge: Any = None,
+    parameters: Mapping[str, ExactLike] | None = None,
+    ridge: RidgeLike = None,
     method: str = "auto",
     ridgeless_method: str = "auto",
 ) -> Result:
@@ -86,14 +87,14 @@ def derive(
 
 def critical(
     n: int,
-    exceptions: Iterable[Any] = (),
+    exceptions: Iterable[ExceptionLike] = (),
     *,
     parameter: str,
-    trials: Any = None,
+    trials: TrialsLike = None,
     family: str | Family = "exchangeable",
-    parameters: Mapping[str, Any] | None = None,
-    ridge: Any = None,
-    interval: Any = None,
+    parameters: Mapping[str, ExactLike] | None = None,
+    ridge: RidgeLike = None,
+    interval: IntervalLike = None,
 ) -> CriticalReport:
     """Critical values of one parameter: where the margins of a TI task change sign, exactly.
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral, Rational as _PyRational, Real
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 from collections.abc import Iterable, Sequence
 
 import sympy as sp
@@ -27,7 +27,17 @@ from .errors import ParameterError, TaskError
 if TYPE_CHECKING:  # pragma: no cover
     from .task import Task
 
-__all__ = ["Argument", "ARGUMENTS", "RIDGE_NAMES", "RIDGELESS_WORDS", "SYMBOLIC_RIDGE_WORDS", "INFINITY_WORDS",
+#: A number given by the user (read exactly by :func:`exact_number`): int, Fraction, float, decimal string or
+#: ``"p/q"``, a numpy or mpmath scalar, or a sympy expression.
+ExactLike: TypeAlias = int | float | Fraction | str | sp.Expr | Real
+#: A ridge (:func:`parse_ridge`): a number >= 0, ``"ridgeless"``/``"0+"``, ``None``/``"lambda"`` (symbolic).
+RidgeLike: TypeAlias = ExactLike | None
+#: A trial ``(i, j)`` or several (:func:`resolve_trials`); ``None`` for the default set.
+TrialsLike: TypeAlias = tuple[int, int] | Iterable[Sequence[int]] | None
+#: An interval ``(a, b)`` of a parameter (:func:`parse_interval`); ``None`` for its domain.
+IntervalLike: TypeAlias = Sequence[ExactLike] | None
+
+__all__ = ["ExactLike", "RidgeLike", "TrialsLike", "IntervalLike", "Argument", "ARGUMENTS", "RIDGE_NAMES", "RIDGELESS_WORDS", "SYMBOLIC_RIDGE_WORDS", "INFINITY_WORDS",
            "SOLVE_METHODS", "RIDGELESS_METHODS", "exact_number", "check_int", "check_choice", "parse_ridge",
            "parameter_name", "parse_endpoint", "parse_interval", "resolve_trials"]
 

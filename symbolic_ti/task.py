@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from .arguments import check_int
 from .errors import TaskError
@@ -86,6 +86,10 @@ def parse_exception(value: str | Sequence[int] | ExceptionPair) -> ExceptionPair
     return ExceptionPair(check_int(w, "exception winner W"), check_int(l, "exception loser L"))
 
 
+#: An exception as the API takes it: text ``"W>L"``, a pair ``(W, L)`` or an :class:`ExceptionPair`.
+ExceptionLike: TypeAlias = str | tuple[int, int] | ExceptionPair
+
+
 @dataclass(frozen=True)
 class Task:
     """A TI task: ``n`` items in a hidden order plus zero or more exceptions.
@@ -114,7 +118,7 @@ class Task:
     exceptions: tuple[ExceptionPair, ...] = field(default=())
 
     if TYPE_CHECKING:  # the dataclass __init__ accepts any iterable of exceptions; __post_init__ normalizes it
-        def __init__(self, n: int, exceptions: Iterable[str | tuple[int, int] | ExceptionPair] = ()) -> None: ...
+        def __init__(self, n: int, exceptions: Iterable[ExceptionLike] = ()) -> None: ...
 
     def __post_init__(self) -> None:
         try:

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Any
 
 import sympy as sp
 
 from .. import symbols as S
-from ..arguments import RIDGELESS_METHODS, SOLVE_METHODS, check_choice, parse_ridge
+from ..arguments import RidgeLike, RIDGELESS_METHODS, SOLVE_METHODS, check_choice, parse_ridge
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
 from ..gram import build_system, is_swap_invariant
@@ -36,7 +35,7 @@ RIDGELESS = "ridgeless"
 def solve(
     task: Task,
     family: Family,
-    ridge: Any = None,
+    ridge: RidgeLike = None,
     *,
     method: str = "auto",
     ridgeless_method: str = "auto",
