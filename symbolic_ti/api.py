@@ -81,7 +81,7 @@ def derive(
     >>> r.f(1, 4)
     5/7
     """
-    task = Task(n, tuple(exceptions))
+    task = Task(n, exceptions if isinstance(exceptions, str) else tuple(exceptions))
     return solve(task, make_family(family, parameters), ridge, method=method, ridgeless_method=ridgeless_method)
 
 

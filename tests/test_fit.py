@@ -293,3 +293,21 @@ def test_shared_data_fit_reproduces_documented_errors():
     r = fit(data, starts=3, intervals=False)
     assert set(r.errors.first_failing) == FIRST
     assert sorted(r.errors.observed_ranks) == [1, 2, 3, 4]
+
+
+def test_fit_without_scipy_is_a_clear_error(tmp_path):
+    """Without the optional extra ``fit`` (scipy), ``symbolic-ti fit`` exits 2 with the install hint, no
+    traceback (a plain install has no scipy)."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "beh.csv"
+    data.write_text("item_a,item_b,p\n" + "\n".join(f"{i},{j},0.7" for i, j in Task(4).trials) + "\n")
+    code = ("import sys\n"
+            "for m in ('scipy', 'scipy.optimize', 'scipy.special', 'scipy.stats'): sys.modules[m] = None\n"
+            "from symbolic_ti.cli import main\n"
+            f"raise SystemExit(main(['fit', '--data', {str(data)!r}, '-n', '4', '--value-column', 'p',"
+            " '--count-column', 'none']))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    assert "symbolic-ti[fit]" in proc.stderr and "Traceback" not in proc.stderr

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+from numbers import Integral, Real
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,7 +43,7 @@ from .comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitCo
 from .data import BehaviourData
 from .errorcheck import ErrorCheck, check_errors
 from .model import LikelihoodModel
-from .optimize import minimize, profile_interval, starting_points
+from .optimize import minimize, profile_interval, scipy_optimize, starting_points
 
 __all__ = ["fit", "FitResult", "ParameterEstimate", "TrialFit", "CategoryFit", "ErrorCheck", "FitComparison",
            "compare_fits", "FORMAT_NAME", "FORMAT_VERSION", "COMPARISON_FORMAT_NAME", "COMPARISON_FORMAT_VERSION"]
@@ -336,10 +337,13 @@ def fit(
     if not isinstance(data, BehaviourData):
         raise ParameterError(f"data must be a BehaviourData (symbolic_ti.behaviour.data.load_behaviour), got "
                              f"{type(data).__name__}")
-    if isinstance(starts, bool) or not isinstance(starts, int) or starts < 1:
+    if isinstance(starts, bool) or not isinstance(starts, Integral) or starts < 1:
         raise ParameterError(f"starts must be an integer >= 1, got {starts!r}")
-    if not (isinstance(level, (int, float)) and 0 < level < 1):
+    starts = int(starts)
+    if isinstance(level, bool) or not (isinstance(level, Real) and 0 < level < 1):
         raise ParameterError(f"level must be a number in (0, 1), got {level!r}")
+    level = float(level)
+    scipy_optimize()  # the optional extra ``fit``: fail here, with the install hint, before any work
     from ..api import make_family
 
     if isinstance(family, str) and family not in FAMILIES:
