@@ -420,3 +420,10 @@ def test_subcommands_in_help_order(capsys):
     code, _, err = run(capsys, "bogus")
     assert code == 2
     assert "(choose from 'derive', 'critical', 'general', 'families', 'fit', 'plot')" in err
+
+
+def test_too_many_items_names_items(capsys):
+    """An n above the limit is an error of --items, not of --exception."""
+    assert cli.main(["derive", "-n", "100000", "-e", "6>4", "--set", "alpha=0.1", "--ridge", "0.1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("symbolic-ti: error: argument --items:") and "500" in err[0]

@@ -291,10 +291,14 @@ def task_of(args: argparse.Namespace) -> Task:
     Raises
     ------
     UsageError
-        For an invalid exception (``--exception``).
+        For an invalid number of items (``--items``) or an invalid exception (``--exception``).
     """
     from ..task import Task
 
+    try:
+        Task(args.items)
+    except SymbolicTIError as err:
+        raise fail("--items", err) from None
     try:
         return Task(args.items, tuple(args.exception))
     except SymbolicTIError as err:
