@@ -57,7 +57,3 @@ __all__ = [
     "limit_ridgeless_additive", "limit_conjunctive", "exception_limit_ridgeless_additive",
     "DELTA_0", "Q", "D_E", "Y_E", "named_symbols", "form_variable", "variable_definition",
 ]
-
-# Transitional aliases, only for symbolic_ti/export/latex.py (_symbol_table) until it reads named_symbols();
-# delete them then.
-_DELTA0, _Q, _D_E, _Y_E = DELTA_0, Q, D_E, Y_E
