@@ -19,10 +19,13 @@ This module gathers the public names of three modules, one job each:
   :func:`margins_latex`, :func:`trial_latex`, :func:`ridge_latex`), registered as the result's LaTeX renderer;
 * :mod:`symbolic_ti.export.latex_parse`: reading it back (:func:`parse_exported`).
 
-Round trip: every exported expression reads back with sympy's LaTeX parser (``parse_latex(s,
-backend="lark")``, the ``latex`` extra) through :func:`parse_exported` to an expression equal to the original;
-the two printing rules that make this possible are in :mod:`~symbolic_ti.export.latex_printer`, what does not
-round trip (``CRootOf``, hyperbolic functions, ``chebyshevu``) in :mod:`~symbolic_ti.export.latex_parse`.
+Round trip: every exported expression of every family (``\pi``, ``\operatorname{acos}``, square roots, the
+named ReLU constants ``\kappa_{o}^{\mathrm{NTK},2}``) and of the general-n closed forms reads back with sympy's
+LaTeX parser (``parse_latex(s, backend="lark")``, the ``latex`` extra) through :func:`parse_exported` to an
+expression equal to the original. The printing rules that make this possible are in
+:mod:`~symbolic_ti.export.latex_printer`; the table of what the parser's grammar lacks, and the precise list of
+what does not read back (floats only to the digits printed, Symbols printed with accents, ...), in
+:mod:`~symbolic_ti.export.latex_parse`.
 """
 
 from __future__ import annotations

@@ -13,15 +13,24 @@ Two printing rules let sympy's LaTeX parser (``parse_latex(s, backend="lark")``)
   when it has a single non-numeric factor or only symbols; otherwise every factor is separated by ``\cdot``
   (``6 \cdot \alpha^{2} \cdot \lambda``, ``\alpha \cdot (\alpha - 1)``). The parser cannot read juxtaposition
   after a power, reads ``\alpha (\alpha - 1)`` as a function call, and finds a mix of both ambiguous.
+
+A third rule makes names unambiguous: a Symbol whose name has several letters (``ab``, ``ab_1``, as a user's
+similarity matrix may contain, or the ReLU families' parameter ``depth`` in a report's description) prints
+``\mathit{ab}``, ``\mathit{ab}_{1}``, ``\mathit{depth}``, not ``ab``, which LaTeX typesets and the parser reads as
+the product ``a b``.
+What the parser's grammar lacks (``\pi``, ``\operatorname{acos}``, the ReLU constants) is read by
+:mod:`symbolic_ti.export.latex_parse`, which lists what does not read back.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from collections.abc import Iterable
 from typing import Any
 
 import sympy as sp
+from sympy.polys.polyerrors import PolynomialError
 from sympy.printing.latex import LatexPrinter
 
 from ..solvers.flint_backend import factor_list as flint_factor_list
@@ -32,9 +41,18 @@ __all__ = ["DAGGER", "plain_latex", "factored", "expr_latex"]
 DAGGER = r"^{\dagger}"
 
 # ------------------------------------------------------------------ printing
+_SEVERAL_LETTERS = re.compile(r"[A-Za-z]{2,}(?=$|[_^])")
+
+
 class _RoundTripPrinter(LatexPrinter):
-    r"""sympy's LaTeX printer with the two rules that let ``parse_latex(..., backend="lark")`` read the output
-    back (see the module docstring): juxtaposition only in simple products, ``\cdot`` otherwise."""
+    r"""sympy's LaTeX printer with the rules that let ``parse_latex(..., backend="lark")`` read the output
+    back (see the module docstring): juxtaposition only in simple products, ``\cdot`` otherwise; a name of
+    several letters in ``\mathit``."""
+
+    def _print_Symbol(self, expr: sp.Symbol, style: str = "plain") -> str:
+        text = super()._print_Symbol(expr, style=style)
+        m = _SEVERAL_LETTERS.match(text)
+        return rf"\mathit{{{m.group(0)}}}{text[m.end():]}" if m else text
 
     @staticmethod
     def _implicit_ok(factors: Iterable[sp.Expr]) -> bool:
@@ -63,8 +81,10 @@ def plain_latex(e: Any) -> str:
     -------
     str
         ``sympy.latex`` with plain parentheses and ``\cdot`` where juxtaposition would be misread (module
-        docstring). Invariant: ``parse_exported(plain_latex(e)) == e`` up to simplification, for every rational
-        function of the package's Symbols and every radical (tests/test_latex_roundtrip.py).
+        docstring). Invariant: ``parse_exported(plain_latex(e)) == e`` up to simplification, for every output of
+        every family (rational functions of the package's Symbols with coefficients in ``pi``, radicals, ``acos``
+        and the named ReLU constants) and of the general-n closed forms (tests/test_latex_roundtrip.py); the
+        exceptions are listed in :mod:`symbolic_ti.export.latex_parse`.
 
     Examples
     --------
@@ -81,11 +101,21 @@ def plain_latex(e: Any) -> str:
 def _positive_factors(poly: sp.Expr) -> tuple[bool, sp.Expr]:
     """Factor ``poly`` over the rationals with each factor's first printed term positive.
 
+    Where a constant of ``poly`` is no polynomial in its atoms (nested ``acos`` and ``sqrt``, as in an explicit
+    depth-2 ReLU kernel value), ``poly`` is factored in its free symbols only, with those constants as
+    coefficients; if that fails too, it is returned unfactored.
+
     Returns ``(negative, product)`` with ``(-1 if negative else 1) * product == poly``; the product is an
     unevaluated Mul, so that sympy does not distribute a number over a sum when printing.
     """
     fast = flint_factor_list(poly) if poly.is_Add else None  # multivariate: FLINT, much faster than sympy
-    coeff, factors = fast if fast is not None else sp.factor_list(poly)
+    try:
+        coeff, factors = fast if fast is not None else sp.factor_list(poly)
+    except PolynomialError:  # constants that are no polynomial (nested acos, sqrt): factor in the symbols only
+        try:
+            coeff, factors = sp.factor_list(poly, *sorted(poly.free_symbols, key=sp.default_sort_key))
+        except PolynomialError:
+            return False, poly
     negative = bool(coeff < 0)
     parts: list[sp.Expr] = []
     for f, k in factors:
