@@ -294,7 +294,7 @@ def test_every_family_reads_back_equal(name, depth, symbolic, data):
 @pytest.mark.filterwarnings("ignore::symbolic_ti.errors.UndecidedCheckWarning")
 @pytest.mark.parametrize("symbolic", [False, True], ids=["exact", "symbolic"])
 @pytest.mark.parametrize("name, depth", _FAMILIES, ids=[f"{f}{d or ''}" for f, d in _FAMILIES])
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_family_reads_back_equal_many(name, depth, symbolic, data):
     _check_reads_back(*data.draw(_cases(name, depth, symbolic)))

@@ -22,11 +22,13 @@ Square roots (``\sqrt{3}``, ``\sqrt[3]{x}``) the grammar reads itself.
 
 What does not read back (stated in docs/families.md, "Known gaps"):
 
+* floats (numeric results) read back to the digits printed (15 significant digits for a float64), not bit for
+  bit;
 * Symbols that sympy prints with an accent or as an upright letter (names ending in ``bar``, ``dot``, ``hat``
-  ... print ``\bar{x}``; ``Alpha`` prints ``\mathrm{A}``), and Symbols named after a Greek letter the grammar
-  lacks used inside a subscript (``x_{\pi}``);
-* Euler's number: ``sympy.E`` prints ``e`` and reads back as the Symbol ``e`` (no family or closed form
-  contains it);
+  ... print ``\bar{x}``; ``Alpha`` prints ``\mathrm{A}``), and Symbols with a Greek letter that the
+  grammar lacks in a subscript (``x_pi`` prints ``x_{\pi}``);
+* Euler's number: ``sympy.E`` prints ``e`` and ``exp(x)`` prints ``e^{x}``, which read back with the Symbol
+  ``e`` (no family or closed form contains them);
 * a Symbol named ``pi`` prints ``\pi`` and reads back as the constant;
 * ``chebyshevu`` whose argument contains parentheses.
 
