@@ -421,7 +421,7 @@ def test_irrational_coefficients_numeric_crossings():
     from symbolic_ti.numeric.predictions import numeric_predictions
 
     rep = critical(7, ["5>3"], family="relu-ntk", parameter="lambda", trials=[(2, 5), (1, 7), (3, 4)])
-    assert any("computed numerically" in n for n in rep.notes)
+    assert any("certified" in n and "ball arithmetic" in n for n in rep.notes)
     fam = get_family("relu-ntk", depth=1)
     task = derive(7, ["5>3"], family="relu-ntk", ridge="1").task
     for tc in rep.trials:
