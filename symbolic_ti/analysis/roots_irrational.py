@@ -145,22 +145,18 @@ def _generic(pn: sp.Expr, pd: sp.Expr, gens: tuple[sp.Expr, ...], lo: sp.Expr, h
     g = n.gcd(d)
     if g.degrees()[0] > 0:
         n, d = n / g, d / g
-    x = _context(len(gens)).gens()[0]
+    x, *others = _context(len(gens)).gens()
+    ends = [(end, _to_flint(end, gens)) for end in (lo, hi) if end not in (sp.oo, -sp.oo)]
     parts = []
     for poly, kind in ((n, "zero"), (d, "pole")):
         for f, mult in poly.factor_squarefree()[1]:
             if f.degrees()[0] == 0:
                 continue
-            for end in (lo, hi):
-                if end in (sp.oo, -sp.oo):
-                    continue
-                if end.is_Rational:
-                    e = flint.fmpq(int(end.p), int(end.q))
-                    if f.subs({"v0": e}).is_zero():  # an identity: holds at the true values
-                        f = f / (x - e)
-                        continue
-                if sign_at(_x_coeffs(f, gens), end, cap=FIELD_PREC) is None and (has_y or not end.is_Rational):
-                    raise NeedsField("a part may vanish at an end point")
+            for end, e in ends:
+                if f.compose(e, *others).is_zero():  # an identity in the generators: holds at the true values
+                    f = f / (x - e)
+                elif has_y and sign_at(_x_coeffs(f, gens), end, cap=FIELD_PREC) is None:
+                    raise NeedsField("a part may vanish at an end point")  # perhaps, through a relation of the y
             if f.degrees()[0] > 0:
                 parts.append(Part(_x_coeffs(f, gens), int(mult), kind))
     return _x_coeffs(n, gens), _x_coeffs(d, gens), parts
@@ -226,8 +222,11 @@ def margin_structure(num: list[sp.Expr], den: list[sp.Expr], x: sp.Symbol, lo: s
     if all(sp.sympify(c) == 0 for c in num):
         return None
     ends = [e for e in (lo, hi) if e not in (sp.oo, -sp.oo)]
-    algebraic, atoms = _generators([*num, *den, *ends], x)
     pn, pd = _poly_expr(num, x), _poly_expr(den, x)
+    if any(p.is_Pow and p.exp.is_negative for e in (pn, pd) for p in sp.preorder_traversal(e)):
+        pn, pd = sp.fraction(sp.together(pn / pd))  # 1/pi and the like: into polynomials in the generators
+        pn, pd = sp.expand(pn), sp.expand(pd)
+    algebraic, atoms = _generators([pn, pd, *ends], x)
     if exact_field:
         cn, cd, parts = _field(pn, pd, x, algebraic, atoms, lo, hi)
     else:

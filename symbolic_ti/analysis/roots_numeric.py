@@ -33,7 +33,7 @@ import mpmath
 import sympy as sp
 
 from .roots import points_between
-from .roots_ball import (BallRoot, UnsupportedNumber, ball, ball_coefficients, ball_mpf, precisions,
+from .roots_ball import (MAX_PREC, BallRoot, UnsupportedNumber, ball, ball_coefficients, ball_mpf, precisions,
                          real_root_balls, sign_at, to_fraction_bounds)
 from .roots_irrational import FIELD_PREC, MarginStructure, NeedsField, Part, algebraic_roots, margin_structure
 
@@ -75,8 +75,15 @@ class NumericCrossing:
     multiplicity: int | None = None
 
 
-# (lower, upper) enclosure, Part, exact or decimal value, float
-_Item = tuple[Fraction, Fraction, Part, sp.Expr, float]
+@dataclass
+class _Block:
+    """Roots whose enclosures ``[lower, upper]`` overlap (one root when ``certain``: a single root, strictly
+    inside the interval). ``items`` holds (Part, value, float) of each root in it."""
+
+    lower: Fraction
+    upper: Fraction
+    items: list[tuple[Part, sp.Expr, float]]
+    certain: bool
 
 
 def _decimal(b: BallRoot) -> tuple[sp.Float, float]:
@@ -94,73 +101,85 @@ def _end_bounds(e: sp.Expr, prec: int) -> tuple[Fraction, Fraction] | None:
     return to_fraction_bounds(ball(e, prec))  # an irrational end (only from direct calls; reports use rationals)
 
 
-def _ball_items(st: MarginStructure, lo: sp.Expr, hi: sp.Expr, prec: int) -> list[_Item] | None:
-    """Certified roots of every part strictly inside ``(lo, hi)`` at ``prec`` bits, sorted with disjoint
-    enclosures, or None when this precision does not decide."""
+def _ball_blocks(st: MarginStructure, lo: sp.Expr, hi: sp.Expr, prec: int) -> list[_Block] | None:
+    """The real roots of every part that may lie in ``(lo, hi)``, in certified balls at ``prec`` bits, grouped
+    into blocks of overlapping enclosures; None when some part is not isolated at this precision."""
     a, b = _end_bounds(lo, prec), _end_bounds(hi, prec)
-    items: list[_Item] = []
+    found: list[tuple[BallRoot, Part]] = []
     for part in st.parts:
-        found = real_root_balls(part.coeffs, prec, _REL_DIGITS)
-        if found is None:
+        balls = real_root_balls(part.coeffs, prec, _REL_DIGITS)
+        if balls is None:
             return None
-        for r in found:
-            if (b is not None and r.lower >= b[1]) or (a is not None and r.upper <= a[0]):
-                continue  # outside (an end point itself is excluded)
-            if (b is not None and r.upper >= b[0]) or (a is not None and r.lower <= a[1]):
-                return None  # not yet separated from an end point
-            value, value_float = _decimal(r)
-            items.append((r.lower, r.upper, part, value, value_float))
-    items.sort(key=lambda e: e[0])
-    if any(p[1] >= q[0] for p, q in zip(items, items[1:], strict=False)):
-        return None
-    return items
+        found += [(r, part) for r in balls
+                  if not ((b is not None and r.lower >= b[1]) or (a is not None and r.upper <= a[0]))]
+    found.sort(key=lambda e: e[0].lower)
+    blocks: list[_Block] = []
+    for r, part in found:
+        straddles = (b is not None and r.upper >= b[0]) or (a is not None and r.lower <= a[1])
+        value, value_float = _decimal(r)
+        if blocks and r.lower <= blocks[-1].upper:
+            last = blocks[-1]
+            last.upper, last.certain = max(last.upper, r.upper), False
+            last.items.append((part, value, value_float))
+        else:
+            blocks.append(_Block(r.lower, r.upper, [(part, value, value_float)], not straddles))
+        blocks[-1].certain = blocks[-1].certain and not straddles
+    return blocks
 
 
 def _certify_parts(st: MarginStructure, lo: sp.Expr, hi: sp.Expr) -> None:
     """Check with balls that the generic parts are square-free at the true values and have distinct real roots in
     ``(lo, hi)`` (raise :class:`NeedsField` if :data:`FIELD_PREC` bits do not show it)."""
     for prec in precisions(cap=FIELD_PREC):
-        if _ball_items(st, lo, hi, prec) is not None:
+        got = _ball_blocks(st, lo, hi, prec)
+        if got is not None and all(b.certain for b in got):
             return
     raise NeedsField("the generic parts were not certified square-free")
 
 
-def _algebraic_items(st: MarginStructure, lo: sp.Expr, hi: sp.Expr, symbol: sp.Symbol) -> list[_Item]:
+def _algebraic_blocks(st: MarginStructure, lo: sp.Expr, hi: sp.Expr, symbol: sp.Symbol) -> list[_Block]:
     if not st.exact:
         _certify_parts(st, lo, hi)
     out = []
     for e in algebraic_roots(st, lo, hi, symbol):
         r = e.root
         r.refine_to(64)
-        out.append((r.s, r.t, e.part, r.exact(symbol), float((r.s + r.t) / 2)))
+        out.append(_Block(r.s, r.t, [(e.part, r.exact(symbol), float((r.s + r.t) / 2))], True))
     return out
 
 
-def _gap_points(items: list[_Item], lo: sp.Expr, hi: sp.Expr, prec: int) -> list[Fraction]:
-    """A rational point in each gap: above ``lo`` and below the first root, between consecutive roots, above
-    the last root and below ``hi``."""
+def _gap_points(blocks: list[_Block], lo: sp.Expr, hi: sp.Expr, prec: int) -> list[Fraction | None]:
+    """A rational point in each gap: above ``lo`` and below the first block, between consecutive blocks, above
+    the last block and below ``hi`` (None where a block reaches over an end point)."""
     a, b = _end_bounds(lo, prec), _end_bounds(hi, prec)
     ends: list[Fraction | float] = [-math.inf if a is None else a[1]]
-    ends += [x for it in items for x in (it[0], it[1])]
+    ends += [x for blk in blocks for x in (blk.lower, blk.upper)]
     ends.append(math.inf if b is None else b[0])
-    return points_between(zip(ends[0::2], ends[1::2], strict=True), math.inf, Fraction(0))
+    gaps = list(zip(ends[0::2], ends[1::2], strict=True))
+    pts = points_between([g for g in gaps if g[0] < g[1]], math.inf, Fraction(0))
+    it = iter(pts)
+    return [next(it) if g[0] < g[1] else None for g in gaps]
 
 
-def _signs(st: MarginStructure, points: list[Fraction]) -> list[int | None]:
+def _signs(st: MarginStructure, points: list[Fraction | None]) -> list[int | None]:
     cn: dict = {}
     cd: dict = {}
-    out = []
+    out: list[int | None] = []
     for q in points:
+        if q is None:
+            out.append(None)
+            continue
         sn, sd = sign_at(st.num, q, cached=cn), sign_at(st.den, q, cached=cd)
         out.append(None if sn is None or sd is None else sn * sd)
     return out
 
 
-def _crossings(items: list[_Item], signs: list[int | None]) -> list[NumericCrossing]:
+def _crossings(blocks: list[_Block], signs: list[int | None]) -> list[NumericCrossing]:
     out = []
-    for k, (_, _, part, value, value_float) in enumerate(items):
+    for k, blk in enumerate(blocks):
         left, right = signs[k], signs[k + 1]
-        if left is None or right is None:
+        part, value, value_float = blk.items[0]
+        if not blk.certain or left is None or right is None:
             out.append(NumericCrossing(value, value_float, "unknown", part.kind, False, None))
             continue
         if (left != right) != (part.multiplicity % 2 == 1):  # pragma: no cover - certified signs and exact parity
@@ -189,9 +208,9 @@ def _estimates(st: MarginStructure, lo: sp.Expr, hi: sp.Expr) -> list[NumericCro
                 found = mpmath.polyroots(cs, maxsteps=200, extraprec=2 * NUMERIC_DPS, error=False)
             except mpmath.libmp.NoConvergence:  # pragma: no cover - polyroots returns its last iterate
                 continue
-            for z in found:
-                x = mpmath.re(z)
-                if abs(mpmath.im(z)) <= tol * (1 + abs(z)) and lo_f < x < hi_f:
+            xs = sorted(mpmath.re(z) for z in found if abs(mpmath.im(z)) <= tol * (1 + abs(z)))
+            for k, x in enumerate(xs):
+                if lo_f < x < hi_f and not (k and abs(x - xs[k - 1]) <= tol * (1 + abs(x))):  # a cluster once
                     value = sp.Float(mpmath.nstr(x, NUMERIC_DPS // 2), NUMERIC_DPS // 2)
                     out.append(NumericCrossing(value, float(x), "unknown", part.kind, False, None))
     out.sort(key=lambda c: c.value_float)
@@ -240,17 +259,20 @@ def _sign_changes(num: list[sp.Expr], den: list[sp.Expr], lo: sp.Expr, hi: sp.Ex
         return None
     rational_ends = all(e in (sp.oo, -sp.oo) or e.is_Rational for e in (lo, hi))
     if not st.atoms and rational_ends:
-        items = _algebraic_items(st, lo, hi, symbol)
-        signs = _signs(st, _gap_points(items, lo, hi, 64))
+        blocks = _algebraic_blocks(st, lo, hi, symbol)
+        signs = _signs(st, _gap_points(blocks, lo, hi, 64))
         if None in signs:  # pragma: no cover - nonzero algebraic numbers are always separated from 0
             raise AssertionError("internal: an algebraic sign was not certified")
-        return _crossings(items, signs), signs[0] < 0  # type: ignore[operator]
+        return _crossings(blocks, signs), signs[0] < 0  # type: ignore[operator]
     for prec in precisions():
-        got = _ball_items(st, lo, hi, prec)
-        if got is None:
+        got = _ball_blocks(st, lo, hi, prec)
+        if got is None or not all(b.certain for b in got):
             if not st.exact and prec >= FIELD_PREC:
                 raise NeedsField("the generic parts were not certified")
-            continue
+            if prec < MAX_PREC:
+                continue
+        if got is None:  # a part not isolated at the cap: no certified location at all
+            return _estimates(st, lo, hi), None
         signs = _signs(st, _gap_points(got, lo, hi, prec))  # each sign itself raised to the cap if needed
         return _crossings(got, signs), None if signs[0] is None else signs[0] < 0
-    return _estimates(st, lo, hi), None
+    raise AssertionError("unreachable")  # pragma: no cover
