@@ -205,3 +205,20 @@ def test_rho_scan_at_an_algebraic_conjunctivity():
         assert abs(m(v)) < mpmath.mpf(10) ** -40
         assert m(v - mpmath.mpf(10) ** -6) > 0 > m(v + mpmath.mpf(10) ** -6)
     assert report.trial(2, 4).crossings == ()
+
+
+def test_denominator_with_a_hidden_double_root_outside():
+    """(lambda + sqrt(3))^2 in the denominator is square-free with sqrt(3) an indeterminate, so its roots never
+    isolate at sqrt(3); it is certified root-free on (0, oo) by Descartes' rule of signs on ball coefficients,
+    and the crossings of the numerator are still exact."""
+    from fractions import Fraction
+
+    from symbolic_ti.analysis.roots_ball import root_free
+
+    den = sp.expand((LAM + sp.sqrt(3)) ** 2 * (LAM + sp.pi))
+    assert root_free(sp.Poly(den, LAM).all_coeffs(), Fraction(0), None, 256)
+    assert not root_free(sp.Poly(sp.expand((LAM - sp.pi / 7) * den), LAM).all_coeffs(), Fraction(0), None, 256)
+    roots = {sp.pi / 7: 1, sp.sqrt(2) / 3: 2}
+    start, expected = _expected(sp.Integer(1), roots, sp.Integer(0), sp.oo)
+    report = _report(_build(sp.Integer(1), roots, sp.Integer(1), sp.Integer(1)) / den, None)
+    _check(report, start, expected, exact_values=False)

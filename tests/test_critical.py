@@ -415,8 +415,8 @@ def test_laplacian_path_equals_generic_path(case):
 
 
 def test_irrational_coefficients_numeric_crossings():
-    """relu-ntk (depth 1) has kappas in pi and sqrt(3): scanning the ridge, crossings come from 60-digit
-    numerics (noted), with directions decided; checked against float64 solves just below and above."""
+    """relu-ntk (depth 1) has kappas in pi and sqrt(3): scanning the ridge, crossings come from certified ball
+    arithmetic (noted), with directions decided; checked against float64 solves just below and above."""
     from symbolic_ti.families import get_family
     from symbolic_ti.numeric.predictions import numeric_predictions
 

@@ -16,6 +16,11 @@ from an approximation. Derived in docs/theory.md#critical-values ("Irrational co
   when its mirror image ``conj(B)`` meets no other disc: the root's conjugate is a root, it lies in
   ``conj(B)``, so it is the root of ``B`` itself. A disc whose imaginary part excludes 0 holds a non-real root.
   Otherwise (or when ``roots`` fails) the precision is too low, and the caller raises it.
+* :func:`root_free` certifies that a polynomial has no root in an open interval ``(a, b)`` without isolating
+  its roots (a multiple root elsewhere, e.g. a repeated eigenvalue of a denominator at a negative ridge, makes
+  ``roots`` fail): the map ``x = (a + b t) / (1 + t)`` (``x = a + t`` for ``b = oo``) sends ``t > 0`` onto
+  ``(a, b)``, and when the balls of the coefficients of ``(1 + t)^d p(x(t))`` all exclude 0 and have one sign,
+  Descartes' rule of signs (zero sign variations) leaves no positive ``t``.
 
 The square-free factorization that makes the input square-free is exact (:mod:`.roots_irrational`); only the
 isolation is numerical, and it is certified.
@@ -33,7 +38,7 @@ import sympy as sp
 from ..families.relu_kappas import ReluKernelConstant
 
 __all__ = ["START_PREC", "MAX_PREC", "precisions", "UnsupportedNumber", "ball", "ball_coefficients", "sign_at",
-           "BallRoot", "real_root_balls", "to_fraction_bounds", "ball_mpf"]
+           "BallRoot", "real_root_balls", "root_free", "to_fraction_bounds", "ball_mpf"]
 
 #: First working precision (bits) of the ball path; doubled up to :data:`MAX_PREC`.
 START_PREC = 256
@@ -228,3 +233,38 @@ def real_root_balls(coeffs: Sequence[sp.Expr], prec: int, rel_digits: int) -> li
                 return None  # neither certified real nor certified non-real at this precision
     out.sort(key=lambda r: r.lower)
     return out
+
+
+def root_free(coeffs: Sequence[sp.Expr], lo: Fraction | None, hi: Fraction | None, prec: int) -> bool:
+    """Whether ``prec`` bits certify that the polynomial (exact real coefficients, highest degree first) has no
+    root in the open interval ``(lo, hi)`` (``None``: unbounded; a bounded end is needed), by Descartes' rule of
+    signs after the map of ``t > 0`` onto the interval (module docstring). False means "not shown"."""
+    if lo is None and hi is None:
+        return False
+    cs = ball_coefficients(coeffs, prec)
+    if not all(c.is_finite() for c in cs):
+        return False
+    with flint.ctx.workprec(prec):
+        d = len(cs) - 1
+        if lo is None:  # x = hi - t
+            num, one = flint.arb_poly([_arb_q(hi), -1]), None
+        elif hi is None:  # x = lo + t
+            num, one = flint.arb_poly([_arb_q(lo), 1]), None
+        else:  # x = (lo + hi t) / (1 + t)
+            num, one = flint.arb_poly([_arb_q(lo), _arb_q(hi)]), flint.arb_poly([1, 1])
+        acc = flint.arb_poly([0])
+        for k, c in enumerate(reversed(cs)):  # c multiplies x^k
+            term = flint.arb_poly([c]) * num**k
+            acc += term * one ** (d - k) if one is not None else term
+        signs = set()
+        for c in acc.coeffs():
+            if c.contains(0):
+                if c.is_zero():
+                    continue
+                return False
+            signs.add(c > 0)
+        return len(signs) == 1
+
+
+def _arb_q(q: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(q.numerator, q.denominator))

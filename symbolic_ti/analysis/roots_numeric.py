@@ -34,7 +34,7 @@ import sympy as sp
 
 from .roots import points_between
 from .roots_ball import (MAX_PREC, BallRoot, UnsupportedNumber, ball, ball_coefficients, ball_mpf, precisions,
-                         real_root_balls, sign_at, to_fraction_bounds)
+                         real_root_balls, root_free, sign_at, to_fraction_bounds)
 from .roots_irrational import FIELD_PREC, MarginStructure, NeedsField, Part, algebraic_roots, margin_structure
 
 __all__ = ["NUMERIC_DPS", "NumericCrossing", "numeric_sign_changes", "UnsupportedNumber"]
@@ -109,6 +109,8 @@ def _ball_blocks(st: MarginStructure, lo: sp.Expr, hi: sp.Expr, prec: int) -> li
     for part in st.parts:
         balls = real_root_balls(part.coeffs, prec, _REL_DIGITS)
         if balls is None:
+            if _root_free(part, lo, hi, prec):
+                continue  # not isolated (a multiple root elsewhere), but certified to have no root inside
             return None
         found += [(r, part) for r in balls
                   if not ((b is not None and r.lower >= b[1]) or (a is not None and r.upper <= a[0]))]
@@ -125,6 +127,14 @@ def _ball_blocks(st: MarginStructure, lo: sp.Expr, hi: sp.Expr, prec: int) -> li
             blocks.append(_Block(r.lower, r.upper, [(part, value, value_float)], not straddles))
         blocks[-1].certain = blocks[-1].certain and not straddles
     return blocks
+
+
+def _root_free(part: Part, lo: sp.Expr, hi: sp.Expr, prec: int) -> bool:
+    """Whether the part is certified to have no root in ``(lo, hi)`` (rational or infinite ends only)."""
+    if not all(e in (sp.oo, -sp.oo) or e.is_Rational for e in (lo, hi)):
+        return False
+    a, b = (None if e in (sp.oo, -sp.oo) else Fraction(int(e.p), int(e.q)) for e in (lo, hi))
+    return root_free(part.coeffs, a, b, prec)
 
 
 def _certify_parts(st: MarginStructure, lo: sp.Expr, hi: sp.Expr) -> None:
