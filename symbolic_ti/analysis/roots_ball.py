@@ -161,8 +161,8 @@ def to_fraction_bounds(x: flint.arb) -> tuple[Fraction, Fraction]:
     """Exact rational lower and upper ends of a finite ball."""
     out = []
     for end in (x.lower(), x.upper()):
-        m, e = end.mid().man_exp()
-        m, e = int(m), int(e)
+        fm, fe = end.mid().man_exp()
+        m, e = int(fm), int(fe)
         out.append(Fraction(m * 2**e) if e >= 0 else Fraction(m, 2**-e))
     return out[0], out[1]
 
@@ -247,6 +247,7 @@ def root_free(coeffs: Sequence[sp.Expr], lo: Fraction | None, hi: Fraction | Non
     with flint.ctx.workprec(prec):
         d = len(cs) - 1
         if lo is None:  # x = hi - t
+            assert hi is not None
             num, one = flint.arb_poly([_arb_q(hi), -1]), None
         elif hi is None:  # x = lo + t
             num, one = flint.arb_poly([_arb_q(lo), 1]), None

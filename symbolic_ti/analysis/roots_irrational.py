@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import flint
 import sympy as sp
@@ -119,7 +119,7 @@ def _poly_expr(cs: list[sp.Expr], x: sp.Symbol) -> sp.Expr:
     return sp.Add(*(c * x**k for k, c in enumerate(reversed(cs))))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _context(nvars: int) -> flint.fmpq_mpoly_ctx:
     return flint.fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(nvars)), "lex")
 
@@ -277,9 +277,12 @@ def _vanishes_at(part: Part, r: Fraction) -> bool:
     """Whether the part vanishes at the rational ``r`` (exactly, in ``K``)."""
     if sign_at(part.coeffs, r, cap=256) is not None:
         return False
-    if part.field_poly is None:
-        raise NeedsField("a zero test at the true algebraic values")
-    return sp.sympify(part.field_poly.eval(sp.Rational(r.numerator, r.denominator))) == 0
+    q = sp.Rational(r.numerator, r.denominator)
+    if part.field_poly is not None:
+        return sp.sympify(part.field_poly.eval(q)) == 0
+    if sp.expand(sp.Add(*(c * q**k for k, c in enumerate(reversed(part.coeffs))))) == 0:
+        return True  # zero as a polynomial in the generators
+    raise NeedsField("a zero test at the true algebraic values")
 
 
 def algebraic_roots(structure: MarginStructure, lo: sp.Expr, hi: sp.Expr, x: sp.Symbol) -> list[AlgebraicRoot]:
