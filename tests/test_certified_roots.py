@@ -191,9 +191,10 @@ def test_rho_scan_at_an_algebraic_conjunctivity():
     """Geometric family, n = 5, 4>2, ridgeless, alpha = sqrt(2)/3 (set by substitution into the closed forms with
     alpha symbolic): the margins in rho have coefficients in Q(sqrt(2)); the crossing of (1, 4) is an exact
     algebraic number, a root of the margin (evaluated at 50 digits), and the margin changes sign across it."""
-    rho = sp.Symbol("rho")
     r = derive(5, ["4>2"], family="geometric", parameters={}, ridge="ridgeless").subs({"alpha": sp.sqrt(2) / 3})
     report = critical_values(r, "rho", trials=[(1, 4), (2, 4)])
+    rho = next(p.symbol for p in r.family.parameters if p.name == "rho")
+    assert r.ridgeless_conditions[0].has(sp.sqrt(2))  # an irrational condition: ridgeless_notes raised before
     tc = report.trial(1, 4)
     (c,) = tc.crossings
     assert c.direction == "to_error" and tc.error_at_start is False
@@ -222,3 +223,16 @@ def test_denominator_with_a_hidden_double_root_outside():
     start, expected = _expected(sp.Integer(1), roots, sp.Integer(0), sp.oo)
     report = _report(_build(sp.Integer(1), roots, sp.Integer(1), sp.Integer(1)) / den, None)
     _check(report, start, expected, exact_values=False)
+
+
+def test_ridgeless_condition_with_irrational_coefficients():
+    """A ridgeless condition with an algebraic root inside the interval is named in the notes with its exact
+    value (before, a condition with irrational coefficients raised CoercionFailed)."""
+    family = get_family("geometric", alpha=sp.sqrt(2) / 3)
+    rho = next(p.symbol for p in family.parameters if p.name == "rho")
+    cond = sp.expand((rho - sp.sqrt(2) / 3) * (rho + 2))
+    result = Result(Task(4, ()), family, None, {TRIAL: rho - sp.Rational(1, 2)}, "constructed", (cond,))
+    report = critical_values(result, "rho", trials=[TRIAL])
+    (note,) = [n for n in report.notes if n.startswith("ridgeless limit")]
+    assert "rho = sqrt(2)/3 (~0.471405)" in note
+    assert [(c.value, c.direction) for c in report.trials[0].crossings] == [(sp.Rational(1, 2), "to_correct")]
