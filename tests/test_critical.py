@@ -415,13 +415,13 @@ def test_laplacian_path_equals_generic_path(case):
 
 
 def test_irrational_coefficients_numeric_crossings():
-    """relu-ntk (depth 1) has kappas in pi and sqrt(3): scanning the ridge, crossings come from 60-digit
-    numerics (noted), with directions decided; checked against float64 solves just below and above."""
+    """relu-ntk (depth 1) has kappas in pi and sqrt(3): scanning the ridge, crossings come from certified ball
+    arithmetic (noted), with directions decided; checked against float64 solves just below and above."""
     from symbolic_ti.families import get_family
     from symbolic_ti.numeric.predictions import numeric_predictions
 
     rep = critical(7, ["5>3"], family="relu-ntk", parameter="lambda", trials=[(2, 5), (1, 7), (3, 4)])
-    assert any("computed numerically" in n for n in rep.notes)
+    assert any("certified" in n and "ball arithmetic" in n for n in rep.notes)
     fam = get_family("relu-ntk", depth=1)
     task = derive(7, ["5>3"], family="relu-ntk", ridge="1").task
     for tc in rep.trials:

@@ -13,8 +13,9 @@ semidefinite kernel with a positive ridge, but handled). Derived in docs/theory.
 * :mod:`.margin_crossings`: the crossings of one margin, exactly with the real-root engine :mod:`.roots`
   (factoring over ZZ in FLINT, Descartes' rule of signs with exact bisection, exact signs at rational points
   between the roots: ``"to_error"`` for ``+`` to ``-``, ``"to_correct"`` for ``-`` to ``+``, ``"touch"`` for a
-  zero of even multiplicity), numerically for irrational coefficients (:mod:`.roots_numeric`), or as closed
-  forms with direction ``"unknown"`` when other parameters are symbolic;
+  zero of even multiplicity), certified for irrational coefficients (:mod:`.roots_numeric`: exact
+  algebraic roots, or ball arithmetic for pi and other transcendental constants), or as closed forms with
+  direction ``"unknown"`` when other parameters are symbolic;
 * :mod:`.gamma`: the effective-ridge path of exchangeable results (``method="laplacian"``);
 * :mod:`.critical_report`: the report classes (re-exported here), rendered by :mod:`symbolic_ti.export.critical`.
 
@@ -36,7 +37,8 @@ from ..results import Result
 from .critical_report import DIRECTIONS, CriticalReport, Crossing, LazyAlpha, TrialCritical
 from .effective_ridge import root_alpha_float
 from .gamma import margin_gammas
-from .margin_crossings import exact_trial, numeric_trial, rational_coefficients, ridgeless_notes, symbolic_trial
+from .margin_crossings import (UncertainCrossing, exact_trial, numeric_trial, rational_coefficients,
+                               ridgeless_notes, symbolic_trial)
 from .parameters import check_parameter, joint_range
 from .roots_numeric import NUMERIC_DPS
 
@@ -220,11 +222,14 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
                 crossings = symbolic_trial(t, num, sym, lo, hi, notes)
                 all_exact = False
             elif not rational_coefficients(num, den, sym):
-                notes.append(f"some margins have irrational coefficients (e.g. pi, square roots, the ReLU kernel "
-                             f"constants); their crossings are real roots computed numerically at "
-                             f"{NUMERIC_DPS} digits (mpmath.polyroots), with directions and start signs from "
-                             f"{NUMERIC_DPS}-digit evaluations between them, not exact algebraic numbers")
+                notes.append("some margins have irrational coefficients (e.g. pi, square roots, the ReLU kernel "
+                             "constants); their roots are certified: exact square-free parts, then exact algebraic "
+                             "numbers when every coefficient is algebraic, else ball arithmetic (FLINT's arb, "
+                             f"values to {NUMERIC_DPS // 2} digits), with directions and start signs from certified "
+                             "signs between them")
                 crossings, start = numeric_trial(t, num, den, sym, lo, hi, notes)
+                if any(isinstance(c, UncertainCrossing) for c in crossings):
+                    all_exact = False  # an uncertain root may be where the trial fails
             else:
                 crossings, start = exact_trial(t, num, den, sym, lo, hi, notes)
             out.append(TrialCritical(t, cats[t], margin, crossings, start))

@@ -5,13 +5,16 @@ rational coefficients, and the margin can change sign inside an open interval on
 multiplicity of ``num`` (a *zero*) or of ``den`` (a *pole*). :func:`exact_trial` isolates those roots with the
 engine of :mod:`.roots` (factoring over ZZ in FLINT, Descartes with exact bisection) and decides the direction of
 each sign change by exact evaluation at rational points between consecutive roots
-(docs/theory.md#critical-values). Irrational coefficients go to :func:`numeric_trial`
-(:mod:`.roots_numeric`), other symbolic parameters to :func:`symbolic_trial`.
+(docs/theory.md#critical-values). Irrational coefficients go to :func:`numeric_trial` (:mod:`.roots_numeric`:
+exact square-free parts, then exact algebraic roots or certified ball arithmetic; a root that cannot be
+certified is an :class:`UncertainCrossing`, never a crossing), other symbolic parameters to
+:func:`symbolic_trial`.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
@@ -20,12 +23,22 @@ from ..results import Result
 from . import polynomials as P
 from .critical_report import Crossing
 from .roots import RealRoot, points_between, real_roots, separate, to_fraction
-from .roots_numeric import numeric_sign_changes
+from .roots_ball import MAX_PREC
+from .roots_numeric import UnsupportedNumber, numeric_sign_changes
 
 __all__ = ["exact_trial", "numeric_trial", "symbolic_trial", "ridgeless_notes", "rational_coefficients",
-           "root_text"]
+           "root_text", "UncertainCrossing"]
 
 Trial = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class UncertainCrossing(Crossing):
+    """A root of a margin with irrational coefficients that could not be certified (isolated, placed inside the
+    interval, or given a direction) up to the precision cap of :mod:`.roots_ball`: not a crossing. ``value`` is
+    an uncertified estimate, ``direction`` is ``"unknown"``; the report's notes say so."""
+
+    uncertain: bool = True
 
 
 def root_text(r: RealRoot, sym: sp.Symbol) -> str:
@@ -99,15 +112,34 @@ def exact_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo: sp
 
 
 def numeric_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
-                  notes: list[str]) -> tuple[tuple[Crossing, ...], bool]:
-    """Crossings of a margin whose coefficients are irrational numbers: roots and signs from
-    :func:`symbolic_ti.analysis.roots_numeric.numeric_sign_changes` (values are Floats, said in the notes)."""
-    got = numeric_sign_changes(sp.Poly(num, sym).all_coeffs(), sp.Poly(den, sym).all_coeffs(), lo, hi)
+                  notes: list[str]) -> tuple[tuple[Crossing, ...], bool | None]:
+    """Crossings of a margin whose coefficients are irrational numbers, certified
+    (:func:`symbolic_ti.analysis.roots_numeric.numeric_sign_changes`), and whether it is negative just above
+    ``lo`` (None if that is not certified). Exact algebraic values when every coefficient is algebraic, else
+    Floats; a root that is not certified comes back as an :class:`UncertainCrossing`, with a note."""
+    where = f"({trial[0]}, {trial[1]})"
+    try:
+        got = numeric_sign_changes(sp.Poly(num, sym).all_coeffs(), sp.Poly(den, sym).all_coeffs(), lo, hi, sym)
+    except UnsupportedNumber as exc:
+        notes.append(f"the margin of {where} was not analysed: {exc}")
+        return (), None
     if got is None:
-        notes.append(f"the margin of ({trial[0]}, {trial[1]}) is identically zero")
+        notes.append(f"the margin of {where} is identically zero")
         return (), False
     found, wrong = got
-    return tuple(Crossing(trial, c.value, c.value_float, c.direction, c.kind) for c in found), wrong
+    out: list[Crossing] = []
+    for c in found:
+        if not c.certified:
+            out.append(UncertainCrossing(trial, c.value, c.value_float, "unknown", c.kind))
+            notes.append(f"the margin of {where} may vanish near {sym} = {c.value_float:.6g}: this root was not "
+                         f"certified at {MAX_PREC} bits and is reported as uncertain, not as a crossing")
+            continue
+        out.append(Crossing(trial, c.value, c.value_float, c.direction, c.kind))
+        if c.kind == "pole":
+            notes.append(f"the margin of {where} changes sign through a pole at {c.value_float:.6g}")
+    if wrong is None and not any(isinstance(c, UncertainCrossing) for c in out):
+        notes.append(f"the sign of the margin of {where} just above {lo} was not certified")
+    return tuple(out), wrong
 
 
 def symbolic_trial(trial: Trial, num: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
@@ -148,7 +180,8 @@ def symbolic_trial(trial: Trial, num: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi: 
 
 def ridgeless_notes(result: Result, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr, notes: list[str]) -> None:
     """Notes on the values of ``sym`` in ``(lo, hi)`` where a ridgeless result's formulas may differ from the
-    limit ``lambda -> 0+`` (the roots of its ``ridgeless_conditions``)."""
+    limit ``lambda -> 0+`` (the roots of its ``ridgeless_conditions``; exact, or certified for irrational
+    coefficients)."""
     for cond in getattr(result, "ridgeless_conditions", ()) or ():
         cond = sp.sympify(cond)
         if not cond.has(sym):
@@ -157,6 +190,12 @@ def ridgeless_notes(result: Result, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr, no
             notes.append(f"ridgeless limit: the formulas hold where {cond} != 0; "
                          "at its roots solve again with the value set")
             continue
-        for r in _roots_inside(sp.Poly(cond, sym, domain="QQ"), _end(lo), _end(hi)):
-            notes.append(f"ridgeless limit: at {sym} = {r.exact(sym)} (~{root_text(r, sym)}) the formulas may "
+        if rational_coefficients(cond, sp.Integer(1), sym):
+            roots = [(r.exact(sym), root_text(r, sym)) for r in
+                     _roots_inside(sp.Poly(cond, sym, domain="QQ"), _end(lo), _end(hi))]
+        else:
+            got = numeric_sign_changes(sp.Poly(cond, sym).all_coeffs(), [sp.Integer(1)], lo, hi, sym)
+            roots = [(c.value, f"{c.value_float:.6g}") for c in (got[0] if got else [])]
+        for value, text in roots:
+            notes.append(f"ridgeless limit: at {sym} = {value} (~{text}) the formulas may "
                          "differ from the limit; solve again with that value to check")

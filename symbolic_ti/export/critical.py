@@ -15,6 +15,7 @@ import sympy as sp
 
 from .. import symbols as S
 from ..analysis.crossings import CriticalReport, Crossing, TrialCritical
+from ..analysis.margin_crossings import UncertainCrossing
 from ..arguments import RIDGE_NAMES
 from ..display import renderer
 from .notebook import _CELL, _WRONG, _e, _table
@@ -38,8 +39,8 @@ _MAX_EXACT_TEXT = 120  # text reports show an exact value only up to this many c
 @renderer("dict", Crossing)
 def crossing_to_dict(c: Crossing) -> dict[str, Any]:
     """JSON-ready dictionary of a crossing: the exact value as text, LaTeX and expression object, its float,
-    direction and kind."""
-    return {
+    direction and kind; ``"uncertain": true`` for a root that was not certified (then not a crossing)."""
+    out = {
         "trial": list(c.trial),
         "value": str(c.value),
         "value_latex": sp.latex(c.value),
@@ -48,6 +49,13 @@ def crossing_to_dict(c: Crossing) -> dict[str, Any]:
         "kind": c.kind,
         "value_exact": exact_value(c.value),
     }
+    if isinstance(c, UncertainCrossing):
+        out["uncertain"] = True
+    return out
+
+
+def _uncertain(c: Crossing) -> str:
+    return " (uncertain)" if isinstance(c, UncertainCrossing) else ""
 
 
 @renderer("dict", TrialCritical)
@@ -129,7 +137,7 @@ def critical_to_text(report: CriticalReport) -> str:
                 shown = _fmt(c.value_float) if c.value_float is not None else str(c.value)
                 exact = "" if c.value_float is None else _exact_text(c)
                 kind = " (pole)" if c.kind == "pole" else ""
-                parts.append(f"{p} = {shown}{exact} {c.direction}{kind}")
+                parts.append(f"{p} = {shown}{exact} {c.direction}{kind}{_uncertain(c)}")
             lines.append(f"{_trial_text(t.trial):<9}{t.category:<16}{start:<10}" + "; ".join(parts))
     else:
         lines.append("No trial changes sign on this interval.")
@@ -143,7 +151,9 @@ def critical_to_text(report: CriticalReport) -> str:
         if wrong:
             lines.append("  wrong throughout: " + ", ".join(_trial_text(t.trial) for t in wrong))
     lines.append("")
-    if report.symbolic or any(t.error_at_start is None for t in report.trials):
+    if any(isinstance(c, UncertainCrossing) for t in report.trials for c in t.crossings):
+        lines.append("Failure order: not decidable (uncertain roots, see the notes).")
+    elif report.symbolic or any(t.error_at_start is None for t in report.trials):
         lines.append("Failure order: not decidable (symbolic or irrational parameters).")
     elif report.failure_order:
         lines.append(f"Failure order as {p} grows (trials already wrong at {p} -> {a}+ first):")
@@ -183,6 +193,7 @@ def _latex_rows(report: CriticalReport, notebook: bool) -> list[tuple[str, str, 
         for c in t.crossings:
             approx = "" if c.value_float is None or c.value.is_Rational else rf" \approx {c.value_float:.6g}"
             kind = r",\ \text{pole}" if c.kind == "pole" else ""
+            kind += r",\ \text{uncertain}" if isinstance(c, UncertainCrossing) else ""
             cells.append(rf"{sym} = {sp.latex(c.value)}{approx}\ (\text{{{c.direction.replace('_', ' ')}}}{kind})")
         cat = t.category if notebook else t.category.replace("_", r"\_")  # MathJax \text is literal
         rows.append((rf"({t.trial[0]}, {t.trial[1]})", cat, _start_word(t.error_at_start), r",\quad ".join(cells)))
@@ -231,7 +242,7 @@ def critical_to_html(report: CriticalReport) -> str:
     for t in report.trials:
         crossings = "; ".join(
             f"{p} = {c.value}" + ("" if c.value_float is None else f" (~{c.value_float:.6g})") + f" {c.direction}"
-            + (" (pole)" if c.kind == "pole" else "") for c in t.crossings) or "none"
+            + (" (pole)" if c.kind == "pole" else "") + _uncertain(c) for c in t.crossings) or "none"
         start = "wrong" if t.error_at_start else ("correct" if t.error_at_start is False else "?")
         style = _WRONG if t.error_at_start else ""
         rows.append(f'<tr><td style="{_CELL}">({t.trial[0]}, {t.trial[1]})</td>'
