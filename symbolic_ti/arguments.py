@@ -16,16 +16,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral, Rational as _PyRational, Real
-from typing import TYPE_CHECKING, Any, TypeAlias
-from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, TypeAlias
+from collections.abc import Iterable, Mapping, Sequence
 
 import sympy as sp
 
 from . import symbols as S
 from .errors import ParameterError, TaskError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .task import Task
+
+
+class TaskLike(Protocol):
+    """What :func:`resolve_trials` reads of a task (:class:`symbolic_ti.Task`): a protocol, because the task
+    module itself reads its numbers through this one."""
+
+    @property
+    def trials(self) -> tuple[tuple[int, int], ...]: ...
+
+    @property
+    def test_trials(self) -> tuple[tuple[int, int], ...]: ...
+
+    @property
+    def training_targets(self) -> Mapping[tuple[int, int], int]: ...
+
+    def check_trial(self, trial: Sequence[int], name: str = "trial") -> tuple[int, int]: ...
+
+    def ground_truth(self, trial: tuple[int, int]) -> int | None: ...
 
 #: A number given by the user (read exactly by :func:`exact_number`): int, Fraction, float, decimal string or
 #: ``"p/q"``, a numpy or mpmath scalar, or a sympy expression.
@@ -37,7 +53,7 @@ TrialsLike: TypeAlias = tuple[int, int] | Iterable[Sequence[int]] | None
 #: An interval ``(a, b)`` of a parameter (:func:`parse_interval`); ``None`` for its domain.
 IntervalLike: TypeAlias = Sequence[ExactLike] | None
 
-__all__ = ["ExactLike", "RidgeLike", "TrialsLike", "IntervalLike", "Argument", "ARGUMENTS", "RIDGE_NAMES", "RIDGELESS_WORDS", "SYMBOLIC_RIDGE_WORDS", "INFINITY_WORDS",
+__all__ = ["ExactLike", "RidgeLike", "TrialsLike", "IntervalLike", "TaskLike", "Argument", "ARGUMENTS", "RIDGE_NAMES", "RIDGELESS_WORDS", "SYMBOLIC_RIDGE_WORDS", "INFINITY_WORDS",
            "SOLVE_METHODS", "RIDGELESS_METHODS", "exact_number", "check_int", "check_choice", "parse_ridge",
            "parameter_name", "parse_endpoint", "parse_interval", "resolve_trials"]
 
@@ -332,7 +348,7 @@ def parse_interval(interval: Any, name: str, lower: sp.Expr, upper: sp.Expr) -> 
 
 
 # ------------------------------------------------------------------------------------------- trials
-def resolve_trials(task: Task, trials: Any, *, default: Iterable[tuple[int, int]] | None = None,
+def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, int]] | None = None,
                    test_only: bool = False) -> list[tuple[int, int]]:
     """The trials to analyse, validated, without repeats, in the order given.
 

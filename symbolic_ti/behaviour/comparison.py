@@ -15,7 +15,7 @@ from ..display import Rendered
 from ..errors import ParameterError
 
 if TYPE_CHECKING:
-    from .fitting import FitResult
+    from .fit_result import FitResult
 
 __all__ = ["FitComparison", "compare_fits", "COMPARISON_FORMAT_NAME", "COMPARISON_FORMAT_VERSION"]
 

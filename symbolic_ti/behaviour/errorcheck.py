@@ -20,7 +20,7 @@ from ..task import TRAINING_CATEGORIES
 from .model import LikelihoodModel
 
 if TYPE_CHECKING:
-    from .fitting import TrialFit
+    from .fit_parts import TrialFit
 
 __all__ = ["ErrorCheck", "check_errors", "nearby_rational"]
 

@@ -29,19 +29,18 @@ import math
 import time
 from numbers import Integral, Real
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import sympy as sp
 
-from ..display import Rendered
 from ..errors import FamilyError, ParameterError
 from ..families import FAMILIES, Family
-from ..task import CATEGORIES, Task
+from ..task import CATEGORIES
 from .comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison, compare_fits
 from .data import BehaviourData
 from .errorcheck import ErrorCheck, check_errors
+from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
+from .fit_result import FORMAT_NAME, FORMAT_VERSION, FitResult
 from .model import LikelihoodModel
 from .optimize import minimize, profile_interval, scipy_optimize, starting_points
 
@@ -49,223 +48,6 @@ __all__ = ["fit", "FitResult", "ParameterEstimate", "TrialFit", "CategoryFit", "
            "compare_fits", "FORMAT_NAME", "FORMAT_VERSION", "COMPARISON_FORMAT_NAME", "COMPARISON_FORMAT_VERSION"]
 
 Trial = tuple[int, int]
-
-#: ``meta.format`` of :meth:`FitResult.to_dict`.
-FORMAT_NAME = "symbolic_ti.fit"
-# Version of the fit JSON; bump with a line here when a field changes meaning or disappears.
-#   1: first format (symbolic_ti 0.1.0); 0.2.0 added ridge_value and the exact critical values of "errors".
-FORMAT_VERSION = 1
-
-
-# ============================================================================ result objects
-@dataclass(frozen=True)
-class ParameterEstimate(Rendered):
-    """Fitted value of one parameter with its profile-likelihood interval.
-
-    Attributes
-    ----------
-    name : str
-        ``"alpha"``, ``"lambda"`` (ridge), another family parameter, or ``"beta"`` (response scale).
-    value : float
-        Maximum-likelihood estimate.
-    lower, upper : float
-        Ends of the profile-likelihood interval (``math.inf`` allowed; NaN when not computed); a domain bound
-        when the interval reaches it.
-    lower_at_bound, upper_at_bound : bool
-        Whether the interval reaches the end of the domain (the likelihood does not drop enough there).
-    """
-
-    name: str
-    value: float
-    lower: float
-    upper: float
-    lower_at_bound: bool = False
-    upper_at_bound: bool = False
-
-
-@dataclass(frozen=True)
-class TrialFit(Rendered):
-    """Observed against predicted, one trial.
-
-    Attributes
-    ----------
-    trial : (i, j)
-    category : str
-        One of :data:`symbolic_ti.task.CATEGORIES`.
-    ground_truth : +1, -1 or None
-    observed : float
-        Observed P(first item wins) (choices) or score.
-    predicted : float
-        ``sigmoid(beta f)`` (choices) or ``beta f`` (scores) at the fitted parameters.
-    f : float
-        The kernel prediction ``f(i, j)`` at the fitted parameters.
-    count : float
-        The trial's count (weight in the likelihood).
-    """
-
-    trial: Trial
-    category: str
-    ground_truth: int | None
-    observed: float
-    predicted: float
-    f: float
-    count: float
-    _is_choice: bool = field(default=True, repr=False)
-
-    @property
-    def observed_correct(self) -> float | None:
-        """Observed P(correct) (choices) or signed score ``g * score``; None without ground truth."""
-        return None if self.ground_truth is None else _correct(self.observed, self.ground_truth, self._is_choice)
-
-    @property
-    def predicted_correct(self) -> float | None:
-        """Predicted P(correct) (choices) or ``g * beta f``; None without ground truth."""
-        return None if self.ground_truth is None else _correct(self.predicted, self.ground_truth, self._is_choice)
-
-
-def _correct(x: float, g: int, choice: bool) -> float:
-    if choice:
-        return x if g == 1 else 1.0 - x
-    return g * x
-
-
-@dataclass(frozen=True)
-class CategoryFit(Rendered):
-    """Observed against predicted, averaged over one trial category (trials with ground truth).
-
-    Attributes
-    ----------
-    category : str
-    n_trials : int
-        Observed trials of the category.
-    observed_correct, predicted_correct : float or None
-        Mean observed and predicted P(correct) (choices) or mean signed score (scores); None when no trial of
-        the category has ground truth.
-    observed_errors, predicted_errors : int
-        Trials with observed P(correct) < 1/2 (signed score < 0), and with a negative predicted margin.
-    """
-
-    category: str
-    n_trials: int
-    observed_correct: float | None
-    predicted_correct: float | None
-    observed_errors: int
-    predicted_errors: int
-
-
-@dataclass(frozen=True)
-class FitResult(Rendered):
-    """A maximum-likelihood fit of a family to behaviour (immutable).
-
-    ``to_text(max_trials=None)``, ``to_latex()``, ``to_dict()``, ``to_json()`` and the notebook view are
-    rendered by :mod:`symbolic_ti.export.fit`; ``str()`` shows the first 20 trials.
-
-    Attributes
-    ----------
-    family : str
-        The family name.
-    family_description : str
-        The family with its fixed values (``Family.describe()``).
-    task : Task
-    data : BehaviourData
-    ridge : str
-        ``"fitted"``, ``"ridgeless"`` or the fixed exact ridge as text.
-    parameters : tuple of ParameterEstimate
-        The fitted family parameters (and ``lambda`` when the ridge is fitted), then ``beta``.
-    sigma : float or None
-        Residual scale of a Gaussian fit (per unit count), None for choices.
-    likelihood : {"binomial", "gaussian"}
-    loglik : float
-        Maximised log-likelihood (with its normalising constants).
-    n_params : int
-        ``k``: fitted parameters, ``beta`` and ``sigma`` included.
-    n_obs : int
-        ``m``: observed trials.
-    aic, bic : float
-    dispersion : float
-        Pearson ``X^2 / (m - k)`` (choices; residual sum over ``sigma^2`` for scores, which is ``m / (m - k)``).
-    interval_scale : float
-        The factor ``phi >= 1`` applied to the profile-likelihood threshold.
-    level : float
-        Coverage of the intervals (default 0.95).
-    trials : tuple of TrialFit
-        Observed trials, in task order.
-    f_all : tuple of ((i, j), float)
-        ``f(i, j)`` at the fitted parameters for every trial of the task (observed or not).
-    categories : tuple of CategoryFit
-    errors : ErrorCheck or None
-    starts : int
-        Optimiser starts.
-    converged : bool
-        Whether the best start reported success.
-    notes : tuple of str
-        Remarks (parameters that do not change the predictions, numerical checks).
-    seconds : float
-    ridge_value : sympy.Expr or None
-        The fixed ridge as an exact number (None when fitted or ridgeless).
-    """
-
-    family: str
-    family_description: str
-    task: Task
-    data: BehaviourData
-    ridge: str
-    parameters: tuple[ParameterEstimate, ...]
-    sigma: float | None
-    likelihood: str
-    loglik: float
-    n_params: int
-    n_obs: int
-    aic: float
-    bic: float
-    dispersion: float
-    interval_scale: float
-    level: float
-    trials: tuple[TrialFit, ...]
-    f_all: tuple[tuple[Trial, float], ...]
-    categories: tuple[CategoryFit, ...]
-    errors: ErrorCheck | None
-    starts: int
-    converged: bool
-    notes: tuple[str, ...] = ()
-    seconds: float = field(default=0.0, compare=False)
-    ridge_value: sp.Expr | None = None
-
-    def parameter(self, name: str) -> ParameterEstimate:
-        """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
-
-        Raises
-        ------
-        ParameterError
-            If ``name`` was not fitted.
-        """
-        name = "lambda" if name == "ridge" else name
-        for p in self.parameters:
-            if p.name == name:
-                return p
-        raise ParameterError(f"{name!r} was not fitted; fitted: {', '.join(p.name for p in self.parameters)}")
-
-    @property
-    def values(self) -> dict[str, float]:
-        """Fitted values by name."""
-        return {p.name: p.value for p in self.parameters}
-
-    def f(self, i: int, j: int) -> float:
-        """``f(i, j)`` at the fitted parameters."""
-        return dict(self.f_all)[self.task.check_trial((i, j))]
-
-    @property
-    def label(self) -> str:
-        """Short label: family and ridge mode."""
-        return f"{self.family} ({'ridge fitted' if self.ridge == 'fitted' else 'ridge ' + self.ridge})"
-
-    def __str__(self) -> str:
-        return self.to_text(max_trials=20)
-
-    def __repr__(self) -> str:
-        vals = ", ".join(f"{p.name}={p.value:.4g}" for p in self.parameters)
-        return f"FitResult({self.family}, {self.task.label()}, {vals}, loglik={self.loglik:.3f})"
-
 
 # ============================================================================ public entry point
 def fit(

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import mpmath
 import sympy as sp
@@ -31,8 +31,27 @@ from ...task import Task
 from .no_exception import prediction_no_exception
 from .variables import D, L, _check_form, i, i_sym, j, j_sym, k, mu, n, region_of, x
 
-if TYPE_CHECKING:
-    from .one_exception import ExceptionClosedForm
+
+
+class OneExceptionForm(Protocol):
+    """What the evaluators read of a one-exception closed form (:class:`~.one_exception.ExceptionClosedForm`,
+    which calls them): its ``form``, its rank and prediction pieces by region. A protocol, so that this module
+    does not import the class that imports it."""
+
+    @property
+    def form(self) -> str: ...
+
+    @property
+    def ranks(self) -> tuple[tuple[str, sp.Expr], ...]: ...
+
+    @property
+    def predictions(self) -> tuple[tuple[tuple[str, str], sp.Expr], ...]: ...
+
+    def rank(self, region: str, compact: bool = False) -> sp.Expr: ...
+
+    def prediction(self, region_i: str, region_j: str, compact: bool = False) -> sp.Expr: ...
+
+    def __hash__(self) -> int: ...  # frozen: the compiled pieces are cached per closed form
 
 __all__ = ["evaluate_no_exception"]
 
@@ -66,7 +85,7 @@ _ARGS = (n, L, D, i, j)
 
 
 @functools.cache
-def _compiled(symbolic: ExceptionClosedForm) -> dict[tuple[str, str], Callable[..., Any]]:
+def _compiled(symbolic: OneExceptionForm) -> dict[tuple[str, str], Callable[..., Any]]:
     """Each prediction piece as a Python function of ``(n, L, D, i, j, variable)``.
 
     chebyshev: exact, with ``chebyshevu(a, x0)`` read from :class:`_UTable` (``x0`` a Fraction); the pieces
@@ -171,13 +190,13 @@ def _to_mpf(value: sp.Expr, precision: int) -> Any:
 
 
 @functools.cache
-def _compiled_ranks_field(symbolic: ExceptionClosedForm) -> dict[str, Callable[..., Any]]:
+def _compiled_ranks_field(symbolic: OneExceptionForm) -> dict[str, Callable[..., Any]]:
     """chebyshev rank pieces as Python functions of ``(n, L, D, k, x)`` for ``x`` in the field ``QQ(x)``."""
     return {r: sp.lambdify((n, L, D, k, x), v, modules=[_CHEBYSHEV_MODULE], cse=True) for r, v in symbolic.ranks}
 
 
 @functools.lru_cache(maxsize=8192)
-def _rank_limit(symbolic: ExceptionClosedForm, ints: tuple[int, int, int], region: str, item: int,
+def _rank_limit(symbolic: OneExceptionForm, ints: tuple[int, int, int], region: str, item: int,
                 at_infinity: bool) -> sp.Expr:
     """Exact limit of the rank piece ``r_k`` of ``region`` at ``k = item`` as ``gamma -> 0`` or ``gamma -> oo``.
 
@@ -193,7 +212,7 @@ def _rank_limit(symbolic: ExceptionClosedForm, ints: tuple[int, int, int], regio
 
 
 # ------------------------------------------------------------------------------------------ one exception
-def _piece_value(symbolic: ExceptionClosedForm, pair: tuple[str, str], ints: tuple[int, ...], a: sp.Expr,
+def _piece_value(symbolic: OneExceptionForm, pair: tuple[str, str], ints: tuple[int, ...], a: sp.Expr,
                  lam: sp.Expr | None, precision: int, expr_of: Callable[[], sp.Expr]) -> Any:
     """Value of the rank difference ``d = r_i - r_j`` of one piece (limits at gamma = 0 and gamma = oo).
 
@@ -230,7 +249,7 @@ def _task(n_: Any, l_: Any, w_: Any) -> Task:
     return Task(n_, [(w_, l_)])
 
 
-def _evaluate_one_exception(symbolic: ExceptionClosedForm, cf: ExceptionClosedForm, n_: int, l_: int, w_: int,
+def _evaluate_one_exception(symbolic: OneExceptionForm, cf: OneExceptionForm, n_: int, l_: int, w_: int,
                             i_: int, j_: int, alpha: Any, ridge: Any, kappa_d: Any, precision: int) -> Any:
     """:meth:`ExceptionClosedForm.evaluate` of ``cf``; ``symbolic`` is the cached form with symbolic ``D``
     of the same ``form`` (its pieces are compiled once)."""

@@ -1,0 +1,139 @@
+"""The result of a maximum-likelihood fit (:func:`symbolic_ti.behaviour.fitting.fit`): plain data, rendered by
+:mod:`symbolic_ti.export.fit`; the JSON format name and version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from ..display import Rendered
+from ..errors import ParameterError
+from ..task import Task
+from .data import BehaviourData
+from .errorcheck import ErrorCheck
+from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
+
+__all__ = ["FitResult", "FORMAT_NAME", "FORMAT_VERSION"]
+
+Trial = tuple[int, int]
+
+#: ``meta.format`` of :meth:`FitResult.to_dict`.
+FORMAT_NAME = "symbolic_ti.fit"
+# Version of the fit JSON; bump with a line here when a field changes meaning or disappears.
+#   1: first format (symbolic_ti 0.1.0); 0.2.0 added ridge_value and the exact critical values of "errors".
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class FitResult(Rendered):
+    """A maximum-likelihood fit of a family to behaviour (immutable).
+
+    ``to_text(max_trials=None)``, ``to_latex()``, ``to_dict()``, ``to_json()`` and the notebook view are
+    rendered by :mod:`symbolic_ti.export.fit`; ``str()`` shows the first 20 trials.
+
+    Attributes
+    ----------
+    family : str
+        The family name.
+    family_description : str
+        The family with its fixed values (``Family.describe()``).
+    task : Task
+    data : BehaviourData
+    ridge : str
+        ``"fitted"``, ``"ridgeless"`` or the fixed exact ridge as text.
+    parameters : tuple of ParameterEstimate
+        The fitted family parameters (and ``lambda`` when the ridge is fitted), then ``beta``.
+    sigma : float or None
+        Residual scale of a Gaussian fit (per unit count), None for choices.
+    likelihood : {"binomial", "gaussian"}
+    loglik : float
+        Maximised log-likelihood (with its normalising constants).
+    n_params : int
+        ``k``: fitted parameters, ``beta`` and ``sigma`` included.
+    n_obs : int
+        ``m``: observed trials.
+    aic, bic : float
+    dispersion : float
+        Pearson ``X^2 / (m - k)`` (choices; residual sum over ``sigma^2`` for scores, which is ``m / (m - k)``).
+    interval_scale : float
+        The factor ``phi >= 1`` applied to the profile-likelihood threshold.
+    level : float
+        Coverage of the intervals (default 0.95).
+    trials : tuple of TrialFit
+        Observed trials, in task order.
+    f_all : tuple of ((i, j), float)
+        ``f(i, j)`` at the fitted parameters for every trial of the task (observed or not).
+    categories : tuple of CategoryFit
+    errors : ErrorCheck or None
+    starts : int
+        Optimiser starts.
+    converged : bool
+        Whether the best start reported success.
+    notes : tuple of str
+        Remarks (parameters that do not change the predictions, numerical checks).
+    seconds : float
+    ridge_value : sympy.Expr or None
+        The fixed ridge as an exact number (None when fitted or ridgeless).
+    """
+
+    family: str
+    family_description: str
+    task: Task
+    data: BehaviourData
+    ridge: str
+    parameters: tuple[ParameterEstimate, ...]
+    sigma: float | None
+    likelihood: str
+    loglik: float
+    n_params: int
+    n_obs: int
+    aic: float
+    bic: float
+    dispersion: float
+    interval_scale: float
+    level: float
+    trials: tuple[TrialFit, ...]
+    f_all: tuple[tuple[Trial, float], ...]
+    categories: tuple[CategoryFit, ...]
+    errors: ErrorCheck | None
+    starts: int
+    converged: bool
+    notes: tuple[str, ...] = ()
+    seconds: float = field(default=0.0, compare=False)
+    ridge_value: sp.Expr | None = None
+
+    def parameter(self, name: str) -> ParameterEstimate:
+        """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
+
+        Raises
+        ------
+        ParameterError
+            If ``name`` was not fitted.
+        """
+        name = "lambda" if name == "ridge" else name
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        raise ParameterError(f"{name!r} was not fitted; fitted: {', '.join(p.name for p in self.parameters)}")
+
+    @property
+    def values(self) -> dict[str, float]:
+        """Fitted values by name."""
+        return {p.name: p.value for p in self.parameters}
+
+    def f(self, i: int, j: int) -> float:
+        """``f(i, j)`` at the fitted parameters."""
+        return dict(self.f_all)[self.task.check_trial((i, j))]
+
+    @property
+    def label(self) -> str:
+        """Short label: family and ridge mode."""
+        return f"{self.family} ({'ridge fitted' if self.ridge == 'fitted' else 'ridge ' + self.ridge})"
+
+    def __str__(self) -> str:
+        return self.to_text(max_trials=20)
+
+    def __repr__(self) -> str:
+        vals = ", ".join(f"{p.name}={p.value:.4g}" for p in self.parameters)
+        return f"FitResult({self.family}, {self.task.label()}, {vals}, loglik={self.loglik:.3f})"
