@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from .errors import ExportError
 
-__all__ = ["FORMATS", "renderer", "render", "has_renderer", "Rendered"]
+__all__ = ["FORMATS", "renderer", "render", "has_renderer", "dumps", "Rendered"]
 
 #: The formats a renderer can be registered for.
 FORMATS = ("text", "latex", "dict", "notebook_latex", "html")
@@ -74,6 +74,20 @@ def render(fmt: str, obj: Any, **options: Any) -> Any:
     return func(obj, **options)
 
 
+def dumps(obj: Any, indent: int | None = 2) -> str:
+    """JSON text of ``obj`` (a report's dict), keys in the given order, non-ASCII kept, no NaN or infinity.
+
+    Raises
+    ------
+    ExportError
+        If ``obj`` holds a value JSON cannot store (the message says which type).
+    """
+    try:
+        return json.dumps(obj, indent=indent, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise ExportError(f"cannot write JSON: {err}") from None
+
+
 class Rendered:
     """Mixin: ``to_text``, ``to_latex``, ``to_dict``, ``to_json``, ``__str__`` and the notebook hooks, each
     through :func:`render`. Options are those of the registered renderer (see :mod:`symbolic_ti.export`)."""
@@ -94,11 +108,8 @@ class Rendered:
         return out
 
     def to_json(self, indent: int | None = 2, **options: Any) -> str:
-        """JSON text of :meth:`to_dict`."""
-        try:
-            return json.dumps(self.to_dict(**options), indent=indent, ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError) as err:
-            raise ExportError(f"cannot write JSON: {err}") from None
+        """JSON text of :meth:`to_dict` (:func:`dumps`)."""
+        return dumps(self.to_dict(**options), indent=indent)
 
     def _repr_latex_(self) -> str | None:
         if not has_renderer("notebook_latex", self):

@@ -95,15 +95,15 @@ def _chosen_trials(result: Result, trials: list[tuple[int, int]], fmt: str) -> s
 
         body = [rf"f({t[0]}, {t[1]}) &= {expr_latex(v)}" for t, v, _, _ in rows]
         return "\\begin{align*}\n" + " \\\\\n".join(body) + "\n\\end{align*}"
-    from ..export.text import approx_suffix as _approx, header_lines as _header, expr_text
+    from ..export.text import approx_suffix, expr_text, header_lines
 
-    out = _header(result) + [""]
+    out = header_lines(result) + [""]
     for t, v, m, c in rows:
-        out.append(f"f({t[0]}, {t[1]}) = {expr_text(v)}{_approx(v)}    [{c}]")
+        out.append(f"f({t[0]}, {t[1]}) = {expr_text(v)}{approx_suffix(v)}    [{c}]")
         if m is None:
             out.append("  margin: none (no ground truth)")
         elif m.free_symbols:
             out.append(f"  margin = {'f' if m == v else '-f'}({t[0]}, {t[1]})")
         else:
-            out.append(f"  margin {expr_text(m)}{_approx(m)}" + ("  (wrong)" if m < 0 else ""))
+            out.append(f"  margin {expr_text(m)}{approx_suffix(m)}" + ("  (wrong)" if m < 0 else ""))
     return "\n".join(out)

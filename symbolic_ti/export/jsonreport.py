@@ -13,7 +13,6 @@ string and calling only a fixed table of sympy constructors: nothing is passed t
 from __future__ import annotations
 
 import ast
-import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -21,6 +20,7 @@ import sympy as sp
 from sympy.functions.elementary.piecewise import ExprCondPair
 
 from ..display import renderer
+from ..display import dumps as dumps
 from ..errors import ExportError
 from ..families.relu import ReluKernelConstant
 from ..results import Result
@@ -209,17 +209,3 @@ def result_to_dict(result: Result) -> dict[str, Any]:
             for fit in result.training_fit
         ],
     }
-
-
-def dumps(obj: Any) -> str:
-    """JSON text of ``obj`` (e.g. :func:`result_to_dict`'s output), indented by 2, keys in given order.
-
-    Raises
-    ------
-    ExportError
-        If ``obj`` holds a value JSON cannot store (the message says which type).
-    """
-    try:
-        return json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError) as err:
-        raise ExportError(f"cannot write JSON: {err}") from None

@@ -57,7 +57,7 @@ value is the closed form at exactly the given point.
 from __future__ import annotations
 
 from .compiled import DEFAULT_RTOL, CompiledResult
-from .grid_compile import compile_result, describe_result
+from .grid_compile import compile_result
 from .grid_values import GridValues
 
-__all__ = ["CompiledResult", "GridValues", "compile_result", "describe_result", "DEFAULT_RTOL"]
+__all__ = ["CompiledResult", "GridValues", "compile_result", "DEFAULT_RTOL"]

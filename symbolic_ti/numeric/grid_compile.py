@@ -1,5 +1,5 @@
 """Compiling a result's closed forms into shared factors: :func:`compile_result` (method: steps 1-3 of the module
-docstring of :mod:`symbolic_ti.numeric.grid`), and :func:`describe_result`, the one-line label of a result."""
+docstring of :mod:`symbolic_ti.numeric.grid`)."""
 
 from __future__ import annotations
 
@@ -14,24 +14,7 @@ from ..families.base import Trial
 from ..results import Result
 from .compiled import CompiledResult, _Factor, _Rational
 
-__all__ = ["compile_result", "describe_result"]
-
-
-def describe_result(result: Result) -> str:
-    """One line naming a result: task, family and ridge, e.g. ``n=9, exception 6>4; exchangeable(kappa_d=0,
-    alpha symbolic); lambda = 1/10``.
-
-    Parameters
-    ----------
-    result : Result
-
-    Returns
-    -------
-    str
-        ``"{task}; {family}; {ridge}"`` with the ridge as ``ridgeless (lambda -> 0+)``, ``lambda symbolic`` or
-        ``lambda = VALUE``.
-    """
-    return result.label()
+__all__ = ["compile_result"]
 
 
 def _ground_truth(result: Result, chosen: tuple[Trial, ...]) -> np.ndarray:
@@ -207,7 +190,7 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
     if result.ridgeless and result.ridgeless_conditions and syms:
         conditions = sp.lambdify(syms, list(result.ridgeless_conditions), modules="numpy")
     return CompiledResult(
-        parameters=names, trials=chosen, result_label=describe_result(result),
+        parameters=names, trials=chosen, result_label=result.label(),
         _domains=domains, _ground_truth=_ground_truth(result, chosen), _gens=gens, _gen_np=gen_np, _gen_mp=gen_mp,
         _max_deg=max_deg, _monomials=tuple(monos), _split_terms=split, _nonnegative=nonnegative,
         _weights=weights, _factors=tuple(factors), _rationals=tuple(rationals),
@@ -221,7 +204,7 @@ def _constant_result(result: Result, chosen: tuple[Trial, ...], names: tuple[str
     """A compiled numeric result: one exact constant per trial."""
     rationals = tuple(_Rational(c, ()) for c in consts)
     return CompiledResult(
-        parameters=(), trials=chosen, result_label=describe_result(result), _domains={},
+        parameters=(), trials=chosen, result_label=result.label(), _domains={},
         _ground_truth=_ground_truth(result, chosen), _gens=(),
         _gen_np=lambda *a: [], _gen_mp=lambda *a: [], _max_deg=(), _monomials=(), _split_terms=(),
         _nonnegative=True, _weights=np.zeros(0), _factors=(), _rationals=rationals,
