@@ -21,10 +21,13 @@ PACKAGE = ROOT / "symbolic_ti"
 #: The layers, top first: a module may import its own layer's subpackage and any layer below, never above.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("symbolic_ti.cli",),
+    ("symbolic_ti.sweep",),
     ("symbolic_ti.figures",),
     ("symbolic_ti.export",),
+    ("symbolic_ti.interop",),
     ("symbolic_ti.behaviour",),
     ("symbolic_ti.api",),
+    ("symbolic_ti.dynamics",),
     ("symbolic_ti.analysis",),
     ("symbolic_ti.solvers",),
     ("symbolic_ti.numeric",),
