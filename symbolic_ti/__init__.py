@@ -6,6 +6,7 @@ Conventions: docs/conventions.md.
 
 from __future__ import annotations
 
+from . import progress as _progress  # noqa: F401  (first: installs progress.quiet_startup_interrupt)
 # tasks
 from .task import CATEGORIES, ExceptionPair, Task
 # representation families

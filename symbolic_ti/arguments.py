@@ -13,7 +13,9 @@ becomes ``1/10``, the shortest decimal that reads back as the same binary number
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from numbers import Integral, Rational as _PyRational, Real
 from typing import Any, Protocol, TypeAlias
@@ -55,7 +57,7 @@ IntervalLike: TypeAlias = Sequence[ExactLike] | None
 
 __all__ = ["ExactLike", "RidgeLike", "TrialsLike", "IntervalLike", "TaskLike", "Argument", "ARGUMENTS", "RIDGE_NAMES", "RIDGELESS_WORDS", "SYMBOLIC_RIDGE_WORDS", "INFINITY_WORDS",
            "SOLVE_METHODS", "RIDGELESS_METHODS", "exact_number", "check_int", "check_choice", "parse_ridge",
-           "parameter_name", "parse_endpoint", "parse_interval", "resolve_trials"]
+           "parameter_name", "parse_endpoint", "parse_interval", "resolve_trials", "short_numbers"]
 
 #: Names of the ridge where a parameter name is expected (``--set``, ``subs``, grid axes, scans).
 RIDGE_NAMES = ("lambda", "ridge")
@@ -95,13 +97,16 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
 
 # ------------------------------------------------------------------------------------------ numbers
 def check_int(value: Any, name: str, minimum: int | None = None) -> int:
-    """Return ``value`` as an int (Python or numpy integers, sympy Integers).
+    """Return ``value`` as an int (Python or numpy integers, a 0-d integer array such as ``np.array(9)``, sympy
+    Integers).
 
     Raises
     ------
     ParameterError
         If ``value`` is not an integer (bool excluded) or is below ``minimum``; the message names ``name``.
     """
+    if getattr(value, "ndim", None) == 0 and getattr(value, "shape", None) == () and hasattr(value, "item"):
+        value = value.item()  # a 0-d numpy array: its one element (int for an integer dtype)
     if isinstance(value, bool) or not isinstance(value, (Integral, sp.Integer)):
         raise ParameterError(f"{name} must be an integer, got {value!r}")
     v = int(value)
@@ -394,3 +399,33 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
         if t not in out:
             out.append(t)
     return out
+
+
+# ----------------------------------------------------------------------------------------- messages
+#: A run of digits (a long integer, or the digits of a long decimal) in a message.
+_LONG_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+
+
+def short_numbers(text: str, digits: int = 20) -> str:
+    """``text`` with every number of more than ``digits`` digits written short, in scientific notation (rounded to
+    4 significant digits) with its count of digits: ``10**400`` reads ``1.000e+400 (401 digits)``, so that an error line stays one short line.
+
+    Parameters
+    ----------
+    text : str
+        A message.
+    digits : int, default 20
+        Numbers with at most this many digits are kept as written.
+
+    Returns
+    -------
+    str
+    """
+    def shorten(match: re.Match[str]) -> str:
+        token = match.group(0)
+        count = len(token.replace(".", ""))
+        if count <= digits:
+            return token
+        return f"{Decimal(token):.3e} ({count} digits)"
+
+    return _LONG_DIGITS.sub(shorten, text)

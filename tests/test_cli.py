@@ -32,6 +32,11 @@ def run(capsys, *argv):
     return code, out, err
 
 
+def default_sigint():
+    """In a child process: SIGINT's default handler (a background job's children inherit SIGINT ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_process(*argv, timeout=60, env=None):
     return subprocess.run([sys.executable, "-m", "symbolic_ti", *argv], capture_output=True, text=True,
                           timeout=timeout, env=env)
@@ -318,7 +323,8 @@ def test_process_interrupted(tmp_path):
     target = tmp_path / "out.txt"
     target.write_text("previous\n")
     proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "derive", "--items", "25", "-e", "14>12",
-                             "--output", str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--output", str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
     time.sleep(3.0)  # past the imports, inside building the 600 symbolic closed forms (well over 10 s)
     assert proc.poll() is None
     proc.send_signal(signal.SIGINT)

@@ -170,7 +170,7 @@ def test_ctrl_c_during_long_derive_exits_130_without_output_file(tmp_path):
     env = dict(os.environ, **{ENV_VAR: "1"})
     proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "derive", "--items", "25", "--format", "latex",
                              "--output", str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
+                            env=env, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(4.0)
     assert proc.poll() is None, "the derivation finished before the interrupt"
     proc.send_signal(signal.SIGINT)

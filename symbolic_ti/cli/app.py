@@ -7,8 +7,10 @@ Subcommands::
                          [--standalone] [--output FILE]
     symbolic-ti critical --items N [--exception W>L ...] --parameter NAME [--trial I,J ...]
                          [--family NAME] [--set NAME=VALUE ...] [--ridge VALUE | --ridgeless]
-                         [--interval A,B] [--margins] [--format text|json|latex] [--output FILE]
+                         [--interval A,B] [--margins] [--format text|json|latex] [--standalone]
+                         [--output FILE]
     symbolic-ti general  [--exception-span D] [--form sinh|chebyshev] [--format text|json|latex]
+                         [--standalone]
     symbolic-ti families [--format text|json] [--output FILE]
     symbolic-ti plot     heatmap|phase|curve --items N ... --output FILE.png|.pdf|.svg
     symbolic-ti fit      --data FILE --items N [--exception W>L ...] [--filter COL=VALUE ...]
@@ -45,6 +47,8 @@ import traceback
 import warnings
 from collections.abc import Sequence
 
+from .._version import __version__
+from ..arguments import short_numbers
 from ..errors import ExportError, SymbolicTIError
 from . import critical, derive, families, fit, general, plot
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
@@ -68,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Numbers are read exactly (0.1 is 1/10). Exit codes: 0 ok, 1 internal error, 2 user error, "
                "130 interrupted.",
     )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     context = CliContext(debug=debug)
     for module in SUBCOMMANDS:
@@ -102,7 +107,8 @@ def _emit(text: str, output: str | None) -> None:
 
 # ---------------------------------------------------------------------------------------------- main
 def _one_line(text: object) -> str:
-    return " ".join(str(text).split())
+    """``text`` on one line, with long numbers written short (``--set alpha=1e400``: ``1.000e+400 (401 digits)``)."""
+    return short_numbers(" ".join(str(text).split()))
 
 
 def _debug_wanted(args: argparse.Namespace | None, argv: Sequence[str]) -> bool:
@@ -113,8 +119,9 @@ def _debug_wanted(args: argparse.Namespace | None, argv: Sequence[str]) -> bool:
     return "--debug" in argv
 
 
-#: Options whose value may start with ``-`` (a negative number).
-_VALUE_OPTIONS = ("--interval", "--ridge", "--set")
+#: Options whose value may start with ``-`` (a negative number): ``--x-range -0.5,0.5`` works as
+#: ``--interval -1,2`` does.
+_VALUE_OPTIONS = ("--interval", "--ridge", "--set", "--x-range", "--y-range", "--range")
 
 
 def _join_negative_values(argv: list[str]) -> list[str]:

@@ -4,7 +4,8 @@
 
     symbolic-ti critical --items N [--exception W>L ...] --parameter NAME [--trial I,J ...]
                          [--family NAME] [--set NAME=VALUE ...] [--ridge VALUE | --ridgeless]
-                         [--interval A,B] [--margins] [--format text|json|latex] [--output FILE]
+                         [--interval A,B] [--margins] [--format text|json|latex] [--standalone]
+                         [--output FILE]
 
 The scan itself is :func:`symbolic_ti.api.critical`; this module checks the options first (the parameter, the
 interval against its domain, the trials), so that a bad one fails before the derivation.
@@ -17,7 +18,7 @@ import sys
 
 import sympy as sp
 
-from ..arguments import RIDGE_NAMES
+from ..arguments import RIDGE_NAMES, resolve_trials
 from ..errors import SymbolicTIError
 from .options import FORMATS, PROG, CliContext, option_type, parse_interval_option, parse_trial
 
@@ -47,10 +48,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     c.add_argument("--margins", action="store_true",
                    help="with --format json: include each trial's exact margin (slow for large N)")
     context.output_options(c, FORMATS)
+    context.standalone_option(c)
     c.set_defaults(run=lambda args: _run(args, context))
 
 
 def _run(args: argparse.Namespace, context: CliContext) -> str:
+    standalone = context.standalone(args)
+    if args.margins and args.format != "json":
+        raise context.fail("--margins", f"only applies with --format json (the {args.format} report lists the "
+                                        "critical values, not the margins)")
     task, (family, values) = context.task(args), context.family(args)
     name = args.parameter.strip()
     if name in RIDGE_NAMES:
@@ -78,15 +84,11 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         if a < lower or b > upper:
             raise context.fail("--interval", f"({a}, {b}) is not inside the domain {domain} of {name}")
     trials = None
-    if args.trial is not None:
-        trials = []
-        for raw in args.trial:  # one by one: the first bad trial is the one reported
-            (t,) = context.trials(task, [raw])
-            if task.ground_truth(t) is None:
-                raise context.fail("--trial", f"trial ({t[0]}, {t[1]}) has no ground truth (both items lie in the "
-                                              f"cycle of an exception), so its margin and critical values are "
-                                              f"undefined")
-            trials.append(t)
+    if args.trial is not None:  # validated as the library validates them: in order, the first bad one reported
+        try:
+            trials = resolve_trials(task, args.trial)
+        except SymbolicTIError as err:
+            raise context.fail("--trial", err) from None
     context.check_output(args)
     from .. import api
     from ..progress import Progress, quiet
@@ -108,5 +110,9 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
 
             return dumps(report.to_dict(margins=args.margins))
         if args.format == "latex":
+            if standalone:
+                from ..export.latex import latex_document
+
+                return latex_document([report.to_latex()])
             return report.to_latex()
         return report.to_text()

@@ -51,16 +51,23 @@ def _entries() -> list[_Entry]:
 
     entries: list[_Entry] = []
     for name, cls in FAMILIES.items():  # registration order: exchangeable first
-        doc = (cls.__doc__ or "").strip().splitlines()
+        doc = (cls.__doc__ or "").strip()
         data = [{"name": key, "domain": "FILE", "description": text}
                 for key, text in getattr(cls, "data_parameters", ())]
         entries.append({
             "name": name,
-            "description": (doc[0] if doc else "").replace("``", ""),
+            "description": _first_sentence(doc),
             "parameters": data + [{"name": p.name, "domain": p.domain_text(), "description": p.description}
                                   for p in cls.parameters],
         })
     return entries
+
+
+def _first_sentence(doc: str) -> str:
+    """The first sentence of a docstring's first paragraph (which may span several lines), without RST quotes."""
+    paragraph = " ".join(doc.split("\n\n", 1)[0].split()).replace("``", "")
+    end = paragraph.find(". ")
+    return paragraph if end < 0 else paragraph[:end + 1]
 
 
 def _run(args: argparse.Namespace, context: CliContext) -> str:

@@ -2,7 +2,8 @@
 
 ::
 
-    symbolic-ti general [--exception-span D] [--form sinh|chebyshev] [--format text|json|latex] [--output FILE]
+    symbolic-ti general [--exception-span D] [--form sinh|chebyshev] [--format text|json|latex] [--standalone]
+                        [--output FILE]
 
 Without ``--exception-span`` the closed form without exception, in n, i, j; with it, the one-exception closed
 form in n, L, i, j and the span D = W - L (``symbolic`` keeps D symbolic). See docs/general_n.md and
@@ -42,10 +43,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     g.add_argument("--form", choices=("sinh", "chebyshev"), default="sinh",
                    help="sinh/cosh form in mu (cosh mu = (1 + lambda')/(1 - alpha)) or Chebyshev U_k form in x")
     context.output_options(g, FORMATS)
+    context.standalone_option(g)
     g.set_defaults(run=lambda args: _run(args, context))
 
 
 def _run(args: argparse.Namespace, context: CliContext) -> str:
+    standalone = context.standalone(args)
     context.check_output(args)
     from ..analysis.general import exception_closed_form, no_exception_closed_form
     from ..progress import Progress, quiet
@@ -65,5 +68,9 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
 
             return dumps(report.to_dict())
         if args.format == "latex":
+            if standalone:
+                from ..export.latex import latex_document
+
+                return latex_document([report.to_latex()])
             return report.to_latex()
         return report.to_text()

@@ -8,7 +8,8 @@
   the command line what it means in Python (``0.1`` is ``1/10``).
 * **Option builders** add a group of options to a subcommand's parser: :func:`debug_options` (the ``--debug``
   parent parser), :func:`task_options` (``--items``, ``--exception``, ``--family``, ``--set``, ``--ridge`` /
-  ``--ridgeless``) and :func:`output_options` (``--format``, ``--output``, ``--quiet``).
+  ``--ridgeless``), :func:`output_options` (``--format``, ``--output``, ``--quiet``) and
+  :func:`standalone_option` (``--standalone``, for every subcommand with ``--format latex``).
 * **Option readers** build objects from the parsed options and turn a library error into a user error that names
   the option (exit code 2): :func:`task_of`, :func:`family_of`, :func:`ridge_of`, :func:`task_trials`,
   :func:`check_output`.
@@ -35,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext", "option_type", "fail",
            "parse_items", "parse_assignment", "parse_ridge_option", "parse_trial", "parse_interval_option",
            "parse_span", "parse_columns", "parse_positive_int", "parse_int", "parse_pair", "parse_resolution",
-           "debug_options", "task_options", "output_options", "task_of", "family_of", "ridge_of", "task_trials",
+           "debug_options", "task_options", "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
            "check_output"]
 
 #: The program name in usage lines and in every message on standard error.
@@ -251,6 +252,25 @@ def task_options(p: argparse.ArgumentParser) -> None:
     ridge.add_argument("--ridgeless", action="store_true", help="the ridgeless limit lambda -> 0+")
 
 
+def standalone_option(p: argparse.ArgumentParser) -> None:
+    """Add ``--standalone`` (with ``--format latex``: a complete ``.tex`` document); checked by
+    :func:`standalone_of`."""
+    p.add_argument("--standalone", action="store_true", help="with --format latex: a complete .tex document")
+
+
+def standalone_of(args: argparse.Namespace) -> bool:
+    """Whether ``--standalone`` was given; it is an error without ``--format latex``.
+
+    Raises
+    ------
+    UsageError
+        For ``--standalone`` with another format (``--standalone``).
+    """
+    if args.standalone and args.format != "latex":
+        raise fail("--standalone", "only applies with --format latex")
+    return bool(args.standalone)
+
+
 def output_options(p: argparse.ArgumentParser, formats: Sequence[str]) -> None:
     """Add ``--format`` (one of ``formats``, default text), ``--output FILE`` and ``--quiet``."""
     p.add_argument("--format", "-f", choices=formats, default="text", help="output format (default: text)")
@@ -356,6 +376,8 @@ class CliContext:
     debug: argparse.ArgumentParser
     task_options = staticmethod(task_options)
     output_options = staticmethod(output_options)
+    standalone_option = staticmethod(standalone_option)
+    standalone = staticmethod(standalone_of)
     option_type = staticmethod(option_type)
     fail = staticmethod(fail)
     task = staticmethod(task_of)

@@ -62,8 +62,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                                       "scale): exception memorized or not, all transitive margins positive or not, "
                                       "the trial that fails first; exact critical curves.")
     common(ph)
-    ph.add_argument("--x", default="alpha", metavar="NAME", help="horizontal parameter (default alpha)")
-    ph.add_argument("--y", default="lambda", metavar="NAME", help="vertical parameter (default lambda, the ridge)")
+    ph.add_argument("--x", default=None, metavar="NAME", help="horizontal parameter (default alpha)")
+    ph.add_argument("--y", default=None, metavar="NAME", help="vertical parameter (default lambda, the ridge)")
     ph.add_argument("--x-range", type=context.option_type("--x-range", parse_pair), metavar="A,B")
     ph.add_argument("--y-range", type=context.option_type("--y-range", parse_pair), metavar="A,B")
     ph.add_argument("--resolution", type=context.option_type("--resolution", parse_resolution), default=(240, 200),
@@ -79,7 +79,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                          description="Margins of chosen trials (or the smallest margin of each category) against "
                                      "one parameter, with the exact critical values marked.")
     common(c)
-    c.add_argument("--parameter", "-p", default="alpha", metavar="NAME", help="parameter (default alpha)")
+    c.add_argument("--parameter", "-p", default=None, metavar="NAME", help="parameter (default alpha)")
     c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
                    type=context.option_type("--trial", parse_trial),
                    help="trial to draw (repeat; default: the smallest margin of each category)")
@@ -93,15 +93,71 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     c.set_defaults(run=lambda a: _run(a, context, "curve"))
 
 
-def _scanned_conflicts(args: argparse.Namespace, context: Any, values: dict[str, str], names: list[str],
-                       option: str) -> None:
-    for name in names:
+#: The option of each keyword of a figure's data function (:class:`~symbolic_ti.figures.scan.FigureArgumentError`).
+_OPTIONS = {
+    "phase": {"x": "--x", "y": "--y", "x_range": "--x-range", "y_range": "--y-range", "resolution": "--resolution"},
+    "curve": {"parameter": "--parameter", "x_range": "--range", "resolution": "--resolution", "trials": "--trial"},
+    "heatmap": {},
+}
+#: The option that makes each range's axis linear.
+_LINEAR = {("phase", "x_range"): "--x-linear", ("phase", "y_range"): "--y-linear", ("curve", "x_range"): "--linear"}
+#: The default of each scanned-parameter option.
+_DEFAULTS = {"--x": "alpha", "--y": "lambda", "--parameter": "alpha"}
+
+
+def _scanned(args: argparse.Namespace, context: Any, family: Any, values: dict[str, str], kind: str
+             ) -> list[str]:
+    """The parameters the figure scans (``--x``/``--y`` or ``--parameter``, or their defaults), checked against
+    the family, ``--set`` and ``--ridge``/``--ridgeless`` so that each error names the option at fault."""
+    options = {"phase": ["--x", "--y"], "curve": ["--parameter"]}.get(kind, [])
+    names = []
+    for option in options:
+        given = getattr(args, option.lstrip("-"))
+        name = (given if given is not None else _DEFAULTS[option]).strip()
+        what = f"{name}" if given is not None else f"{name} (the default of {option})"
         if name in RIDGE_NAMES:
             if args.ridge is not None or args.ridgeless:
-                fixed = "--ridgeless" if args.ridgeless else f"--ridge {args.ridge}"
-                raise context.fail(option, f"the figure scans the ridge, fixed by {fixed}; leave out the ridge")
-        elif name in values:
-            raise context.fail(option, f"the figure scans {name}, fixed by --set {name}=...; leave it out of --set")
+                fixed = "--ridgeless" if args.ridgeless else "--ridge"
+                raise context.fail(fixed, f"the figure scans the ridge ({option} {name}), so it cannot also be "
+                                          f"fixed; leave out {fixed}")
+            names.append("lambda")
+            continue
+        allowed = [p.name for p in family.active_parameters if not p.integer] + ["lambda"]
+        if name not in {p.name for p in family.active_parameters}:
+            raise context.fail(option, f"{what} is not a parameter of {family.describe()}; give {option} NAME, "
+                                       f"one of {', '.join(allowed)}")
+        if name in values:
+            raise context.fail("--set", f"the figure scans {name} ({option} {name}), so it cannot also be set; "
+                                        f"leave it out of --set")
+        names.append(name)
+    if len(names) == 2 and names[0] == names[1]:
+        raise context.fail("--y", f"--x and --y must be different parameters, got {names[0]} twice")
+    return names
+
+
+def _figure_error(err: Exception, context: Any, kind: str) -> Exception:
+    """The user error of a figure's library error, naming the option the user gave (or would give)."""
+    from ..errors import TaskError
+    from ..figures.scan import FigureArgumentError
+
+    if isinstance(err, FigureArgumentError):
+        if err.argument == "values" and err.missing:
+            fix = " ".join("--ridge VALUE (or --ridgeless)" if x == "lambda" else f"--set {x}=VALUE"
+                           for x in err.missing)
+            option = "--ridge" if err.missing == ("lambda",) else "--set"
+            return context.fail(option, f"the figure needs a value for {', '.join(err.missing)}; give {fix}")
+        option = _OPTIONS[kind].get(err.argument, "--set")
+        detail = err.detail
+        linear = _LINEAR.get((kind, err.argument))
+        if linear and "log axis" in detail:
+            detail += f" ({linear})"
+        return context.fail(option, detail)
+    text = str(err)
+    head, sep, rest = text.partition(": ")
+    if sep and head.replace("_", "").isalpha() and head.islower():  # an internal function's name: leave it out
+        text = rest
+    option = "--trial" if isinstance(err, TaskError) or "trial" in text else "--set"
+    return context.fail(option, text)
 
 
 def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
@@ -117,16 +173,19 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
         raise context.fail("--dpi", f"must be between 1 and 2000, got {args.dpi:g}")
     plot.require_matplotlib()  # fail before any computation when the extra is missing
     task, (family, values) = context.task(args), context.family(args)
-    if kind == "phase":
-        _scanned_conflicts(args, context, values, [args.x.strip(), args.y.strip()], "--x/--y")
-    elif kind == "curve":
-        _scanned_conflicts(args, context, values, [args.parameter.strip()], "--parameter")
+    scanned = _scanned(args, context, family, values, kind)
+    trials = None
+    if kind == "curve" and args.trial is not None:
+        trials = context.trials(task, args.trial)
     ridge = context.ridge(args)
     from ..progress import Progress, quiet
 
     with quiet(args.quiet), Progress(n=task.n) as progress:
         progress.update(f"{kind} plot")
-        fig = _figure(args, context, plot, task, family, ridge, kind)
+        try:
+            fig = _figure(args, context, plot, task, family, ridge, kind, scanned, trials)
+        except SymbolicTIError as err:
+            raise _figure_error(err, context, kind) from None
     try:
         plot.save_figure(fig, out, dpi=args.dpi)
     except SymbolicTIError as err:
@@ -137,32 +196,22 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
 
 
 def _figure(args: argparse.Namespace, context: Any, plot: Any, task: Any, family: Any, ridge: Any,
-            kind: str) -> Any:
-    from ..errors import SymbolicTIError
+            kind: str, scanned: list[str], trials: list[tuple[int, int]] | None) -> Any:
     from ..solvers.dispatch import solve
 
-    try:
-        result = solve(task, family, ridge)
-        if kind == "heatmap":
-            free = [s.name for s in result.free_symbols]
-            if "lambda" in free:
-                raise context.fail("--ridge", "the heatmap needs every parameter set and the ridge is symbolic; "
-                                              "give --ridge VALUE or --ridgeless")
-            if free:
-                raise context.fail("--set", "the heatmap needs every parameter set; give --set "
-                                            + " ".join(f"{x}=VALUE" for x in free))
-            fig = plot.heatmap(result, None, args.quantity, title=args.title)
-        elif kind == "phase":
-            res = args.resolution if len(args.resolution) == 2 else (args.resolution[0], args.resolution[0])
-            fig = plot.phase(result, args.x, args.y, title=args.title, x_range=args.x_range, y_range=args.y_range,
-                             resolution=tuple(res), x_log=args.x_log, y_log=args.y_log)
-        else:
-            trials = None if args.trial is None else [task.check_trial(t, "trial") for t in args.trial]
-            fig = plot.curve(result, args.parameter, trials, title=args.title, x_range=args.range,
-                             resolution=args.resolution[0], log=args.log)
-    except SymbolicTIError as err:
-        option = {"heatmap": "--set", "phase": "--x/--y", "curve": "--parameter"}[kind]
-        if "trial" in str(err):
-            option = "--trial"
-        raise context.fail(option, err) from None
-    return fig
+    result = solve(task, family, ridge)
+    if kind == "heatmap":
+        free = [s.name for s in result.free_symbols]
+        if "lambda" in free:
+            raise context.fail("--ridge", "the heatmap needs every parameter set and the ridge is symbolic; "
+                                          "give --ridge VALUE or --ridgeless")
+        if free:
+            raise context.fail("--set", "the heatmap needs every parameter set; give --set "
+                                        + " ".join(f"{x}=VALUE" for x in free))
+        return plot.heatmap(result, None, args.quantity, title=args.title)
+    if kind == "phase":
+        res = args.resolution if len(args.resolution) == 2 else (args.resolution[0], args.resolution[0])
+        return plot.phase(result, scanned[0], scanned[1], title=args.title, x_range=args.x_range,
+                          y_range=args.y_range, resolution=tuple(res), x_log=args.x_log, y_log=args.y_log)
+    return plot.curve(result, scanned[0], trials, title=args.title, x_range=args.range,
+                      resolution=args.resolution[0], log=args.log)

@@ -16,7 +16,8 @@ This module gathers the public names of three modules, one job each:
 * :mod:`symbolic_ti.export.latex_printer`: LaTeX of one expression (:func:`plain_latex`, :func:`expr_latex`)
   and factoring for display (:func:`factored`);
 * :mod:`symbolic_ti.export.latex_result`: the report of a result (:func:`result_to_latex`, :func:`table_latex`,
-  :func:`margins_latex`, :func:`trial_latex`, :func:`ridge_latex`), registered as the result's LaTeX renderer;
+  :func:`margins_latex`, :func:`trial_latex`, :func:`ridge_latex`), registered as the result's LaTeX renderer,
+  and the complete document of ``--standalone`` (:func:`latex_document`);
 * :mod:`symbolic_ti.export.latex_parse`: reading it back (:func:`parse_exported`).
 
 Round trip: every exported expression of every family (``\pi``, ``\operatorname{acos}``, square roots, the
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 from .latex_parse import parse_exported
 from .latex_printer import expr_latex, factored, plain_latex
-from .latex_result import margins_latex, result_to_latex, ridge_latex, table_latex, trial_latex
+from .latex_result import latex_document, margins_latex, result_to_latex, ridge_latex, table_latex, trial_latex
 
 __all__ = ["factored", "plain_latex", "expr_latex", "trial_latex", "table_latex", "margins_latex", "ridge_latex",
-           "result_to_latex", "parse_exported"]
+           "result_to_latex", "latex_document", "parse_exported"]

@@ -24,7 +24,7 @@ from ..errors import ExportError
 from ..results import Result
 from .latex_printer import DAGGER, expr_latex, plain_latex
 
-__all__ = ["trial_latex", "table_latex", "margins_latex", "ridge_latex", "result_to_latex"]
+__all__ = ["trial_latex", "table_latex", "margins_latex", "ridge_latex", "result_to_latex", "latex_document"]
 
 
 def trial_latex(result: Result, i: int, j: int) -> str:
@@ -273,7 +273,20 @@ def _predictions_align(result: Result, notebook: bool) -> str:
     return "\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}"
 
 
-def _document(body: Iterable[str]) -> str:
+def latex_document(body: Iterable[str]) -> str:
+    r"""A complete LaTeX document (article, amsmath, landscape geometry, ``\allowdisplaybreaks``) around the
+    fragments ``body``, separated by blank lines: what ``--standalone`` writes for every ``--format latex``.
+
+    Parameters
+    ----------
+    body : iterable of str
+        LaTeX fragments (paragraphs, ``tabular``, ``align*``).
+
+    Returns
+    -------
+    str
+        The document, from ``\documentclass`` to ``\end{document}``.
+    """
     head = [
         r"\documentclass[11pt]{article}",
         r"\usepackage{amsmath}",
@@ -342,7 +355,7 @@ def result_to_latex(result: Result, notebook: bool = False, standalone: bool = F
         body.append(pred)
     body.append(margins_latex(result))
     if standalone:
-        return _document(body)
+        return latex_document(body)
     return "\n\n".join(body) + "\n"
 
 

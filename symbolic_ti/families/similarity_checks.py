@@ -18,6 +18,7 @@ import numpy as np
 import sympy as sp
 from sympy.polys.domains import QQ
 
+from ..arguments import short_numbers
 from ..errors import ParameterError, UndecidedCheckWarning
 from .data_loading import DataArgument, _entry, _load_rows
 
@@ -210,7 +211,8 @@ def _float_similarity(exact: list[list[sp.Expr]]) -> np.ndarray:
     Raises
     ------
     ParameterError
-        If the matrix is not square, not symmetric, has no unit diagonal or a too negative eigenvalue.
+        If the matrix is not square, has an entry that overflows a float, is not symmetric, has no unit diagonal
+        or a too negative eigenvalue.
     """
     n = len(exact)
     for r, row in enumerate(exact, 1):
@@ -218,6 +220,11 @@ def _float_similarity(exact: list[list[sp.Expr]]) -> np.ndarray:
             raise ParameterError(f"matrix must be square (n x n, one row and one column per item); it has {n} "
                                  f"rows but row {r} has {len(row)} entries")
     s = np.array([[float(v) for v in row] for row in exact], dtype=float)
+    if not np.isfinite(s).all():
+        i, k = (int(x) for x in np.argwhere(~np.isfinite(s))[0])
+        raise ParameterError(f"matrix entry ({i + 1}, {k + 1}) = {short_numbers(str(exact[i][k]), 12)} overflows float data "
+                             f"(a float64 is at most about 1.8e308); the entries of a similarity matrix with unit "
+                             f"diagonal lie in [-1, 1]")
     asym = np.abs(s - s.T)
     if asym.max() > FLOAT_SYMMETRY_TOL:
         i, k = (int(x) for x in np.unravel_index(int(np.argmax(asym)), asym.shape))

@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..errors import ParameterError, TaskError
+from ..errors import TaskError
 from ..families.base import Trial
 from ..results import Result
 from ..task import CATEGORIES
-from .scan import axis_cells, figure_label, free_result, read_only, scanned_name
+from .scan import FigureArgumentError, axis_cells, figure_label, free_result, read_only, scanned_name
 
 __all__ = ["CurveSeries", "CurveMarker", "CurveData", "curve_data"]
 
@@ -123,7 +123,7 @@ def curve_data(result: Result, parameter: str = "alpha", trials: Iterable[Sequen
         For an invalid trial or a trial without ground truth.
     """
     pn = scanned_name(parameter)
-    r = free_result(result, (pn,), values, "curve_data")
+    r = free_result(result, (pn,), values, "curve_data", ("parameter",))
     xs, _, xlog, lo, hi = axis_cells(pn, r, x_range, resolution, log, "curve_data")
     if not xlog:  # a curve includes the end points, except an excluded end of the domain
         xs = np.linspace(lo, hi, resolution)
@@ -151,7 +151,7 @@ def curve_data(result: Result, parameter: str = "alpha", trials: Iterable[Sequen
                                 f"cycle), so it has no margin")
             series_spec.append((f"({tt[0]}, {tt[1]})", (tt,)))
         if not series_spec:
-            raise ParameterError("curve_data: trials must name at least one trial (or be None)")
+            raise FigureArgumentError("curve_data", "trials", "trials must name at least one trial (or be None)")
     all_trials = tuple(dict.fromkeys(t for _, ts in series_spec for t in ts))
     from ..numeric.grid import compile_result
 

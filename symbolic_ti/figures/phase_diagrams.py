@@ -12,11 +12,10 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..errors import ParameterError
 from ..families.base import Trial
 from ..results import Result
 from ..task import Task
-from .scan import axis_cells, figure_label, free_result, read_only, scanned_name
+from .scan import FigureArgumentError, axis_cells, figure_label, free_result, read_only, scanned_name
 
 __all__ = ["CriticalCurve", "PhaseData", "phase_data"]
 
@@ -183,14 +182,14 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
     """
     xn, yn = scanned_name(x), scanned_name(y)
     if xn == yn:
-        raise ParameterError(f"phase_data: x and y must be different parameters, got {xn} twice")
+        raise FigureArgumentError("phase_data", "y", f"x and y must be different parameters, got {xn} twice")
     if isinstance(resolution, int) and not isinstance(resolution, bool):
         nx, ny = resolution, resolution
     else:
         nx, ny = tuple(resolution)  # type: ignore[arg-type]
-    r = free_result(result, (xn, yn), values, "phase_data")
-    xs, xe, xlog, xlo, xhi = axis_cells(xn, r, x_range, nx, x_log, "phase_data")
-    ys, ye, ylog, ylo, yhi = axis_cells(yn, r, y_range, ny, y_log, "phase_data")
+    r = free_result(result, (xn, yn), values, "phase_data", ("x", "y"))
+    xs, xe, xlog, xlo, xhi = axis_cells(xn, r, x_range, nx, x_log, "phase_data", "x_range")
+    ys, ye, ylog, ylo, yhi = axis_cells(yn, r, y_range, ny, y_log, "phase_data", "y_range")
     task = r.task
     exc_trials = tuple((e.winner, e.loser) for e in task.exceptions)
     trans = tuple(t for t in task.test_trials if task.ground_truth(t) is not None)

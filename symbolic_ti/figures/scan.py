@@ -19,7 +19,30 @@ from ..arguments import parameter_name
 from ..errors import ParameterError
 from ..results import Result
 
-__all__ = ["read_only", "scanned_name", "figure_label", "free_result", "to_float", "axis_cells"]
+__all__ = ["FigureArgumentError", "read_only", "scanned_name", "figure_label", "free_result", "to_float",
+           "axis_cells"]
+
+
+class FigureArgumentError(ParameterError):
+    """A bad argument of a figure's data function, with the keyword it concerns.
+
+    ``str(err)`` is ``"<function>: <detail>"`` (the Python message); the command line names its own option for
+    ``argument`` and prints ``detail`` (:mod:`symbolic_ti.cli.plot`).
+
+    Attributes
+    ----------
+    argument : str
+        The keyword at fault: ``"x"``, ``"y"``, ``"parameter"``, ``"x_range"``, ``"y_range"``, ``"resolution"``,
+        ``"values"`` or ``"trials"``.
+    detail : str
+        What was wrong and what is allowed, without the function's name.
+    missing : tuple of str
+        For ``argument == "values"``: the parameters left without a value (``"lambda"``: the ridge).
+    """
+
+    def __init__(self, who: str, argument: str, detail: str, missing: tuple[str, ...] = ()) -> None:
+        super().__init__(f"{who}: {detail}")
+        self.argument, self.detail, self.missing = argument, detail, missing
 
 
 def read_only(a: np.ndarray) -> np.ndarray:
@@ -49,7 +72,8 @@ def figure_label(result: Result) -> str:
     return result.label()
 
 
-def free_result(result: Result, scanned: Sequence[str], values: Mapping[str, Any] | None, who: str) -> Result:
+def free_result(result: Result, scanned: Sequence[str], values: Mapping[str, Any] | None, who: str,
+                arguments: Sequence[str] = ()) -> Result:
     """``result`` with exactly the parameters ``scanned`` free: solve again if one of them is fixed, then set the
     other free parameters from ``values`` (exactly).
 
@@ -62,6 +86,8 @@ def free_result(result: Result, scanned: Sequence[str], values: Mapping[str, Any
         Values of the other free parameters.
     who : str
         The calling function, for messages.
+    arguments : sequence of str, optional
+        The keyword that gave each of ``scanned`` (e.g. ``("x", "y")``), for :class:`FigureArgumentError`.
 
     Returns
     -------
@@ -70,8 +96,8 @@ def free_result(result: Result, scanned: Sequence[str], values: Mapping[str, Any
     Raises
     ------
     ParameterError
-        If ``result`` is not a Result, a name is not a parameter of its family, a scanned parameter is also set,
-        or free parameters are left without a value.
+        If ``result`` is not a Result. :class:`FigureArgumentError` if a name is not a parameter of its family,
+        a scanned parameter is also set, or free parameters are left without a value.
     """
     if not isinstance(result, Result):
         raise ParameterError(f"{who}: result must be a symbolic_ti Result, got {type(result).__name__}")
@@ -81,17 +107,19 @@ def free_result(result: Result, scanned: Sequence[str], values: Mapping[str, Any
     fam = result.family
     family_names = {p.name for p in fam.active_parameters}
     free = {s.name for s in result.free_symbols}
-    for name in scanned:
+    keywords = list(arguments) + ["parameter"] * (len(scanned) - len(arguments))
+    allowed = ", ".join(sorted(family_names) + ["lambda"])
+    for name, keyword in zip(scanned, keywords, strict=True):
         if name != "lambda" and name not in family_names:
-            allowed = ", ".join(sorted(family_names) + ["lambda"])
-            raise ParameterError(f"{who}: {name!r} is not a parameter of {fam.describe()}; allowed: {allowed}")
+            raise FigureArgumentError(who, keyword, f"{name!r} is not a parameter of {fam.describe()}; allowed: "
+                                                    f"{allowed}")
         if name in values:
-            raise ParameterError(f"{who}: {name} is scanned by the figure, so it cannot also be set in values")
+            raise FigureArgumentError(who, "values", f"{name} is scanned by the figure, so it cannot also be "
+                                                     f"set in values")
     for name in values:
         if name != "lambda" and name not in family_names:
-            allowed = ", ".join(sorted(family_names) + ["lambda"])
-            raise ParameterError(f"{who}: values names {name!r}, which is not a parameter of {fam.describe()}; "
-                                 f"allowed: {allowed}")
+            raise FigureArgumentError(who, "values", f"values names {name!r}, which is not a parameter of "
+                                                     f"{fam.describe()}; allowed: {allowed}")
     resolve = False
     fam_free = {}
     for name in scanned:
@@ -109,11 +137,10 @@ def free_result(result: Result, scanned: Sequence[str], values: Mapping[str, Any
         result = result.subs(values)
     left = sorted({s.name for s in result.free_symbols} - set(scanned))
     if left:
-        raise ParameterError(f"{who}: the result still depends on {', '.join(left)}; give "
-                             + ("its value" if len(left) == 1 else "their values")
-                             + " in values, e.g. values={" + ", ".join(f"'{x}': ..." for x in left) + "} (CLI: "
-                             + " ".join(f"--set {x}=VALUE" if x != "lambda" else "--ridge VALUE" for x in left)
-                             + ")")
+        raise FigureArgumentError(who, "values", f"the result still depends on {', '.join(left)}; give "
+                                  + ("its value" if len(left) == 1 else "their values")
+                                  + " in values, e.g. values={" + ", ".join(f"'{x}': ..." for x in left) + "}",
+                                  missing=tuple(left))
     return result
 
 
@@ -122,8 +149,8 @@ def to_float(v: sp.Expr) -> float:
     return float(sp.N(v, 30)) if not v.is_Rational else float(v)
 
 
-def axis_cells(name: str, result: Result, rng: Any, count: int, log: bool | None, who: str
-          ) -> tuple[np.ndarray, np.ndarray, bool, float, float]:
+def axis_cells(name: str, result: Result, rng: Any, count: int, log: bool | None, who: str,
+               argument: str = "x_range") -> tuple[np.ndarray, np.ndarray, bool, float, float]:
     """Cell centres and edges of one scanned axis.
 
     Parameters
@@ -140,6 +167,8 @@ def axis_cells(name: str, result: Result, rng: Any, count: int, log: bool | None
         Log-spaced (default: only the ridge).
     who : str
         The calling function, for messages.
+    argument : str, default "x_range"
+        The keyword of the range, for :class:`FigureArgumentError` (the resolution's is ``"resolution"``).
 
     Returns
     -------
@@ -148,11 +177,13 @@ def axis_cells(name: str, result: Result, rng: Any, count: int, log: bool | None
 
     Raises
     ------
-    ParameterError
-        For a bad count or range, or a log axis over a range with low <= 0.
+    FigureArgumentError
+        For a bad count or range, a range outside the parameter's domain, or a log axis over a range with
+        low <= 0.
     """
     if isinstance(count, bool) or not isinstance(count, int) or count < 2:
-        raise ParameterError(f"{who}: the resolution of {name} must be an integer >= 2, got {count!r}")
+        raise FigureArgumentError(who, "resolution", f"the resolution of {name} must be an integer >= 2, got "
+                                                     f"{count!r}")
     if rng is None:
         if name == "lambda":
             lo, hi = 1e-3, 10.0
@@ -164,20 +195,35 @@ def axis_cells(name: str, result: Result, rng: Any, count: int, log: bool | None
         try:
             lo, hi = (float(sp.Rational(str(v)) if isinstance(v, str) else v) for v in rng)
         except (TypeError, ValueError):
-            raise ParameterError(f"{who}: the range of {name} must be a pair (low, high) of numbers, got {rng!r}") \
-                from None
+            raise FigureArgumentError(who, argument, f"the range of {name} must be a pair (low, high) of numbers, "
+                                                     f"got {rng!r}") from None
         if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-            raise ParameterError(f"{who}: the range of {name} must have finite low < high, got {rng!r}")
+            raise FigureArgumentError(who, argument, f"the range of {name} must have finite low < high, got "
+                                                     f"{rng!r}")
+        _check_domain(name, result, lo, hi, who, argument)
     if log is None:
         log = name == "lambda"
     if log:
         if lo <= 0:
             lo = 1e-3 if rng is None else lo
         if lo <= 0:
-            raise ParameterError(f"{who}: a log axis for {name} needs a range with low > 0, got {rng!r}")
+            raise FigureArgumentError(who, argument, f"a log axis for {name} needs a range with low > 0, got "
+                                                     f"({lo:g}, {hi:g}); for a range from 0 use a linear axis")
         edges = np.geomspace(lo, hi, count + 1)
         centres = np.sqrt(edges[:-1] * edges[1:])
     else:
         edges = np.linspace(lo, hi, count + 1)
         centres = (edges[:-1] + edges[1:]) / 2
     return centres, edges, bool(log), lo, hi
+
+
+def _check_domain(name: str, result: Result, lo: float, hi: float, who: str, argument: str) -> None:
+    """Fail unless ``[lo, hi]`` lies in the domain of ``name`` (the ridge: ``[0, oo)``)."""
+    if name == "lambda":
+        lower, upper, domain = 0.0, math.inf, "[0, oo)"
+    else:
+        p = result.family.parameter(name)
+        lower, upper, domain = float(p.lower), float(p.upper) if p.upper.is_finite else math.inf, p.domain_text()
+    if lo < lower or hi > upper:
+        raise FigureArgumentError(who, argument, f"the range ({lo:g}, {hi:g}) of {name} is not inside its domain "
+                                                 f"{domain}")
