@@ -183,3 +183,23 @@ def test_figure_messages_in_python_keep_the_keyword():
     with pytest.raises(FigureArgumentError, match="phase_data: the range") as info:
         phase_data(r, x_range=(-0.5, 0.5), resolution=4, curves=False)
     assert info.value.argument == "x_range" and info.value.detail.startswith("the range (-0.5, 0.5) of alpha")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT delivery to a child differs on Windows")
+def test_ctrl_c_during_the_imports_prints_no_traceback():
+    """The command's imports (sympy) take about a second; a Ctrl-C inside them ends the process by SIGINT with one
+    line, not a traceback."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "families"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert proc.returncode in (-signal.SIGINT, 130), (proc.returncode, err)
+    assert err in ("", "symbolic-ti: interrupted\n") and out == ""

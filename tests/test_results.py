@@ -263,7 +263,7 @@ def test_result_renders_in_every_format(n4):
     tex = n4.to_latex()
     assert r"\frac{5}{7}" in tex and r"\begin{tabular}" in tex
     assert n4.to_latex(standalone=True).startswith(r"\documentclass")
-    assert n4.to_latex(notebook=True) == n4._repr_latex_() and n4._repr_latex_().startswith(r"$\displaystyle")
+    assert n4.to_latex(notebook=True) == n4._repr_latex_() and n4._repr_latex_().startswith("$$")
     assert "5/7" in n4._repr_html_()
 
 

@@ -5,8 +5,9 @@ Three outputs of :func:`result_to_latex`:
 * default: a fragment for a paper (``tabular`` for numeric results, ``align*`` from amsmath for symbolic
   ones, whose formulas are too long for a table);
 * ``standalone=True``: a complete document (``\documentclass{article}`` ... ``\end{document}``);
-* ``notebook=True``: one ``$\displaystyle ...$`` block of MathJax-supported commands (``array``,
-  ``aligned``, ``\text``), which Jupyter renders; :meth:`Result._repr_latex_` uses it.
+* ``notebook=True``: ``$$...$$`` displays of MathJax-supported commands (``array``, ``aligned``, ``\text``),
+  one per part so that a document can break between them, which Jupyter renders; :meth:`Result._repr_latex_`
+  uses it.
 
 Symbols print as in ``docs/conventions.md``: ``\alpha``, ``\lambda``, ``\kappa_{o}``, ``\kappa_{d}``.
 Numerators and denominators are factored for readability (:func:`factored`); the value is never changed.

@@ -6,8 +6,8 @@ Three outputs of :func:`result_to_latex` (registered as the ``"latex"`` renderer
 * default: a fragment for a paper (``tabular`` for numeric results, ``align*`` from amsmath for symbolic
   ones, whose formulas are too long for a table);
 * ``standalone=True``: a complete document (``\documentclass{article}`` ... ``\end{document}``);
-* ``notebook=True``: one ``$\displaystyle ...$`` block of MathJax-supported commands (``array``,
-  ``aligned``, ``\text``), which Jupyter renders.
+* ``notebook=True``: ``$$...$$`` displays of MathJax-supported commands (``array``, ``aligned``, ``\text``),
+  one per part, which Jupyter renders and a document (nbconvert) can break between.
 
 Every value is printed by :func:`symbolic_ti.export.latex_printer.expr_latex`, so it reads back with
 :func:`symbolic_ti.export.latex.parse_exported`.
@@ -24,7 +24,11 @@ from ..errors import ExportError
 from ..results import Result
 from .latex_printer import DAGGER, expr_latex, plain_latex
 
-__all__ = ["trial_latex", "table_latex", "margins_latex", "ridge_latex", "result_to_latex", "latex_document"]
+__all__ = ["ARRAY_STRETCH", "trial_latex", "table_latex", "margins_latex", "ridge_latex", "result_to_latex",
+           "latex_document"]
+
+#: ``\arraystretch`` of the ``tabular`` of :func:`table_latex`: rows of fractions need the room.
+ARRAY_STRETCH = 1.8
 
 
 def trial_latex(result: Result, i: int, j: int) -> str:
@@ -151,12 +155,15 @@ def table_latex(result: Result, *, environment: str = "tabular") -> str:
     if environment == "tabular":
         rows = _table_rows(result, lambda s: f"${s}$")
         body = [" & ".join(rows[0]) + r" \\", r"\hline"] + [" & ".join(r) + r" \\" for r in rows[1:]]
-        out = [rf"\begin{{tabular}}{{{spec}}}", *body, r"\end{tabular}"]
+        # taller rows (in a group, so only this table): fractions do not touch the rows above and below
+        out = [rf"{{\renewcommand{{\arraystretch}}{{{ARRAY_STRETCH}}}%", rf"\begin{{tabular}}{{{spec}}}", *body,
+               r"\end{tabular}}"]
         if note:
             out += [r"\par\smallskip", rf"{{\footnotesize {note}\par}}"]
         return "\n".join(out)
     rows = _table_rows(result, lambda s: s)
-    body = [" & ".join(rows[0]) + r" \\", r"\hline"] + [" & ".join(r) + r" \\" for r in rows[1:]]
+    gap = r" \\[0.8ex]" if not result.free_symbols else r" \\"  # MathJax: room between rows of fractions
+    body = [" & ".join(rows[0]) + r" \\", r"\hline"] + [" & ".join(r) + gap for r in rows[1:]]
     table = "\n".join([rf"\begin{{array}}{{{spec}}}", *body, r"\end{array}"])
     if note:
         # inside math: turn "$x$" pieces of the note into math and the rest into \text
@@ -223,18 +230,10 @@ def margins_latex(result: Result, *, notebook: bool = False) -> str:
     -------
     str
     """
+    if notebook:
+        return r" \\ ".join(_margin_parts(result))
     items = _margin_items(result)
     summary = _summary_rows(result)
-    if notebook:
-        parts = []
-        for heading, lines in items:
-            parts.append(rf"\text{{{heading}:}}")
-            parts.append(r"\begin{aligned}" + r" \\ ".join(_align(x) for x in lines) + r"\end{aligned}")
-        parts.append(r"\text{per category:}")
-        rows = [r"\text{category} & \text{trials} & \text{min margin} & \text{errors}"]
-        rows += [rf"\text{{{c}}} & {k} & {_math_or_text(mm)} & {_math_or_text(ne)}" for c, k, mm, ne in summary]
-        parts.append(r"\begin{array}{lrcr}" + rows[0] + r" \\ \hline " + r" \\ ".join(rows[1:]) + r"\end{array}")
-        return r" \\ ".join(parts)
     out = []
     for heading, lines in items:
         out.append(rf"\paragraph{{{heading.capitalize()}}}")
@@ -245,6 +244,31 @@ def margins_latex(result: Result, *, notebook: bool = False) -> str:
     tab.append(r"\end{tabular}")
     out.append("\n".join(tab))
     return "\n\n".join(out)
+
+
+#: Notebook LaTeX: lines per ``aligned`` block, so that a long list breaks between blocks in a document.
+_ALIGNED_LINES = 8
+
+
+def _aligned_blocks(lines: list[str]) -> list[str]:
+    """``aligned`` blocks of at most :data:`_ALIGNED_LINES` lines each."""
+    return [r"\begin{aligned}" + r" \\ ".join(lines[k:k + _ALIGNED_LINES]) + r"\end{aligned}"
+            for k in range(0, len(lines), _ALIGNED_LINES)]
+
+
+def _margin_parts(result: Result) -> list[str]:
+    """The notebook (MathJax) form of :func:`margins_latex`: headings, ``aligned`` blocks and the summary
+    ``array``, one display each."""
+    parts = []
+    for heading, lines in _margin_items(result):
+        parts.append(rf"\text{{{heading}:}}")
+        parts += _aligned_blocks([_align(x) for x in lines])
+    parts.append(r"\text{per category:}")
+    rows = [r"\text{category} & \text{trials} & \text{min margin} & \text{errors}"]
+    rows += [rf"\text{{{c}}} & {k} & {_math_or_text(mm)} & {_math_or_text(ne)}"
+             for c, k, mm, ne in _summary_rows(result)]
+    parts.append(r"\begin{array}{lrcr}" + rows[0] + r" \\ \hline " + r" \\ ".join(rows[1:]) + r"\end{array}")
+    return parts
 
 
 def _align(line: str) -> str:
@@ -264,13 +288,23 @@ def _dollar(s: str) -> str:
 # ------------------------------------------------------------------ report
 def _predictions_align(result: Result, notebook: bool) -> str:
     """``f(i, j)``, ``j > i``, one per line (for symbolic results)."""
-    n = result.task.n
-    marks = _exception_cells(result)
-    lines = [f"f({i}, {j}){DAGGER if (i, j) in marks else ''} &= {expr_latex(result.f(i, j))}"
-             for i in range(1, n) for j in range(i + 1, n + 1)]
+    lines = _prediction_lines(result)
     if notebook:
         return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
     return "\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}"
+
+
+def _prediction_lines(result: Result) -> list[str]:
+    """``f(i, j) &= ...``, ``j > i``, the exception's cell marked."""
+    n = result.task.n
+    marks = _exception_cells(result)
+    return [f"f({i}, {j}){DAGGER if (i, j) in marks else ''} &= {expr_latex(result.f(i, j))}"
+            for i in range(1, n) for j in range(i + 1, n + 1)]
+
+
+def _predictions_aligned(result: Result) -> list[str]:
+    """Notebook form of the predictions of a symbolic result: ``aligned`` blocks of a few lines each."""
+    return _aligned_blocks(_prediction_lines(result))
 
 
 def latex_document(body: Iterable[str]) -> str:
@@ -310,7 +344,9 @@ def result_to_latex(result: Result, notebook: bool = False, standalone: bool = F
     ----------
     result : Result
     notebook : bool
-        One ``$\displaystyle ...$`` block for MathJax (Jupyter); no ``tabular``, no text-mode commands.
+        For MathJax (Jupyter) and nbconvert: one ``$$...$$`` display per part (description, ridge, table or
+        blocks of at most eight formulas, margins, summary), separated by blank lines so that a document can
+        break the page between them; no ``tabular``, no text-mode commands.
     standalone : bool
         A complete document that compiles with ``pdflatex`` (packages: amsmath, geometry). Ignored when
         ``notebook`` is true.
@@ -327,15 +363,16 @@ def result_to_latex(result: Result, notebook: bool = False, standalone: bool = F
             parts += [rf"\text{{{t} }} {m}" for t, m in _ridgeless_lines(result)]
         else:
             parts.append(rf"\text{{ridge }} {ridge_latex(result)}")
-        if result.is_numeric:
-            parts.append(table_latex(result, environment="array"))
+        if result.is_numeric:  # gathered: the table, then the footnote of its dagger on the next line
+            parts.append(r"\begin{gathered}" + table_latex(result, environment="array") + r"\end{gathered}")
         else:
-            parts.append(_predictions_align(result, notebook=True))
+            parts += _predictions_aligned(result)
             note = _footnote(result)
             if note:
                 parts.append(_text_math(note))
-        parts.append(margins_latex(result, notebook=True))
-        return r"$\displaystyle \begin{array}{l} " + r" \\ ".join(parts) + r" \end{array}$"
+        parts += _margin_parts(result)
+        # one display per part: a document (nbconvert) breaks the page between them, MathJax shows them in turn
+        return "\n\n".join(f"$${p}$$" for p in parts)
 
     body = [rf"\noindent Kernel ridge regression, {desc}.\\"]
     if result.ridge is None:  # ridgeless

@@ -17,7 +17,12 @@ from ..display import renderer
 from ..results import Result
 from .latex_printer import factored
 
-__all__ = ["expr_text", "approx_suffix", "header_lines", "result_to_text"]
+__all__ = ["CELL_WIDTH", "expr_text", "approx_suffix", "header_lines", "result_to_text"]
+
+#: A table cell shows its exact value when that is at most this many characters; a longer one (ReLU kernels:
+#: hundreds of characters in pi and sqrt(3)) shows its decimal ``~0.701783``, and the exact value is listed
+#: under the table with its decimal, as ``derive --trial`` prints it.
+CELL_WIDTH = 24
 
 
 def expr_text(e: sp.Expr | None) -> str:
@@ -57,7 +62,29 @@ def approx_suffix(e: sp.Expr | None) -> str:
     """
     if e is None or e.free_symbols or e.is_Integer:
         return ""
-    return f" (~{float(e):.6g})"
+    return f" (~{_decimal(e)})"
+
+
+def _decimal(e: sp.Expr) -> str:
+    """6 significant digits of a number (evaluated to 30 digits first, so that cancellation does not cost)."""
+    return f"{float(e) if e.is_Rational else float(sp.N(e, 30)):.6g}"
+
+
+def _cell(label: str, e: sp.Expr, long_values: list[str]) -> str:
+    """A table cell: the exact value if short (:data:`CELL_WIDTH`), else its decimal ``~x``; a long exact value
+    is appended to ``long_values`` as ``label = exact (~x)``."""
+    text = expr_text(e)
+    if len(text) <= CELL_WIDTH or e.free_symbols:
+        return text
+    long_values.append(f"  {label} = {text}{approx_suffix(e)}")
+    return f"~{_decimal(e)}"
+
+
+def _long_note(long_values: list[str]) -> list[str]:
+    """The exact values behind the ``~`` cells of a table."""
+    if not long_values:
+        return []
+    return ["exact values of the ~ cells:"] + long_values
 
 
 def _table(rows: list[list[str]], align_left: int = 1) -> list[str]:
@@ -115,12 +142,14 @@ def _predictions(result: Result) -> list[str]:
              for e in result.task.exceptions]
     if result.is_numeric:
         rows = [["i\\j"] + [str(j) for j in range(2, n + 1)]]
+        long_values: list[str] = []
         for i in range(1, n):
             row = [str(i)]
             for j in range(2, n + 1):
-                row.append("" if j <= i else expr_text(result.f(i, j)) + ("*" if (i, j) in marks else ""))
+                row.append("" if j <= i else _cell(f"f({i}, {j})", result.f(i, j), long_values)
+                           + ("*" if (i, j) in marks else ""))
             rows.append(row)
-        return ["f(i, j) for j > i (row i, column j):"] + _table(rows) + notes
+        return ["f(i, j) for j > i (row i, column j):"] + _table(rows) + notes + _long_note(long_values)
     lines = ["f(i, j) for j > i:"]
     for i in range(1, n):
         for j in range(i + 1, n + 1):
@@ -136,22 +165,31 @@ def _margins(result: Result) -> list[str]:
     if lines:
         lines.append("")
     rows = [["category", "trials", "min margin", "errors"]]
+    long_values: list[str] = []
     for name, s in result.categories.items():
         if name == "no_ground_truth":
             rows.append([name, str(len(s.trials)), "no ground truth", "-"])
             continue
-        mm = "symbolic" if s.min_margin is None else expr_text(s.min_margin) + approx_suffix(s.min_margin)
+        if s.min_margin is None:
+            mm = "symbolic"
+        else:
+            mm = _cell(f"min margin {name}", s.min_margin, long_values)
+            mm += approx_suffix(s.min_margin) if not mm.startswith("~") else ""
         ne = "symbolic" if s.n_errors is None else str(s.n_errors)
         rows.append([name, str(len(s.trials)), mm, ne])
-    lines += ["per category (margin = ground truth * f(i, j)):"] + _table(rows)
+    lines += ["per category (margin = ground truth * f(i, j)):"] + _table(rows) + _long_note(long_values)
     lines.append("")
     if result.is_numeric:
         errs = result.errors
         cats = result.task.categories
         if errs:
             lines.append(f"errors (negative margin): {len(errs)}")
-            lines += _table([[f"({i}, {j})", cats[(i, j)], f"margin {expr_text(result.margin(i, j))}"
-                              + approx_suffix(result.margin(i, j))] for i, j in errs], align_left=3)
+            long_values = []
+            cells = [(i, j, _cell(f"margin ({i}, {j})", result.margin(i, j), long_values)) for i, j in errs]
+            lines += _table([[f"({i}, {j})", cats[(i, j)], f"margin {c}"
+                              + ("" if c.startswith("~") else approx_suffix(result.margin(i, j)))]
+                             for i, j, c in cells], align_left=3)
+            lines += _long_note(long_values)
         else:
             lines.append("errors (negative margin): none")
     else:
@@ -165,9 +203,11 @@ def _training(result: Result) -> list[str]:
     fits = result.training_fit
     if result.is_numeric:
         rows = [["trial", "target", "f", "residual"]]
-        rows += [[f"({a}, {b})", f"{t.target:+d}", expr_text(t.prediction), expr_text(t.residual)]
-                 for t in fits for a, b in [t.trial]]
-        return ["training fit (residual = target - f):"] + _table(rows)
+        long_values: list[str] = []
+        rows += [[f"({a}, {b})", f"{t.target:+d}", _cell(f"f({a}, {b})", t.prediction, long_values),
+                  _cell(f"residual ({a}, {b})", t.residual, long_values)] for t in fits for a, b in [t.trial]]
+        note = ["  (~: decimals; the exact f(i, j) are listed under the predictions, residual = target - f)"]
+        return ["training fit (residual = target - f):"] + _table(rows) + (note if long_values else [])
     lines = ["training fit (residual = target - f):"]
     lines += [f"  ({a}, {b}) target {t.target:+d}: residual = {expr_text(t.residual)}"
               for t in fits for a, b in [t.trial]]
