@@ -23,7 +23,7 @@ from .phase_diagrams import PhaseData, phase_data
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["heatmap", "phase", "curve"]
+__all__ = ["heatmap", "phase", "curve", "marker_text"]
 
 
 def _symbol(name: str) -> str:
@@ -49,8 +49,10 @@ def heatmap(data: HeatmapData | Result, values: Mapping[str, Any] | None = None,
     -------
     matplotlib.figure.Figure
         Training trials are outlined in black, the exception in a thick magenta frame, wrong trials (negative
-        margin) carry a cross, trials without ground truth are hatched, and the cycle's items are coloured on
-        both axes.
+        margin) keep their value (in bold) inside a yellow frame with a corner cross, trials without ground truth
+        are hatched, and the cycle's items are coloured on both axes; a key below the grid names the marks. The
+        diverging colour scale is centred at 0 (0.5 for ``p_first``) with each side scaled to its own extreme,
+        so that small negative margins show.
 
     Raises
     ------
@@ -62,40 +64,56 @@ def heatmap(data: HeatmapData | Result, values: Mapping[str, Any] | None = None,
     require_matplotlib()
     if not isinstance(data, HeatmapData):
         data = heatmap_data(data, values, quantity, temperature)
-    from matplotlib.patches import Rectangle
+    from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch, Rectangle
 
     n = data.task.n
-    fig = new_figure((0.55 * n + 2.4, 0.55 * n + 1.2))
+    side = min(max(0.36 * n + 1.2, 3.0), 7.0)  # printed at a column (3.4 in) to a page width, cells stay legible
+    fig = new_figure((side + 1.3, side + 0.9))
     ax = fig.add_subplot()
     mat = np.ma.masked_invalid(data.matrix)
-    if data.quantity == "p_first":
-        vmin, vmax, cmap, cb = 0.0, 1.0, "RdBu_r", "P(first item wins)"
-    else:
-        lim = float(np.nanmax(np.abs(data.matrix))) or 1.0
-        vmin, vmax, cmap = -lim, lim, "RdBu_r"
-        cb = "f(i, j)" if data.quantity == "f" else "margin g f(i, j)"
-    im = ax.imshow(mat, cmap=cmap, vmin=vmin, vmax=vmax, origin="upper",
-                   extent=(0.5, n + 0.5, n + 0.5, 0.5))
-    fig.colorbar(im, ax=ax, shrink=0.85, label=cb)
+    centre = 0.5 if data.quantity == "p_first" else 0.0
+    cb = {"p_first": "P(first item wins)", "f": "f(i, j)"}.get(data.quantity, "margin g f(i, j)")
+    finite = data.matrix[np.isfinite(data.matrix)]
+    low = float(finite.min()) if finite.size else centre - 1
+    high = float(finite.max()) if finite.size else centre + 1
+    # diverging and centred at the neutral value, each side scaled to its own extreme (but at least a tenth of
+    # the other side's extreme), so that a small negative margin (-0.10 against +2.01) is clearly blue, not white
+    up, down = max(high - centre, 0.0), max(centre - low, 0.0)
+    up, down = max(up, 0.1 * down, 1e-12), max(down, 0.1 * up, 1e-12)
+    norm = TwoSlopeNorm(vcenter=centre, vmin=centre - down, vmax=centre + up)
+    im = ax.imshow(mat, cmap="RdBu_r", norm=norm, origin="upper", extent=(0.5, n + 0.5, n + 0.5, 0.5))
+    bar = fig.colorbar(im, ax=ax, shrink=0.8, label=cb)
+    bar.set_ticks([centre - down, centre - down / 2, centre, centre + up / 2, centre + up])
+    bar.ax.set_yticklabels([f"{t:.2g}" for t in (centre - down, centre - down / 2, centre, centre + up / 2,
+                                                  centre + up)])
     if annotate is None:
         annotate = n <= 12
+    font = 9 if n <= 7 else 8 if n <= 10 else 7
     for i in range(1, n + 1):
         for j in range(1, n + 1):
             if i == j:
                 continue
+            v = data.matrix[i - 1, j - 1]
             if data.no_ground_truth[i - 1, j - 1]:
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="0.45",
                                        linewidth=0.0, alpha=0.8))
             if data.training[i - 1, j - 1]:
                 exc = data.exception[i - 1, j - 1]
                 ax.add_patch(Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False,
-                                       edgecolor="magenta" if exc else "black", linewidth=2.6 if exc else 1.2))
-            if data.wrong[i - 1, j - 1]:
-                ax.plot([j], [i], marker="x", color="black", markersize=9, markeredgewidth=2)
-            elif annotate and not np.isnan(data.matrix[i - 1, j - 1]):
-                v = data.matrix[i - 1, j - 1]
-                dark = abs(v - (0.5 if data.quantity == "p_first" else 0.0)) > 0.6 * (vmax - vmin) / 2
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7, color="white" if dark else "0.15")
+                                       edgecolor="magenta" if exc else "black", linewidth=2.4 if exc else 1.1))
+            wrong = bool(data.wrong[i - 1, j - 1])
+            if wrong:  # the value stays; a yellow inner frame and a corner cross mark the error
+                ax.add_patch(Rectangle((j - 0.36, i - 0.36), 0.72, 0.72, fill=False, edgecolor="#ffd400",
+                                       linewidth=2.2, linestyle="-"))
+                ax.plot([j + 0.3], [i - 0.3], marker="x", color="black", markersize=4.5, markeredgewidth=1.4)
+            if annotate and not np.isnan(v):
+                dark = abs(float(norm(v)) - 0.5) > 0.32
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=font,
+                        fontweight="bold" if wrong else "normal", color="white" if dark else "0.1")
+            elif wrong:
+                ax.plot([j], [i], marker="x", color="black", markersize=7, markeredgewidth=1.8)
     ax.set_xticks(range(1, n + 1))
     ax.set_yticks(range(1, n + 1))
     for labels in (ax.get_xticklabels(), ax.get_yticklabels()):
@@ -105,7 +123,17 @@ def heatmap(data: HeatmapData | Result, values: Mapping[str, Any] | None = None,
                 lab.set_fontweight("bold")
     ax.set_xlabel("second item j")
     ax.set_ylabel("first item i")
-    ax.set_title(title if title is not None else data.label, fontsize=9)
+    keys: list[Any] = [Patch(fill=False, edgecolor="black", linewidth=1.1, label="training"),
+                       Patch(fill=False, edgecolor="magenta", linewidth=2.4, label="exception")]
+    if data.wrong.any():
+        keys.append(Line2D([], [], color="#ffd400", linewidth=2.2, marker="x", markeredgecolor="black",
+                           markersize=5, label="wrong (margin < 0)"))
+    if data.no_ground_truth.any():
+        keys.append(Patch(fill=False, hatch="///", edgecolor="0.45", label="no ground truth"))
+    ax.legend(handles=keys, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(keys), fontsize=7,
+              frameon=False, handlelength=1.6, columnspacing=1.0)
+    ax.set_title(title if title is not None else data.label, fontsize=8)
+
     return fig
 
 
@@ -128,8 +156,11 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
     -------
     matplotlib.figure.Figure
         Two panels: left, the regions (exception memorized or not x transitive margins all positive or not);
-        right, the group of test trials that fails first where some transitive margin is negative. Exact
-        critical curves are drawn on both (solid: exception margin = 0; dashed: a transitive margin = 0).
+        right, the group of test trials that fails first where some transitive margin is negative. Region
+        boundaries are the zero levels of the smallest margins (smooth, not the grid's steps). Exact critical
+        curves are drawn on both (solid: exception margin = 0; dashed: a transitive margin = 0) and labelled
+        with their trials; where only exact points per row are known (``exact == "points"``), they are dots
+        on the dashed zero level of the grid's margins.
 
     Raises
     ------
@@ -142,14 +173,13 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
     if not isinstance(data, PhaseData):
         data = phase_data(data, x, y, **kwargs)
     from matplotlib.colors import ListedColormap
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    fig = new_figure((11.0, 4.6))
+    fig = new_figure((8.6, 4.7))
     axes = fig.subplots(1, 2, sharey=True)
     codes = [3, 2, 1, 0] if data.memorized is not None else [1, 0]
-    cmap = ListedColormap([_REGION_COLORS[c] for c in range(4)])
-    axes[0].pcolormesh(data.x_edges, data.y_edges, data.region, cmap=cmap, vmin=-0.5, vmax=3.5, shading="flat",
-                       rasterized=True)
+    _smooth_regions(axes[0], data)
     handles = [Patch(color=_REGION_COLORS[c], label=data.region_name(c)) for c in codes
                if np.any(data.region == c)]
     present = [int(g) for g in np.unique(data.first_failure) if g >= 0]
@@ -159,21 +189,28 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
         gmap = ListedColormap([colors.get(g, "white") for g in range(max(present) + 1)])
         axes[1].pcolormesh(data.x_edges, data.y_edges, ff, cmap=gmap, vmin=-0.5, vmax=max(present) + 0.5,
                            shading="flat", rasterized=True)
+        # the generalizing region (white) over it with a smooth boundary: the zero level of the smallest margin
+        xs, ys, field = _padded(data, data.min_transitive_margin)
+        axes[1].contourf(xs, ys, field, levels=[0.0, np.inf], colors=["white"], antialiased=True)
     axes[1].set_facecolor("white")
     ghandles = []
     for g in present:
-        ts = data.groups[g]
-        shown = ", ".join(f"({i},{j})" for i, j in ts if i < j) or ", ".join(f"({i},{j})" for i, j in ts)
-        ghandles.append(Patch(color=colors[g], label=f"{shown} first"))
+        ghandles.append(Patch(color=colors[g], label=f"{_trials_text(data.groups[g])} first"))
+    points = any(c.exact == "points" for c in data.curves)
     for ax in axes:
         for c in data.curves:
-            style = dict(color="black", linewidth=1.8) if c.kind == "exception" else \
-                dict(color="0.25", linewidth=0.9, linestyle="--")
-            if c.exact == "points":
-                ax.plot(c.x, c.y, linestyle="none", marker="o" if c.kind == "exception" else ".",
-                        color=style["color"], markersize=4)
+            style = _curve_style(c.kind)
+            if c.exact == "points":  # exact crossings at exact rows, on the zero level of the grid's margins
+                ax.plot(c.x, c.y, linestyle="none", marker="o", color=style["color"], markersize=3.2)
             else:
                 ax.plot(c.x, c.y, **style)
+        if points:
+            xs, ys, field = _padded(data, data.min_transitive_margin)
+            ax.contour(xs, ys, field, levels=[0.0], colors=[_curve_style("transitive")["color"]],
+                       linewidths=0.9, linestyles="--")
+            if data.exception_margin is not None:
+                xs, ys, field = _padded(data, data.exception_margin)
+                ax.contour(xs, ys, field, levels=[0.0], colors=["black"], linewidths=1.8)
         ax.set_xlim(data.x_edges[0], data.x_edges[-1])
         ax.set_ylim(data.y_edges[0], data.y_edges[-1])
         if data.x_log:
@@ -181,23 +218,127 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
         if data.y_log:
             ax.set_yscale("log")
         ax.set_xlabel(_symbol(data.x_name))
+    _label_curves(axes[0], data)
     axes[0].set_ylabel(_symbol(data.y_name))
-    from matplotlib.lines import Line2D
-
     lines = []
-    if any(c.kind == "exception" for c in data.curves):
-        lines.append(Line2D([], [], color="black", linewidth=1.8, label="exception margin = 0 (exact)"))
-    if any(c.kind == "transitive" for c in data.curves):
-        lines.append(Line2D([], [], color="0.25", linewidth=0.9, linestyle="--",
-                            label="a transitive margin = 0 (exact)"))
-    axes[0].legend(handles=handles + lines, fontsize=7, loc="upper right", framealpha=0.85)
+    if any(c.kind == "exception" for c in data.curves) or (points and data.exception_margin is not None
+                                                           and (data.exception_margin < 0).any()):
+        lines.append(Line2D([], [], label="exception margin = 0", **_curve_style("exception")))
+    if any(c.kind == "transitive" for c in data.curves) or points:
+        lines.append(Line2D([], [], label="a transitive margin = 0", **_curve_style("transitive")))
+    if points:
+        lines.append(Line2D([], [], linestyle="none", marker="o", markersize=3.2, color="0.25",
+                            label="exact critical values (one per row)"))
+    elif data.curves:
+        for line in lines:
+            line.set_label(f"{line.get_label()} (exact)")
+    # below the panels: inside, a legend would hide a region (the geometric family's upper-right corner)
+    axes[0].legend(handles=handles + lines, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13),
+                   frameon=False)
     if ghandles:
-        axes[1].legend(handles=ghandles[:10], fontsize=7, loc="upper right", framealpha=0.85,
-                       title="trial failing first", title_fontsize=7)
+        axes[1].legend(handles=ghandles[:10], fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13),
+                       ncol=1 if len(ghandles) < 4 else 2, frameon=False, title="trial failing first",
+                       title_fontsize=7)
     axes[0].set_title("regions", fontsize=9)
     axes[1].set_title("first failing test trials (white: all transitive margins > 0)", fontsize=9)
     fig.suptitle(title if title is not None else data.label, fontsize=9)
     return fig
+
+
+def _curve_style(kind: str) -> dict[str, Any]:
+    """Line style of a critical curve: solid black for the exception margin, dashed grey for a transitive one."""
+    if kind == "exception":
+        return {"color": "black", "linewidth": 1.8}
+    return {"color": "0.25", "linewidth": 0.9, "linestyle": "--"}
+
+
+def _trials_text(trials: Sequence[tuple[int, int]]) -> str:
+    """``(3,6), (4,7)``: the trials with i < j (all of them if none is)."""
+    return ", ".join(f"({i},{j})" for i, j in trials if i < j) or ", ".join(f"({i},{j})" for i, j in trials)
+
+
+def _padded(data: PhaseData, field: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cell centres extended to the plot's edges, and ``field`` with its border rows and columns repeated, so
+    that a contour covers the whole plot (not only the span of the centres)."""
+    xs = np.concatenate([[data.x_edges[0]], data.x, [data.x_edges[-1]]])
+    ys = np.concatenate([[data.y_edges[0]], data.y, [data.y_edges[-1]]])
+    return xs, ys, np.pad(np.asarray(field, dtype=float), 1, mode="edge")
+
+
+def _smooth_regions(ax: Any, data: PhaseData) -> None:
+    """The regions of a phase diagram, bounded by the zero levels of the (continuous) smallest transitive
+    margin and exception margin, so the boundaries are smooth lines rather than the grid's stair steps."""
+    from matplotlib.patches import PathPatch
+
+    xs, ys, tm = _padded(data, data.min_transitive_margin)
+    top = 2 if data.memorized is not None else 0  # memorized (or no exception): codes 2 + generalizes
+    ax.contourf(xs, ys, tm, levels=[-np.inf, 0.0, np.inf], colors=[_REGION_COLORS[top], _REGION_COLORS[top + 1]],
+                antialiased=True)
+    if data.exception_margin is None or not (data.exception_margin < 0).any():
+        return
+    _, _, em = _padded(data, data.exception_margin)
+    mask = ax.contourf(xs, ys, em, levels=[-np.inf, 0.0], colors="none")
+    paths = [p for p in mask.get_paths() if len(p.vertices)]
+    if not paths:
+        return
+    clip = PathPatch(paths[0], transform=ax.transData, facecolor="none", edgecolor="none")
+    ax.add_patch(clip)
+    inner = ax.contourf(xs, ys, tm, levels=[-np.inf, 0.0, np.inf], colors=[_REGION_COLORS[0], _REGION_COLORS[1]],
+                        antialiased=True)
+    inner.set_clip_path(clip)
+
+
+def _label_curves(ax: Any, data: PhaseData) -> None:
+    """Write the trials of each critical curve next to it, at a point inside the plot away from the others."""
+    used: list[tuple[float, float]] = []
+    x0, x1, y0, y1 = data.x_edges[0], data.x_edges[-1], data.y_edges[0], data.y_edges[-1]
+
+    def frac(v: np.ndarray, lo: float, hi: float, log: bool) -> np.ndarray:
+        return (np.log(v) - np.log(lo)) / (np.log(hi) - np.log(lo)) if log else (v - lo) / (hi - lo)
+
+    for c in data.curves:
+        with np.errstate(all="ignore"):
+            fx, fy = frac(np.asarray(c.x), x0, x1, data.x_log), frac(np.asarray(c.y), y0, y1, data.y_log)
+        inside = np.flatnonzero(np.isfinite(fx) & np.isfinite(fy) & (fx > 0.03) & (fx < 0.75) & (fy > 0.06)
+                                & (fy < 0.9))
+        if not inside.size:
+            continue
+        candidates = inside[np.linspace(0, inside.size - 1, min(inside.size, 40)).astype(int)]
+        # the middle of the curve, or where it is farthest from the labels already placed
+        spread = [min((abs(float(fx[k]) - u) + abs(float(fy[k]) - v) for u, v in used), default=1.0)
+                  - 0.01 * abs(m - len(candidates) / 2) for m, k in enumerate(candidates)]
+        k = int(candidates[int(np.argmax(spread))])
+        used.append((float(fx[k]), float(fy[k])))
+        ax.annotate(_trials_text(c.trials), (c.x[k], c.y[k]), xytext=(4, 4), textcoords="offset points",
+                    fontsize=7, color="black" if c.kind == "exception" else "0.15",
+                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+
+
+def marker_text(value: Any, value_float: float, width: int = 12) -> str:
+    """The label of a critical value on a margin plot: the exact value when it is short (``4/15``, ``sqrt(2)/2``;
+    at most ``width`` characters), else 4 significant digits (``0.04463``).
+
+    Parameters
+    ----------
+    value : sympy expression
+        The exact critical value.
+    value_float : float
+        Its float.
+    width : int, default 12
+
+    Returns
+    -------
+    str
+    """
+    import sympy as sp
+
+    try:
+        exact = str(sp.sympify(value))
+    except (sp.SympifyError, TypeError):
+        exact = ""
+    if exact and len(exact) <= width and "RootOf" not in exact:
+        return exact
+    return f"{value_float:.4g}"
 
 
 def curve(data: CurveData | Result, parameter: str = "alpha", trials: Iterable[Sequence[int]] | None = None, *,
@@ -214,6 +355,8 @@ def curve(data: CurveData | Result, parameter: str = "alpha", trials: Iterable[S
     Returns
     -------
     matplotlib.figure.Figure
+        Each exact critical value is marked by a dot and a dotted line, labelled by its exact value when short
+        (:func:`marker_text`); labels of close values are stacked so that they do not overlap.
 
     Raises
     ------
@@ -232,11 +375,20 @@ def curve(data: CurveData | Result, parameter: str = "alpha", trials: Iterable[S
         (line,) = ax.plot(data.x, s.margin, label=s.label, linewidth=1.4)
         colors[s.label] = line.get_color()
     ax.axhline(0.0, color="black", linewidth=0.8)
-    for mk in data.markers:
-        ax.axvline(mk.value_float, color=colors.get(mk.series, "0.3"), linewidth=0.7, linestyle=":")
-        ax.plot([mk.value_float], [0.0], marker="o", color=colors.get(mk.series, "0.3"), markersize=5)
-        ax.annotate(f"{mk.value_float:.4g}", (mk.value_float, 0.0), textcoords="offset points", xytext=(3, 5),
-                    fontsize=7, rotation=60)
+    lo, hi = float(data.x[0]), float(data.x[-1])
+    levels: list[list[float]] = []  # axes-fraction positions of the labels on each text level
+    for mk in sorted(data.markers, key=lambda m: m.value_float):
+        color = colors.get(mk.series, "0.3")
+        ax.axvline(mk.value_float, color=color, linewidth=0.7, linestyle=":")
+        ax.plot([mk.value_float], [0.0], marker="o", color=color, markersize=5)
+        at = (np.log(mk.value_float / lo) / np.log(hi / lo)) if data.log else (mk.value_float - lo) / (hi - lo)
+        level = next((k for k, used in enumerate(levels) if all(abs(at - u) > 0.13 for u in used)), len(levels))
+        if level == len(levels):
+            levels.append([])
+        levels[level].append(at)
+        ax.annotate(marker_text(mk.value, mk.value_float), (mk.value_float, 0.0), textcoords="offset points",
+                    xytext=(3, 5 + 11 * level), fontsize=8, color=color,
+                    bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.75})
     if data.log:
         ax.set_xscale("log")
     ax.set_xlabel(_symbol(data.parameter))

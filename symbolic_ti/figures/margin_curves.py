@@ -193,4 +193,4 @@ def curve_data(result: Result, parameter: str = "alpha", trials: Iterable[Sequen
                     seen[key] = len(markers)
                     markers.append(CurveMarker(lab, (c.trial,), c.value, value, c.direction))
         note += " Critical values: exact (critical_values)."
-    return CurveData(figure_label(r), pn, read_only(xs), xlog, tuple(series), tuple(markers), note)
+    return CurveData(figure_label(r, (pn,)), pn, read_only(xs), xlog, tuple(series), tuple(markers), note)

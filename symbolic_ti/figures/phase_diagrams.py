@@ -218,7 +218,7 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
         curve_list, how = _phase_curves(r, xn, yn, (xlo, xhi), (ylo, yhi), xs, ys, exc_trials, groups, first,
                                         curve_rows)
     note = grid.note + (" " + how if how else "")
-    return PhaseData(figure_label(r), xn, yn, read_only(xs), read_only(ys), read_only(xe), read_only(ye), xlog, ylog,
+    return PhaseData(figure_label(r, (xn, yn)), xn, yn, read_only(xs), read_only(ys), read_only(xe), read_only(ye), xlog, ylog,
                      None if exc_margin is None else read_only(exc_margin),
                      None if memorized is None else read_only(memorized), read_only(min_tm), read_only(generalizes),
                      read_only(region), tuple(groups), read_only(first), tuple(curve_list), note, exc_trials)

@@ -67,9 +67,23 @@ def scanned_name(p: str) -> str:
     return parameter_name(p)
 
 
-def figure_label(result: Result) -> str:
-    """Task, family and ridge of ``result``: the default title of a figure."""
-    return result.label()
+def figure_label(result: Result, scanned: Sequence[str] = ()) -> str:
+    """Task, family and ridge of ``result``: the default title of a figure.
+
+    The parameters in ``scanned`` (canonical names) are the figure's axes: they are not called "symbolic" in
+    the title but listed at its end (``...; exchangeable(kappa_d=0); axes alpha, lambda``).
+    """
+    label = result.label()
+    if not scanned:
+        return label
+    for name in scanned:
+        if name == "lambda":
+            label = label.replace("; lambda symbolic", "")
+        else:
+            label = label.replace(f", {name} symbolic", "").replace(f"({name} symbolic, ", "(") \
+                .replace(f"({name} symbolic)", "")
+    word = "axes" if len(scanned) > 1 else "axis"
+    return f"{label}; {word} {', '.join(scanned)}"
 
 
 def free_result(result: Result, scanned: Sequence[str], values: Mapping[str, Any] | None, who: str,
