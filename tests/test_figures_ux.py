@@ -100,3 +100,27 @@ def test_figure_label_names_the_axes():
     assert figure_label(r, ("alpha", "lambda")) == "n=5, exception 4>2; geometric(rho=1/2, beta=0, delta=0); axes " \
                                                    "alpha, lambda"
     assert figure_label(st.derive(5, ["4>2"], ridge=1), ("alpha",)).endswith("lambda = 1; axis alpha")
+
+
+def test_phase_exact_points_lie_on_the_zero_level_of_their_group_margin():
+    """Two independent computations: exact critical values per row (critical_values) and the grid's float
+    margins; each exact point must sit where its group's grid margin changes sign along the row."""
+    import numpy as np
+
+    r = st.derive(5, ["4>2"], family="geometric", parameters={"rho": "1/2"})
+    data = plot.phase_data(r, resolution=(60, 12), curve_rows=4, y_log=False, y_range=(0.05, 1))
+    assert data.group_margins is not None and data.group_margins.shape == (len(data.groups), 12, 60)
+    checked = 0
+    for c in data.curves:
+        if c.kind != "transitive":
+            continue
+        g = next(k for k, grp in enumerate(data.groups) if c.trials[0] in grp)
+        for x, y in zip(c.x, c.y, strict=True):
+            # the row of the point: the exact y is the row's centre rounded to 4 digits
+            row = int(np.argmin(np.abs(data.y - y)))
+            margins = data.group_margins[g, row]
+            k = int(np.searchsorted(data.x, x))
+            assert 0 < k < len(data.x)
+            assert margins[k - 1] * margins[k] <= 0 or min(abs(margins[k - 1]), abs(margins[k])) < 1e-3
+            checked += 1
+    assert checked >= 2

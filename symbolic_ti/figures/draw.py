@@ -204,10 +204,13 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
                 ax.plot(c.x, c.y, linestyle="none", marker="o", color=style["color"], markersize=3.2)
             else:
                 ax.plot(c.x, c.y, **style)
-        if points:
-            xs, ys, field = _padded(data, data.min_transitive_margin)
-            ax.contour(xs, ys, field, levels=[0.0], colors=[_curve_style("transitive")["color"]],
-                       linewidths=0.9, linestyles="--")
+        if points:  # each group's critical curve: the zero level of its margin on the grid, through the dots
+            fields = [data.min_transitive_margin] if data.group_margins is None else list(data.group_margins)
+            for f in fields:
+                if np.nanmin(f) < 0 < np.nanmax(f):
+                    xs, ys, field = _padded(data, f)
+                    ax.contour(xs, ys, field, levels=[0.0], colors=[_curve_style("transitive")["color"]],
+                               linewidths=0.9, linestyles="--")
             if data.exception_margin is not None:
                 xs, ys, field = _padded(data, data.exception_margin)
                 ax.contour(xs, ys, field, levels=[0.0], colors=["black"], linewidths=1.8)

@@ -84,6 +84,11 @@ class PhaseData:
         Exact critical curves, or exact critical points per row (see :class:`CriticalCurve`).
     note : str
         The grid evaluation's note (float64 or mpmath fallback) and how the curves were obtained.
+    exceptions : tuple of (W, L)
+        The exception trials.
+    group_margins : ndarray of float, shape (len(groups), ny, nx), or None
+        The margin of each group of :attr:`groups` over the grid (its zero level is the group's critical curve,
+        which the drawing traces where only exact points per row are known).
     """
 
     label: str
@@ -105,6 +110,7 @@ class PhaseData:
     curves: tuple[CriticalCurve, ...]
     note: str
     exceptions: tuple[Trial, ...] = field(default=())
+    group_margins: np.ndarray | None = None
 
     def region_name(self, code: int) -> str:
         """Words for a :attr:`region` code."""
@@ -209,6 +215,7 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
     min_tm = tm.min(axis=0)
     generalizes: np.ndarray = min_tm > 0
     groups, gindex = _groups(compiled, trans, task)
+    group_margins = tm[[int(np.argmax(gindex == g)) for g in range(len(groups))]] if groups else None
     worst = np.argmin(tm, axis=0)
     first = np.where(generalizes, -1, gindex[worst])
     region = generalizes.astype(int) + (2 * memorized.astype(int) if memorized is not None else 0)
@@ -221,7 +228,8 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
     return PhaseData(figure_label(r, (xn, yn)), xn, yn, read_only(xs), read_only(ys), read_only(xe), read_only(ye), xlog, ylog,
                      None if exc_margin is None else read_only(exc_margin),
                      None if memorized is None else read_only(memorized), read_only(min_tm), read_only(generalizes),
-                     read_only(region), tuple(groups), read_only(first), tuple(curve_list), note, exc_trials)
+                     read_only(region), tuple(groups), read_only(first), tuple(curve_list), note, exc_trials,
+                     None if group_margins is None else read_only(group_margins))
 
 
 def _exchangeable_plane(r: Result, xn: str, yn: str) -> sp.Rational | None:
@@ -306,8 +314,8 @@ def _row_points(r: Result, xn: str, yn: str, xr: tuple[float, float], ys: np.nda
                 ) -> list[CriticalCurve]:
     from ..analysis.crossings import critical_values
 
-    present = sorted(set(int(v) for v in np.unique(first)) - {-1})
-    chosen = list(exc_trials) + [groups[k][0] for k in present]
+    # every group's curve, not only those of the groups that fail first somewhere (as the closed forms show)
+    chosen = list(exc_trials) + [g[0] for g in groups]
     if not chosen:
         return []
     if n_rows < 1:
