@@ -124,3 +124,25 @@ def test_phase_exact_points_lie_on_the_zero_level_of_their_group_margin():
             assert margins[k - 1] * margins[k] <= 0 or min(abs(margins[k - 1]), abs(margins[k])) < 1e-3
             checked += 1
     assert checked >= 2
+
+
+def test_phase_regions_have_smooth_boundaries_also_where_the_exception_is_not_memorized(n9):
+    """The regions are filled contours of the margins (no stair steps); where the exception margin is negative
+    (here made so on purpose) a second fill, clipped to that part, gives the 'not memorized' colours."""
+    import dataclasses
+
+    import numpy as np
+    from matplotlib.contour import ContourSet
+
+    data = plot.phase_data(n9, resolution=(30, 24), curves=False)
+    x, logy = np.meshgrid(data.x, np.log10(data.y))
+    em = x - 0.5 - 0.1 * logy  # a made-up exception margin, negative on the left
+    fake = dataclasses.replace(data, exception_margin=em, memorized=em > 0,
+                               region=data.generalizes.astype(int) + 2 * (em > 0))
+    fig = plot.phase(fake)
+    fills = [c for c in fig.axes[0].collections if isinstance(c, ContourSet) and c.filled]
+    assert len(fills) >= 2 and any(c.get_clip_path() is not None for c in fills)
+    white = [c for c in fig.axes[1].collections if isinstance(c, ContourSet) and c.filled]
+    assert white  # the generalizing region on the right, bounded by the zero level of the smallest margin
+    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "exception not memorized, some transitive trial wrong" in legend

@@ -185,9 +185,15 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
     present = [int(g) for g in np.unique(data.first_failure) if g >= 0]
     colors = {g: _GROUP_COLORS[k % len(_GROUP_COLORS)] for k, g in enumerate(present)}
     ff = np.ma.masked_less(data.first_failure, 0)
+    if present and data.group_margins is not None and len(data.groups):
+        # under the white region: the group with the smallest margin, so that the white contour's smooth edge,
+        # not the masked cells' steps, is the boundary
+        worst = np.argmin(np.asarray(data.group_margins), axis=0)
+        ff = np.ma.masked_less(np.where(data.first_failure < 0, worst, data.first_failure), 0)
     if present:
-        gmap = ListedColormap([colors.get(g, "white") for g in range(max(present) + 1)])
-        axes[1].pcolormesh(data.x_edges, data.y_edges, ff, cmap=gmap, vmin=-0.5, vmax=max(present) + 0.5,
+        top = max(max(present), int(ff.max()))
+        gmap = ListedColormap([colors.get(g, "white") for g in range(top + 1)])
+        axes[1].pcolormesh(data.x_edges, data.y_edges, ff, cmap=gmap, vmin=-0.5, vmax=top + 0.5,
                            shading="flat", rasterized=True)
         # the generalizing region (white) over it with a smooth boundary: the zero level of the smallest margin
         xs, ys, field = _padded(data, data.min_transitive_margin)
