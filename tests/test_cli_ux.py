@@ -172,6 +172,9 @@ def test_plot_negative_looking_range_reaches_the_range_parser():
 
     assert _join_negative_values(["--x-range", "-0.5,0.5", "--y-range", "-1,1", "--range", "-1,1"]) == \
         ["--x-range=-0.5,0.5", "--y-range=-1,1", "--range=-1,1"]
+    assert _join_negative_values(["--range", "-inf,0", "--interval", "-.5,1", "--ridge", "-1", "-n", "4"]) == \
+        ["--range=-inf,0", "--interval=-.5,1", "--ridge=-1", "-n", "4"]
+    assert _join_negative_values(["--range", "-o", "x.svg"]) == ["--range", "-o", "x.svg"]  # an option stays
 
 
 def test_plot_curve_with_a_good_range_still_works(capsys, tmp_path):

@@ -14,6 +14,7 @@ Subcommands::
     symbolic-ti families [--format text|json] [--output FILE]
     symbolic-ti plot     heatmap|phase|curve --items N ... --output FILE.png|.pdf|.svg
     symbolic-ti fit      --data FILE --items N [--exception W>L ...] [--filter COL=VALUE ...]
+    symbolic-ti --version
 
 Each subcommand is a module of this package (``derive.py``, ``critical.py``, ``general.py``, ``families.py``,
 ``fit.py``, ``plot.py``) with ``register(subparsers, context)``; the options they share, and the parsers of their
@@ -42,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import traceback
 import warnings
@@ -124,14 +126,17 @@ def _debug_wanted(args: argparse.Namespace | None, argv: Sequence[str]) -> bool:
 _VALUE_OPTIONS = ("--interval", "--ridge", "--set", "--x-range", "--y-range", "--range")
 
 
+#: A value that starts with a minus sign: a number (``-1``, ``-.5``, ``-1e-3,1``) or minus infinity.
+_NEGATIVE = re.compile(r"-(\d|\.\d|inf|oo)", re.IGNORECASE)
+
+
 def _join_negative_values(argv: list[str]) -> list[str]:
     """Let ``--interval -1,0.5`` mean ``--interval=-1,0.5`` (argparse would take ``-1,0.5`` for an option)."""
     out: list[str] = []
     k = 0
     while k < len(argv):
         a = argv[k]
-        if (a in _VALUE_OPTIONS and k + 1 < len(argv) and argv[k + 1].startswith("-")
-                and argv[k + 1][1:2] not in ("-", "") and not argv[k + 1][1:2].isalpha()):
+        if a in _VALUE_OPTIONS and k + 1 < len(argv) and _NEGATIVE.match(argv[k + 1]):
             out.append(f"{a}={argv[k + 1]}")
             k += 2
             continue
