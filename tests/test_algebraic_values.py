@@ -151,7 +151,7 @@ def test_critical_rho_at_sqrt_alpha_n9() -> None:
 @pytest.mark.slow
 def test_cli_critical_at_sqrt_alpha_n9() -> None:
     out = subprocess.run([sys.executable, "-m", "symbolic_ti", "critical", "-n", "9", "-e", "6>4", "--family",
-                          "geometric", "--parameter", "rho", "--set", "alpha=sqrt(2)/3", "--ridge", "ridgeless"],
+                          "geometric", "--parameter", "rho", "--set", "alpha=sqrt(2)/3", "--ridgeless"],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert "rho = 0.0104908" in out.stdout and "rho = 0.486318" in out.stdout
