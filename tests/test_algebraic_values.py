@@ -155,3 +155,22 @@ def test_cli_critical_at_sqrt_alpha_n9() -> None:
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert "rho = 0.0104908" in out.stdout and "rho = 0.486318" in out.stdout
+
+
+def test_similarity_family_at_sqrt_alpha_equals_geometric() -> None:
+    """A user matrix S_ik = (1/2)^|i-k| is the geometric family at rho = 1/2: the same exact values."""
+    alpha, half = sp.sqrt(2) / 3, sp.Rational(1, 2)
+    mat = [[half ** abs(i - k) for k in range(4)] for i in range(4)]
+    sim = derive(4, ["4>2"], family="similarity", parameters={"matrix": mat, "alpha": alpha}, ridge="ridgeless")
+    geo = derive(4, ["4>2"], family="geometric", parameters={"alpha": alpha, "rho": half}, ridge="ridgeless")
+    assert sim.method.endswith("/algebraic")
+    for t in [(4, 2), (1, 4), (3, 1)]:
+        assert sp.simplify(sim.f(*t) - geo.f(*t)) == 0
+
+
+def test_irrational_kernel_data_keep_the_number_field_solve() -> None:
+    """Cosines with square roots are not parameter values: the kernel stays irrational with alpha symbolic,
+    so the number-field solve is used (exact), not the specialisation."""
+    r = derive(3, [], family="embedding", parameters={"vectors": [[1, 0], [1, 1], [0, 1]], "alpha": sp.sqrt(2) / 3},
+               ridge=1)
+    assert not r.method.endswith("/algebraic") and r.f(1, 3).has(sp.sqrt(2))

@@ -56,12 +56,13 @@ def _is_irrational_algebraic(value: object) -> bool:
     return bool(v.is_number and not v.is_Rational and v.is_algebraic and v.is_real)
 
 
-def algebraic_values(family: Family, ridge: sp.Expr | None) -> dict[sp.Symbol, sp.Expr]:
+def algebraic_values(task: Task, family: Family, ridge: sp.Expr | None) -> dict[sp.Symbol, sp.Expr]:
     """The irrational algebraic values of ``family``'s bound parameters and of ``ridge``, by their Symbol.
 
-    Returns an empty mapping when there are none, when python-flint is missing, or when the family cannot
-    leave those parameters symbolic (e.g. a sum of families whose values are all bound); then the caller
-    solves over the number field directly (slow, but exact).
+    Returns an empty mapping when there are none, when python-flint is missing, when the family cannot leave
+    those parameters symbolic (e.g. a sum of families whose values are all bound), or when the kernel with them
+    symbolic still has irrational coefficients (an embedding whose cosines are square roots, the ReLU
+    constants); then the caller solves over the number field directly (slow, but exact).
     """
     if _flint is None:  # pragma: no cover - python-flint is a dependency
         return {}
@@ -72,11 +73,19 @@ def algebraic_values(family: Family, ridge: sp.Expr | None) -> dict[sp.Symbol, s
             out[active[name].symbol] = sp.sympify(value)
     if ridge is not None and _is_irrational_algebraic(ridge):
         out[S.ridge] = sp.sympify(ridge)
-    if out and any(s != S.ridge for s in out):
+    if not out:
+        return out
+    generic = family
+    if any(s != S.ridge for s in out):
         try:
-            family.with_values(**{s.name: "symbolic" for s in out if s != S.ridge})
+            generic = family.with_values(**{s.name: "symbolic" for s in out if s != S.ridge})
         except (ParameterError, TypeError):
             return {}
+    gens = tuple(generic.free_symbols)
+    train = [t for t, _ in task.training]
+    if not all(_rational_terms(generic.kernel(a, b), gens, strict=True) is not None
+               for a in task.trials for b in train):
+        return {}
     return out
 
 
@@ -133,7 +142,9 @@ class NumberFieldValues:
         all_gens = self.symbols + tuple(gens)
         out = []
         for expr in exprs:
-            p_in = ctx_in.from_dict({m: _fmpq(c) for m, c in _rational_terms(expr, all_gens).items()})
+            terms = _rational_terms(expr, all_gens)
+            assert terms is not None
+            p_in = ctx_in.from_dict({m: _fmpq(c) for m, c in terms.items()})
             out.append(divmod(p_in.compose(*images, ctx=ctx_out), modulus)[1])
         return out
 
@@ -164,9 +175,10 @@ class NumberFieldValues:
         return self.field(list(reversed(coeffs)))
 
 
-def _rational_terms(expr: sp.Expr, gens: Sequence[sp.Symbol]) -> dict[tuple[int, ...], Any]:
+def _rational_terms(expr: sp.Expr, gens: Sequence[sp.Symbol], strict: bool = False) -> dict[tuple[int, ...], Any] | None:
     """``{exponents: coefficient}`` of an expanded polynomial with rational coefficients in ``gens``, read
-    from its terms (the generic solve's forms are expanded); ``sympy.Poly`` for any other shape."""
+    from its terms (the generic solve's forms are expanded); for any other shape ``sympy.Poly`` over QQ, or
+    ``None`` with ``strict``."""
     index = {g: k for k, g in enumerate(gens)}
     out: dict[tuple[int, ...], Any] = {}
     for term in sp.Add.make_args(expr):
@@ -179,6 +191,8 @@ def _rational_terms(expr: sp.Expr, gens: Sequence[sp.Symbol]) -> dict[tuple[int,
                 mon[index[f]] += 1
             elif f.is_Pow and f.base in index and f.exp.is_Integer and f.exp > 0:
                 mon[index[f.base]] += int(f.exp)
+            elif strict:
+                return None
             else:
                 return {m: c for m, c in sp.Poly(expr, *gens, domain=sp.QQ).terms()}
         key = tuple(mon)

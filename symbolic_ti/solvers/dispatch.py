@@ -89,7 +89,7 @@ def solve(
         from ..numeric.predictions import numeric_result
 
         return numeric_result(task, family, lam, method=method)
-    point = algebraic.algebraic_values(family, lam) if ridgeless_method == "auto" else {}
+    point = algebraic.algebraic_values(task, family, lam) if ridgeless_method == "auto" else {}
     if point and not family.exchangeable:  # issue 16: irrational algebraic values, solvers/algebraic.py
         return algebraic.solve_at_algebraic(task, family, lam, point, solve, method)
     start = time.perf_counter()
