@@ -13,7 +13,14 @@ number field (measured in docs/performance.md#algebraic-parameter-values). Inste
    the remainder by ``m``, its normal form in ``QQ[t]/(m)[x]``);
 3. the ridgeless limit ``lambda -> 0+`` is taken after the values are set, from the lowest-order terms in
    ``lambda`` of the specialised numerator and denominator (a limit, never the substitution ``lambda = 0``);
-4. the fraction is reduced by a gcd over ``QQ<theta>`` (sympy).
+4. the fraction is reduced over ``QQ<theta>``: a common factor of ``N`` and ``D`` divides both norms
+   ``Res_t(N, m)`` and ``Res_t(D, m)`` (FLINT), so when those are coprime nothing cancels; otherwise sympy's gcd
+   over the number field divides it out.
+
+:func:`symbolic_ti.solvers.solve` calls :func:`solve_at_algebraic` when :func:`algebraic_values` finds such
+values, the kernel is not exchangeable (the graph-Laplacian path is univariate and already fast there) and
+``ridgeless_method`` is ``"auto"`` (naming ``"pinv"`` or ``"limit"`` keeps the number-field solve, which the
+tests compare with). See docs/theory.md#numeric-trust ("Algebraic parameter values").
 
 Step 2 is exact because the solution is a rational function of the kernel entries (Cramer's rule) whose
 denominator does not vanish at the values: with the ridge symbolic, ``D`` divides ``det(K + lambda I)``, which is
