@@ -186,6 +186,67 @@ def _decimal_value(value: Any, name: str) -> sp.Rational:
     return sp.Rational(f.numerator, f.denominator)
 
 
+#: Names a text number may use (:func:`exact_number`): functions by their arity, then constants.
+EXACT_FUNCTIONS: dict[str, tuple[int, Any]] = {"sqrt": (1, sp.sqrt), "cbrt": (1, sp.cbrt), "root": (2, sp.root),
+                                               "exp": (1, sp.exp)}
+EXACT_CONSTANTS: dict[str, sp.Expr] = {"pi": sp.pi, "E": sp.E}
+_EXACT_ALLOWED = ("integers, decimals, + - * / ** (or ^), parentheses, " + ", ".join(EXACT_FUNCTIONS)
+                  + " and the constants " + ", ".join(EXACT_CONSTANTS))
+_MAX_EXPONENT = 10_000
+
+
+def _exact_text(text: str, name: str) -> sp.Expr:
+    """A text such as ``"sqrt(2)/3"``, ``"2**(1/3)"`` or ``"pi/4"`` as an exact real number.
+
+    Read from Python's syntax tree, never evaluated: only the operators, functions and constants of
+    ``_EXACT_ALLOWED``; decimals are read exactly from their digits (``0.1`` is 1/10); exponents are rationals
+    of at most ``_MAX_EXPONENT`` in size (``9**9**9`` is refused instead of built).
+
+    Raises
+    ------
+    ParameterError
+        Naming ``name``, for anything else (a symbol, another function, a complex or infinite value).
+    """
+    import ast
+
+    def bad(why: str = "") -> ParameterError:
+        return ParameterError(f"{name} must be an exact number such as 1/10, 0.1, 3 or sqrt(2)/3 (allowed: "
+                              f"{_EXACT_ALLOWED}){why}, got {text!r}")
+
+    binary = {ast.Add: sp.Add, ast.Sub: lambda a, b: a - b, ast.Mult: sp.Mul, ast.Div: lambda a, b: a / b}
+
+    def build(node: ast.AST) -> sp.Expr:
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            return sp.Rational(ast.get_source_segment(text, node) or repr(node.value))
+        if isinstance(node, ast.Name) and node.id in EXACT_CONSTANTS:
+            return EXACT_CONSTANTS[node.id]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+            v = build(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp) and type(node.op) in binary:
+            return binary[type(node.op)](build(node.left), build(node.right))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Pow, ast.BitXor)):
+            base, exp = build(node.left), build(node.right)
+            if not (exp.is_Rational and max(abs(exp.p), exp.q) <= _MAX_EXPONENT):
+                raise bad(f"; exponents must be rationals of at most {_MAX_EXPONENT}")
+            return base**exp
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in EXACT_FUNCTIONS
+                and not node.keywords and len(node.args) == EXACT_FUNCTIONS[node.func.id][0]):
+            return EXACT_FUNCTIONS[node.func.id][1](*[build(a) for a in node.args])
+        raise bad()
+
+    try:
+        tree = ast.parse(text.replace("\u2212", "-"), mode="eval")
+        value = build(tree.body)
+    except ParameterError:
+        raise
+    except (SyntaxError, ValueError, TypeError, ZeroDivisionError, RecursionError, MemoryError):
+        raise bad() from None
+    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or value.is_real is False or not value.is_finite:
+        raise bad("; the value must be a finite real number")
+    return value
+
+
 def exact_number(value: Any, name: str) -> sp.Expr:
     """Convert ``value`` to an exact sympy number, or return a sympy expression unchanged.
 
@@ -194,7 +255,10 @@ def exact_number(value: Any, name: str) -> sp.Expr:
     (by the same rule, at their own width: ``np.float32(0.1)`` -> ``1/10``), mpmath ``mpf`` (the shortest decimal
     that reads back at the number's own precision, see :func:`_mpf_value`: ``mpf(0.1)`` made at 15 or at 50 digits
     -> ``1/10``), ``decimal.Decimal`` (its exact value), and sympy expressions (a sympy ``Float`` by its decimal
-    string). A float is never kept as a float.
+    string). A float is never kept as a float. Strings may also be exact real constants built from integers and
+    decimals with ``+ - * / **`` (or ``^``), ``sqrt``, ``cbrt``, ``root``, ``exp``, ``pi`` and ``E``, such as
+    ``"sqrt(2)/3"``, ``"2**(1/3)"`` or ``"pi/4"`` (``--set alpha=sqrt(2)/3``), read from the syntax tree without
+    evaluating the text (:func:`_exact_text`); anything else is refused.
 
     Raises
     ------
@@ -232,9 +296,7 @@ def exact_number(value: Any, name: str) -> sp.Expr:
             else:
                 q = Fraction(text)
         except (ValueError, ZeroDivisionError):
-            raise ParameterError(
-                f"{name} must be an exact number such as 1/10, 0.1 or 3, got {value!r}"
-            ) from None
+            return _exact_text(text, name)
         return sp.Rational(q.numerator, q.denominator)
     if isinstance(value, Real):  # other real scalars: through their float
         return _shortest_decimal(float(value), name)

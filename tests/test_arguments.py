@@ -173,3 +173,44 @@ def test_numeric_point_values_follow_the_same_rule():
     a = numeric_predictions(task, Exchangeable(), {"alpha": np.float32(0.1), "lambda": np.float16(0.5)}, precision=30)
     b = numeric_predictions(task, Exchangeable(), {"alpha": "1/10", "lambda": "1/2"}, precision=30)
     assert a == b
+
+
+# ---------------------------------------------------------------- exact constants from text (issue 16, CLI --set)
+TEXT_VALUES = [  # text, the value built independently with sympy
+    ("sqrt(2)/3", sp.sqrt(2) / 3), ("2**(1/3)", sp.Integer(2) ** sp.Rational(1, 3)),
+    ("2^(1/3)", sp.Integer(2) ** sp.Rational(1, 3)), ("pi/4", sp.pi / 4), ("E", sp.E), ("exp(1)", sp.E),
+    ("0.1*sqrt(2)", sp.sqrt(2) / 10), ("-sqrt(3)/5", -sp.sqrt(3) / 5), ("root(5, 3)", sp.Integer(5) ** sp.Rational(1, 3)),
+    ("sqrt(2 + sqrt(3))/4", sp.sqrt(2 + sp.sqrt(3)) / 4), ("cbrt(1/3)", sp.Rational(1, 3) ** sp.Rational(1, 3)),
+    ("1e-3 + 0.25", sp.Rational(251, 1000)), ("(1 - sqrt(5))**2", (1 - sp.sqrt(5)) ** 2),
+]
+
+
+@pytest.mark.parametrize("text, want", TEXT_VALUES)
+def test_exact_text_values(text: str, want: sp.Expr) -> None:
+    got = exact_number(text, "alpha")
+    assert sp.simplify(got - want) == 0 and not got.has(sp.Float)
+
+
+@pytest.mark.parametrize("text", ["x/2", "alpha", "sqrt(-1)", "1/0", "__import__('os')", "(1).__class__",
+                                  "sqrt(2", "9**9**9", "2**20000", "sin(1)", "sqrt(x=2)", "[1]", "1 if 1 else 2",
+                                  "lambda: 1", "oo", "nan"])
+def test_exact_text_refused_with_one_line(text: str) -> None:
+    with pytest.raises(ParameterError) as info:
+        exact_number(text, "alpha")
+    msg = str(info.value)
+    assert msg.startswith("alpha must be an exact number") and "allowed:" in msg and "\n" not in msg
+
+
+def test_cli_set_algebraic_value_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--set alpha=sqrt(2)/3`` reaches the algebraic path: the crossing of (2, 5) at rho = 0.138309, which
+    tests/test_algebraic_values.py::test_critical_rho_at_sqrt_alpha_small_n checks against an mpmath solve."""
+    from symbolic_ti.cli import main
+
+    code = main(["critical", "-n", "5", "-e", "5>3", "--family", "geometric", "--parameter", "rho", "--set",
+                 "alpha=sqrt(2)/3", "--ridgeless", "--trial", "2,5", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "alpha=sqrt(2)/3" in out and "rho = 0.138309" in out
+    assert main(["derive", "-n", "4", "--family", "geometric", "--set", "alpha=x/3", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "alpha must be an exact number" in err and "Traceback" not in err

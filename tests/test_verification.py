@@ -195,3 +195,61 @@ def test_json_report_carries_exact_values(symbolic_result):
     direct = verify_report_to_dict(rep)
     direct["meta"].pop("created"), d["meta"].pop("created")
     assert json.loads(json.dumps(direct)) == d
+
+
+# ------------------------------------------------- numeric values flagged untrusted are undecided (issue 16)
+def _flagging(monkeypatch, flag, shift):
+    """Make verify's numeric solve flag ``flag(trial)`` trials as untrusted, their values moved by ``shift``
+    (a real NumericPredictions from the real solver, so only the flags and those values differ)."""
+    import symbolic_ti.numeric.verification as verification
+    from symbolic_ti.numeric.trusted import NumericPredictions
+
+    real = verification.numeric_predictions
+
+    def fake(*args, **kwargs):
+        num = real(*args, **kwargs)
+        bad = tuple(t for t in num if flag(t))
+        values = {t: v + shift if t in bad else v for t, v in num.items()}
+        return NumericPredictions(values, precision=num.precision, tolerance=num.tolerance, untrusted=bad,
+                                  error_bound={t: float("inf") for t in bad}, method=num.method,
+                                  condition=num.condition)
+
+    monkeypatch.setattr(verification, "numeric_predictions", fake)
+
+
+@pytest.mark.parametrize("shift", [0, 1])  # untrusted and right, untrusted and wrong: neither decides
+def test_untrusted_values_are_undecided(monkeypatch, shift):
+    r = solve(Task(5, ["4>2"]), Exchangeable(alpha="1/10"), "ridgeless")
+    _flagging(monkeypatch, lambda t: t == (1, 3), shift)
+    with pytest.warns(symbolic_ti.UntrustedNumericWarning, match="1 of 20 comparisons undecided"):
+        rep = verify(r)
+    assert rep.status == "undecided" and not rep.ok and not bool(rep)
+    assert rep.undecided == (((1, 3), 0),)
+    assert rep.n_comparisons == 19 and rep.max_rel_error < 1e-40  # the decided ones agree
+    assert rep.worst_trial != (1, 3)
+
+
+def test_untrusted_does_not_hide_a_disagreement(monkeypatch):
+    r = solve(Task(5, ["4>2"]), Exchangeable(alpha="1/10"), "ridgeless")
+    preds = dict(r.predictions)
+    preds[(2, 4)] = preds[(2, 4)] + sp.Rational(1, 1000)  # a wrong closed form, decided
+    bad = dataclasses.replace(r, predictions=preds)
+    _flagging(monkeypatch, lambda t: t == (1, 3), 0)
+    with pytest.warns(symbolic_ti.UntrustedNumericWarning):
+        rep = verify(bad)
+    assert rep.status == "disagree" and not rep.ok and rep.worst_trial == (2, 4)
+    assert abs(rep.max_abs_error - 1e-3) < 1e-30
+
+
+def test_all_untrusted_gives_no_error_value(monkeypatch):
+    r = solve(Task(4), Exchangeable(alpha="1/10"), "ridgeless")
+    _flagging(monkeypatch, lambda t: True, 0)
+    with pytest.warns(symbolic_ti.UntrustedNumericWarning):
+        rep = verify(r)
+    assert rep.status == "undecided" and rep.n_comparisons == 0 and len(rep.undecided) == 12
+    assert rep.worst_numeric == "undecided"
+
+
+def test_trusted_values_agree_status():
+    rep = verify(solve(Task(4), Exchangeable(alpha="1/10"), "ridgeless"))
+    assert rep.status == "agree" and rep.ok and rep.undecided == ()

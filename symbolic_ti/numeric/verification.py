@@ -4,11 +4,18 @@
 ``f(i, j)`` exactly there, and compares it with :func:`symbolic_ti.numeric.predictions.numeric_predictions` (the
 full, unhalved Gram matrix from ``Family.kernel_numeric``, solved by mpmath), which shares no code with the
 exact solver.
+
+Numeric values that the mpmath solve flags as untrusted (``NumericPredictions.untrusted``, an
+:class:`~symbolic_ti.errors.UntrustedNumericWarning`: it could not show that they meet its tolerance,
+docs/theory.md#numeric-trust) decide nothing: such a comparison is *undecided*, counted apart from the agreeing and
+disagreeing ones, and the report's ``status`` is ``"undecided"`` (``ok`` false) when no decided comparison
+disagrees but some are undecided.
 """
 
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -20,7 +27,7 @@ import sympy as sp
 from .. import symbols as S
 from ..arguments import check_int, exact_number, parameter_name
 from ..display import Rendered
-from ..errors import ParameterError
+from ..errors import ParameterError, UntrustedNumericWarning
 from ..families.base import Trial
 from ..results import Result
 from .predictions import MIN_DPS, numeric_predictions
@@ -73,11 +80,17 @@ class VerifyReport(Rendered):
     worst_exact_value : sympy expression
         The exact value there as an expression (``worst_exact`` is its text).
     n_comparisons : int
-        Number of (point, trial) comparisons.
+        Number of decided (point, trial) comparisons: those whose numeric value is trusted.
     ridgeless : bool
         Whether the result is the ridgeless limit (compared with the mpmath minimum-norm interpolant).
     ok : bool
-        ``max_rel_error < tol``.
+        ``status == "agree"``: every comparison decided, and ``max_rel_error < tol``.
+    status : {"agree", "disagree", "undecided"}
+        ``"disagree"`` when a decided comparison exceeds ``tol``; else ``"undecided"`` when some numeric value was
+        flagged untrusted (see ``undecided``); else ``"agree"``.
+    undecided : tuple of ((i, j), int)
+        The comparisons left undecided: trial and index into ``points`` of each numeric value flagged untrusted
+        (not counted in the errors above).
     """
 
     label: str
@@ -95,6 +108,8 @@ class VerifyReport(Rendered):
     n_comparisons: int
     ridgeless: bool
     ok: bool
+    status: str = "agree"
+    undecided: tuple[tuple[Trial, int], ...] = ()
 
     def __bool__(self) -> bool:
         return self.ok
@@ -181,7 +196,16 @@ def verify(
     Returns
     -------
     VerifyReport
-        Points, largest absolute and relative errors, worst trial, and ``ok``.
+        Points, largest absolute and relative errors, worst trial, ``status`` and ``ok``. A numeric value
+        flagged untrusted (``NumericPredictions.untrusted``, :class:`symbolic_ti.numeric.trusted.NumericPredictions`)
+        is neither agreement nor disagreement: the comparison is listed in ``undecided`` and left out of the
+        errors, ``status`` is ``"undecided"`` unless a decided comparison disagrees, and ``ok`` is false.
+
+    Warns
+    -----
+    UntrustedNumericWarning
+        When some comparisons are undecided (one warning naming how many; the numeric solver's own warnings are
+        not repeated).
 
     Raises
     ------
@@ -284,16 +308,23 @@ def verify(
 
     worst: tuple[Trial, int, sp.Expr, Any] | None = None
     point_errors: list[float] = []
+    undecided: list[tuple[Trial, int]] = []
     n_cmp = 0
     with mpmath.workdps(dps):
         one = mpmath.mpf(1)
         floor = one * REL_ERROR_FLOOR
         max_abs = max_rel = 0 * one
         for k, (pt, ex) in enumerate(zip(points, exacts, strict=True)):
-            num = numeric_predictions(result.task, family, point=pt, ridge=ridge_arg, precision=dps,
-                                      trials=tuple(ex))
+            with warnings.catch_warnings():  # reported once below, as undecided comparisons
+                warnings.simplefilter("ignore", UntrustedNumericWarning)
+                num = numeric_predictions(result.task, family, point=pt, ridge=ridge_arg, precision=dps,
+                                          trials=tuple(ex))
+            flagged = set(getattr(num, "untrusted", ()))
             point_max = 0 * one
             for t, e in ex.items():
+                if t in flagged:
+                    undecided.append((t, k))
+                    continue
                 e_mp = _to_mpf(e, dps)
                 err = abs(e_mp - num[t])
                 rel = err / max(abs(e_mp), floor)
@@ -306,10 +337,19 @@ def verify(
                     max_rel = rel
                     worst = (t, k, e, num[t])
             point_errors.append(float(point_max))
-        ok = bool(max_rel < tol_mp)
-        assert worst is not None
-        t_w, k_w, e_w, n_w = worst
-        worst_numeric = mpmath.nstr(n_w, 20)
+        agree = bool(max_rel < tol_mp)
+        status = "disagree" if not agree else ("undecided" if undecided else "agree")
+        if worst is None:  # every comparison undecided
+            t_w, k_w = undecided[0]
+            e_w, worst_numeric = exacts[k_w][t_w], "undecided"
+        else:
+            t_w, k_w, e_w, n_w = worst
+            worst_numeric = mpmath.nstr(n_w, 20)
+    if undecided:
+        message = (f"verify: {len(undecided)} of {len(undecided) + n_cmp} comparisons undecided: the mpmath values "
+                   f"of {sorted({t for t, _ in undecided})} could not be shown to meet their tolerance "
+                   f"(status {status!r})")
+        warnings.warn(UntrustedNumericWarning(message), stacklevel=2)
     label = f"{result.task.label()}, {family.describe()}, " + (
         "ridgeless" if ridge_expr is None else f"lambda={ridge_expr}"
     )
@@ -329,5 +369,7 @@ def verify(
         worst_numeric=worst_numeric,
         n_comparisons=n_cmp,
         ridgeless=ridge_expr is None,
-        ok=ok,
+        ok=status == "agree",
+        status=status,
+        undecided=tuple(undecided),
     )

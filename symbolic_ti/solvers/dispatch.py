@@ -24,7 +24,7 @@ from ..gram import build_system, is_swap_invariant
 from ..results import LazyPredictions, Result, register_substitution
 from ..task import Task
 from .dense import condition_factors, predict_ridge, predict_ridgeless_pinv, ridgeless_limit, uses_flint
-from . import flint_backend, substitute
+from . import algebraic, flint_backend, substitute
 from .laplacian import laplacian_predictor
 
 __all__ = ["solve", "RIDGELESS"]
@@ -89,6 +89,9 @@ def solve(
         from ..numeric.predictions import numeric_result
 
         return numeric_result(task, family, lam, method=method)
+    point = algebraic.algebraic_values(task, family, lam) if ridgeless_method == "auto" else {}
+    if point and not family.exchangeable:  # issue 16: irrational algebraic values, solvers/algebraic.py
+        return algebraic.solve_at_algebraic(task, family, lam, point, solve, method)
     start = time.perf_counter()
     if method == "auto":
         if family.exchangeable and (lam is not None or ridgeless_method == "auto"):
