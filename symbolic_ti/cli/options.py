@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import sympy as sp
 
-from ..arguments import INFINITY_WORDS, RIDGE_NAMES, check_int, exact_number, parse_ridge
+from ..arguments import INFINITY_WORDS, RIDGE_NAMES, RIDGELESS_WORDS, SYMBOLIC_RIDGE_WORDS, check_int, exact_number, parse_ridge
 from ..errors import ExportError, ParameterError, SymbolicTIError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -120,6 +120,10 @@ def parse_ridge_option(text: str) -> sp.Expr:
     ``lambda``, ...) are refused here: the command line has ``--ridgeless``, and the ridge is symbolic when
     neither option is given.
     """
+    if text.strip().lower() in RIDGELESS_WORDS + SYMBOLIC_RIDGE_WORDS:
+        raise argparse.ArgumentTypeError(
+            f"the ridge must be a number >= 0 (use --ridgeless for the limit lambda -> 0+, or leave --ridge out for "
+            f"a symbolic ridge), got {text!r}")
     value = exact_number(text, "the ridge")
     try:
         parse_ridge(value, "the ridge")

@@ -45,11 +45,12 @@ def verify_report_to_text(report: VerifyReport) -> str:
     Returns
     -------
     str
-        ``verify LABEL: OK`` (or ``FAILED``), the numeric method, the number of comparisons, the largest
+        ``verify LABEL: OK`` (or ``FAILED``, or ``UNDECIDED`` when numeric values flagged untrusted left
+        comparisons undecided), the numeric method, the number of comparisons, the largest
         absolute and relative errors with the tolerance, the worst trial with both values, and one line per
         point with its largest relative error.
     """
-    status = "OK" if report.ok else "FAILED"
+    status = {"agree": "OK", "disagree": "FAILED", "undecided": "UNDECIDED"}.get(report.status, "FAILED")
     lines = [
         f"verify {report.label}: {status}",
         f"  numeric: full Gram matrix, mpmath at {report.dps} digits"
@@ -60,6 +61,8 @@ def verify_report_to_text(report: VerifyReport) -> str:
         f"  worst trial f{report.worst_trial} at {_point_text(report.worst_point)}: "
         f"exact {report.worst_exact}, numeric {report.worst_numeric}",
     ]
+    if report.undecided:
+        lines.append(f"  undecided: {len(report.undecided)} comparisons (numeric values flagged untrusted)")
     for k, (p, e) in enumerate(zip(report.points, report.point_errors, strict=True), 1):
         lines.append(f"  point {k}: {_point_text(p)}  max rel error {e:.3e}")
     return "\n".join(lines)
@@ -80,7 +83,9 @@ def verify_report_to_dict(report: VerifyReport) -> dict[str, Any]:
         ``"symbolic_ti.verify"``), ``label``, ``dps``, ``tol``, ``points`` (one object per point, name ->
         expression object), ``point_errors``, ``max_abs_error``, ``max_rel_error``, ``worst_trial`` (``[i, j]``),
         ``worst_point``, ``worst_exact`` (expression object of the exact value), ``worst_numeric`` (text, 20
-        digits), ``n_comparisons``, ``ridgeless``, ``ok``.
+        digits), ``n_comparisons`` (decided comparisons), ``ridgeless``, ``ok``, ``status`` (``"agree"``,
+        ``"disagree"`` or ``"undecided"``), ``undecided`` (``[[i, j], point index]`` of each comparison left
+        undecided because its numeric value was flagged untrusted).
         Expression objects are ``{"srepr", "latex", "text", "float"}`` (:func:`~symbolic_ti.export.values.exact_value`,
         docs/json_schema.md); errors and the tolerance are floats.
     """
@@ -100,4 +105,6 @@ def verify_report_to_dict(report: VerifyReport) -> dict[str, Any]:
         "n_comparisons": report.n_comparisons,
         "ridgeless": report.ridgeless,
         "ok": report.ok,
+        "status": report.status,
+        "undecided": [[list(t), k] for t, k in report.undecided],
     }
