@@ -21,7 +21,9 @@ Trial = tuple[int, int]
 #: ``meta.format`` of :meth:`FitResult.to_dict`.
 FORMAT_NAME = "symbolic_ti.fit"
 # Version of the fit JSON; bump with a line here when a field changes meaning or disappears.
-#   1: first format (symbolic_ti 0.1.0); 0.2.0 added ridge_value and the exact critical values of "errors".
+#   1: first format (symbolic_ti 0.1.0); 0.2.0 added ridge_value and the exact critical values of "errors";
+#      0.3.0 added "convergence", "likelihood_basis", parameters' "at_bound", and made "converged" stricter
+#      (gradient and profile checked, optimiser limits excluded).
 FORMAT_VERSION = 1
 
 
@@ -69,12 +71,19 @@ class FitResult(Rendered):
     starts : int
         Optimiser starts.
     converged : bool
-        Whether the best start reported success.
+        Whether the fitted point is a maximum: the optimiser reported success, no coordinate is at an
+        optimiser limit, the gradient check passes and the profile likelihood found no higher point
+        (:mod:`symbolic_ti.behaviour.diagnostics`).
     notes : tuple of str
         Remarks (parameters that do not change the predictions, numerical checks).
     seconds : float
     ridge_value : sympy.Expr or None
         The fixed ridge as an exact number (None when fitted or ridgeless).
+    likelihood_basis : str
+        The likelihood used and what its intervals rest on (counted choices, or the rows of averaged
+        proportions), one sentence.
+    convergence : tuple of str
+        Why ``converged`` is False (optimiser, gradient, optimiser limit, profile); empty when it is True.
     """
 
     family: str
@@ -102,6 +111,8 @@ class FitResult(Rendered):
     notes: tuple[str, ...] = ()
     seconds: float = field(default=0.0, compare=False)
     ridge_value: sp.Expr | None = None
+    likelihood_basis: str = ""
+    convergence: tuple[str, ...] = ()
 
     def parameter(self, name: str) -> ParameterEstimate:
         """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).

@@ -38,6 +38,7 @@ from ..families import FAMILIES, Family
 from ..task import CATEGORIES
 from .comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison, compare_fits
 from .data import BehaviourData
+from .diagnostics import bound_of, gradient_check, likelihood_basis
 from .errorcheck import ErrorCheck, check_errors
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 from .fit_result import FORMAT_NAME, FORMAT_VERSION, FitResult
@@ -122,6 +123,8 @@ def fit(
     if isinstance(starts, bool) or not isinstance(starts, Integral) or starts < 1:
         raise ParameterError(f"starts must be an integer >= 1, got {starts!r}")
     starts = int(starts)
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
+        raise ParameterError(f"seed must be an integer >= 0, got {seed!r}")
     if isinstance(level, bool) or not (isinstance(level, Real) and 0 < level < 1):
         raise ParameterError(f"level must be a number in (0, 1), got {level!r}")
     level = float(level)
@@ -149,7 +152,9 @@ def fit(
     f_obs = model.f_obs(nat)
     eta = nat["beta"] * f_obs
     if model.choice:
-        p = 1.0 / (1.0 + np.exp(-eta))
+        from scipy.special import expit
+
+        p = expit(eta)
         pearson = float(np.sum((model.k - model.n * p) ** 2 / np.maximum(model.n * p * (1 - p), 1e-300)))
         dispersion = pearson / max(m - k, 1)
         predicted = p
@@ -160,13 +165,28 @@ def fit(
     from scipy.stats import chi2
 
     threshold = 0.5 * float(chi2.ppf(level, 1)) * scale
+    bounds = [bound_of(model, zhat, idx) for idx in range(len(model.coords))]
+    problems = [] if converged else ["the optimiser did not report success"]
+    problems += [f"{c.name} reached the optimiser's limit ({b.text.removeprefix('at bound: optimiser limit ')}): "
+                 "the likelihood still rises beyond it, so the fit has no maximum inside the box"
+                 for c, b in zip(model.coords, bounds, strict=True) if b.side and not b.domain]
+    problems += gradient_check(model, zhat, bounds)
     estimates = []
+    better: list[tuple[float, np.ndarray]] = []
     for idx, c in enumerate(model.coords):
         if intervals:
-            lo, hi, lb, ub = profile_interval(model, zhat, idx, nll_min, threshold)
+            lo, hi, lb, ub = profile_interval(model, zhat, idx, nll_min, threshold, better)
         else:
             lo, hi, lb, ub = math.nan, math.nan, False, False
-        estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub))
+        estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub, bounds[idx].text))
+    if better and better[0][0] < -1e-4:
+        where = ", ".join(f"{n}={v:.4g}" for n, v in model.natural(better[0][1]).items())
+        problems.append(f"the profile likelihood found a log-likelihood higher by {-better[0][0]:.3g} at {where}; "
+                        "rerun with more --starts")
+    converged = not problems
+    integral = bool(np.all(np.abs(model.k - np.round(model.k)) < 1e-6)) if model.choice else False
+    basis = likelihood_basis("binomial" if model.choice else "gaussian", data.counted, integral, m,
+                             float(np.sum(model.n)), float(dispersion), scale > 1)
     f_all, grid_note = _final_predictions(model, nat)
     if grid_note:
         model.notes.append(grid_note)
@@ -188,7 +208,7 @@ def fit(
         f_all=tuple((t, float(v)) for t, v in zip(data.task.trials, f_all, strict=True)), categories=cats,
         errors=errors,
         starts=len(opt_starts), converged=converged, notes=tuple(model.notes), seconds=time.perf_counter() - start,
-        ridge_value=model.ridge_value,
+        ridge_value=model.ridge_value, likelihood_basis=basis, convergence=tuple(problems),
     )
 
 

@@ -24,12 +24,16 @@ from ..behaviour.comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VER
 from ..behaviour.data import BehaviourData
 from ..behaviour.errorcheck import ErrorCheck
 from ..behaviour.fitting import FORMAT_NAME, FORMAT_VERSION, CategoryFit, FitResult, ParameterEstimate, TrialFit
+from ..behaviour.subjects import SubjectFits
 from ..display import render, renderer
 from .values import exact_value, meta_block
 
 __all__ = ["json_float", "number_text", "trials_text"]
 
 Trial = tuple[int, int]
+
+#: ``meta.format`` of the JSON of per-subject fits (same version as the fit JSON).
+SUBJECTS_FORMAT_NAME = "symbolic_ti.fit_subjects"
 
 _LATEX_NAMES = {"alpha": r"\alpha", "lambda": r"\lambda", "beta": r"\beta", "rho": r"\rho"}
 
@@ -67,17 +71,20 @@ def _trial_list(ts: Iterable[Trial]) -> list[list[int]]:
 def parameter_dict(p: ParameterEstimate) -> dict[str, Any]:
     """JSON of one estimate (non-finite interval ends as strings)."""
     return {"name": p.name, "value": p.value, "lower": json_float(p.lower), "upper": json_float(p.upper),
-            "lower_at_bound": p.lower_at_bound, "upper_at_bound": p.upper_at_bound}
+            "lower_at_bound": p.lower_at_bound, "upper_at_bound": p.upper_at_bound, "at_bound": p.at_bound or None}
 
 
 @renderer("text", ParameterEstimate)
 def parameter_text(p: ParameterEstimate) -> str:
     """``name  value   [lower, upper]``, as in the parameter table of the fit report."""
+    where = f"   {p.at_bound}" if p.at_bound else ""
     if math.isnan(p.lower) and math.isnan(p.upper):
-        return f"{p.name:<8} {number_text(p.value):>10}   (interval not computed)"
+        return f"{p.name:<8} {number_text(p.value):>10}   (interval not computed){where}"
     lo = number_text(p.lower) + (" (domain end)" if p.lower_at_bound else "")
     hi = number_text(p.upper) + (" (domain end)" if p.upper_at_bound else "")
-    return f"{p.name:<8} {number_text(p.value):>10}   [{lo}, {hi}]"
+    if p.at_bound:
+        where += "; the interval is open on that side"
+    return f"{p.name:<8} {number_text(p.value):>10}   [{lo}, {hi}]{where}"
 
 
 @renderer("dict", TrialFit)
@@ -163,6 +170,10 @@ def behaviour_dict(d: BehaviourData) -> dict[str, Any]:
         "rows_read": d.rows_read,
         "averaged_over": {c: list(v) for c, v in d.averaged_over},
         "rows_selected": d.rows_selected,
+        "correct_column": d.correct_column, "total_column": d.total_column, "counted": d.counted,
+        "subject_column": d.subject_column, "n_subjects": len(d.subjects),
+        "coding": {"base": d.coding.base, "reversed": d.coding.reversed,
+                   "labels": None if d.coding.labels is None else list(d.coding.labels), "target": d.coding.target},
         "trials": [{"trial": list(t), "value": v, "count": c, "rows": r}
                    for t, v, c, r in zip(d.trials, d.values, d.counts, d.n_rows, strict=True)],
     }
@@ -190,6 +201,7 @@ def fit_dict(r: FitResult) -> dict[str, Any]:
         "interval": {"method": "profile likelihood", "level": r.level, "scale": r.interval_scale},
         "loglik": r.loglik, "n_params": r.n_params, "n_obs": r.n_obs, "aic": r.aic, "bic": r.bic,
         "dispersion": r.dispersion, "starts": r.starts, "converged": r.converged,
+        "convergence": list(r.convergence), "likelihood_basis": r.likelihood_basis,
         "notes": list(r.notes),
         "categories": [render("dict", c) for c in r.categories],
         "errors": None if r.errors is None else render("dict", r.errors),
@@ -212,7 +224,10 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
     if lik == "binomial" and any(abs(x - round(x)) > 1e-6 for x in k):
         lik += " (quasi-likelihood: averaged probabilities times counts)"
     lines.append(f"  likelihood  {lik}; ridge {r.ridge}; {r.starts} starts"
-                 + ("" if r.converged else " (best start did not report convergence)"))
+                 + ("" if r.converged else " (NOT converged: see below)"))
+    if r.likelihood_basis:
+        lines.append(f"  intervals   {r.likelihood_basis}")
+    lines += [f"  not converged: {why}" for why in r.convergence]
     lines.append("")
     lines.append(f"parameters: maximum likelihood, {int(round(r.level * 100))}% profile-likelihood interval"
                  + (f" (threshold widened by the dispersion {r.interval_scale:.3g})" if r.interval_scale > 1 else ""))
@@ -287,4 +302,40 @@ def comparison_text(c: FitComparison) -> str:
     for f, da, db, aw in zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, strict=True):
         lines.append(f"{f.label:<{w}}  {f.n_params}  {f.loglik:>10.2f}  {f.aic:>9.1f}  {da:>7.1f}  "
                      f"{f.bic:>9.1f}  {db:>7.1f}  {aw:.3f}")
+    return "\n".join(lines)
+
+
+# ============================================================================ per-subject fits
+@renderer("dict", SubjectFits)
+def subjects_dict(s: SubjectFits) -> dict[str, Any]:
+    """JSON: the summary per parameter and each subject's values, log-likelihood and convergence."""
+    first = s.fits[0]
+    return {"meta": meta_block(SUBJECTS_FORMAT_NAME, FORMAT_VERSION, created=False),
+            "subject_column": s.subject_column, "family": first.family, "ridge": first.ridge,
+            "likelihood": first.likelihood, "all_converged": s.all_converged,
+            "summary": [{"name": p.name, "mean": p.mean, "sd": json_float(p.sd), "median": p.median,
+                         "min": p.minimum, "max": p.maximum, "at_bound": p.at_bound, "n": p.n} for p in s.summary],
+            "subjects": [{"subject": name, "n_trials": f.n_obs, "loglik": f.loglik, "converged": f.converged,
+                          "parameters": [render("dict", p) for p in f.parameters]}
+                         for name, f in zip(s.subjects, s.fits, strict=True)]}
+
+
+@renderer("text", SubjectFits)
+def subjects_text(s: SubjectFits) -> str:
+    """The population summary, then one row per subject (``*``: at a bound; ``!``: not converged)."""
+    first = s.fits[0]
+    names = [p.name for p in first.parameters]
+    lines = [f"symbolic_ti per-subject fits: {first.family_description}, {first.task.label()}",
+             f"  {len(s.fits)} subjects ({s.subject_column}), each fitted on its own; likelihood {first.likelihood}; "
+             f"ridge {first.ridge}", "",
+             "population summary (over subjects' estimates; a two-stage summary, not a hierarchical model):",
+             f"  {'parameter':<10}{'mean':>10}{'sd':>10}{'median':>10}{'min':>10}{'max':>10}  at bound"]
+    for p in s.summary:
+        lines.append(f"  {p.name:<10}{number_text(p.mean):>10}{number_text(p.sd):>10}{number_text(p.median):>10}"
+                     f"{number_text(p.minimum):>10}{number_text(p.maximum):>10}  {p.at_bound} of {p.n}")
+    lines += ["", "per subject (* at a bound, ! not converged):",
+              f"  {'subject':<10}{'trials':>7}" + "".join(f"{n:>11}" for n in names) + f"{'log L':>11}"]
+    for name, f in zip(s.subjects, s.fits, strict=True):
+        vals = "".join(f"{number_text(p.value) + ('*' if p.at_bound else ' '):>11}" for p in f.parameters)
+        lines.append(f"  {name:<10}{f.n_obs:>7}{vals}{f.loglik:>11.2f}{'' if f.converged else ' !'}")
     return "\n".join(lines)
