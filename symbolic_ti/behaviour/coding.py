@@ -147,14 +147,6 @@ def infer_kind(column: str) -> str:
                     "a score; pass kind='probability', 'accuracy' or 'score' (CLI: --kind)")
 
 
-def _natural_key(text: str) -> tuple[int, float, str]:
-    """Sort key: numbers by value, then other text."""
-    try:
-        return (0, float(text), text)
-    except ValueError:
-        return (1, 0.0, text)
-
-
 def _warn_kind(kind: str, column: str) -> None:
     """Warn when an explicit ``kind`` contradicts what the column's name says (e.g. a score read from ``acc``)."""
     if kind == "auto":

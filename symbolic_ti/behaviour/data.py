@@ -50,8 +50,8 @@ import numpy as np
 from ..display import Rendered
 from ..errors import DataError, DataWarning
 from ..task import Task
-from .coding import ItemCoding, _natural_key, _warn_kind, infer_kind, read_counts
-from .table import column_index, listing, parse_filter, read_number, read_rows
+from .coding import ItemCoding, _warn_kind, infer_kind, read_counts
+from .table import column_index, parse_filter, parse_filters, read_number, read_rows, select_rows, subject_values
 
 __all__ = ["BehaviourData", "load_behaviour", "behaviour_from_arrays", "parse_filter", "infer_kind", "KINDS",
            "DEFAULT_DATA_NAME"]
@@ -301,10 +301,7 @@ def load_behaviour(
         raise DataError(f"kind must be one of auto, {', '.join(KINDS)}, got {kind!r}")
     if isinstance(item_columns, str) or len(item_columns) != 2:
         raise DataError(f"item_columns must be two column names (first item, second item), got {item_columns!r}")
-    if isinstance(filters, str):
-        filters = (filters,)
-    parsed = tuple(parse_filter(f) if isinstance(f, str) else (str(f[0]).strip(), str(f[1]).strip())
-                   for f in filters)
+    parsed = parse_filters(filters)
     coding = coding or ItemCoding()
     coding.check_task(task.n)
     if (correct_column is None) != (total_column is None):
@@ -336,24 +333,7 @@ def load_behaviour(
     it = header.index(truth_column) if truth_column is not None and truth_column in header else None
     width = len(header)
 
-    # filters: by column, any listed value; columns applied in the order first given
-    wanted: dict[str, set[str]] = {}
-    for col, val in parsed:
-        wanted.setdefault(col, set()).add(val)
-    numbered = [(k + 2, r) for k, r in enumerate(rows)]  # line numbers: header is line 1 (blank lines skipped)
-    for col, vals in wanted.items():
-        ci = column_index(header, col, "filter", p)
-        kept = [(ln, r) for ln, r in numbered if (r[ci].strip() if ci < len(r) else "") in vals]
-        if not kept:
-            there = [r[ci].strip() if ci < len(r) else "" for _, r in numbered]
-            before = "" if len(wanted) == 1 or col == next(iter(wanted)) else " among the rows kept by the other filters"
-            if not numbered:
-                raise DataError(f"no rows left before filter {col}={'|'.join(sorted(vals))}")
-            raise DataError(f"filter {col}={'|'.join(sorted(vals))} selects no rows{before}; values of {col!r} "
-                            f"there: {listing(there)}")
-        numbered = kept
-    if not numbered:
-        raise DataError(f"data file {str(p)!r} has no data rows")
+    numbered = select_rows(header, rows, parsed, p)
 
     n = task.n
     trial_set = set(task.trials)
@@ -393,16 +373,7 @@ def load_behaviour(
         warnings.warn(f"{which} of the task (n = {n}) appear in no selected row (the largest item in the data is "
                       f"{top}); is the number of items right?", DataWarning, stacklevel=2)
     gts = tuple(task.ground_truth(t) for t in trials)
-    subjects: tuple[str, ...] = ()
-    if isub is not None:
-        per_subject: dict[str, int] = {}
-        for _, r in numbered:
-            per_subject[r[isub].strip()] = per_subject.get(r[isub].strip(), 0) + 1
-        if len(per_subject) > 1 and max(per_subject.values()) == 1:
-            raise DataError(f"subject column {subject_column!r} has one row per subject ({len(per_subject)} "
-                            "subjects, as many rows); a subject needs several rows (pairs or distances): is it the "
-                            "right column?")
-        subjects = tuple(sorted(per_subject, key=_natural_key))
+    subjects = subject_values(numbered, isub, subject_column)
     skip = {ia, ib, iv, ic, it, isub, itot if counted else None}
     varying: list[tuple[str, tuple[str, ...]]] = []
     for ci, col in enumerate(header):

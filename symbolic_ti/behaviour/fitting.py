@@ -27,23 +27,21 @@ from __future__ import annotations
 
 import math
 import time
-from numbers import Integral, Real
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..errors import FamilyError, ParameterError
-from ..families import FAMILIES, Family
+from ..errors import ParameterError
+from ..families import Family
 from ..task import CATEGORIES
 from .comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison, compare_fits
 from .data import BehaviourData
-from .diagnostics import bound_of, gradient_check, likelihood_basis
+from .estimate import check_options, fit_family, maximise
 from .errorcheck import ErrorCheck, check_errors
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 from .fit_result import FORMAT_NAME, FORMAT_VERSION, FitResult
 from .model import LikelihoodModel
-from .optimize import minimize, profile_interval, scipy_optimize, starting_points
 
 __all__ = ["fit", "FitResult", "ParameterEstimate", "TrialFit", "CategoryFit", "ErrorCheck", "FitComparison",
            "compare_fits", "FORMAT_NAME", "FORMAT_VERSION", "COMPARISON_FORMAT_NAME", "COMPARISON_FORMAT_VERSION"]
@@ -120,73 +118,14 @@ def fit(
     if not isinstance(data, BehaviourData):
         raise ParameterError(f"data must be a BehaviourData (symbolic_ti.behaviour.data.load_behaviour), got "
                              f"{type(data).__name__}")
-    if isinstance(starts, bool) or not isinstance(starts, Integral) or starts < 1:
-        raise ParameterError(f"starts must be an integer >= 1, got {starts!r}")
-    starts = int(starts)
-    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
-        raise ParameterError(f"seed must be an integer >= 0, got {seed!r}")
-    if isinstance(level, bool) or not (isinstance(level, Real) and 0 < level < 1):
-        raise ParameterError(f"level must be a number in (0, 1), got {level!r}")
-    level = float(level)
-    scipy_optimize()  # the optional extra ``fit``: fail here, with the install hint, before any work
-    from ..api import make_family
-
-    if isinstance(family, str) and family not in FAMILIES:
-        raise FamilyError(f"unknown family {family!r}; known families: {', '.join(sorted(FAMILIES))}")
-    fam = make_family(family, parameters)
-    if isinstance(ridge, str) and ridge.strip().lower() in ("fit", "fitted"):
-        ridge = "fit"
-    model = LikelihoodModel(data, fam, ridge)
-    opt_starts = starting_points(model, starts, seed)
-    best: tuple[np.ndarray, float, bool] | None = None
-    for z0 in opt_starts:
-        z, nll, ok = minimize(model, z0)
-        if best is None or nll < best[1] - 1e-9:
-            best = (z, nll, ok)
-    assert best is not None
-    zhat, nll_min, converged = best
-    nat = model.natural(zhat)
-    loglik, sigma = model.loglik_natural(nat)
-    k = len(model.coords) + (0 if model.choice else 1)
-    m = model.m
+    starts, seed, level = check_options(starts, seed, level)
+    fam = fit_family(family, parameters)
+    model = LikelihoodModel(data, fam, "fit" if _is_fit(ridge) else ridge)
+    est = maximise(model, starts=starts, seed=seed, level=level, overdispersion=overdispersion,
+                   intervals=intervals, counted=data.counted)
+    nat, k, m, predicted, dispersion, scale = est.nat, est.k, est.m, est.predicted, est.dispersion, est.scale
+    loglik, sigma, estimates, problems = est.loglik, est.sigma, est.estimates, est.problems
     f_obs = model.f_obs(nat)
-    eta = nat["beta"] * f_obs
-    if model.choice:
-        from scipy.special import expit
-
-        p = expit(eta)
-        pearson = float(np.sum((model.k - model.n * p) ** 2 / np.maximum(model.n * p * (1 - p), 1e-300)))
-        dispersion = pearson / max(m - k, 1)
-        predicted = p
-    else:
-        dispersion = m / max(m - k, 1)
-        predicted = eta
-    scale = max(1.0, dispersion) if (overdispersion and model.choice) else 1.0
-    from scipy.stats import chi2
-
-    threshold = 0.5 * float(chi2.ppf(level, 1)) * scale
-    bounds = [bound_of(model, zhat, idx) for idx in range(len(model.coords))]
-    problems = [] if converged else ["the optimiser did not report success"]
-    problems += [f"{c.name} reached the optimiser's limit ({b.text.removeprefix('at bound: optimiser limit ')}): "
-                 "the likelihood still rises beyond it, so the fit has no maximum inside the box"
-                 for c, b in zip(model.coords, bounds, strict=True) if b.side and not b.domain]
-    problems += gradient_check(model, zhat, bounds)
-    estimates = []
-    better: list[tuple[float, np.ndarray]] = []
-    for idx, c in enumerate(model.coords):
-        if intervals:
-            lo, hi, lb, ub = profile_interval(model, zhat, idx, nll_min, threshold, better)
-        else:
-            lo, hi, lb, ub = math.nan, math.nan, False, False
-        estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub, bounds[idx].text))
-    if better and better[0][0] < -1e-4:
-        where = ", ".join(f"{n}={v:.4g}" for n, v in model.natural(better[0][1]).items())
-        problems.append(f"the profile likelihood found a log-likelihood higher by {-better[0][0]:.3g} at {where}; "
-                        "rerun with more --starts")
-    converged = not problems
-    integral = bool(np.all(np.abs(model.k - np.round(model.k)) < 1e-6)) if model.choice else False
-    basis = likelihood_basis("binomial" if model.choice else "gaussian", data.counted, integral, m,
-                             float(np.sum(model.n)), float(dispersion), scale > 1)
     f_all, grid_note = _final_predictions(model, nat)
     if grid_note:
         model.notes.append(grid_note)
@@ -207,9 +146,13 @@ def fit(
         dispersion=float(dispersion), interval_scale=scale, level=float(level), trials=trials,
         f_all=tuple((t, float(v)) for t, v in zip(data.task.trials, f_all, strict=True)), categories=cats,
         errors=errors,
-        starts=len(opt_starts), converged=converged, notes=tuple(model.notes), seconds=time.perf_counter() - start,
-        ridge_value=model.ridge_value, likelihood_basis=basis, convergence=tuple(problems),
+        starts=est.n_starts, converged=not problems, notes=tuple(model.notes), seconds=time.perf_counter() - start,
+        ridge_value=model.ridge_value, likelihood_basis=est.basis, convergence=tuple(problems),
     )
+
+
+def _is_fit(ridge: Any) -> bool:
+    return ridge is None or (isinstance(ridge, str) and ridge.strip().lower() in ("fit", "fitted"))
 
 
 def _final_predictions(model: LikelihoodModel, nat: Mapping[str, float]) -> tuple[np.ndarray, str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,7 +22,11 @@ from ..display import Rendered
 from ..errors import DataError
 from ..task import Task
 from .data import load_behaviour
+from .distance import load_distances
 from .fit_result import FitResult
+
+if TYPE_CHECKING:
+    from .distance_fit import DistanceFit
 
 __all__ = ["SubjectFits", "ParameterSummary", "fit_subjects"]
 
@@ -60,7 +64,7 @@ class SubjectFits(Rendered):
     ----------
     subject_column : str
     subjects : tuple of str
-    fits : tuple of FitResult
+    fits : tuple of FitResult or DistanceFit
         One per subject, in the order of ``subjects``.
     summary : tuple of ParameterSummary
         One per fitted parameter.
@@ -68,7 +72,7 @@ class SubjectFits(Rendered):
 
     subject_column: str
     subjects: tuple[str, ...]
-    fits: tuple[FitResult, ...]
+    fits: tuple[FitResult | DistanceFit, ...]
     summary: tuple[ParameterSummary, ...]
 
     @property
@@ -77,7 +81,7 @@ class SubjectFits(Rendered):
         return all(f.converged for f in self.fits)
 
 
-def summarise(fits: Sequence[FitResult]) -> tuple[ParameterSummary, ...]:
+def summarise(fits: Sequence[FitResult | DistanceFit]) -> tuple[ParameterSummary, ...]:
     """The :class:`ParameterSummary` of each parameter over ``fits`` (all of one family and ridge mode)."""
     out = []
     for k, p in enumerate(fits[0].parameters):
@@ -90,7 +94,7 @@ def summarise(fits: Sequence[FitResult]) -> tuple[ParameterSummary, ...]:
 
 def fit_subjects(path: str | os.PathLike[str], task: Task, subject_column: str, *,
                  filters: Iterable[str | tuple[str, str]] = (), load: Mapping[str, Any] | None = None,
-                 family: Any = "exchangeable", **fit_options: Any) -> SubjectFits:
+                 family: Any = "exchangeable", by_distance: bool = False, **fit_options: Any) -> SubjectFits:
     """Fit each subject (session) of a table on its own and summarise the estimates.
 
     Parameters
@@ -103,8 +107,11 @@ def fit_subjects(path: str | os.PathLike[str], task: Task, subject_column: str, 
     filters : iterable of ``"COLUMN=VALUE"`` or pairs
         Applied to every subject; a filter on the subject column selects the subjects fitted.
     load : mapping, optional
-        Further keyword arguments of ``load_behaviour`` (columns, kind, counts, coding).
+        Further keyword arguments of ``load_behaviour`` (columns, kind, counts, coding), or of
+        :func:`~symbolic_ti.behaviour.distance.load_distances` with ``by_distance``.
     family : str or Family
+    by_distance : bool
+        The rows are by symbolic distance (fitted by :func:`~symbolic_ti.behaviour.distance_fit.fit_distances`).
     **fit_options
         Passed to :func:`~symbolic_ti.behaviour.fitting.fit` (``ridge``, ``starts``, ``seed``, ``intervals``,
         ...); ``error_check`` defaults to False here (the exact first failures are per fitted ridge, costly
@@ -119,17 +126,21 @@ def fit_subjects(path: str | os.PathLike[str], task: Task, subject_column: str, 
     DataError
         For a subject column with one row per subject or a single subject, and every error of the loader.
     """
+    from .distance_fit import fit_distances
     from .fitting import fit
 
     load = dict(load or {})
-    pooled = load_behaviour(path, task, filters=filters, subject_column=subject_column, **load)
+    loader: Any = load_distances if by_distance else load_behaviour
+    fitter: Any = fit_distances if by_distance else fit
+    pooled = loader(path, task, filters=filters, subject_column=subject_column, **load)
     if len(pooled.subjects) < 2:
         raise DataError(f"subject column {subject_column!r} holds {len(pooled.subjects)} subject among the selected "
                         "rows; a per-subject fit needs at least two")
     kept = [f for f in pooled.filters if f[0] != subject_column]
-    fit_options.setdefault("error_check", False)
+    if not by_distance:
+        fit_options.setdefault("error_check", False)
     fits = []
     for s in pooled.subjects:
-        data = load_behaviour(path, task, filters=kept + [(subject_column, s)], **load)
-        fits.append(fit(data, family, **fit_options))
+        data = loader(path, task, filters=kept + [(subject_column, s)], **load)
+        fits.append(fitter(data, family, **fit_options))
     return SubjectFits(subject_column, pooled.subjects, tuple(fits), summarise(fits))

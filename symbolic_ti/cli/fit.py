@@ -73,6 +73,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     p.add_argument("--per-subject", action="store_true",
                    help="fit each subject of --subject-column on its own and print the population summary "
                         "(mean, sd, median, range of the estimates)")
+    p.add_argument("--distance-column", metavar="C", default=None,
+                   help="the rows are by symbolic distance |i - j| (this column, 1..n-1), not per trial: the "
+                        "prediction for a distance is the mean over its trials (default: per-trial rows)")
+    p.add_argument("--distance-orders", choices=("both", "forward"), default="both",
+                   help="with --distance-column: average both orders (i, j) and (j, i) (default) or i < j only")
+    p.add_argument("--exclude-end-items", action="store_true",
+                   help="with --distance-column: leave trials with item 1 or item n out of the means (default: "
+                        "included)")
     p.add_argument("--target-item", choices=("first", "second"), default="first",
                    help="which item column the value refers to (P(that item is chosen)); the trial is read as "
                         "(target, other) (default: first)")
@@ -161,6 +169,9 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
     from ..behaviour.coding import ItemCoding
     from ..behaviour.data import load_behaviour
 
+    if args.distance_column is not None:
+        return _run_distances(args, context, task, family, plot_path)
+
     if args.per_subject and args.subject_column is None:
         raise context.fail("--per-subject", "needs --subject-column C, the column naming each row's subject")
     if (args.correct_column is None) != (args.total_column is None):
@@ -221,7 +232,46 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
     return text + ("\n\n" + plot_line if plot_line else "")
 
 
-def _run_subjects(args: argparse.Namespace, context: Any, task: Any, family: Any, load: dict[str, Any]) -> str:
+def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: Any, plot_path: Path | None) -> str:
+    """``--distance-column``: rows by symbolic distance (pooled, or ``--per-subject``)."""
+    from ..behaviour.coding import infer_kind
+    from ..behaviour.distance import DistanceRule, load_distances
+    from ..behaviour.distance_fit import fit_distances
+
+    if plot_path is not None:
+        raise context.fail("--plot", "is drawn for per-trial fits; a fit by distance prints its symbolic distance "
+                                     "effect as a table")
+    if (args.correct_column is None) != (args.total_column is None):
+        raise context.fail("--correct-column" if args.correct_column is None else "--total-column",
+                           "correct and total counts come together: give both --correct-column and --total-column")
+    try:
+        kind = args.kind or ("accuracy" if args.correct_column is not None else infer_kind(args.value_column))
+        count = None if args.count_column.strip().lower() == "none" else args.count_column
+        load = dict(distance_column=args.distance_column, value_column=args.value_column, kind=kind,
+                    count_column=None if args.correct_column is not None else count,
+                    correct_column=args.correct_column, total_column=args.total_column,
+                    rule=DistanceRule(args.distance_orders, not args.exclude_end_items))
+        if args.per_subject:
+            return _run_subjects(args, context, task, family, load, by_distance=True)
+        data = load_distances(args.data, task, filters=args.filter, subject_column=args.subject_column,
+                              **load)
+    except DataError as err:
+        msg = str(err)
+        option = ("--distance-column" if "distance" in msg.split(":")[-1][:40] or msg.startswith("distance") else
+                  "--kind" if msg.startswith("data by distance") else _data_option(msg, args))
+        raise context.fail(option, err) from None
+    ridge = context.ridge(args)
+    result = fit_distances(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts,
+                           seed=args.seed, intervals=not args.no_intervals)
+    if args.format == "json":
+        from ..export.jsonreport import dumps
+
+        return dumps(result.to_dict())
+    return result.to_text()
+
+
+def _run_subjects(args: argparse.Namespace, context: Any, task: Any, family: Any, load: dict[str, Any],
+                  by_distance: bool = False) -> str:
     """``--per-subject``: one fit per subject, the population summary (text or JSON)."""
     import warnings
 
@@ -235,7 +285,7 @@ def _run_subjects(args: argparse.Namespace, context: Any, task: Any, family: Any
             warnings.simplefilter("ignore", DataWarning)  # shown once for the pooled data above
             result = fit_subjects(args.data, task, args.subject_column, filters=args.filter, load=load,
                                   family=family, ridge="fit" if ridge is None else ridge, starts=args.starts,
-                                  seed=args.seed, intervals=not args.no_intervals)
+                                  seed=args.seed, intervals=not args.no_intervals, by_distance=by_distance)
     except DataError as err:
         raise context.fail(_data_option(str(err), args), err) from None
     if args.format == "json":

@@ -24,6 +24,8 @@ from ..behaviour.comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VER
 from ..behaviour.data import BehaviourData
 from ..behaviour.errorcheck import ErrorCheck
 from ..behaviour.fitting import FORMAT_NAME, FORMAT_VERSION, CategoryFit, FitResult, ParameterEstimate, TrialFit
+from ..behaviour.distance import DistanceData
+from ..behaviour.distance_fit import DistanceFit
 from ..behaviour.subjects import SubjectFits
 from ..display import render, renderer
 from .values import exact_value, meta_block
@@ -34,6 +36,8 @@ Trial = tuple[int, int]
 
 #: ``meta.format`` of the JSON of per-subject fits (same version as the fit JSON).
 SUBJECTS_FORMAT_NAME = "symbolic_ti.fit_subjects"
+#: ``meta.format`` of the JSON of a fit by symbolic distance.
+DISTANCE_FORMAT_NAME = "symbolic_ti.fit_distance"
 
 _LATEX_NAMES = {"alpha": r"\alpha", "lambda": r"\lambda", "beta": r"\beta", "rho": r"\rho"}
 
@@ -338,4 +342,67 @@ def subjects_text(s: SubjectFits) -> str:
     for name, f in zip(s.subjects, s.fits, strict=True):
         vals = "".join(f"{number_text(p.value) + ('*' if p.at_bound else ' '):>11}" for p in f.parameters)
         lines.append(f"  {name:<10}{f.n_obs:>7}{vals}{f.loglik:>11.2f}{'' if f.converged else ' !'}")
+    return "\n".join(lines)
+
+
+# ============================================================================ data by symbolic distance
+@renderer("dict", DistanceData)
+def distance_data_dict(d: DistanceData) -> dict[str, Any]:
+    """JSON of data by distance: columns, the averaging rule and per distance the value, count and trials."""
+    return {"source": d.source, "filters": [[c, v] for c, v in d.filters], "distance_column": d.distance_column,
+            "value_column": d.value_column, "count_column": d.count_column, "kind": d.kind, "counted": d.counted,
+            "subject_column": d.subject_column, "n_subjects": len(d.subjects), "rule": d.rule.describe(),
+            "rows_read": d.rows_read, "rows_selected": d.rows_selected,
+            "distances": [{"distance": k, "value": v, "count": c, "rows": r, "trials": _trial_list(ts)}
+                          for k, v, c, r, ts in zip(d.distances, d.values, d.counts, d.n_rows, d.trials, strict=True)]}
+
+
+@renderer("text", DistanceData)
+def distance_data_text(d: DistanceData) -> str:
+    """One line (:meth:`DistanceData.describe`)."""
+    return d.describe()
+
+
+@renderer("dict", DistanceFit)
+def distance_fit_dict(r: DistanceFit) -> dict[str, Any]:
+    """JSON of a fit by distance; opens with a ``meta`` block of format ``symbolic_ti.fit_distance``."""
+    return {"meta": meta_block(DISTANCE_FORMAT_NAME, FORMAT_VERSION, created=False),
+            "task": {"n": r.task.n, "exceptions": [str(e) for e in r.task.exceptions]},
+            "family": r.family, "family_description": r.family_description, "ridge": r.ridge,
+            "data": {k: v for k, v in render("dict", r.data).items() if k != "distances"},
+            "likelihood": r.likelihood, "likelihood_basis": r.likelihood_basis, "rule": r.rule,
+            "parameters": [render("dict", p) for p in r.parameters], "sigma": r.sigma,
+            "interval": {"method": "profile likelihood", "level": r.level, "scale": r.interval_scale},
+            "loglik": r.loglik, "n_params": r.n_params, "n_obs": r.n_obs, "aic": r.aic, "bic": r.bic,
+            "dispersion": r.dispersion, "starts": r.starts, "converged": r.converged,
+            "convergence": list(r.convergence),
+            "distances": [{"distance": x.distance, "observed": x.observed, "predicted": x.predicted,
+                           "count": x.count, "residual": x.residual, "trials": _trial_list(x.trials)}
+                          for x in r.rows]}
+
+
+@renderer("text", DistanceFit)
+def distance_fit_text(r: DistanceFit) -> str:
+    """Report of a fit by distance: data, likelihood, parameters, statistics, observed vs predicted per distance
+    with the trials averaged."""
+    what = "accuracy" if r.likelihood == "binomial" else "signed score"
+    lines = [f"symbolic_ti fit by symbolic distance: {r.family_description}, {r.task.label()}",
+             f"  data        {r.data.describe()}",
+             f"  likelihood  {r.likelihood}; ridge {r.ridge}; {r.starts} starts"
+             + ("" if r.converged else " (NOT converged: see below)"),
+             f"  intervals   {r.likelihood_basis}",
+             f"  prediction  per distance d: the mean {what} of the trials (i, j) with |i - j| = d; {r.rule}"]
+    lines += [f"  not converged: {why}" for why in r.convergence]
+    lines += ["", f"parameters: maximum likelihood, {int(round(r.level * 100))}% profile-likelihood interval"
+              + (f" (threshold widened by the dispersion {r.interval_scale:.3g})" if r.interval_scale > 1 else "")]
+    lines += ["  " + parameter_text(p) for p in r.parameters]
+    if r.sigma is not None:
+        lines.append(f"  {'sigma':<8} {number_text(r.sigma):>10}   (residual scale per unit count)")
+    lines += ["", f"log-likelihood {r.loglik:.3f}   k = {r.n_params}   m = {r.n_obs} distances   AIC {r.aic:.2f}   "
+              f"BIC {r.bic:.2f}   dispersion {r.dispersion:.3g}", "",
+              f"symbolic distance effect ({what}, observed vs predicted; Pearson residual):",
+              f"  {'d':>3}{'count':>8}{'observed':>10}{'predicted':>11}{'residual':>10}  trials averaged"]
+    for x in r.rows:
+        lines.append(f"  {x.distance:>3}{x.count:>8.0f}{x.observed:>10.3f}{x.predicted:>11.3f}{x.residual:>10.2f}"
+                     f"  {trials_text(x.trials)}")
     return "\n".join(lines)
