@@ -11,6 +11,7 @@ from ..display import Rendered
 from ..errors import ParameterError
 from ..task import Task
 from .data import BehaviourData
+from .effects import Effects
 from .errorcheck import ErrorCheck
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 
@@ -84,6 +85,9 @@ class FitResult(Rendered):
         proportions), one sentence.
     convergence : tuple of str
         Why ``converged`` is False (optimiser, gradient, optimiser limit, profile); empty when it is True.
+    effects : Effects or None
+        Residuals, the symbolic distance effect and the terminal item effect, observed vs predicted
+        (:mod:`symbolic_ti.behaviour.effects`).
     """
 
     family: str
@@ -113,6 +117,7 @@ class FitResult(Rendered):
     ridge_value: sp.Expr | None = None
     likelihood_basis: str = ""
     convergence: tuple[str, ...] = ()
+    effects: Effects | None = None
 
     def parameter(self, name: str) -> ParameterEstimate:
         """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).

@@ -37,6 +37,7 @@ from ..families import Family
 from ..task import CATEGORIES
 from .comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison, compare_fits
 from .data import BehaviourData
+from .effects import fit_effects
 from .estimate import check_options, fit_family, maximise
 from .errorcheck import ErrorCheck, check_errors
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
@@ -138,6 +139,7 @@ def fit(
                                         strict=True)
     )
     cats = _category_fits(trials, model.choice)
+    effects = fit_effects(trials, data.task.n)
     errors = check_errors(model, nat, trials) if error_check else None
     return FitResult(
         family=fam.name, family_description=fam.describe(), task=data.task, data=data, ridge=model.ridge_mode,
@@ -147,7 +149,7 @@ def fit(
         f_all=tuple((t, float(v)) for t, v in zip(data.task.trials, f_all, strict=True)), categories=cats,
         errors=errors,
         starts=est.n_starts, converged=not problems, notes=tuple(model.notes), seconds=time.perf_counter() - start,
-        ridge_value=model.ridge_value, likelihood_basis=est.basis, convergence=tuple(problems),
+        ridge_value=model.ridge_value, likelihood_basis=est.basis, convergence=tuple(problems), effects=effects,
     )
 
 

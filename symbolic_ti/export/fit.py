@@ -26,6 +26,7 @@ from ..behaviour.errorcheck import ErrorCheck
 from ..behaviour.fitting import FORMAT_NAME, FORMAT_VERSION, CategoryFit, FitResult, ParameterEstimate, TrialFit
 from ..behaviour.distance import DistanceData
 from ..behaviour.distance_fit import DistanceFit
+from ..behaviour.effects import Effects, residual
 from ..behaviour.subjects import SubjectFits
 from ..display import render, renderer
 from .values import exact_value, meta_block
@@ -95,7 +96,7 @@ def parameter_text(p: ParameterEstimate) -> str:
 def trial_dict(t: TrialFit) -> dict[str, Any]:
     """JSON of one observed trial."""
     return {"trial": list(t.trial), "category": t.category, "ground_truth": t.ground_truth,
-            "observed": t.observed, "predicted": t.predicted, "f": t.f, "count": t.count}
+            "observed": t.observed, "predicted": t.predicted, "f": t.f, "count": t.count, "residual": residual(t)}
 
 
 @renderer("text", TrialFit)
@@ -103,7 +104,7 @@ def trial_text(t: TrialFit) -> str:
     """One row of the per-trial table: trial, category, ground truth, observed, predicted, ``f``."""
     g = "-" if t.ground_truth is None else f"{t.ground_truth:+d}"
     return (f"({t.trial[0]},{t.trial[1]}){'':<{8 - len(str(t.trial[0])) - len(str(t.trial[1])) - 3}}"
-            f"{t.category:<16}{g:>6}{t.observed:>10.3f}{t.predicted:>11.3f}{t.f:>10.4f}")
+            f"{t.category:<16}{g:>6}{t.observed:>10.3f}{t.predicted:>11.3f}{t.f:>10.4f}{residual(t):>8.2f}")
 
 
 @renderer("dict", CategoryFit)
@@ -136,7 +137,9 @@ def error_check_dict(e: ErrorCheck) -> dict[str, Any]:
             "observed_ranks_of_first_failing": list(e.observed_ranks), "n_test": e.n_test,
             "first_failing_are_worst": e.first_failing_are_worst,
             "observed_errors_are_first_failing": e.observed_errors_are_first_failing,
-            "ridge_used": e.ridge_used, "ridge_used_value": exact_value(e.ridge_value), "notes": list(e.notes)}
+            "ridge_used": e.ridge_used, "ridge_used_value": exact_value(e.ridge_value), "notes": list(e.notes),
+            "first_failing_by_margin": [{"trial": list(t), "margin": m} for t, m in e.first_by_margin],
+            "spearman_margin_vs_observed": e.spearman, "k_worst": e.k_worst, "worst_overlap": e.worst_overlap}
 
 
 @renderer("text", ErrorCheck)
@@ -156,9 +159,55 @@ def error_check_text(e: ErrorCheck) -> str:
                      + ("  -> the least correct trials" if e.first_failing_are_worst else ""))
         lines.append(f"  observed test errors are exactly the first failures: "
                      f"{'yes' if e.observed_errors_are_first_failing else 'no'}")
+        if len(e.first_by_margin) > 1:
+            tied = " (tied at alpha* = 0)" if e.alpha_first == 0 else ""
+            lines.append(f"  first failures{tied} ranked by margin at the fitted parameters: "
+                         + ", ".join(f"({i},{j}) {m:.3g}" for (i, j), m in e.first_by_margin[:8])
+                         + (f", ... {len(e.first_by_margin) - 8} more" if len(e.first_by_margin) > 8 else ""))
+    if e.k_worst:
+        rho = "n/a" if e.spearman is None else f"{e.spearman:.3f}"
+        lines.append(f"  rank agreement over {e.n_test} test trials: Spearman {rho} (predicted margin vs observed); "
+                     f"{e.worst_overlap} of the {e.k_worst} least correct are among the {e.k_worst} smallest margins")
     for note in e.notes:
         lines.append(f"  note: {note}")
     return "\n".join(lines)
+
+
+@renderer("dict", Effects)
+def effects_dict(e: Effects) -> dict[str, Any]:
+    """JSON of the goodness-of-fit summary (NaN means as ``"nan"``)."""
+    return {"rms_residual": json_float(e.rms_residual),
+            "largest_residuals": [{"trial": list(t), "residual": r} for t, r in e.worst],
+            "by_distance": [{"distance": x.distance,
+                             "all": {"n": x.n_all, "observed": json_float(x.observed),
+                                     "predicted": json_float(x.predicted)},
+                             "with_end_item": {"n": x.n_end, "observed": json_float(x.observed_end),
+                                               "predicted": json_float(x.predicted_end)},
+                             "without_end_item": {"n": x.n_inner, "observed": json_float(x.observed_inner),
+                                                  "predicted": json_float(x.predicted_inner)}} for x in e.rows]}
+
+
+def effects_text(e: Effects, what: str = "P(correct)") -> str:
+    """The block "symbolic distance and terminal item effects" of the fit report."""
+    def pair(o: float, p: float) -> str:
+        return f"{'-' if math.isnan(o) else f'{o:.3f}':>7}{'-' if math.isnan(p) else f'{p:.3f}':>7}"
+
+    lines = [f"symbolic distance and terminal item effects (mean {what}, observed / predicted; trials with ground "
+             "truth):",
+             f"  {'all trials':>24}   {'with an end item (1 or n)':>20}{'without an end item':>22}",
+             f"  {'d':>3}{'trials':>7}{'obs':>7}{'pred':>7}   {'n':>6}{'obs':>7}{'pred':>7}{'n':>8}{'obs':>7}{'pred':>7}"]
+    for x in e.rows:
+        lines.append(f"  {x.distance:>3}{x.n_all:>7}{pair(x.observed, x.predicted)}   {x.n_end:>6}"
+                     f"{pair(x.observed_end, x.predicted_end)}{x.n_inner:>8}{pair(x.observed_inner, x.predicted_inner)}")
+    lines.append(f"  residuals: rms {e.rms_residual:.3g}; largest "
+                 + ", ".join(f"({i},{j}) {r:+.2f}" for (i, j), r in e.worst))
+    return "\n".join(lines)
+
+
+@renderer("text", Effects)
+def effects_text_renderer(e: Effects) -> str:
+    """:func:`effects_text` with P(correct)."""
+    return effects_text(e)
 
 
 @renderer("dict", BehaviourData)
@@ -209,6 +258,7 @@ def fit_dict(r: FitResult) -> dict[str, Any]:
         "notes": list(r.notes),
         "categories": [render("dict", c) for c in r.categories],
         "errors": None if r.errors is None else render("dict", r.errors),
+        "effects": None if r.effects is None else render("dict", r.effects),
         "trials": [render("dict", t) for t in r.trials],
         "f_all": [{"trial": list(t), "f": v} for t, v in r.f_all],
     }
@@ -248,6 +298,9 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
                  " observed, negative margin predicted):")
     lines.append(f"  {'category':<16}{'trials':>6}{'observed':>10}{'predicted':>11}{'obs err':>9}{'pred err':>9}")
     lines += ["  " + category_text(c) for c in r.categories]
+    if r.effects is not None:
+        lines.append("")
+        lines += effects_text(r.effects, what).split("\n")
     if r.errors is not None:
         lines.append("")
         lines += error_check_text(r.errors).split("\n")
@@ -256,7 +309,8 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
     lines.append("")
     shown = r.trials if max_trials is None else r.trials[:max_trials]
     lines.append(f"per trial (observed and predicted {'P(first wins)' if r.likelihood == 'binomial' else 'score'}):")
-    lines.append(f"  {'trial':<8}{'category':<16}{'truth':>6}{'observed':>10}{'predicted':>11}{'f':>10}")
+    lines.append(f"  {'trial':<8}{'category':<16}{'truth':>6}{'observed':>10}{'predicted':>11}{'f':>10}"
+                 f"{'resid':>8}")
     lines += ["  " + trial_text(t) for t in shown]
     if len(shown) < len(r.trials):
         lines.append(f"  ... {len(r.trials) - len(shown)} more (to_text() or --format json for all)")
