@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
-from ..families import Family
+from ..families import FAMILIES, Family
 from ..task import CATEGORIES
 from .comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison, compare_fits
 from .data import BehaviourData
@@ -44,7 +44,7 @@ from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 from .fit_result import FORMAT_NAME, FORMAT_VERSION, FitResult
 from .model import LikelihoodModel
 
-__all__ = ["fit", "FitResult", "ParameterEstimate", "TrialFit", "CategoryFit", "ErrorCheck", "FitComparison",
+__all__ = ["fit", "compare_families", "FitResult", "ParameterEstimate", "TrialFit", "CategoryFit", "ErrorCheck", "FitComparison",
            "compare_fits", "FORMAT_NAME", "FORMAT_VERSION", "COMPARISON_FORMAT_NAME", "COMPARISON_FORMAT_VERSION"]
 
 Trial = tuple[int, int]
@@ -191,3 +191,40 @@ def _category_fits(trials: Sequence[TrialFit], choice: bool) -> tuple[CategoryFi
             c, len(ts), float(np.mean(oc)) if gt else None, float(np.mean(pc)) if gt else None,  # type: ignore
             sum(1 for v in oc if v < threshold), sum(1 for t in gt if t.ground_truth * t.f < 0)))  # type: ignore
     return tuple(out)
+
+
+def compare_families(data: BehaviourData, families: Sequence[str | Family] | None = None, *, ridge: Any = "fit",
+                     starts: int = 8, seed: int = 0) -> FitComparison:
+    """Fit every family that can be fitted to the same data and compare them in one table.
+
+    Parameters
+    ----------
+    data : BehaviourData
+    families : sequence of names or Family, optional
+        Default: every family of ``symbolic_ti.families.FAMILIES`` with its defaults (a data-given family such
+        as ``similarity`` needs its data, so it is fitted only when passed as an instance).
+    ridge, starts, seed
+        As for :func:`fit` (no intervals, no first-failure check: the comparison needs the maximum only).
+
+    Returns
+    -------
+    FitComparison
+        With the quasi-AIC for choices and the families that could not be fitted in ``skipped``.
+
+    Raises
+    ------
+    ParameterError
+        If no family could be fitted.
+    """
+    from ..errors import SymbolicTIError
+
+    fits, skipped = [], []
+    for fam in (list(FAMILIES) if families is None else families):
+        name = fam if isinstance(fam, str) else fam.name
+        try:
+            fits.append(fit(data, fam, ridge=ridge, starts=starts, seed=seed, intervals=False, error_check=False))
+        except SymbolicTIError as err:
+            skipped.append(f"{name}: {err}")
+    if not fits:
+        raise ParameterError("no family could be fitted: " + "; ".join(skipped))
+    return compare_fits(fits, skipped)

@@ -96,6 +96,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="optimiser starts (default: 8)")
     p.add_argument("--seed", default=0, type=context.option_type("--seed", _parse_seed), metavar="S",
                    help="seed of the random starts, an integer >= 0 (default: 0)")
+    p.add_argument("--compare", action="store_true",
+                   help="fit every family that can be fitted (--family's own with its --set values, the others "
+                        "with their defaults) and print one AIC/BIC/quasi-AIC table")
     p.add_argument("--no-intervals", action="store_true", help="skip the profile-likelihood intervals (faster)")
     p.add_argument("--plot", metavar="FILE",
                    help="write the observed and predicted P(first item wins) heatmaps side by side (png, pdf, "
@@ -199,6 +202,8 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
         raise context.fail(_data_option(str(err), args), err) from None
     if args.per_subject:
         return _run_subjects(args, context, task, family, load)
+    if args.compare:
+        return _run_compare(args, context, data, family)
     if data.averaged_over and not getattr(args, "quiet", False):
         print(f"symbolic-ti: note: rows were averaged within each trial over {data.averaged_text()}; add "
               "--filter COL=VALUE if a column should not be pooled", file=sys.stderr)
@@ -230,6 +235,24 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
         print(plot_line)
         return text
     return text + ("\n\n" + plot_line if plot_line else "")
+
+
+def _run_compare(args: argparse.Namespace, context: Any, data: Any, family: Any) -> str:
+    """``--compare``: every family in one table (the chosen family with its values first)."""
+    from ..behaviour.fitting import compare_families
+    from ..families import FAMILIES
+
+    if args.plot is not None:
+        raise context.fail("--plot", "is not drawn with --compare; fit one family for a plot")
+    ridge = context.ridge(args)
+    others: list[Any] = [name for name in FAMILIES if name != family.name]
+    result = compare_families(data, [family] + others, ridge="fit" if ridge is None else ridge,
+                              starts=args.starts, seed=args.seed)
+    if args.format == "json":
+        from ..export.jsonreport import dumps
+
+        return dumps(result.to_dict())
+    return result.to_text()
 
 
 def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: Any, plot_path: Path | None) -> str:

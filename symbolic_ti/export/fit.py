@@ -345,21 +345,35 @@ def fit_notebook_latex(r: FitResult) -> str:
 @renderer("dict", FitComparison)
 def comparison_dict(c: FitComparison) -> dict[str, Any]:
     """JSON-ready dictionary; opens with a versioned ``meta`` block (format ``symbolic_ti.fit_comparison``)."""
+    qaic = c.qaic or (None,) * len(c.fits)
+    dq = c.delta_qaic or (None,) * len(c.fits)
     return {"meta": meta_block(COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, created=False),
+            "c_hat": c.c_hat, "skipped": list(c.skipped),
             "fits": [{"label": f.label, "family": f.family, "ridge": f.ridge, "n_params": f.n_params,
                       "loglik": f.loglik, "aic": f.aic, "bic": f.bic, "delta_aic": da, "delta_bic": db,
-                      "akaike_weight": w, "values": f.values}
-                     for f, da, db, w in zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, strict=True)]}
+                      "akaike_weight": w, "qaic": q, "delta_qaic": d, "dispersion": f.dispersion,
+                      "converged": f.converged, "values": f.values}
+                     for f, da, db, w, q, d in zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, qaic, dq,
+                                                   strict=True)]}
 
 
 @renderer("text", FitComparison)
 def comparison_text(c: FitComparison) -> str:
-    """A table: model, k, log L, AIC, dAIC, BIC, dBIC, Akaike weight."""
+    """A table: model, k (free parameters), log L, AIC, dAIC, BIC, dBIC, Akaike weight, and with a dispersion
+    the quasi-AIC and its difference; then the families that could not be fitted."""
     w = max(len(f.label) for f in c.fits)
-    lines = [f"{'model':<{w}}  k  {'log L':>10}  {'AIC':>9}  {'dAIC':>7}  {'BIC':>9}  {'dBIC':>7}  weight"]
-    for f, da, db, aw in zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, strict=True):
+    q = bool(c.qaic)
+    lines = [f"{'model':<{w}}  k  {'log L':>10}  {'AIC':>9}  {'dAIC':>7}  {'BIC':>9}  {'dBIC':>7}  weight"
+             + (f"  {'QAIC':>9}  {'dQAIC':>7}" if q else "")]
+    for n, (f, da, db, aw) in enumerate(zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, strict=True)):
         lines.append(f"{f.label:<{w}}  {f.n_params}  {f.loglik:>10.2f}  {f.aic:>9.1f}  {da:>7.1f}  "
-                     f"{f.bic:>9.1f}  {db:>7.1f}  {aw:.3f}")
+                     f"{f.bic:>9.1f}  {db:>7.1f}  {aw:.3f}"
+                     + (f"  {c.qaic[n]:>9.1f}  {c.delta_qaic[n]:>7.1f}" if q else "")
+                     + ("" if f.converged else "  (not converged)"))
+    if q:
+        lines.append(f"k: free parameters (beta included). QAIC = -2 log L / c + 2 (k + 1) with c = {c.c_hat:.3g}, "
+                     "the dispersion of the most general fit (at least 1)")
+    lines += [f"not fitted: {s}" for s in c.skipped]
     return "\n".join(lines)
 
 
