@@ -1,4 +1,4 @@
-"""Reading a CSV or CSV.gz table of per-trial behaviour: the header and rows, cells read as numbers and items,
+"""Reading a CSV, CSV.gz or Parquet table of behaviour: the header and rows, cells read as numbers and items,
 with one readable :class:`~symbolic_ti.errors.DataError` per kind of broken file (missing, not gzip, not UTF-8,
 not CSV, repeated column names, a cell that is not a number or an item of the task).
 """
@@ -22,6 +22,7 @@ __all__ = ["parse_filter", "parse_filters", "select_rows", "subject_values", "re
 Row = tuple[int, list[str]]
 
 _GZIP_MAGIC = b"\x1f\x8b"
+_PARQUET_MAGIC = b"PAR1"
 _MAX_LISTED = 12
 
 
@@ -66,15 +67,56 @@ def _open_text(path: Path) -> io.TextIOBase:
     return open(path, encoding="utf-8", newline="")
 
 
-def read_rows(path: Path) -> tuple[list[str], list[list[str]]]:
-    """Header (stripped names) and non-empty data rows of the file.
+def _is_parquet(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == _PARQUET_MAGIC
+    except OSError:
+        return False  # reported by _open_text
+
+
+def _cell(value: object) -> str:
+    """A Parquet value as the text a CSV would hold (``""`` for a null)."""
+    return "" if value is None else str(value)
+
+
+def read_parquet_rows(path: Path) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of a Parquet file as text cells (pyarrow, optional extra ``parquet``).
 
     Raises
     ------
     DataError
-        For a missing, empty, truncated, non-gzip ``.gz``, non-UTF-8 or invalid CSV file, or repeated column
-        names.
+        If pyarrow is not installed or the file is not a readable Parquet file.
     """
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise DataError(f"data file {str(path)!r} is Parquet; reading it needs pyarrow: "
+                        "pip install 'symbolic-ti[parquet]'") from None
+    try:
+        table = pq.read_table(path)
+    except Exception as err:  # pyarrow raises ArrowInvalid, OSError, ... for broken files
+        raise DataError(f"data file {str(path)!r} is not a readable Parquet file ({type(err).__name__}: "
+                        f"{err})") from None
+    header = [str(h).strip() for h in table.column_names]
+    columns = [table.column(k).to_pylist() for k in range(table.num_columns)]
+    return header, [[_cell(col[r]) for col in columns] for r in range(table.num_rows)]
+
+
+def read_rows(path: Path) -> tuple[list[str], list[list[str]]]:
+    """Header (stripped names) and non-empty data rows of a CSV, gzip-compressed CSV or Parquet file (recognised
+    by its first bytes; Parquet cells are read as the text a CSV would hold).
+
+    Raises
+    ------
+    DataError
+        For a missing, empty, truncated, non-gzip ``.gz``, non-UTF-8 or invalid CSV file, an unreadable Parquet
+        file (or pyarrow missing), or repeated column names.
+    """
+    if _is_parquet(path):
+        names, cells = read_parquet_rows(path)
+        _check_header(names, path)
+        return names, cells
     fh = _open_text(path)
     try:
         with fh:
@@ -94,10 +136,14 @@ def read_rows(path: Path) -> tuple[list[str], list[list[str]]]:
         raise DataError(f"data file {str(path)!r} is not valid CSV: {err}") from None
     except OSError as err:
         raise DataError(f"cannot read data file {str(path)!r}: {err.strerror or err}") from None
+    _check_header(header, path)
+    return header, rows
+
+
+def _check_header(header: list[str], path: Path) -> None:
     if len(set(header)) != len(header):
         dup = sorted({h for h in header if header.count(h) > 1})
         raise DataError(f"data file {str(path)!r} has repeated column names: {', '.join(dup)}")
-    return header, rows
 
 
 def column_index(header: Sequence[str], name: str, role: str, path: Path) -> int:
