@@ -199,8 +199,9 @@ class BehaviourData(Rendered):
     def describe(self) -> str:
         """One line: source, filters, kind and number of trials."""
         f = ", ".join(f"{c}={v}" for c, v in self.filters) or "none"
+        pooled = f"; {len(self.subjects)} subjects ({self.subject_column}) pooled" if self.subject_column else ""
         return (f"{Path(self.source).name}: {self.value_column} ({self.kind}), {len(self.trials)} trials, "
-                f"{self.rows_selected} of {self.rows_read} rows; filters: {f}")
+                f"{self.rows_selected} of {self.rows_read} rows; filters: {f}{pooled}")
 
     def averaged_text(self, max_values: int = 4) -> str:
         """The columns averaged over within trials, e.g. ``phase (pre, post); model (4 values)``, or ``""``."""

@@ -133,8 +133,10 @@ class DistanceData(Rendered):
     def describe(self) -> str:
         """One line: source, filters, kind, distances and the averaging rule."""
         f = ", ".join(f"{c}={v}" for c, v in self.filters) or "none"
+        pooled = f"; {len(self.subjects)} subjects ({self.subject_column}) pooled" if self.subject_column else ""
         return (f"{Path(self.source).name}: {self.value_column} ({self.kind}) by {self.distance_column}, "
-                f"{len(self.distances)} distances, {self.rows_selected} of {self.rows_read} rows; filters: {f}")
+                f"{len(self.distances)} distances, {self.rows_selected} of {self.rows_read} rows; filters: {f}"
+                f"{pooled}")
 
 
 def load_distances(
