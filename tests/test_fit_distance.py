@@ -123,3 +123,14 @@ def test_cli_distance_per_subject(capsys):
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "2 subjects (subject)" in out and "alpha" in out
+
+
+def test_cli_distance_plot(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "d.png"
+    code = cli.main(["fit", "--items", "7", "--data", str(HUMAN), "--distance-column", "distance",
+                     "--correct-column", "correct", "--total-column", "total", "--ridge", "1/2", "--no-intervals",
+                     "--starts", "1", "--plot", str(png)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert png.read_bytes()[:4] == b"\x89PNG" and out.rstrip().splitlines()[-1].startswith(f"wrote {png} (png, ")

@@ -154,6 +154,11 @@ class DistanceFit(Rendered):
         """Fitted values by name."""
         return {p.name: p.value for p in self.parameters}
 
+    @property
+    def label(self) -> str:
+        """Short label: family and ridge mode."""
+        return f"{self.family} ({'ridge fitted' if self.ridge == 'fitted' else 'ridge ' + self.ridge})"
+
     def parameter(self, name: str) -> ParameterEstimate:
         """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
 

@@ -37,6 +37,7 @@ from ..families import FAMILIES, Family
 from ..task import CATEGORIES
 from .comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison, compare_fits
 from .data import BehaviourData
+from .distance import DistanceData
 from .effects import fit_effects
 from .estimate import check_options, fit_family, maximise
 from .errorcheck import ErrorCheck, check_errors
@@ -193,13 +194,15 @@ def _category_fits(trials: Sequence[TrialFit], choice: bool) -> tuple[CategoryFi
     return tuple(out)
 
 
-def compare_families(data: BehaviourData, families: Sequence[str | Family] | None = None, *, ridge: Any = "fit",
-                     starts: int = 8, seed: int = 0) -> FitComparison:
+def compare_families(data: BehaviourData | DistanceData, families: Sequence[str | Family] | None = None, *,
+                     ridge: Any = "fit", starts: int = 8, seed: int = 0) -> FitComparison:
     """Fit every family that can be fitted to the same data and compare them in one table.
 
     Parameters
     ----------
-    data : BehaviourData
+    data : BehaviourData or DistanceData
+        Per-trial data (fitted by :func:`fit`) or data by distance
+        (:func:`~symbolic_ti.behaviour.distance_fit.fit_distances`).
     families : sequence of names or Family, optional
         Default: every family of ``symbolic_ti.families.FAMILIES`` with its defaults (a data-given family such
         as ``similarity`` needs its data, so it is fitted only when passed as an instance).
@@ -217,12 +220,18 @@ def compare_families(data: BehaviourData, families: Sequence[str | Family] | Non
         If no family could be fitted.
     """
     from ..errors import SymbolicTIError
+    from .distance_fit import fit_distances
 
-    fits, skipped = [], []
+    fits: list[Any] = []
+    skipped = []
     for fam in (list(FAMILIES) if families is None else families):
         name = fam if isinstance(fam, str) else fam.name
         try:
-            fits.append(fit(data, fam, ridge=ridge, starts=starts, seed=seed, intervals=False, error_check=False))
+            if isinstance(data, DistanceData):
+                fits.append(fit_distances(data, fam, ridge=ridge, starts=starts, seed=seed, intervals=False))
+            else:
+                fits.append(fit(data, fam, ridge=ridge, starts=starts, seed=seed, intervals=False,
+                                error_check=False))
         except SymbolicTIError as err:
             skipped.append(f"{name}: {err}")
     if not fits:

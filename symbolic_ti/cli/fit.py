@@ -212,6 +212,13 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
     ridge = context.ridge(args)
     result = fit(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts, seed=args.seed,
                  intervals=not args.no_intervals)
+    return _report(args, context, result, plot_path)
+
+
+def _report(args: argparse.Namespace, context: Any, result: Any, plot_path: Path | None) -> str:
+    """The report of one fit (text or JSON), after writing its plot if asked (``wrote FILE ...``)."""
+    import sys
+
     plot_line = ""
     if plot_path is not None:
         _write_plot(result, plot_path, context)
@@ -261,9 +268,8 @@ def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: An
     from ..behaviour.distance import DistanceRule, load_distances
     from ..behaviour.distance_fit import fit_distances
 
-    if plot_path is not None:
-        raise context.fail("--plot", "is drawn for per-trial fits; a fit by distance prints its symbolic distance "
-                                     "effect as a table")
+    if plot_path is not None and (args.per_subject or args.compare):
+        raise context.fail("--plot", "is drawn for one fit, not with --per-subject or --compare")
     if (args.correct_column is None) != (args.total_column is None):
         raise context.fail("--correct-column" if args.correct_column is None else "--total-column",
                            "correct and total counts come together: give both --correct-column and --total-column")
@@ -278,6 +284,8 @@ def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: An
             return _run_subjects(args, context, task, family, load, by_distance=True)
         data = load_distances(args.data, task, filters=args.filter, subject_column=args.subject_column,
                               **load)
+        if args.compare:
+            return _run_compare(args, context, data, family)
     except DataError as err:
         msg = str(err)
         option = ("--distance-column" if "distance" in msg.split(":")[-1][:40] or msg.startswith("distance") else
@@ -286,11 +294,7 @@ def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: An
     ridge = context.ridge(args)
     result = fit_distances(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts,
                            seed=args.seed, intervals=not args.no_intervals)
-    if args.format == "json":
-        from ..export.jsonreport import dumps
-
-        return dumps(result.to_dict())
-    return result.to_text()
+    return _report(args, context, result, plot_path)
 
 
 def _run_subjects(args: argparse.Namespace, context: Any, task: Any, family: Any, load: dict[str, Any],

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..behaviour.distance_fit import DistanceFit
 from ..behaviour.fitting import FitResult
 from .backend import new_figure
 from .save import save_figure
@@ -24,7 +25,7 @@ from .save import save_figure
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["fit_matrix", "fit_figure", "write_fit_plot"]
+__all__ = ["fit_matrix", "fit_figure", "distance_fit_figure", "write_fit_plot"]
 
 Trial = tuple[int, int]
 
@@ -114,13 +115,45 @@ def _effects_panel(ax: Any, result: FitResult, choice: bool) -> None:
     ax.legend(fontsize=6, loc="lower right")
 
 
-def write_fit_plot(result: FitResult, path: str | Path) -> Path:
-    """Draw :func:`fit_figure` and write it to ``path`` atomically (complete or untouched), in the format of its
-    suffix (:func:`symbolic_ti.figures.save.save_figure`).
+def distance_fit_figure(result: DistanceFit) -> Figure:
+    """The symbolic distance effect of a fit by distance: observed accuracy per distance (dots, with the binomial
+    95% Wald interval ``p +- 1.96 sqrt(p (1 - p) / n)`` for accuracies) and the predicted mean over the trials
+    averaged (line).
+
+    Raises
+    ------
+    ExportError
+        If matplotlib is not installed.
+    """
+    fig = new_figure((5.5, 4.2))
+    ax = fig.subplots(1, 1)
+    d = [x.distance for x in result.rows]
+    obs = np.array([x.observed for x in result.rows])
+    if result.likelihood == "binomial":
+        n = np.array([x.count for x in result.rows])
+        err = 1.96 * np.sqrt(obs * (1 - obs) / n)
+        ax.errorbar(d, obs, yerr=err, fmt="o", color="k", ms=4, capsize=2, label="observed (95% Wald)")
+    else:
+        ax.plot(d, obs, "o", color="k", ms=4, label="observed")
+    vals = ", ".join(f"{p.name}={p.value:.3g}" for p in result.parameters)
+    ax.plot(d, [x.predicted for x in result.rows], "-", color="tab:red", label=f"predicted ({vals})")
+    ax.set_xticks(d)
+    ax.set_xlabel("symbolic distance |i - j|")
+    ax.set_ylabel("accuracy" if result.likelihood == "binomial" else "mean signed score")
+    ax.legend(fontsize=7)
+    fig.suptitle(f"{result.task.label()}; {result.family}; prediction: mean over the trials at each distance",
+                 fontsize=8)
+    return fig
+
+
+def write_fit_plot(result: FitResult | DistanceFit, path: str | Path) -> Path:
+    """Draw :func:`fit_figure` (or :func:`distance_fit_figure` for a fit by distance) and write it to ``path``
+    atomically (complete or untouched), in the format of its suffix (:func:`symbolic_ti.figures.save.save_figure`).
 
     Raises
     ------
     ExportError
         For an unknown suffix, an unwritable path, or a missing matplotlib.
     """
-    return save_figure(fit_figure(result), path)
+    fig = distance_fit_figure(result) if isinstance(result, DistanceFit) else fit_figure(result)
+    return save_figure(fig, path)
