@@ -207,3 +207,10 @@ def test_cli_counts_and_per_subject(capsys):
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "2 subjects (session)" in out and "population summary" in out
+
+
+def test_cli_negative_count_weight_names_count_column(capsys, tmp_path):
+    code = cli.main(["fit", "--items", "3", "--data", table(tmp_path, "item_a,item_b,p,n\n1,2,0.9,-4\n"),
+                     "--value-column", "p", "--count-column", "n"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "argument --count-column" in err and "> 0" in err

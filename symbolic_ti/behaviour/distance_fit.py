@@ -24,7 +24,7 @@ from ..errors import ParameterError
 from ..families import Family
 from ..task import Task
 from .distance import DistanceData
-from .estimate import check_options, fit_family, maximise
+from .estimate import check_options, fit_family, maximise, ridge_argument
 from .fit_parts import ParameterEstimate
 from .model import LikelihoodModel
 
@@ -45,6 +45,8 @@ class DistanceModel(LikelihoodModel):
     """
 
     def observe(self, data: Any) -> None:
+        """Read a :class:`~symbolic_ti.behaviour.distance.DistanceData`: the averaging matrix, the signs, the
+        observed accuracies (or signed scores) and their counts."""
         trials = self.task.trials
         index = {t: k for k, t in enumerate(trials)}
         self.average = np.zeros((len(data.distances), len(trials)))
@@ -65,6 +67,8 @@ class DistanceModel(LikelihoodModel):
         return np.asarray(self.average @ expit(eta))
 
     def loglik_natural(self, nat: Mapping[str, float]) -> tuple[float, float | None]:
+        """Binomial log-likelihood of the correct counts at the mean predicted P(correct) per distance (with
+        its constants), or the Gaussian one of the signed scores with ``sigma``."""
         pred = self.predicted(nat)
         if not np.all(np.isfinite(pred)):
             return -math.inf, None
@@ -200,8 +204,7 @@ def fit_distances(data: DistanceData, family: str | Family = "exchangeable", *, 
                              f"{type(data).__name__}")
     starts, seed, level = check_options(starts, seed, level)
     fam = fit_family(family, parameters)
-    fitted = ridge is None or (isinstance(ridge, str) and ridge.strip().lower() in ("fit", "fitted"))
-    model = DistanceModel(data, fam, "fit" if fitted else ridge)  # type: ignore[arg-type]
+    model = DistanceModel(data, fam, ridge_argument(ridge))  # type: ignore[arg-type]
     est = maximise(model, starts=starts, seed=seed, level=level, overdispersion=overdispersion,
                    intervals=intervals, counted=data.counted)
     p, y, n = est.predicted, model.y, model.n

@@ -21,7 +21,7 @@ from .fit_parts import ParameterEstimate
 from .model import LikelihoodModel
 from .optimize import minimize, profile_interval, scipy_optimize, starting_points
 
-__all__ = ["Estimate", "check_options", "fit_family", "maximise"]
+__all__ = ["Estimate", "check_options", "fit_family", "maximise", "ridge_argument"]
 
 
 @dataclass
@@ -78,6 +78,13 @@ def check_options(starts: Any, seed: Any, level: Any) -> tuple[int, int, float]:
         raise ParameterError(f"level must be a number in (0, 1), got {level!r}")
     scipy_optimize()  # the optional extra ``fit``: fail here, with the install hint, before any work
     return int(starts), int(seed), float(level)
+
+
+def ridge_argument(ridge: Any) -> Any:
+    """``"fit"`` for a fitted ridge (``None``, ``"fit"``, ``"fitted"``, any case), else ``ridge`` unchanged."""
+    if ridge is None or (isinstance(ridge, str) and ridge.strip().lower() in ("fit", "fitted")):
+        return "fit"
+    return ridge
 
 
 def fit_family(family: str | Family, parameters: Mapping[str, Any] | None) -> Family:

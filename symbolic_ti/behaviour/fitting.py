@@ -39,7 +39,7 @@ from .comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitCo
 from .data import BehaviourData
 from .distance import DistanceData
 from .effects import fit_effects
-from .estimate import check_options, fit_family, maximise
+from .estimate import check_options, fit_family, maximise, ridge_argument
 from .errorcheck import ErrorCheck, check_errors
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 from .fit_result import FORMAT_NAME, FORMAT_VERSION, FitResult
@@ -122,7 +122,7 @@ def fit(
                              f"{type(data).__name__}")
     starts, seed, level = check_options(starts, seed, level)
     fam = fit_family(family, parameters)
-    model = LikelihoodModel(data, fam, "fit" if _is_fit(ridge) else ridge)
+    model = LikelihoodModel(data, fam, ridge_argument(ridge))
     est = maximise(model, starts=starts, seed=seed, level=level, overdispersion=overdispersion,
                    intervals=intervals, counted=data.counted)
     nat, k, m, predicted, dispersion, scale = est.nat, est.k, est.m, est.predicted, est.dispersion, est.scale
@@ -152,10 +152,6 @@ def fit(
         starts=est.n_starts, converged=not problems, notes=tuple(model.notes), seconds=time.perf_counter() - start,
         ridge_value=model.ridge_value, likelihood_basis=est.basis, convergence=tuple(problems), effects=effects,
     )
-
-
-def _is_fit(ridge: Any) -> bool:
-    return ridge is None or (isinstance(ridge, str) and ridge.strip().lower() in ("fit", "fitted"))
 
 
 def _final_predictions(model: LikelihoodModel, nat: Mapping[str, float]) -> tuple[np.ndarray, str]:

@@ -130,10 +130,21 @@ def _data_option(message: str, args: argparse.Namespace) -> str:
             return option
     if " is not one of the item labels" in message:
         return "--item-labels"
+    if f"count {args.count_column} = " in message:
+        return "--count-column"
     if args.correct_column is not None and (f" {args.correct_column} " in message or f" {args.total_column} "
                                             in message) and "count" in message:
         return "--total-column" if "total" in message else "--correct-column"
     return "--data"
+
+
+def _check_pairs(args: argparse.Namespace, context: Any) -> None:
+    """Options that need each other: ``--per-subject`` a subject column, the two count columns each other."""
+    if args.per_subject and args.subject_column is None:
+        raise context.fail("--per-subject", "needs --subject-column C, the column naming each row's subject")
+    if (args.correct_column is None) != (args.total_column is None):
+        raise context.fail("--correct-column" if args.correct_column is None else "--total-column",
+                           "correct and total counts come together: give both --correct-column and --total-column")
 
 
 def _parse_seed(text: str) -> int:
@@ -175,11 +186,7 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
     if args.distance_column is not None:
         return _run_distances(args, context, task, family, plot_path)
 
-    if args.per_subject and args.subject_column is None:
-        raise context.fail("--per-subject", "needs --subject-column C, the column naming each row's subject")
-    if (args.correct_column is None) != (args.total_column is None):
-        raise context.fail("--correct-column" if args.correct_column is None else "--total-column",
-                           "correct and total counts come together: give both --correct-column and --total-column")
+    _check_pairs(args, context)
     kind = args.kind or "auto"
     count = None if args.count_column.strip().lower() == "none" else args.count_column
     if args.correct_column is not None:
@@ -270,9 +277,7 @@ def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: An
 
     if plot_path is not None and (args.per_subject or args.compare):
         raise context.fail("--plot", "is drawn for one fit, not with --per-subject or --compare")
-    if (args.correct_column is None) != (args.total_column is None):
-        raise context.fail("--correct-column" if args.correct_column is None else "--total-column",
-                           "correct and total counts come together: give both --correct-column and --total-column")
+    _check_pairs(args, context)
     try:
         kind = args.kind or ("accuracy" if args.correct_column is not None else infer_kind(args.value_column))
         count = None if args.count_column.strip().lower() == "none" else args.count_column
