@@ -163,6 +163,10 @@ class DistanceFit(Rendered):
         """Short label: family and ridge mode."""
         return f"{self.family} ({'ridge fitted' if self.ridge == 'fitted' else 'ridge ' + self.ridge})"
 
+    def __repr__(self) -> str:
+        vals = ", ".join(f"{p.name}={p.value:.4g}" for p in self.parameters)
+        return f"DistanceFit({self.family}, {self.task.label()}, {vals}, loglik={self.loglik:.3f})"
+
     def parameter(self, name: str) -> ParameterEstimate:
         """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
 

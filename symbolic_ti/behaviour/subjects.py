@@ -75,6 +75,10 @@ class SubjectFits(Rendered):
     fits: tuple[FitResult | DistanceFit, ...]
     summary: tuple[ParameterSummary, ...]
 
+    def __repr__(self) -> str:
+        means = ", ".join(f"{p.name}={p.mean:.4g}" for p in self.summary)
+        return f"SubjectFits({len(self.fits)} subjects of {self.subject_column!r}, mean {means})"
+
     @property
     def all_converged(self) -> bool:
         """Whether every subject's fit converged."""

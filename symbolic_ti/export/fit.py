@@ -323,7 +323,8 @@ def fit_latex(r: FitResult) -> str:
     rows = []
     for p in r.parameters:
         name = _LATEX_NAMES.get(p.name, p.name)
-        rows.append(f"${name}$ & {number_text(p.value)} & $[{number_text(p.lower)}, {number_text(p.upper)}]$ \\\\")
+        where = " (at bound)" if p.at_bound else ""
+        rows.append(f"${name}$ & {number_text(p.value)}{where} & $[{number_text(p.lower)}, {number_text(p.upper)}]$ \\\\")
     task = r.task.label().replace(">", "{>}")
     head = (f"% symbolic_ti fit: {r.family_description}, {r.task.label()}\n"
             r"\begin{tabular}{lll}" "\n" r"\hline" "\n"
