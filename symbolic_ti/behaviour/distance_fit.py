@@ -22,10 +22,9 @@ import numpy as np
 from ..display import Rendered
 from ..errors import ParameterError
 from ..families import Family
-from ..task import Task
 from .distance import DistanceData
 from .estimate import check_options, fit_family, maximise, ridge_argument
-from .fit_parts import ParameterEstimate
+from .fit_result import FitCore
 from .model import LikelihoodModel
 
 __all__ = ["DistanceModel", "DistanceRow", "DistanceFit", "fit_distances"]
@@ -104,7 +103,7 @@ class DistanceRow(Rendered):
 
 
 @dataclass(frozen=True)
-class DistanceFit(Rendered):
+class DistanceFit(FitCore):
     """A fit to data by symbolic distance (rendered by :mod:`symbolic_ti.export.fit`).
 
     Attributes
@@ -129,22 +128,7 @@ class DistanceFit(Rendered):
     seconds : float
     """
 
-    family: str
-    family_description: str
-    task: Task
     data: DistanceData
-    ridge: str
-    parameters: tuple[ParameterEstimate, ...]
-    sigma: float | None
-    likelihood: str
-    loglik: float
-    n_params: int
-    n_obs: int
-    aic: float
-    bic: float
-    dispersion: float
-    interval_scale: float
-    level: float
     rows: tuple[DistanceRow, ...]
     starts: int
     converged: bool
@@ -153,32 +137,9 @@ class DistanceFit(Rendered):
     rule: str
     seconds: float = 0.0
 
-    @property
-    def values(self) -> dict[str, float]:
-        """Fitted values by name."""
-        return {p.name: p.value for p in self.parameters}
-
-    @property
-    def label(self) -> str:
-        """Short label: family and ridge mode."""
-        return f"{self.family} ({'ridge fitted' if self.ridge == 'fitted' else 'ridge ' + self.ridge})"
-
     def __repr__(self) -> str:
         vals = ", ".join(f"{p.name}={p.value:.4g}" for p in self.parameters)
         return f"DistanceFit({self.family}, {self.task.label()}, {vals}, loglik={self.loglik:.3f})"
-
-    def parameter(self, name: str) -> ParameterEstimate:
-        """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
-
-        Raises
-        ------
-        ParameterError
-        """
-        name = "lambda" if name == "ridge" else name
-        for p in self.parameters:
-            if p.name == name:
-                return p
-        raise ParameterError(f"{name!r} was not fitted; fitted: {', '.join(p.name for p in self.parameters)}")
 
 
 def fit_distances(data: DistanceData, family: str | Family = "exchangeable", *, ridge: Any = "fit",

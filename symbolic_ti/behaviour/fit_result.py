@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import sympy as sp
 
@@ -15,7 +16,7 @@ from .effects import Effects
 from .errorcheck import ErrorCheck
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 
-__all__ = ["FitResult", "FORMAT_NAME", "FORMAT_VERSION"]
+__all__ = ["FitCore", "FitResult", "FORMAT_NAME", "FORMAT_VERSION"]
 
 Trial = tuple[int, int]
 
@@ -29,7 +30,56 @@ FORMAT_VERSION = 1
 
 
 @dataclass(frozen=True)
-class FitResult(Rendered):
+class FitCore(Rendered):
+    """What every maximum-likelihood fit reports (:class:`FitResult` per trial,
+    :class:`~symbolic_ti.behaviour.distance_fit.DistanceFit` by distance): the family, the data, the estimates
+    and the fit statistics. The attributes are those of the same names of :class:`FitResult`.
+    """
+
+    family: str
+    family_description: str
+    task: Task
+    data: Any
+    ridge: str
+    parameters: tuple[ParameterEstimate, ...]
+    sigma: float | None
+    likelihood: str
+    loglik: float
+    n_params: int
+    n_obs: int
+    aic: float
+    bic: float
+    dispersion: float
+    interval_scale: float
+    level: float
+
+    def parameter(self, name: str) -> ParameterEstimate:
+        """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
+
+        Raises
+        ------
+        ParameterError
+            If ``name`` was not fitted.
+        """
+        name = "lambda" if name == "ridge" else name
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        raise ParameterError(f"{name!r} was not fitted; fitted: {', '.join(p.name for p in self.parameters)}")
+
+    @property
+    def values(self) -> dict[str, float]:
+        """Fitted values by name."""
+        return {p.name: p.value for p in self.parameters}
+
+    @property
+    def label(self) -> str:
+        """Short label: family and ridge mode."""
+        return f"{self.family} ({'ridge fitted' if self.ridge == 'fitted' else 'ridge ' + self.ridge})"
+
+
+@dataclass(frozen=True)
+class FitResult(FitCore):
     """A maximum-likelihood fit of a family to behaviour (immutable).
 
     ``to_text(max_trials=None)``, ``to_latex()``, ``to_dict()``, ``to_json()`` and the notebook view are
@@ -90,22 +140,7 @@ class FitResult(Rendered):
         (:mod:`symbolic_ti.behaviour.effects`).
     """
 
-    family: str
-    family_description: str
-    task: Task
     data: BehaviourData
-    ridge: str
-    parameters: tuple[ParameterEstimate, ...]
-    sigma: float | None
-    likelihood: str
-    loglik: float
-    n_params: int
-    n_obs: int
-    aic: float
-    bic: float
-    dispersion: float
-    interval_scale: float
-    level: float
     trials: tuple[TrialFit, ...]
     f_all: tuple[tuple[Trial, float], ...]
     categories: tuple[CategoryFit, ...]
@@ -119,33 +154,9 @@ class FitResult(Rendered):
     convergence: tuple[str, ...] = ()
     effects: Effects | None = None
 
-    def parameter(self, name: str) -> ParameterEstimate:
-        """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
-
-        Raises
-        ------
-        ParameterError
-            If ``name`` was not fitted.
-        """
-        name = "lambda" if name == "ridge" else name
-        for p in self.parameters:
-            if p.name == name:
-                return p
-        raise ParameterError(f"{name!r} was not fitted; fitted: {', '.join(p.name for p in self.parameters)}")
-
-    @property
-    def values(self) -> dict[str, float]:
-        """Fitted values by name."""
-        return {p.name: p.value for p in self.parameters}
-
     def f(self, i: int, j: int) -> float:
         """``f(i, j)`` at the fitted parameters."""
         return dict(self.f_all)[self.task.check_trial((i, j))]
-
-    @property
-    def label(self) -> str:
-        """Short label: family and ridge mode."""
-        return f"{self.family} ({'ridge fitted' if self.ridge == 'fitted' else 'ridge ' + self.ridge})"
 
     def __str__(self) -> str:
         return self.to_text(max_trials=20)
