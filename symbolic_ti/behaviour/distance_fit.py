@@ -23,7 +23,7 @@ from ..display import Rendered
 from ..errors import ParameterError
 from ..families import Family
 from .distance import DistanceData
-from .estimate import check_options, fit_family, maximise, ridge_argument
+from .estimate import fit_model
 from .fit_result import FitCore
 from .model import LikelihoodModel
 
@@ -167,11 +167,8 @@ def fit_distances(data: DistanceData, family: str | Family = "exchangeable", *, 
     if not isinstance(data, DistanceData):
         raise ParameterError(f"data must be a DistanceData (symbolic_ti.behaviour.distance.load_distances), got "
                              f"{type(data).__name__}")
-    starts, seed, level = check_options(starts, seed, level)
-    fam = fit_family(family, parameters)
-    model = DistanceModel(data, fam, ridge_argument(ridge))  # type: ignore[arg-type]
-    est = maximise(model, starts=starts, seed=seed, level=level, overdispersion=overdispersion,
-                   intervals=intervals, counted=data.counted)
+    model, fam, est = fit_model(DistanceModel, data, family, parameters, ridge, starts=starts, seed=seed,
+                                level=level, overdispersion=overdispersion, intervals=intervals)
     p, y, n = est.predicted, model.y, model.n
     if model.choice:
         res = (n * y - n * p) / np.sqrt(np.maximum(n * p * (1 - p), 1e-300))
@@ -182,7 +179,7 @@ def fit_distances(data: DistanceData, family: str | Family = "exchangeable", *, 
     ll, k, m = est.loglik, est.k, est.m
     return DistanceFit(fam.name, fam.describe(), data.task, data, model.ridge_mode, tuple(est.estimates),
                        est.sigma, "binomial" if model.choice else "gaussian", ll, k, m, 2 * k - 2 * ll,
-                       k * math.log(m) - 2 * ll, est.dispersion, est.scale, level, rows, est.n_starts,
+                       k * math.log(m) - 2 * ll, est.dispersion, est.scale, float(level), rows, est.n_starts,
                        not est.problems, tuple(est.problems), est.basis, data.rule.describe(),
                        time.perf_counter() - start)
 

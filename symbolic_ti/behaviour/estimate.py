@@ -21,7 +21,7 @@ from .fit_parts import ParameterEstimate
 from .model import LikelihoodModel
 from .optimize import minimize, profile_interval, scipy_optimize, starting_points
 
-__all__ = ["Estimate", "check_options", "fit_family", "maximise", "ridge_argument"]
+__all__ = ["Estimate", "check_options", "fit_family", "maximise", "ridge_argument", "fit_model"]
 
 
 @dataclass
@@ -154,3 +154,22 @@ def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, ov
                              float(np.sum(model.n)), float(dispersion), scale > 1)
     return Estimate(nat, loglik, sigma, k, m, predicted, float(dispersion), scale, estimates, problems, basis,
                     len(opt_starts))
+
+
+def fit_model(model_class: type[LikelihoodModel], data: Any, family: str | Family,
+              parameters: Mapping[str, Any] | None, ridge: Any, **options: Any
+              ) -> tuple[LikelihoodModel, Family, Estimate]:
+    """Check the options, build the model of ``data`` and maximise it (the common start of every fit).
+
+    ``options``: ``starts``, ``seed``, ``level``, ``overdispersion``, ``intervals`` as for :func:`maximise`.
+
+    Raises
+    ------
+    ParameterError, FamilyError
+        For a bad option or family (:func:`check_options`, :func:`fit_family`).
+    """
+    starts, seed, level = check_options(options.pop("starts"), options.pop("seed"), options.pop("level"))
+    fam = fit_family(family, parameters)
+    model = model_class(data, fam, ridge_argument(ridge))
+    est = maximise(model, starts=starts, seed=seed, level=level, counted=data.counted, **options)
+    return model, fam, est

@@ -39,7 +39,7 @@ from .comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitCo
 from .data import BehaviourData
 from .distance import DistanceData
 from .effects import fit_effects
-from .estimate import check_options, fit_family, maximise, ridge_argument
+from .estimate import fit_model
 from .errorcheck import ErrorCheck, check_errors
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 from .fit_result import FORMAT_NAME, FORMAT_VERSION, FitResult
@@ -120,11 +120,8 @@ def fit(
     if not isinstance(data, BehaviourData):
         raise ParameterError(f"data must be a BehaviourData (symbolic_ti.behaviour.data.load_behaviour), got "
                              f"{type(data).__name__}")
-    starts, seed, level = check_options(starts, seed, level)
-    fam = fit_family(family, parameters)
-    model = LikelihoodModel(data, fam, ridge_argument(ridge))
-    est = maximise(model, starts=starts, seed=seed, level=level, overdispersion=overdispersion,
-                   intervals=intervals, counted=data.counted)
+    model, fam, est = fit_model(LikelihoodModel, data, family, parameters, ridge, starts=starts, seed=seed,
+                                level=level, overdispersion=overdispersion, intervals=intervals)
     nat, k, m, predicted, dispersion, scale = est.nat, est.k, est.m, est.predicted, est.dispersion, est.scale
     loglik, sigma, estimates, problems = est.loglik, est.sigma, est.estimates, est.problems
     f_obs = model.f_obs(nat)
