@@ -6,6 +6,7 @@
                     [--ridge VALUE | --ridgeless] [--filter COL=VALUE ...] [--item-columns A,B]
                     [--value-column C] [--kind probability|accuracy|score] [--count-column C|none]
                     [--correct-column C --total-column T] [--subject-column C [--per-subject]]
+                    [--distance-column D [--distance-orders both|forward] [--exclude-end-items]] [--compare]
                     [--target-item first|second] [--item-base 0|1] [--reversed] [--item-labels A,B,...]
                     [--starts K] [--seed S] [--no-intervals] [--format text|json] [--plot FILE] [--output FILE]
 
