@@ -134,3 +134,25 @@ def test_cli_distance_plot(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert code == 0, err
     assert png.read_bytes()[:4] == b"\x89PNG" and out.rstrip().splitlines()[-1].startswith(f"wrote {png} (png, ")
+
+
+def test_distance_model_agrees_with_independent_solve_property(human):
+    """At random parameters, the compiled closed forms averaged by the model equal the explicit mean over the
+    named trials of the independent float64 Gram solve (two methods, one quantity)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from symbolic_ti.behaviour.distance_fit import DistanceModel
+
+    data, _ = human
+    model = DistanceModel(data, get_family("exchangeable"), "fit")
+
+    @settings(max_examples=12, deadline=None)
+    @given(st.fractions(0, 1, max_denominator=20), st.fractions("1/100", 5, max_denominator=100),
+           st.floats(0.5, 8.0))
+    def check(alpha, ridge, beta):
+        pred = model.predicted({"alpha": float(alpha), "lambda": float(ridge), "beta": beta})
+        for row, p in zip(data.trials, pred, strict=True):
+            assert p == pytest.approx(explicit_mean(row, alpha, ridge, beta), abs=1e-9)
+
+    check()
