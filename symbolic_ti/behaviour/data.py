@@ -50,7 +50,8 @@ import numpy as np
 from ..display import Rendered
 from ..errors import DataError, DataWarning
 from ..task import Task
-from .table import column_index, listing, parse_filter, read_item, read_number, read_rows
+from .coding import ItemCoding, _warn_kind, infer_kind, read_counts
+from .table import column_index, parse_filter, parse_filters, read_number, read_rows, select_rows, subject_values
 
 __all__ = ["BehaviourData", "load_behaviour", "behaviour_from_arrays", "parse_filter", "infer_kind", "KINDS",
            "DEFAULT_DATA_NAME"]
@@ -96,6 +97,17 @@ class BehaviourData(Rendered):
         Other columns whose values differ among the rows averaged into one trial (e.g. models, seeds, or a
         ``phase`` that should have been filtered); shown by ``fit`` so that an unintended pooling is visible.
         Data rows in the file, and rows that passed the filters.
+    correct_column, total_column : str or None
+        The count columns when the file gives correct-out-of-total counts (then ``counted`` is True).
+    counted : bool
+        Whether ``counts * values`` are whole numbers of independent choices (binomial), not averages.
+    subject_column : str or None
+        The column of sessions or subjects, pooled here (:func:`symbolic_ti.behaviour.subjects.fit_subjects`
+        fits them one by one).
+    subjects : tuple of str
+        The subjects among the selected rows (empty without ``subject_column``).
+    coding : ItemCoding
+        How the file named the items.
     """
 
     task: Task
@@ -113,6 +125,12 @@ class BehaviourData(Rendered):
     rows_read: int = 0
     rows_selected: int = 0
     averaged_over: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    correct_column: str | None = None
+    total_column: str | None = None
+    counted: bool = False
+    subject_column: str | None = None
+    subjects: tuple[str, ...] = ()
+    coding: ItemCoding = ItemCoding()
 
     def __post_init__(self) -> None:
         m = len(self.trials)
@@ -181,8 +199,9 @@ class BehaviourData(Rendered):
     def describe(self) -> str:
         """One line: source, filters, kind and number of trials."""
         f = ", ".join(f"{c}={v}" for c, v in self.filters) or "none"
+        pooled = f"; {len(self.subjects)} subjects ({self.subject_column}) pooled" if self.subject_column else ""
         return (f"{Path(self.source).name}: {self.value_column} ({self.kind}), {len(self.trials)} trials, "
-                f"{self.rows_selected} of {self.rows_read} rows; filters: {f}")
+                f"{self.rows_selected} of {self.rows_read} rows; filters: {f}{pooled}")
 
     def averaged_text(self, max_values: int = 4) -> str:
         """The columns averaged over within trials, e.g. ``phase (pre, post); model (4 values)``, or ``""``."""
@@ -194,26 +213,6 @@ class BehaviourData(Rendered):
 
 
 # ---------------------------------------------------------------------------------- loader
-def infer_kind(column: str) -> str:
-    """What a value column holds, from its name: ``"accuracy"`` (``acc``, ``correct``), ``"score"`` (``score``,
-    ``logit``) or ``"probability"`` (``prob``, ``p_first``).
-
-    Raises
-    ------
-    DataError
-        If the name says none of these (then pass ``kind`` explicitly).
-    """
-    name = column.lower()
-    if "acc" in name or "correct" in name:
-        return "accuracy"
-    if "logit" in name or "score" in name:
-        return "score"
-    if "prob" in name or name.startswith("p_") or name in ("p", "p_first"):
-        return "probability"
-    raise DataError(f"cannot tell from the column name {column!r} whether it holds a probability, an accuracy or "
-                    "a score; pass kind='probability', 'accuracy' or 'score' (CLI: --kind)")
-
-
 def load_behaviour(
     path: str | os.PathLike[str],
     task: Task,
@@ -224,6 +223,10 @@ def load_behaviour(
     kind: str = "auto",
     count_column: str | None = "n_seeds",
     truth_column: str | None = "ground_truth",
+    correct_column: str | None = None,
+    total_column: str | None = None,
+    subject_column: str | None = None,
+    coding: ItemCoding | None = None,
 ) -> BehaviourData:
     """Read per-trial behaviour from a CSV or CSV.gz file, filter rows and average them per trial.
 
@@ -252,6 +255,15 @@ def load_behaviour(
         Column of the file's ground truth (+1/-1). When the file has it, it is checked against the task's
         ground truth (catches a wrong ``--exception``); a missing column is then ignored. ``None`` skips the
         check.
+    correct_column, total_column : str or None
+        Columns of correct-out-of-total counts (both or neither). Each row is then ``correct`` right answers
+        (against the ground truth) out of ``total`` choices, the value column and ``count_column`` are not read,
+        the kind is ``accuracy`` and the likelihood an exact binomial.
+    subject_column : str or None
+        A column of sessions or subjects: checked to hold several rows per subject, recorded, and pooled.
+    coding : ItemCoding, optional
+        How the item columns name the items (numbered from 0 or 1, reversed hierarchy, labels, target column;
+        :class:`~symbolic_ti.behaviour.coding.ItemCoding`). Default: the task's own numbering.
 
     Returns
     -------
@@ -262,7 +274,9 @@ def load_behaviour(
     ------
     DataError
         For a missing, unreadable, empty, non-UTF-8 or broken gzip file; a missing column (the message lists
-        the available ones); a non-numeric value, non-integer or out-of-range item, or a value outside the
+        the available ones; a missing count column suggests ``count_column=None``); negative or non-integer
+        counts, totals below the correct counts; a subject column with one row per subject; an unknown item
+        label; a non-numeric value, non-integer or out-of-range item, or a value outside the
         kind's range (the message gives the row's line number in the file, the header being line 1); a trial
         ``(i, i)`` or a trial without ground truth read as accuracy; a ground truth that disagrees with the
         task; a filter that leaves no rows (the message lists the values that exist); ``kind="auto"`` with an
@@ -288,39 +302,39 @@ def load_behaviour(
         raise DataError(f"kind must be one of auto, {', '.join(KINDS)}, got {kind!r}")
     if isinstance(item_columns, str) or len(item_columns) != 2:
         raise DataError(f"item_columns must be two column names (first item, second item), got {item_columns!r}")
-    if isinstance(filters, str):
-        filters = (filters,)
-    parsed = tuple(parse_filter(f) if isinstance(f, str) else (str(f[0]).strip(), str(f[1]).strip())
-                   for f in filters)
+    parsed = parse_filters(filters)
+    coding = coding or ItemCoding()
+    coding.check_task(task.n)
+    if (correct_column is None) != (total_column is None):
+        raise DataError("correct and total counts come together: give both correct_column and total_column "
+                        "(CLI: --correct-column and --total-column) or neither")
+    counted = correct_column is not None
+    itot = -1
     p = Path(path)
     header, rows = read_rows(p)
     ia = column_index(header, item_columns[0], "first-item", p)
     ib = column_index(header, item_columns[1], "second-item", p)
-    iv = column_index(header, value_column, "value", p)
+    if counted:
+        if kind not in ("auto", "accuracy"):
+            raise DataError(f"correct-out-of-total counts are accuracies; kind={kind!r} cannot be used with them")
+        kind, count_column, value_column = "accuracy", None, correct_column  # type: ignore[assignment]
+        iv = column_index(header, correct_column, "correct-count", p)  # type: ignore[arg-type]
+        itot = column_index(header, total_column, "total-count", p)  # type: ignore[arg-type]
+    else:
+        iv = column_index(header, value_column, "value", p)
+        _warn_kind(kind, value_column)
     if kind == "auto":
         kind = infer_kind(value_column)
-    ic = None if count_column is None else column_index(header, count_column, "count", p)
+    if count_column is not None and count_column not in header:
+        raise DataError(f"count column {count_column!r} is not in {p.name} (available columns: {', '.join(header)}); "
+                        "without counts use count_column=None (CLI: --count-column none, one weight per row), or "
+                        "give correct and total counts (--correct-column, --total-column)")
+    ic = None if count_column is None else header.index(count_column)
+    isub = None if subject_column is None else column_index(header, subject_column, "subject", p)
     it = header.index(truth_column) if truth_column is not None and truth_column in header else None
     width = len(header)
 
-    # filters: by column, any listed value; columns applied in the order first given
-    wanted: dict[str, set[str]] = {}
-    for col, val in parsed:
-        wanted.setdefault(col, set()).add(val)
-    numbered = [(k + 2, r) for k, r in enumerate(rows)]  # line numbers: header is line 1 (blank lines skipped)
-    for col, vals in wanted.items():
-        ci = column_index(header, col, "filter", p)
-        kept = [(ln, r) for ln, r in numbered if (r[ci].strip() if ci < len(r) else "") in vals]
-        if not kept:
-            there = [r[ci].strip() if ci < len(r) else "" for _, r in numbered]
-            before = "" if len(wanted) == 1 or col == next(iter(wanted)) else " among the rows kept by the other filters"
-            if not numbered:
-                raise DataError(f"no rows left before filter {col}={'|'.join(sorted(vals))}")
-            raise DataError(f"filter {col}={'|'.join(sorted(vals))} selects no rows{before}; values of {col!r} "
-                            f"there: {listing(there)}")
-        numbered = kept
-    if not numbered:
-        raise DataError(f"data file {str(p)!r} has no data rows")
+    numbered = select_rows(header, rows, parsed, p)
 
     n = task.n
     trial_set = set(task.trials)
@@ -329,17 +343,20 @@ def load_behaviour(
     for line, r in numbered:
         if len(r) < width:
             raise DataError(f"row {line} has {len(r)} fields, the header has {width}")
-        i = read_item(r[ia], item_columns[0], line, n)
-        j = read_item(r[ib], item_columns[1], line, n)
+        i, j = coding.trial(coding.item(r[ia], item_columns[0], line, n), coding.item(r[ib], item_columns[1], line, n))
         if (i, j) not in trial_set:
             raise DataError(f"row {line}: ({i}, {j}) is not a trial of the task (a trial compares two different "
                             f"items of 1..{n})")
-        v = read_number(r[iv], value_column, line)
-        if not lo <= v <= hi:
-            raise DataError(f"row {line}: {value_column} = {r[iv]!r} is outside [0, 1], which a {kind} needs")
-        c = 1.0 if ic is None else read_number(r[ic], count_column, line)  # type: ignore[arg-type]
-        if c <= 0:
-            raise DataError(f"row {line}: count {count_column} = {r[ic]!r} must be > 0")  # type: ignore[index]
+        if counted:
+            k, c = read_counts(r[iv], r[itot], (correct_column, total_column), line)  # type: ignore[arg-type]
+            v = k / c
+        else:
+            v = read_number(r[iv], value_column, line)
+            if not lo <= v <= hi:
+                raise DataError(f"row {line}: {value_column} = {r[iv]!r} is outside [0, 1], which a {kind} needs")
+            c = 1.0 if ic is None else read_number(r[ic], count_column, line)  # type: ignore[arg-type]
+            if c <= 0:
+                raise DataError(f"row {line}: count {count_column} = {r[ic]!r} must be > 0")  # type: ignore[index]
         if it is not None and r[it].strip() != "":
             gfile = read_number(r[it], truth_column, line)  # type: ignore[arg-type]
             gtask = task.ground_truth((i, j))
@@ -357,7 +374,8 @@ def load_behaviour(
         warnings.warn(f"{which} of the task (n = {n}) appear in no selected row (the largest item in the data is "
                       f"{top}); is the number of items right?", DataWarning, stacklevel=2)
     gts = tuple(task.ground_truth(t) for t in trials)
-    skip = {ia, ib, iv, ic, it}
+    subjects = subject_values(numbered, isub, subject_column)
+    skip = {ia, ib, iv, ic, it, isub, itot if counted else None}
     varying: list[tuple[str, tuple[str, ...]]] = []
     for ci, col in enumerate(header):
         if ci in skip:
@@ -391,7 +409,14 @@ def load_behaviour(
         rows_read=len(rows),
         rows_selected=len(numbered),
         averaged_over=tuple(varying),
+        correct_column=correct_column,
+        total_column=total_column,
+        counted=counted,
+        subject_column=subject_column,
+        subjects=subjects,
+        coding=coding,
     )
+
 
 
 def behaviour_from_arrays(task: Task, trials: Sequence[Trial], values: Sequence[float], counts: Sequence[float],

@@ -63,6 +63,19 @@ class ErrorCheck(Rendered):
         The exact ``alpha*`` of each of :attr:`failure_groups`.
     ridge_value : sympy.Expr or None
         ``ridge_used`` as an exact number (None for the ridgeless limit or when not computed).
+    first_by_margin : tuple of ((i, j), float)
+        The first failing trials ranked by their margin ``g f(i, j)`` at the fitted parameters (most negative
+        first): the order within a group tied at one ``alpha*`` (e.g. all trials already wrong as
+        ``alpha -> 0+``).
+    spearman : float or None
+        Spearman rank correlation, over the observed test trials with ground truth, between the predicted margin
+        at the fitted parameters and the observed P(correct) (signed score); None with fewer than 3 trials or
+        no variation.
+    k_worst : int
+        ``k``: the number of observed test errors (at least 1).
+    worst_overlap : int
+        How many of the ``k`` least correct observed test trials are among the ``k`` test trials with the
+        smallest predicted margins (ties in either ranking broken by the task's trial order).
     """
 
     observed_errors: tuple[Trial, ...]
@@ -79,6 +92,10 @@ class ErrorCheck(Rendered):
     alpha_first_exact: sp.Expr | None = None
     failure_groups_exact: tuple[sp.Expr | None, ...] = ()
     ridge_value: sp.Expr | None = None
+    first_by_margin: tuple[tuple[Trial, float], ...] = ()
+    spearman: float | None = None
+    k_worst: int = 0
+    worst_overlap: int = 0
 
     @property
     def first_failing_are_worst(self) -> bool | None:
@@ -132,11 +149,15 @@ def check_errors(model: LikelihoodModel, nat: Mapping[str, float], trials: Seque
                      if task.ground_truth(t) is not None and task.ground_truth(t) * fv < 0)
     ranked = sorted(test, key=lambda t: (t.observed_correct, task.trials.index(t.trial)))
     rank_of = {t.trial: r + 1 for r, t in enumerate(ranked)}
+    margin = {t: task.ground_truth(t) * fv for t, fv in zip(task.trials, model.f_all(nat), strict=True)
+              if task.ground_truth(t) is not None}
+    agreement = rank_agreement(ranked, margin, len(obs_test_err), task.trials)
     notes: list[str] = []
     fam = model.family
     if "alpha" not in {p.name for p in fam.active_parameters}:
         notes.append(f"family {fam.name!r} has no alpha; first failures are not computed")
-        return ErrorCheck(obs_err, obs_test_err, pred_err, (), None, (), None, (), len(test), "", tuple(notes))
+        return ErrorCheck(obs_err, obs_test_err, pred_err, (), None, (), None, (), len(test), "", tuple(notes),
+                          spearman=agreement[0], k_worst=agreement[1], worst_overlap=agreement[2])
     alpha_fitted = nat.get("alpha")
     fixed: dict[str, Any] = {}
     for name, value in nat.items():
@@ -160,7 +181,8 @@ def check_errors(model: LikelihoodModel, nat: Mapping[str, float], trials: Seque
     except Exception as err:  # an exact analysis that is not available for this family/setting
         notes.append(f"critical values not computed: {type(err).__name__}: {err}")
         return ErrorCheck(obs_err, obs_test_err, pred_err, (), None, (), alpha_fitted, (), len(test),
-                          ridge_text, tuple(notes), ridge_value=ridge_value)
+                          ridge_text, tuple(notes), ridge_value=ridge_value, spearman=agreement[0],
+                          k_worst=agreement[1], worst_overlap=agreement[2])
     start = report.interval[0]
     exact_of: dict[Trial, sp.Expr] = {}
     for tc in report.trials:
@@ -180,7 +202,47 @@ def check_errors(model: LikelihoodModel, nat: Mapping[str, float], trials: Seque
     if not groups:
         notes.append("no test trial fails for any alpha in (0, 1) at this ridge")
     shown = groups[:4]
+    by_margin = tuple(sorted(((t, float(margin[t])) for t in first),
+                             key=lambda tm: (round(tm[1], 9), task.trials.index(tm[0]))))
     return ErrorCheck(obs_err, obs_test_err, pred_err, first, alpha_first,
                       tuple((a, tuple(ts)) for a, ts in shown), alpha_fitted, ranks, len(test),
                       ridge_text, tuple(notes), exact_of.get(first[0]) if first else None,
-                      tuple(exact_of.get(ts[0]) for _, ts in shown), ridge_value)
+                      tuple(exact_of.get(ts[0]) for _, ts in shown), ridge_value, by_margin, agreement[0],
+                      agreement[1], agreement[2])
+
+
+def rank_agreement(ranked: Sequence[TrialFit], margin: Mapping[Trial, float], n_errors: int,
+                   order: Sequence[Trial]) -> tuple[float | None, int, int]:
+    """Spearman correlation of predicted margin and observed P(correct), and the overlap of the ``k`` worst.
+
+    Parameters
+    ----------
+    ranked : sequence of TrialFit
+        The observed test trials with ground truth, least correct first (ties by task order).
+    margin : mapping (i, j) -> float
+        Predicted margins at the fitted parameters.
+    n_errors : int
+        Observed test errors; ``k = max(1, n_errors)``.
+    order : sequence of (i, j)
+        The task's trial order (breaks ties among margins).
+
+    Returns
+    -------
+    (spearman, k, overlap)
+        ``scipy.stats.spearmanr`` (average ranks for ties, margins rounded to 9 decimals so that margins equal
+        up to float rounding tie; None for fewer than 3 trials or a constant ranking), ``k``, and the size of
+        the intersection of the two ``k``-sets.
+    """
+    from scipy.stats import spearmanr
+
+    k = min(max(1, n_errors), len(ranked))
+    if not ranked:
+        return None, 0, 0
+    obs = [t.observed_correct for t in ranked]
+    pred = [round(margin[t.trial], 9) for t in ranked]  # margins equal up to rounding (symmetric trials) tie
+    rho = None
+    if len(ranked) >= 3 and len(set(obs)) > 1 and len(set(pred)) > 1:
+        rho = float(spearmanr(pred, obs).statistic)
+    worst_obs = {t.trial for t in ranked[:k]}
+    worst_pred = set(sorted((t.trial for t in ranked), key=lambda t: (round(margin[t], 9), order.index(t)))[:k])
+    return rho, k, len(worst_obs & worst_pred)

@@ -30,6 +30,10 @@ class ParameterEstimate(Rendered):
         when the interval reaches it.
     lower_at_bound, upper_at_bound : bool
         Whether the interval reaches the end of the domain (the likelihood does not drop enough there).
+    at_bound : str
+        ``""`` for an interior estimate; else where the estimate sits, ``"at bound: domain end 0"`` (a boundary
+        estimate: the interval is open on that side) or ``"at bound: optimiser limit e^7 = 1097"`` (no maximum
+        inside the optimiser's box: the value is not an estimate).
     """
 
     name: str
@@ -38,6 +42,7 @@ class ParameterEstimate(Rendered):
     upper: float
     lower_at_bound: bool = False
     upper_at_bound: bool = False
+    at_bound: str = ""
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import sympy as sp
 
@@ -11,22 +12,74 @@ from ..display import Rendered
 from ..errors import ParameterError
 from ..task import Task
 from .data import BehaviourData
+from .effects import Effects
 from .errorcheck import ErrorCheck
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 
-__all__ = ["FitResult", "FORMAT_NAME", "FORMAT_VERSION"]
+__all__ = ["FitCore", "FitResult", "FORMAT_NAME", "FORMAT_VERSION"]
 
 Trial = tuple[int, int]
 
 #: ``meta.format`` of :meth:`FitResult.to_dict`.
 FORMAT_NAME = "symbolic_ti.fit"
 # Version of the fit JSON; bump with a line here when a field changes meaning or disappears.
-#   1: first format (symbolic_ti 0.1.0); 0.2.0 added ridge_value and the exact critical values of "errors".
+#   1: first format (symbolic_ti 0.1.0); 0.2.0 added ridge_value and the exact critical values of "errors";
+#      0.3.0 added "convergence", "likelihood_basis", parameters' "at_bound", and made "converged" stricter
+#      (gradient and profile checked, optimiser limits excluded).
 FORMAT_VERSION = 1
 
 
 @dataclass(frozen=True)
-class FitResult(Rendered):
+class FitCore(Rendered):
+    """What every maximum-likelihood fit reports (:class:`FitResult` per trial,
+    :class:`~symbolic_ti.behaviour.distance_fit.DistanceFit` by distance): the family, the data, the estimates
+    and the fit statistics. The attributes are those of the same names of :class:`FitResult`.
+    """
+
+    family: str
+    family_description: str
+    task: Task
+    data: Any
+    ridge: str
+    parameters: tuple[ParameterEstimate, ...]
+    sigma: float | None
+    likelihood: str
+    loglik: float
+    n_params: int
+    n_obs: int
+    aic: float
+    bic: float
+    dispersion: float
+    interval_scale: float
+    level: float
+
+    def parameter(self, name: str) -> ParameterEstimate:
+        """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
+
+        Raises
+        ------
+        ParameterError
+            If ``name`` was not fitted.
+        """
+        name = "lambda" if name == "ridge" else name
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        raise ParameterError(f"{name!r} was not fitted; fitted: {', '.join(p.name for p in self.parameters)}")
+
+    @property
+    def values(self) -> dict[str, float]:
+        """Fitted values by name."""
+        return {p.name: p.value for p in self.parameters}
+
+    @property
+    def label(self) -> str:
+        """Short label: family and ridge mode."""
+        return f"{self.family} ({'ridge fitted' if self.ridge == 'fitted' else 'ridge ' + self.ridge})"
+
+
+@dataclass(frozen=True)
+class FitResult(FitCore):
     """A maximum-likelihood fit of a family to behaviour (immutable).
 
     ``to_text(max_trials=None)``, ``to_latex()``, ``to_dict()``, ``to_json()`` and the notebook view are
@@ -69,30 +122,25 @@ class FitResult(Rendered):
     starts : int
         Optimiser starts.
     converged : bool
-        Whether the best start reported success.
+        Whether the fitted point is a maximum: the optimiser reported success, no coordinate is at an
+        optimiser limit, the gradient check passes and the profile likelihood found no higher point
+        (:mod:`symbolic_ti.behaviour.diagnostics`).
     notes : tuple of str
         Remarks (parameters that do not change the predictions, numerical checks).
     seconds : float
     ridge_value : sympy.Expr or None
         The fixed ridge as an exact number (None when fitted or ridgeless).
+    likelihood_basis : str
+        The likelihood used and what its intervals rest on (counted choices, or the rows of averaged
+        proportions), one sentence.
+    convergence : tuple of str
+        Why ``converged`` is False (optimiser, gradient, optimiser limit, profile); empty when it is True.
+    effects : Effects or None
+        Residuals, the symbolic distance effect and the terminal item effect, observed vs predicted
+        (:mod:`symbolic_ti.behaviour.effects`).
     """
 
-    family: str
-    family_description: str
-    task: Task
     data: BehaviourData
-    ridge: str
-    parameters: tuple[ParameterEstimate, ...]
-    sigma: float | None
-    likelihood: str
-    loglik: float
-    n_params: int
-    n_obs: int
-    aic: float
-    bic: float
-    dispersion: float
-    interval_scale: float
-    level: float
     trials: tuple[TrialFit, ...]
     f_all: tuple[tuple[Trial, float], ...]
     categories: tuple[CategoryFit, ...]
@@ -102,34 +150,13 @@ class FitResult(Rendered):
     notes: tuple[str, ...] = ()
     seconds: float = field(default=0.0, compare=False)
     ridge_value: sp.Expr | None = None
-
-    def parameter(self, name: str) -> ParameterEstimate:
-        """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
-
-        Raises
-        ------
-        ParameterError
-            If ``name`` was not fitted.
-        """
-        name = "lambda" if name == "ridge" else name
-        for p in self.parameters:
-            if p.name == name:
-                return p
-        raise ParameterError(f"{name!r} was not fitted; fitted: {', '.join(p.name for p in self.parameters)}")
-
-    @property
-    def values(self) -> dict[str, float]:
-        """Fitted values by name."""
-        return {p.name: p.value for p in self.parameters}
+    likelihood_basis: str = ""
+    convergence: tuple[str, ...] = ()
+    effects: Effects | None = None
 
     def f(self, i: int, j: int) -> float:
         """``f(i, j)`` at the fitted parameters."""
         return dict(self.f_all)[self.task.check_trial((i, j))]
-
-    @property
-    def label(self) -> str:
-        """Short label: family and ridge mode."""
-        return f"{self.family} ({'ridge fitted' if self.ridge == 'fitted' else 'ridge ' + self.ridge})"
 
     def __str__(self) -> str:
         return self.to_text(max_trials=20)

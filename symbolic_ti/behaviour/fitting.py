@@ -27,24 +27,25 @@ from __future__ import annotations
 
 import math
 import time
-from numbers import Integral, Real
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..errors import FamilyError, ParameterError
+from ..errors import ParameterError
 from ..families import FAMILIES, Family
 from ..task import CATEGORIES
 from .comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison, compare_fits
 from .data import BehaviourData
+from .distance import DistanceData
+from .effects import fit_effects
+from .estimate import fit_model
 from .errorcheck import ErrorCheck, check_errors
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 from .fit_result import FORMAT_NAME, FORMAT_VERSION, FitResult
 from .model import LikelihoodModel
-from .optimize import minimize, profile_interval, scipy_optimize, starting_points
 
-__all__ = ["fit", "FitResult", "ParameterEstimate", "TrialFit", "CategoryFit", "ErrorCheck", "FitComparison",
+__all__ = ["fit", "compare_families", "FitResult", "ParameterEstimate", "TrialFit", "CategoryFit", "ErrorCheck", "FitComparison",
            "compare_fits", "FORMAT_NAME", "FORMAT_VERSION", "COMPARISON_FORMAT_NAME", "COMPARISON_FORMAT_VERSION"]
 
 Trial = tuple[int, int]
@@ -119,54 +120,11 @@ def fit(
     if not isinstance(data, BehaviourData):
         raise ParameterError(f"data must be a BehaviourData (symbolic_ti.behaviour.data.load_behaviour), got "
                              f"{type(data).__name__}")
-    if isinstance(starts, bool) or not isinstance(starts, Integral) or starts < 1:
-        raise ParameterError(f"starts must be an integer >= 1, got {starts!r}")
-    starts = int(starts)
-    if isinstance(level, bool) or not (isinstance(level, Real) and 0 < level < 1):
-        raise ParameterError(f"level must be a number in (0, 1), got {level!r}")
-    level = float(level)
-    scipy_optimize()  # the optional extra ``fit``: fail here, with the install hint, before any work
-    from ..api import make_family
-
-    if isinstance(family, str) and family not in FAMILIES:
-        raise FamilyError(f"unknown family {family!r}; known families: {', '.join(sorted(FAMILIES))}")
-    fam = make_family(family, parameters)
-    if isinstance(ridge, str) and ridge.strip().lower() in ("fit", "fitted"):
-        ridge = "fit"
-    model = LikelihoodModel(data, fam, ridge)
-    opt_starts = starting_points(model, starts, seed)
-    best: tuple[np.ndarray, float, bool] | None = None
-    for z0 in opt_starts:
-        z, nll, ok = minimize(model, z0)
-        if best is None or nll < best[1] - 1e-9:
-            best = (z, nll, ok)
-    assert best is not None
-    zhat, nll_min, converged = best
-    nat = model.natural(zhat)
-    loglik, sigma = model.loglik_natural(nat)
-    k = len(model.coords) + (0 if model.choice else 1)
-    m = model.m
+    model, fam, est = fit_model(LikelihoodModel, data, family, parameters, ridge, starts=starts, seed=seed,
+                                level=level, overdispersion=overdispersion, intervals=intervals)
+    nat, k, m, predicted, dispersion, scale = est.nat, est.k, est.m, est.predicted, est.dispersion, est.scale
+    loglik, sigma, estimates, problems = est.loglik, est.sigma, est.estimates, est.problems
     f_obs = model.f_obs(nat)
-    eta = nat["beta"] * f_obs
-    if model.choice:
-        p = 1.0 / (1.0 + np.exp(-eta))
-        pearson = float(np.sum((model.k - model.n * p) ** 2 / np.maximum(model.n * p * (1 - p), 1e-300)))
-        dispersion = pearson / max(m - k, 1)
-        predicted = p
-    else:
-        dispersion = m / max(m - k, 1)
-        predicted = eta
-    scale = max(1.0, dispersion) if (overdispersion and model.choice) else 1.0
-    from scipy.stats import chi2
-
-    threshold = 0.5 * float(chi2.ppf(level, 1)) * scale
-    estimates = []
-    for idx, c in enumerate(model.coords):
-        if intervals:
-            lo, hi, lb, ub = profile_interval(model, zhat, idx, nll_min, threshold)
-        else:
-            lo, hi, lb, ub = math.nan, math.nan, False, False
-        estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub))
     f_all, grid_note = _final_predictions(model, nat)
     if grid_note:
         model.notes.append(grid_note)
@@ -179,6 +137,7 @@ def fit(
                                         strict=True)
     )
     cats = _category_fits(trials, model.choice)
+    effects = fit_effects(trials, data.task.n)
     errors = check_errors(model, nat, trials) if error_check else None
     return FitResult(
         family=fam.name, family_description=fam.describe(), task=data.task, data=data, ridge=model.ridge_mode,
@@ -187,8 +146,8 @@ def fit(
         dispersion=float(dispersion), interval_scale=scale, level=float(level), trials=trials,
         f_all=tuple((t, float(v)) for t, v in zip(data.task.trials, f_all, strict=True)), categories=cats,
         errors=errors,
-        starts=len(opt_starts), converged=converged, notes=tuple(model.notes), seconds=time.perf_counter() - start,
-        ridge_value=model.ridge_value,
+        starts=est.n_starts, converged=not problems, notes=tuple(model.notes), seconds=time.perf_counter() - start,
+        ridge_value=model.ridge_value, likelihood_basis=est.basis, convergence=tuple(problems), effects=effects,
     )
 
 
@@ -226,3 +185,48 @@ def _category_fits(trials: Sequence[TrialFit], choice: bool) -> tuple[CategoryFi
             c, len(ts), float(np.mean(oc)) if gt else None, float(np.mean(pc)) if gt else None,  # type: ignore
             sum(1 for v in oc if v < threshold), sum(1 for t in gt if t.ground_truth * t.f < 0)))  # type: ignore
     return tuple(out)
+
+
+def compare_families(data: BehaviourData | DistanceData, families: Sequence[str | Family] | None = None, *,
+                     ridge: Any = "fit", starts: int = 8, seed: int = 0) -> FitComparison:
+    """Fit every family that can be fitted to the same data and compare them in one table.
+
+    Parameters
+    ----------
+    data : BehaviourData or DistanceData
+        Per-trial data (fitted by :func:`fit`) or data by distance
+        (:func:`~symbolic_ti.behaviour.distance_fit.fit_distances`).
+    families : sequence of names or Family, optional
+        Default: every family of ``symbolic_ti.families.FAMILIES`` with its defaults (a data-given family such
+        as ``similarity`` needs its data, so it is fitted only when passed as an instance).
+    ridge, starts, seed
+        As for :func:`fit` (no intervals, no first-failure check: the comparison needs the maximum only).
+
+    Returns
+    -------
+    FitComparison
+        With the quasi-AIC for choices and the families that could not be fitted in ``skipped``.
+
+    Raises
+    ------
+    ParameterError
+        If no family could be fitted.
+    """
+    from ..errors import SymbolicTIError
+    from .distance_fit import fit_distances
+
+    fits: list[Any] = []
+    skipped = []
+    for fam in (list(FAMILIES) if families is None else families):
+        name = fam if isinstance(fam, str) else fam.name
+        try:
+            if isinstance(data, DistanceData):
+                fits.append(fit_distances(data, fam, ridge=ridge, starts=starts, seed=seed, intervals=False))
+            else:
+                fits.append(fit(data, fam, ridge=ridge, starts=starts, seed=seed, intervals=False,
+                                error_check=False))
+        except SymbolicTIError as err:
+            skipped.append(f"{name}: {err}")
+    if not fits:
+        raise ParameterError("no family could be fitted: " + "; ".join(skipped))
+    return compare_fits(fits, skipped)

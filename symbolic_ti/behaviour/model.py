@@ -230,11 +230,17 @@ class LikelihoodModel:
             self.compiled[ckey] = compile_predictions([self.result.predictions[t] for t in all_trials],
                                                       self.symbols)
         self._f_all = self.compiled[ckey]
-        index = {t: k for k, t in enumerate(all_trials)}
+        self.observe(data)
+
+    def observe(self, data: Any) -> None:
+        """Read the observations of ``data`` (per-trial :class:`BehaviourData` here; a subclass may read others)."""
+        index = {t: k for k, t in enumerate(self.task.trials)}
         self.obs_index = np.array([index[t] for t in data.trials])
-        self.y = data.observed
-        self.n = data.counts_array
-        self.choice = data.is_choice
+        self.observations(data.observed, data.counts_array, data.is_choice)
+
+    def observations(self, y: np.ndarray, n: np.ndarray, choice: bool) -> None:
+        """Set the observed values ``y`` (shape ``(m,)``), their counts ``n`` and the likelihood's constant."""
+        self.y, self.n, self.choice = y, n, choice
         if self.choice:
             from scipy.special import gammaln
 
@@ -243,7 +249,7 @@ class LikelihoodModel:
             self.k = k
         else:
             self.const = float(0.5 * np.sum(np.log(self.n)))
-        self.m = len(data.trials)
+        self.m = len(y)
 
     @property
     def names(self) -> list[str]:
@@ -264,17 +270,29 @@ class LikelihoodModel:
 
     def loglik_natural(self, nat: Mapping[str, float]) -> tuple[float, float | None]:
         """Log-likelihood (with its normalising constants) and the Gaussian ``sigma`` (None for choices)."""
-        f = self.f_obs(nat)
-        eta = nat["beta"] * f
+        eta = nat["beta"] * self.f_obs(nat)
         if not np.all(np.isfinite(eta)):
             return -math.inf, None
         if self.choice:
             ll = -(self.k * np.logaddexp(0.0, -eta) + (self.n - self.k) * np.logaddexp(0.0, eta)).sum()
             return float(self.const + ll), None
-        rss = float(np.sum(self.n * (self.y - eta) ** 2))
+        return self.gaussian(eta)
+
+    def gaussian(self, mean: np.ndarray) -> tuple[float, float]:
+        """Gaussian log-likelihood of :attr:`y` around ``mean`` with ``sigma`` profiled out, and ``sigma``."""
+        rss = float(np.sum(self.n * (self.y - mean) ** 2))
         s2 = max(rss / self.m, 1e-300)
         ll = self.const - 0.5 * self.m * math.log(2 * math.pi * s2) - 0.5 * self.m
         return float(ll), math.sqrt(s2)
+
+    def predicted(self, nat: Mapping[str, float]) -> np.ndarray:
+        """Predicted P(first item wins) (choices) or ``beta f`` (scores) of the rows, shape ``(m,)``."""
+        eta = nat["beta"] * self.f_obs(nat)
+        if not self.choice:
+            return eta
+        from scipy.special import expit
+
+        return np.asarray(expit(eta))
 
     def negll(self, z: np.ndarray) -> float:
         """Negative log-likelihood at optimiser coordinates ``z`` (``1e300`` where it is not finite)."""

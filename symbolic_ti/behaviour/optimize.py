@@ -103,8 +103,8 @@ def starting_points(model: LikelihoodModel, n_starts: int, seed: int) -> list[np
     return out
 
 
-def profile_interval(model: LikelihoodModel, zhat: np.ndarray, k: int, nll_min: float, threshold: float
-                     ) -> tuple[float, float, bool, bool]:
+def profile_interval(model: LikelihoodModel, zhat: np.ndarray, k: int, nll_min: float, threshold: float,
+                     record: list[tuple[float, np.ndarray]] | None = None) -> tuple[float, float, bool, bool]:
     """Profile-likelihood interval of coordinate ``k`` in natural units.
 
     Parameters
@@ -118,6 +118,9 @@ def profile_interval(model: LikelihoodModel, zhat: np.ndarray, k: int, nll_min: 
         The negative log-likelihood at ``zhat``.
     threshold : float
         The allowed increase of the negative log-likelihood (``phi * chi2_1(level) / 2``).
+    record : list, optional
+        If given, receives ``(nll - nll_min, z)`` of the lowest point the profile met (negative: the profile
+        found a higher likelihood than the fit, which then did not converge).
 
     Returns
     -------
@@ -136,6 +139,8 @@ def profile_interval(model: LikelihoodModel, zhat: np.ndarray, k: int, nll_min: 
         def excess(zk: float, warm_box: list[np.ndarray] = warm) -> float:
             z, nll, _ = minimize(model, warm_box[0], {k: zk})
             warm_box[0] = z
+            if record is not None and (not record or nll - nll_min < record[0][0]):
+                record[:] = [(nll - nll_min, z.copy())]
             return nll - nll_min - threshold
 
         inside = float(zhat[k])

@@ -1,4 +1,4 @@
-"""Reading a CSV or CSV.gz table of per-trial behaviour: the header and rows, cells read as numbers and items,
+"""Reading a CSV, CSV.gz or Parquet table of behaviour: the header and rows, cells read as numbers and items,
 with one readable :class:`~symbolic_ti.errors.DataError` per kind of broken file (missing, not gzip, not UTF-8,
 not CSV, repeated column names, a cell that is not a number or an item of the task).
 """
@@ -15,9 +15,14 @@ from pathlib import Path
 
 from ..errors import DataError
 
-__all__ = ["parse_filter", "read_rows", "column_index", "read_number", "read_item", "listing"]
+__all__ = ["parse_filter", "parse_filters", "select_rows", "subject_values", "read_rows", "column_index", "read_number",
+           "read_item", "listing"]
+
+#: A data row with its line number in the file.
+Row = tuple[int, list[str]]
 
 _GZIP_MAGIC = b"\x1f\x8b"
+_PARQUET_MAGIC = b"PAR1"
 _MAX_LISTED = 12
 
 
@@ -62,15 +67,56 @@ def _open_text(path: Path) -> io.TextIOBase:
     return open(path, encoding="utf-8", newline="")
 
 
-def read_rows(path: Path) -> tuple[list[str], list[list[str]]]:
-    """Header (stripped names) and non-empty data rows of the file.
+def _is_parquet(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == _PARQUET_MAGIC
+    except OSError:
+        return False  # reported by _open_text
+
+
+def _cell(value: object) -> str:
+    """A Parquet value as the text a CSV would hold (``""`` for a null)."""
+    return "" if value is None else str(value)
+
+
+def read_parquet_rows(path: Path) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of a Parquet file as text cells (pyarrow, optional extra ``parquet``).
 
     Raises
     ------
     DataError
-        For a missing, empty, truncated, non-gzip ``.gz``, non-UTF-8 or invalid CSV file, or repeated column
-        names.
+        If pyarrow is not installed or the file is not a readable Parquet file.
     """
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise DataError(f"data file {str(path)!r} is Parquet; reading it needs pyarrow: "
+                        "pip install 'symbolic-ti[parquet]'") from None
+    try:
+        table = pq.read_table(path)
+    except Exception as err:  # pyarrow raises ArrowInvalid, OSError, ... for broken files
+        raise DataError(f"data file {str(path)!r} is not a readable Parquet file ({type(err).__name__}: "
+                        f"{err})") from None
+    header = [str(h).strip() for h in table.column_names]
+    columns = [table.column(k).to_pylist() for k in range(table.num_columns)]
+    return header, [[_cell(col[r]) for col in columns] for r in range(table.num_rows)]
+
+
+def read_rows(path: Path) -> tuple[list[str], list[list[str]]]:
+    """Header (stripped names) and non-empty data rows of a CSV, gzip-compressed CSV or Parquet file (recognised
+    by its first bytes; Parquet cells are read as the text a CSV would hold).
+
+    Raises
+    ------
+    DataError
+        For a missing, empty, truncated, non-gzip ``.gz``, non-UTF-8 or invalid CSV file, an unreadable Parquet
+        file (or pyarrow missing), or repeated column names.
+    """
+    if _is_parquet(path):
+        names, cells = read_parquet_rows(path)
+        _check_header(names, path)
+        return names, cells
     fh = _open_text(path)
     try:
         with fh:
@@ -90,10 +136,14 @@ def read_rows(path: Path) -> tuple[list[str], list[list[str]]]:
         raise DataError(f"data file {str(path)!r} is not valid CSV: {err}") from None
     except OSError as err:
         raise DataError(f"cannot read data file {str(path)!r}: {err.strerror or err}") from None
+    _check_header(header, path)
+    return header, rows
+
+
+def _check_header(header: list[str], path: Path) -> None:
     if len(set(header)) != len(header):
         dup = sorted({h for h in header if header.count(h) > 1})
         raise DataError(f"data file {str(path)!r} has repeated column names: {', '.join(dup)}")
-    return header, rows
 
 
 def column_index(header: Sequence[str], name: str, role: str, path: Path) -> int:
@@ -143,3 +193,69 @@ def read_item(text: str, column: str, line: int, n: int) -> int:
     if not 1 <= item <= n:
         raise DataError(f"row {line}: item {item} in column {column!r} is out of range; the task has items 1..{n}")
     return item
+
+
+def parse_filters(filters: Iterable[str | tuple[str, str]] | str) -> tuple[tuple[str, str], ...]:
+    """Filters as ``(column, value)`` pairs, from ``"COLUMN=VALUE"`` texts or pairs (one text alone allowed)."""
+    if isinstance(filters, str):
+        filters = (filters,)
+    return tuple(parse_filter(f) if isinstance(f, str) else (str(f[0]).strip(), str(f[1]).strip()) for f in filters)
+
+
+def select_rows(header: Sequence[str], rows: Sequence[list[str]], parsed: Sequence[tuple[str, str]], path: Path
+                ) -> list[Row]:
+    """The rows that pass the filters, with their line numbers in the file (the header is line 1).
+
+    Several values of one column keep rows with any of them; different columns must all match.
+
+    Raises
+    ------
+    DataError
+        For a filter column that is missing, a filter that selects no rows (the message lists the values that
+        exist), or a file without data rows.
+    """
+    wanted: dict[str, set[str]] = {}
+    for col, val in parsed:
+        wanted.setdefault(col, set()).add(val)
+    numbered = [(k + 2, r) for k, r in enumerate(rows)]  # line numbers: header is line 1 (blank lines skipped)
+    for col, vals in wanted.items():
+        ci = column_index(header, col, "filter", path)
+        kept = [(ln, r) for ln, r in numbered if (r[ci].strip() if ci < len(r) else "") in vals]
+        if not kept:
+            there = [r[ci].strip() if ci < len(r) else "" for _, r in numbered]
+            before = "" if len(wanted) == 1 or col == next(iter(wanted)) else " among the rows kept by the other filters"
+            if not numbered:
+                raise DataError(f"no rows left before filter {col}={'|'.join(sorted(vals))}")
+            raise DataError(f"filter {col}={'|'.join(sorted(vals))} selects no rows{before}; values of {col!r} "
+                            f"there: {listing(there)}")
+        numbered = kept
+    if not numbered:
+        raise DataError(f"data file {str(path)!r} has no data rows")
+    return numbered
+
+
+def _natural_key(text: str) -> tuple[int, float, str]:
+    """Sort key: numbers by value, then other text."""
+    try:
+        return (0, float(text), text)
+    except ValueError:
+        return (1, 0.0, text)
+
+
+def subject_values(numbered: Sequence[Row], index: int | None, column: str | None) -> tuple[str, ...]:
+    """The distinct subjects (sessions) of the rows, in natural order; ``()`` without a subject column.
+
+    Raises
+    ------
+    DataError
+        If every subject has exactly one row (the column is then not a grouping of repeated rows).
+    """
+    if index is None:
+        return ()
+    per_subject: dict[str, int] = {}
+    for _, r in numbered:
+        per_subject[r[index].strip()] = per_subject.get(r[index].strip(), 0) + 1
+    if len(per_subject) > 1 and max(per_subject.values()) == 1:
+        raise DataError(f"subject column {column!r} has one row per subject ({len(per_subject)} subjects, as many "
+                        "rows); a subject needs several rows (pairs or distances): is it the right column?")
+    return tuple(sorted(per_subject, key=_natural_key))

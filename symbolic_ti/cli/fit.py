@@ -5,6 +5,9 @@
     symbolic-ti fit --data FILE --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
                     [--ridge VALUE | --ridgeless] [--filter COL=VALUE ...] [--item-columns A,B]
                     [--value-column C] [--kind probability|accuracy|score] [--count-column C|none]
+                    [--correct-column C --total-column T] [--subject-column C [--per-subject]]
+                    [--distance-column D [--distance-orders both|forward] [--exclude-end-items]] [--compare]
+                    [--target-item first|second] [--item-base 0|1] [--reversed] [--item-labels A,B,...]
                     [--starts K] [--seed S] [--no-intervals] [--format text|json] [--plot FILE] [--output FILE]
 
 Without ``--ridge``/``--ridgeless`` the ridge is fitted. The defaults read the shared language-model table
@@ -61,10 +64,42 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                         "'score', else probability)")
     p.add_argument("--count-column", default="n_seeds", metavar="C",
                    help="column of per-row counts used as weights (default: n_seeds; 'none': weight 1 per row)")
+    p.add_argument("--correct-column", metavar="C", default=None,
+                   help="column of correct answers per row, with --total-column: exact binomial counts (then "
+                        "--value-column and --count-column are not read; default: not used)")
+    p.add_argument("--total-column", metavar="C", default=None,
+                   help="column of choices per row (>= the correct count), with --correct-column")
+    p.add_argument("--subject-column", metavar="C", default=None,
+                   help="column of sessions or subjects: pooled (default), or fitted one by one with --per-subject")
+    p.add_argument("--per-subject", action="store_true",
+                   help="fit each subject of --subject-column on its own and print the population summary "
+                        "(mean, sd, median, range of the estimates)")
+    p.add_argument("--distance-column", metavar="C", default=None,
+                   help="the rows are by symbolic distance |i - j| (this column, 1..n-1), not per trial: the "
+                        "prediction for a distance is the mean over its trials (default: per-trial rows)")
+    p.add_argument("--distance-orders", choices=("both", "forward"), default="both",
+                   help="with --distance-column: average both orders (i, j) and (j, i) (default) or i < j only")
+    p.add_argument("--exclude-end-items", action="store_true",
+                   help="with --distance-column: leave trials with item 1 or item n out of the means (default: "
+                        "included)")
+    p.add_argument("--target-item", choices=("first", "second"), default="first",
+                   help="which item column the value refers to (P(that item is chosen)); the trial is read as "
+                        "(target, other) (default: first)")
+    p.add_argument("--item-base", type=int, choices=(0, 1), default=1,
+                   help="number of the highest-ranked item in the file: 1 (default) or 0")
+    p.add_argument("--reversed", action="store_true",
+                   help="the file numbers (or --item-labels lists) items from the lowest rank (default: item 1, or "
+                        "the first label, is the highest)")
+    p.add_argument("--item-labels", metavar="A,B,...", default=None,
+                   type=context.option_type("--item-labels", _parse_labels),
+                   help="item names in rank order, highest first (e.g. A,B,C,D,E,F,G); default: items are numbers")
     p.add_argument("--starts", default=8, type=context.option_type("--starts", parse_positive_int), metavar="K",
                    help="optimiser starts (default: 8)")
-    p.add_argument("--seed", default=0, type=context.option_type("--seed", parse_int), metavar="S",
-                   help="seed of the random starts (default: 0)")
+    p.add_argument("--seed", default=0, type=context.option_type("--seed", _parse_seed), metavar="S",
+                   help="seed of the random starts, an integer >= 0 (default: 0)")
+    p.add_argument("--compare", action="store_true",
+                   help="fit every family that can be fitted (--family's own with its --set values, the others "
+                        "with their defaults) and print one AIC/BIC/quasi-AIC table")
     p.add_argument("--no-intervals", action="store_true", help="skip the profile-likelihood intervals (faster)")
     p.add_argument("--plot", metavar="FILE",
                    help="write the observed and predicted P(first item wins) heatmaps side by side (png, pdf, "
@@ -73,9 +108,63 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     p.set_defaults(run=lambda args: _run_fit(args, context))
 
 
+def _parse_labels(text: str) -> tuple[str, ...]:
+    """``--item-labels A,B,...``: distinct non-empty names."""
+    parts = tuple(p.strip() for p in text.split(","))
+    if len(parts) < 3 or not all(parts) or len(set(parts)) != len(parts):
+        raise argparse.ArgumentTypeError(f"expected at least three distinct item names A,B,C,... (highest rank "
+                                         f"first), got {text!r}")
+    return parts
+
+
+#: Where a loader message points: its first words and the option to name.
+_DATA_OPTIONS = (("filter", "--filter"), ("no rows", "--filter"), ("items ", "--items"),
+                 ("cannot tell from the column name", "--value-column"), ("count column", "--count-column"),
+                 ("correct and total", "--correct-column"), ("correct-out-of-total", "--kind"),
+                 ("subject column", "--subject-column"), ("item_labels", "--item-labels"))
+
+
+def _data_option(message: str, args: argparse.Namespace) -> str:
+    """The option a loader error is about (``--data`` unless its message says otherwise)."""
+    for start, option in _DATA_OPTIONS:
+        if message.startswith(start):
+            return option
+    if " is not one of the item labels" in message:
+        return "--item-labels"
+    if f"count {args.count_column} = " in message:
+        return "--count-column"
+    if args.correct_column is not None and (f" {args.correct_column} " in message or f" {args.total_column} "
+                                            in message) and "count" in message:
+        return "--total-column" if "total" in message else "--correct-column"
+    return "--data"
+
+
+def _check_pairs(args: argparse.Namespace, context: Any) -> None:
+    """Options that need each other: ``--per-subject`` a subject column, the two count columns each other."""
+    if args.per_subject and args.subject_column is None:
+        raise context.fail("--per-subject", "needs --subject-column C, the column naming each row's subject")
+    if (args.correct_column is None) != (args.total_column is None):
+        raise context.fail("--correct-column" if args.correct_column is None else "--total-column",
+                           "correct and total counts come together: give both --correct-column and --total-column")
+
+
+def _parse_seed(text: str) -> int:
+    """``--seed``: an integer >= 0 (numpy's generators take no negative seeds)."""
+    value = parse_int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"the seed must be an integer >= 0, got {value}")
+    return value
+
+
 def _run_fit(args: argparse.Namespace, context: Any) -> str:
+    from ..errors import SymbolicTIError
+
     task = context.task(args)
     family, _ = context.family(args)
+    try:  # a data-given family (a similarity matrix of the wrong size) fails here, before the data are read
+        family.check_task(task)
+    except SymbolicTIError as err:
+        raise context.fail("--set", err) from None
     context.check_output(args)
     plot_path = None
     if args.plot is not None:
@@ -92,26 +181,37 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
         except ImportError:
             raise context.fail("--plot", "plotting needs matplotlib; install the optional extra: "
                                          "pip install 'symbolic-ti[plot]'") from None
+    from ..behaviour.coding import ItemCoding
     from ..behaviour.data import load_behaviour
 
+    if args.distance_column is not None:
+        return _run_distances(args, context, task, family, plot_path)
+
+    _check_pairs(args, context)
     kind = args.kind or "auto"
     count = None if args.count_column.strip().lower() == "none" else args.count_column
+    if args.correct_column is not None:
+        count = None
     import sys
     import warnings
 
     try:
+        coding = ItemCoding(base=args.item_base, reversed=args.reversed, labels=args.item_labels,
+                            target=args.target_item)
+        load = dict(item_columns=args.item_columns, value_column=args.value_column, kind=kind, count_column=count,
+                    correct_column=args.correct_column, total_column=args.total_column, coding=coding)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DataWarning)
-            data = load_behaviour(args.data, task, filters=args.filter, item_columns=args.item_columns,
-                                  value_column=args.value_column, kind=kind, count_column=count)
+            data = load_behaviour(args.data, task, filters=args.filter, subject_column=args.subject_column,
+                                  **load)
         for w in caught:
             print(f"symbolic-ti: warning: {w.message}", file=sys.stderr)
     except DataError as err:
-        msg = str(err)
-        option = ("--filter" if msg.startswith(("filter", "no rows")) else
-                  "--items" if msg.startswith("items ") else
-                  "--value-column" if msg.startswith("cannot tell from the column name") else "--data")
-        raise context.fail(option, err) from None
+        raise context.fail(_data_option(str(err), args), err) from None
+    if args.per_subject:
+        return _run_subjects(args, context, task, family, load)
+    if args.compare:
+        return _run_compare(args, context, data, family)
     if data.averaged_over and not getattr(args, "quiet", False):
         print(f"symbolic-ti: note: rows were averaged within each trial over {data.averaged_text()}; add "
               "--filter COL=VALUE if a column should not be pooled", file=sys.stderr)
@@ -120,19 +220,112 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
     ridge = context.ridge(args)
     result = fit(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts, seed=args.seed,
                  intervals=not args.no_intervals)
+    return _report(args, context, result, plot_path)
+
+
+def _report(args: argparse.Namespace, context: Any, result: Any, plot_path: Path | None) -> str:
+    """The report of one fit (text or JSON), after writing its plot if asked (``wrote FILE ...``)."""
+    import sys
+
     plot_line = ""
     if plot_path is not None:
         _write_plot(result, plot_path, context)
-        plot_line = f"plot written to {plot_path}"
+        from ..figures.save import FORMATS
+
+        size = plot_path.stat().st_size if plot_path.exists() else 0
+        plot_line = f"wrote {plot_path} ({FORMATS[plot_path.suffix.lower()]}, {size} bytes)"
+    to_file = args.output not in (None, "-")
     if args.format == "json":
         from ..export.jsonreport import dumps
 
         d = result.to_dict()
         if plot_path is not None:
             d["plot"] = str(plot_path)
-        return dumps(d)
+        text = dumps(d)
+        if plot_line:  # like ``plot``: the confirmation on stdout, unless stdout carries the JSON report
+            print(plot_line, file=sys.stdout if to_file else sys.stderr)
+        return text
     text = result.to_text()
+    if plot_line and to_file:
+        print(plot_line)
+        return text
     return text + ("\n\n" + plot_line if plot_line else "")
+
+
+def _run_compare(args: argparse.Namespace, context: Any, data: Any, family: Any) -> str:
+    """``--compare``: every family in one table (the chosen family with its values first)."""
+    from ..behaviour.fitting import compare_families
+    from ..families import FAMILIES
+
+    if args.plot is not None:
+        raise context.fail("--plot", "is not drawn with --compare; fit one family for a plot")
+    ridge = context.ridge(args)
+    others: list[Any] = [name for name in FAMILIES if name != family.name]
+    result = compare_families(data, [family] + others, ridge="fit" if ridge is None else ridge,
+                              starts=args.starts, seed=args.seed)
+    if args.format == "json":
+        from ..export.jsonreport import dumps
+
+        return dumps(result.to_dict())
+    return result.to_text()
+
+
+def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: Any, plot_path: Path | None) -> str:
+    """``--distance-column``: rows by symbolic distance (pooled, or ``--per-subject``)."""
+    from ..behaviour.coding import infer_kind
+    from ..behaviour.distance import DistanceRule, load_distances
+    from ..behaviour.distance_fit import fit_distances
+
+    if plot_path is not None and (args.per_subject or args.compare):
+        raise context.fail("--plot", "is drawn for one fit, not with --per-subject or --compare")
+    _check_pairs(args, context)
+    try:
+        kind = args.kind or ("accuracy" if args.correct_column is not None else infer_kind(args.value_column))
+        count = None if args.count_column.strip().lower() == "none" else args.count_column
+        load = dict(distance_column=args.distance_column, value_column=args.value_column, kind=kind,
+                    count_column=None if args.correct_column is not None else count,
+                    correct_column=args.correct_column, total_column=args.total_column,
+                    rule=DistanceRule(args.distance_orders, not args.exclude_end_items))
+        if args.per_subject:
+            return _run_subjects(args, context, task, family, load, by_distance=True)
+        data = load_distances(args.data, task, filters=args.filter, subject_column=args.subject_column,
+                              **load)
+        if args.compare:
+            return _run_compare(args, context, data, family)
+    except DataError as err:
+        msg = str(err)
+        option = ("--distance-column" if "distance" in msg.split(":")[-1][:40] or msg.startswith("distance") else
+                  "--kind" if msg.startswith("data by distance") else _data_option(msg, args))
+        raise context.fail(option, err) from None
+    ridge = context.ridge(args)
+    result = fit_distances(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts,
+                           seed=args.seed, intervals=not args.no_intervals)
+    return _report(args, context, result, plot_path)
+
+
+def _run_subjects(args: argparse.Namespace, context: Any, task: Any, family: Any, load: dict[str, Any],
+                  by_distance: bool = False) -> str:
+    """``--per-subject``: one fit per subject, the population summary (text or JSON)."""
+    import warnings
+
+    from ..behaviour.subjects import fit_subjects
+
+    if args.plot is not None:
+        raise context.fail("--plot", "is not drawn for --per-subject fits; fit the pooled data for a plot")
+    ridge = context.ridge(args)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DataWarning)  # shown once for the pooled data above
+            result = fit_subjects(args.data, task, args.subject_column, filters=args.filter, load=load,
+                                  family=family, ridge="fit" if ridge is None else ridge, starts=args.starts,
+                                  seed=args.seed, intervals=not args.no_intervals, by_distance=by_distance)
+    except DataError as err:
+        raise context.fail(_data_option(str(err), args), err) from None
+    if args.format == "json":
+        from ..export.jsonreport import dumps
+
+        return dumps(result.to_dict())
+    return result.to_text()
 
 
 # ------------------------------------------------------------------------------------- plot

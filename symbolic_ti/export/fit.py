@@ -24,12 +24,21 @@ from ..behaviour.comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VER
 from ..behaviour.data import BehaviourData
 from ..behaviour.errorcheck import ErrorCheck
 from ..behaviour.fitting import FORMAT_NAME, FORMAT_VERSION, CategoryFit, FitResult, ParameterEstimate, TrialFit
+from ..behaviour.distance import DistanceData
+from ..behaviour.distance_fit import DistanceFit
+from ..behaviour.effects import Effects, residual
+from ..behaviour.subjects import SubjectFits
 from ..display import render, renderer
 from .values import exact_value, meta_block
 
 __all__ = ["json_float", "number_text", "trials_text"]
 
 Trial = tuple[int, int]
+
+#: ``meta.format`` of the JSON of per-subject fits (same version as the fit JSON).
+SUBJECTS_FORMAT_NAME = "symbolic_ti.fit_subjects"
+#: ``meta.format`` of the JSON of a fit by symbolic distance.
+DISTANCE_FORMAT_NAME = "symbolic_ti.fit_distance"
 
 _LATEX_NAMES = {"alpha": r"\alpha", "lambda": r"\lambda", "beta": r"\beta", "rho": r"\rho"}
 
@@ -67,24 +76,27 @@ def _trial_list(ts: Iterable[Trial]) -> list[list[int]]:
 def parameter_dict(p: ParameterEstimate) -> dict[str, Any]:
     """JSON of one estimate (non-finite interval ends as strings)."""
     return {"name": p.name, "value": p.value, "lower": json_float(p.lower), "upper": json_float(p.upper),
-            "lower_at_bound": p.lower_at_bound, "upper_at_bound": p.upper_at_bound}
+            "lower_at_bound": p.lower_at_bound, "upper_at_bound": p.upper_at_bound, "at_bound": p.at_bound or None}
 
 
 @renderer("text", ParameterEstimate)
 def parameter_text(p: ParameterEstimate) -> str:
     """``name  value   [lower, upper]``, as in the parameter table of the fit report."""
+    where = f"   {p.at_bound}" if p.at_bound else ""
     if math.isnan(p.lower) and math.isnan(p.upper):
-        return f"{p.name:<8} {number_text(p.value):>10}   (interval not computed)"
+        return f"{p.name:<8} {number_text(p.value):>10}   (interval not computed){where}"
     lo = number_text(p.lower) + (" (domain end)" if p.lower_at_bound else "")
     hi = number_text(p.upper) + (" (domain end)" if p.upper_at_bound else "")
-    return f"{p.name:<8} {number_text(p.value):>10}   [{lo}, {hi}]"
+    if p.at_bound:
+        where += "; the interval is open on that side"
+    return f"{p.name:<8} {number_text(p.value):>10}   [{lo}, {hi}]{where}"
 
 
 @renderer("dict", TrialFit)
 def trial_dict(t: TrialFit) -> dict[str, Any]:
     """JSON of one observed trial."""
     return {"trial": list(t.trial), "category": t.category, "ground_truth": t.ground_truth,
-            "observed": t.observed, "predicted": t.predicted, "f": t.f, "count": t.count}
+            "observed": t.observed, "predicted": t.predicted, "f": t.f, "count": t.count, "residual": residual(t)}
 
 
 @renderer("text", TrialFit)
@@ -92,7 +104,7 @@ def trial_text(t: TrialFit) -> str:
     """One row of the per-trial table: trial, category, ground truth, observed, predicted, ``f``."""
     g = "-" if t.ground_truth is None else f"{t.ground_truth:+d}"
     return (f"({t.trial[0]},{t.trial[1]}){'':<{8 - len(str(t.trial[0])) - len(str(t.trial[1])) - 3}}"
-            f"{t.category:<16}{g:>6}{t.observed:>10.3f}{t.predicted:>11.3f}{t.f:>10.4f}")
+            f"{t.category:<16}{g:>6}{t.observed:>10.3f}{t.predicted:>11.3f}{t.f:>10.4f}{residual(t):>8.2f}")
 
 
 @renderer("dict", CategoryFit)
@@ -125,7 +137,9 @@ def error_check_dict(e: ErrorCheck) -> dict[str, Any]:
             "observed_ranks_of_first_failing": list(e.observed_ranks), "n_test": e.n_test,
             "first_failing_are_worst": e.first_failing_are_worst,
             "observed_errors_are_first_failing": e.observed_errors_are_first_failing,
-            "ridge_used": e.ridge_used, "ridge_used_value": exact_value(e.ridge_value), "notes": list(e.notes)}
+            "ridge_used": e.ridge_used, "ridge_used_value": exact_value(e.ridge_value), "notes": list(e.notes),
+            "first_failing_by_margin": [{"trial": list(t), "margin": m} for t, m in e.first_by_margin],
+            "spearman_margin_vs_observed": e.spearman, "k_worst": e.k_worst, "worst_overlap": e.worst_overlap}
 
 
 @renderer("text", ErrorCheck)
@@ -145,9 +159,55 @@ def error_check_text(e: ErrorCheck) -> str:
                      + ("  -> the least correct trials" if e.first_failing_are_worst else ""))
         lines.append(f"  observed test errors are exactly the first failures: "
                      f"{'yes' if e.observed_errors_are_first_failing else 'no'}")
+        if len(e.first_by_margin) > 1:
+            tied = " (tied at alpha* = 0)" if e.alpha_first == 0 else ""
+            lines.append(f"  first failures{tied} ranked by margin at the fitted parameters: "
+                         + ", ".join(f"({i},{j}) {m:.3g}" for (i, j), m in e.first_by_margin[:8])
+                         + (f", ... {len(e.first_by_margin) - 8} more" if len(e.first_by_margin) > 8 else ""))
+    if e.k_worst:
+        rho = "n/a" if e.spearman is None else f"{e.spearman:.3f}"
+        lines.append(f"  rank agreement over {e.n_test} test trials: Spearman {rho} (predicted margin vs observed); "
+                     f"{e.worst_overlap} of the {e.k_worst} least correct are among the {e.k_worst} smallest margins")
     for note in e.notes:
         lines.append(f"  note: {note}")
     return "\n".join(lines)
+
+
+@renderer("dict", Effects)
+def effects_dict(e: Effects) -> dict[str, Any]:
+    """JSON of the goodness-of-fit summary (NaN means as ``"nan"``)."""
+    return {"rms_residual": json_float(e.rms_residual),
+            "largest_residuals": [{"trial": list(t), "residual": r} for t, r in e.worst],
+            "by_distance": [{"distance": x.distance,
+                             "all": {"n": x.n_all, "observed": json_float(x.observed),
+                                     "predicted": json_float(x.predicted)},
+                             "with_end_item": {"n": x.n_end, "observed": json_float(x.observed_end),
+                                               "predicted": json_float(x.predicted_end)},
+                             "without_end_item": {"n": x.n_inner, "observed": json_float(x.observed_inner),
+                                                  "predicted": json_float(x.predicted_inner)}} for x in e.rows]}
+
+
+def effects_text(e: Effects, what: str = "P(correct)") -> str:
+    """The block "symbolic distance and terminal item effects" of the fit report."""
+    def pair(o: float, p: float) -> str:
+        return f"{'-' if math.isnan(o) else f'{o:.3f}':>7}{'-' if math.isnan(p) else f'{p:.3f}':>7}"
+
+    lines = [f"symbolic distance and terminal item effects (mean {what}, observed / predicted; trials with ground "
+             "truth):",
+             f"  {'all trials':>24}   {'with an end item (1 or n)':>20}{'without an end item':>22}",
+             f"  {'d':>3}{'trials':>7}{'obs':>7}{'pred':>7}   {'n':>6}{'obs':>7}{'pred':>7}{'n':>8}{'obs':>7}{'pred':>7}"]
+    for x in e.rows:
+        lines.append(f"  {x.distance:>3}{x.n_all:>7}{pair(x.observed, x.predicted)}   {x.n_end:>6}"
+                     f"{pair(x.observed_end, x.predicted_end)}{x.n_inner:>8}{pair(x.observed_inner, x.predicted_inner)}")
+    lines.append(f"  residuals: rms {e.rms_residual:.3g}; largest "
+                 + ", ".join(f"({i},{j}) {r:+.2f}" for (i, j), r in e.worst))
+    return "\n".join(lines)
+
+
+@renderer("text", Effects)
+def effects_text_renderer(e: Effects) -> str:
+    """:func:`effects_text` with P(correct)."""
+    return effects_text(e)
 
 
 @renderer("dict", BehaviourData)
@@ -163,6 +223,10 @@ def behaviour_dict(d: BehaviourData) -> dict[str, Any]:
         "rows_read": d.rows_read,
         "averaged_over": {c: list(v) for c, v in d.averaged_over},
         "rows_selected": d.rows_selected,
+        "correct_column": d.correct_column, "total_column": d.total_column, "counted": d.counted,
+        "subject_column": d.subject_column, "n_subjects": len(d.subjects),
+        "coding": {"base": d.coding.base, "reversed": d.coding.reversed,
+                   "labels": None if d.coding.labels is None else list(d.coding.labels), "target": d.coding.target},
         "trials": [{"trial": list(t), "value": v, "count": c, "rows": r}
                    for t, v, c, r in zip(d.trials, d.values, d.counts, d.n_rows, strict=True)],
     }
@@ -190,9 +254,11 @@ def fit_dict(r: FitResult) -> dict[str, Any]:
         "interval": {"method": "profile likelihood", "level": r.level, "scale": r.interval_scale},
         "loglik": r.loglik, "n_params": r.n_params, "n_obs": r.n_obs, "aic": r.aic, "bic": r.bic,
         "dispersion": r.dispersion, "starts": r.starts, "converged": r.converged,
+        "convergence": list(r.convergence), "likelihood_basis": r.likelihood_basis,
         "notes": list(r.notes),
         "categories": [render("dict", c) for c in r.categories],
         "errors": None if r.errors is None else render("dict", r.errors),
+        "effects": None if r.effects is None else render("dict", r.effects),
         "trials": [render("dict", t) for t in r.trials],
         "f_all": [{"trial": list(t), "f": v} for t, v in r.f_all],
     }
@@ -212,7 +278,10 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
     if lik == "binomial" and any(abs(x - round(x)) > 1e-6 for x in k):
         lik += " (quasi-likelihood: averaged probabilities times counts)"
     lines.append(f"  likelihood  {lik}; ridge {r.ridge}; {r.starts} starts"
-                 + ("" if r.converged else " (best start did not report convergence)"))
+                 + ("" if r.converged else " (NOT converged: see below)"))
+    if r.likelihood_basis:
+        lines.append(f"  intervals   {r.likelihood_basis}")
+    lines += [f"  not converged: {why}" for why in r.convergence]
     lines.append("")
     lines.append(f"parameters: maximum likelihood, {int(round(r.level * 100))}% profile-likelihood interval"
                  + (f" (threshold widened by the dispersion {r.interval_scale:.3g})" if r.interval_scale > 1 else ""))
@@ -229,6 +298,9 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
                  " observed, negative margin predicted):")
     lines.append(f"  {'category':<16}{'trials':>6}{'observed':>10}{'predicted':>11}{'obs err':>9}{'pred err':>9}")
     lines += ["  " + category_text(c) for c in r.categories]
+    if r.effects is not None:
+        lines.append("")
+        lines += effects_text(r.effects, what).split("\n")
     if r.errors is not None:
         lines.append("")
         lines += error_check_text(r.errors).split("\n")
@@ -237,7 +309,8 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
     lines.append("")
     shown = r.trials if max_trials is None else r.trials[:max_trials]
     lines.append(f"per trial (observed and predicted {'P(first wins)' if r.likelihood == 'binomial' else 'score'}):")
-    lines.append(f"  {'trial':<8}{'category':<16}{'truth':>6}{'observed':>10}{'predicted':>11}{'f':>10}")
+    lines.append(f"  {'trial':<8}{'category':<16}{'truth':>6}{'observed':>10}{'predicted':>11}{'f':>10}"
+                 f"{'resid':>8}")
     lines += ["  " + trial_text(t) for t in shown]
     if len(shown) < len(r.trials):
         lines.append(f"  ... {len(r.trials) - len(shown)} more (to_text() or --format json for all)")
@@ -250,7 +323,8 @@ def fit_latex(r: FitResult) -> str:
     rows = []
     for p in r.parameters:
         name = _LATEX_NAMES.get(p.name, p.name)
-        rows.append(f"${name}$ & {number_text(p.value)} & $[{number_text(p.lower)}, {number_text(p.upper)}]$ \\\\")
+        where = " (at bound)" if p.at_bound else ""
+        rows.append(f"${name}$ & {number_text(p.value)}{where} & $[{number_text(p.lower)}, {number_text(p.upper)}]$ \\\\")
     task = r.task.label().replace(">", "{>}")
     head = (f"% symbolic_ti fit: {r.family_description}, {r.task.label()}\n"
             r"\begin{tabular}{lll}" "\n" r"\hline" "\n"
@@ -272,19 +346,132 @@ def fit_notebook_latex(r: FitResult) -> str:
 @renderer("dict", FitComparison)
 def comparison_dict(c: FitComparison) -> dict[str, Any]:
     """JSON-ready dictionary; opens with a versioned ``meta`` block (format ``symbolic_ti.fit_comparison``)."""
+    qaic = c.qaic or (None,) * len(c.fits)
+    dq = c.delta_qaic or (None,) * len(c.fits)
     return {"meta": meta_block(COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, created=False),
+            "c_hat": c.c_hat, "skipped": list(c.skipped),
             "fits": [{"label": f.label, "family": f.family, "ridge": f.ridge, "n_params": f.n_params,
                       "loglik": f.loglik, "aic": f.aic, "bic": f.bic, "delta_aic": da, "delta_bic": db,
-                      "akaike_weight": w, "values": f.values}
-                     for f, da, db, w in zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, strict=True)]}
+                      "akaike_weight": w, "qaic": q, "delta_qaic": d, "dispersion": f.dispersion,
+                      "converged": f.converged, "values": f.values}
+                     for f, da, db, w, q, d in zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, qaic, dq,
+                                                   strict=True)]}
 
 
 @renderer("text", FitComparison)
 def comparison_text(c: FitComparison) -> str:
-    """A table: model, k, log L, AIC, dAIC, BIC, dBIC, Akaike weight."""
+    """A table: model, k (free parameters), log L, AIC, dAIC, BIC, dBIC, Akaike weight, and with a dispersion
+    the quasi-AIC and its difference; then the families that could not be fitted."""
     w = max(len(f.label) for f in c.fits)
-    lines = [f"{'model':<{w}}  k  {'log L':>10}  {'AIC':>9}  {'dAIC':>7}  {'BIC':>9}  {'dBIC':>7}  weight"]
-    for f, da, db, aw in zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, strict=True):
+    q = bool(c.qaic)
+    lines = [f"{'model':<{w}}  k  {'log L':>10}  {'AIC':>9}  {'dAIC':>7}  {'BIC':>9}  {'dBIC':>7}  weight"
+             + (f"  {'QAIC':>9}  {'dQAIC':>7}" if q else "")]
+    for n, (f, da, db, aw) in enumerate(zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, strict=True)):
         lines.append(f"{f.label:<{w}}  {f.n_params}  {f.loglik:>10.2f}  {f.aic:>9.1f}  {da:>7.1f}  "
-                     f"{f.bic:>9.1f}  {db:>7.1f}  {aw:.3f}")
+                     f"{f.bic:>9.1f}  {db:>7.1f}  {aw:.3f}"
+                     + (f"  {c.qaic[n]:>9.1f}  {c.delta_qaic[n]:>7.1f}" if q else "")
+                     + ("" if f.converged else "  (not converged)"))
+    if q:
+        lines.append(f"k: free parameters (beta included). QAIC = -2 log L / c + 2 (k + 1) with c = {c.c_hat:.3g}, "
+                     "the dispersion of the most general fit (at least 1)")
+    lines += [f"not fitted: {s}" for s in c.skipped]
+    return "\n".join(lines)
+
+
+# ============================================================================ per-subject fits
+@renderer("dict", SubjectFits)
+def subjects_dict(s: SubjectFits) -> dict[str, Any]:
+    """JSON: the summary per parameter and each subject's values, log-likelihood and convergence."""
+    first = s.fits[0]
+    return {"meta": meta_block(SUBJECTS_FORMAT_NAME, FORMAT_VERSION, created=False),
+            "subject_column": s.subject_column, "family": first.family, "ridge": first.ridge,
+            "likelihood": first.likelihood, "all_converged": s.all_converged,
+            "summary": [{"name": p.name, "mean": p.mean, "sd": json_float(p.sd), "median": p.median,
+                         "min": p.minimum, "max": p.maximum, "at_bound": p.at_bound, "n": p.n} for p in s.summary],
+            "subjects": [{"subject": name, "n_trials": f.n_obs, "loglik": f.loglik, "converged": f.converged,
+                          "parameters": [render("dict", p) for p in f.parameters]}
+                         for name, f in zip(s.subjects, s.fits, strict=True)]}
+
+
+@renderer("text", SubjectFits)
+def subjects_text(s: SubjectFits) -> str:
+    """The population summary, then one row per subject (``*``: at a bound; ``!``: not converged)."""
+    first = s.fits[0]
+    names = [p.name for p in first.parameters]
+    lines = [f"symbolic_ti per-subject fits: {first.family_description}, {first.task.label()}",
+             f"  {len(s.fits)} subjects ({s.subject_column}), each fitted on its own; likelihood {first.likelihood}; "
+             f"ridge {first.ridge}", "",
+             "population summary (over subjects' estimates; a two-stage summary, not a hierarchical model):",
+             f"  {'parameter':<10}{'mean':>10}{'sd':>10}{'median':>10}{'min':>10}{'max':>10}  at bound"]
+    for p in s.summary:
+        lines.append(f"  {p.name:<10}{number_text(p.mean):>10}{number_text(p.sd):>10}{number_text(p.median):>10}"
+                     f"{number_text(p.minimum):>10}{number_text(p.maximum):>10}  {p.at_bound} of {p.n}")
+    lines += ["", "per subject (* at a bound, ! not converged):",
+              f"  {'subject':<10}{'trials':>7}" + "".join(f"{n:>11}" for n in names) + f"{'log L':>11}"]
+    for name, f in zip(s.subjects, s.fits, strict=True):
+        vals = "".join(f"{number_text(p.value) + ('*' if p.at_bound else ' '):>11}" for p in f.parameters)
+        lines.append(f"  {name:<10}{f.n_obs:>7}{vals}{f.loglik:>11.2f}{'' if f.converged else ' !'}")
+    return "\n".join(lines)
+
+
+# ============================================================================ data by symbolic distance
+@renderer("dict", DistanceData)
+def distance_data_dict(d: DistanceData) -> dict[str, Any]:
+    """JSON of data by distance: columns, the averaging rule and per distance the value, count and trials."""
+    return {"source": d.source, "filters": [[c, v] for c, v in d.filters], "distance_column": d.distance_column,
+            "value_column": d.value_column, "count_column": d.count_column, "kind": d.kind, "counted": d.counted,
+            "subject_column": d.subject_column, "n_subjects": len(d.subjects), "rule": d.rule.describe(),
+            "rows_read": d.rows_read, "rows_selected": d.rows_selected,
+            "distances": [{"distance": k, "value": v, "count": c, "rows": r, "trials": _trial_list(ts)}
+                          for k, v, c, r, ts in zip(d.distances, d.values, d.counts, d.n_rows, d.trials, strict=True)]}
+
+
+@renderer("text", DistanceData)
+def distance_data_text(d: DistanceData) -> str:
+    """One line (:meth:`DistanceData.describe`)."""
+    return d.describe()
+
+
+@renderer("dict", DistanceFit)
+def distance_fit_dict(r: DistanceFit) -> dict[str, Any]:
+    """JSON of a fit by distance; opens with a ``meta`` block of format ``symbolic_ti.fit_distance``."""
+    return {"meta": meta_block(DISTANCE_FORMAT_NAME, FORMAT_VERSION, created=False),
+            "task": {"n": r.task.n, "exceptions": [str(e) for e in r.task.exceptions]},
+            "family": r.family, "family_description": r.family_description, "ridge": r.ridge,
+            "data": {k: v for k, v in render("dict", r.data).items() if k != "distances"},
+            "likelihood": r.likelihood, "likelihood_basis": r.likelihood_basis, "rule": r.rule,
+            "parameters": [render("dict", p) for p in r.parameters], "sigma": r.sigma,
+            "interval": {"method": "profile likelihood", "level": r.level, "scale": r.interval_scale},
+            "loglik": r.loglik, "n_params": r.n_params, "n_obs": r.n_obs, "aic": r.aic, "bic": r.bic,
+            "dispersion": r.dispersion, "starts": r.starts, "converged": r.converged,
+            "convergence": list(r.convergence),
+            "distances": [{"distance": x.distance, "observed": x.observed, "predicted": x.predicted,
+                           "count": x.count, "residual": x.residual, "trials": _trial_list(x.trials)}
+                          for x in r.rows]}
+
+
+@renderer("text", DistanceFit)
+def distance_fit_text(r: DistanceFit) -> str:
+    """Report of a fit by distance: data, likelihood, parameters, statistics, observed vs predicted per distance
+    with the trials averaged."""
+    what = "accuracy" if r.likelihood == "binomial" else "signed score"
+    lines = [f"symbolic_ti fit by symbolic distance: {r.family_description}, {r.task.label()}",
+             f"  data        {r.data.describe()}",
+             f"  likelihood  {r.likelihood}; ridge {r.ridge}; {r.starts} starts"
+             + ("" if r.converged else " (NOT converged: see below)"),
+             f"  intervals   {r.likelihood_basis}",
+             f"  prediction  per distance d: the mean {what} of the trials (i, j) with |i - j| = d; {r.rule}"]
+    lines += [f"  not converged: {why}" for why in r.convergence]
+    lines += ["", f"parameters: maximum likelihood, {int(round(r.level * 100))}% profile-likelihood interval"
+              + (f" (threshold widened by the dispersion {r.interval_scale:.3g})" if r.interval_scale > 1 else "")]
+    lines += ["  " + parameter_text(p) for p in r.parameters]
+    if r.sigma is not None:
+        lines.append(f"  {'sigma':<8} {number_text(r.sigma):>10}   (residual scale per unit count)")
+    lines += ["", f"log-likelihood {r.loglik:.3f}   k = {r.n_params}   m = {r.n_obs} distances   AIC {r.aic:.2f}   "
+              f"BIC {r.bic:.2f}   dispersion {r.dispersion:.3g}", "",
+              f"symbolic distance effect ({what}, observed vs predicted; Pearson residual):",
+              f"  {'d':>3}{'count':>8}{'observed':>10}{'predicted':>11}{'residual':>10}  trials averaged"]
+    for x in r.rows:
+        lines.append(f"  {x.distance:>3}{x.count:>8.0f}{x.observed:>10.3f}{x.predicted:>11.3f}{x.residual:>10.2f}"
+                     f"  {trials_text(x.trials)}")
     return "\n".join(lines)

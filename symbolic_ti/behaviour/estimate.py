@@ -1,0 +1,175 @@
+"""The maximum-likelihood core shared by the per-trial fit (:func:`symbolic_ti.behaviour.fitting.fit`) and the
+fit of data by symbolic distance (:func:`symbolic_ti.behaviour.distance_fit.fit_distances`): option checks,
+the optimiser's starts, the dispersion, profile intervals and the honest convergence verdict
+(:mod:`~symbolic_ti.behaviour.diagnostics`). Formulas: docs/fitting.md, "Model and likelihood".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+from ..errors import FamilyError, ParameterError
+from ..families import FAMILIES, Family
+from .diagnostics import bound_of, gradient_check, likelihood_basis
+from .fit_parts import ParameterEstimate
+from .model import LikelihoodModel
+from .optimize import minimize, profile_interval, scipy_optimize, starting_points
+
+__all__ = ["Estimate", "check_options", "fit_family", "maximise", "ridge_argument", "fit_model"]
+
+
+@dataclass
+class Estimate:
+    """What :func:`maximise` found.
+
+    Attributes
+    ----------
+    nat : dict name -> float
+        The fitted values (``beta`` included).
+    loglik : float
+    sigma : float or None
+        The Gaussian residual scale (None for choices).
+    k, m : int
+        Free parameters (``beta``, and ``sigma`` for scores, included) and rows.
+    predicted : ndarray, shape (m,)
+        Predicted P (choices) or mean (scores) per row.
+    dispersion, scale : float
+        Pearson ``X^2 / (m - k)`` (``m / (m - k)`` for scores) and the interval widening ``max(1, phi)``.
+    estimates : list of ParameterEstimate
+    problems : list of str
+        Why the fit did not converge (empty when it did).
+    basis : str
+        The likelihood and what the intervals rest on.
+    n_starts : int
+    """
+
+    nat: dict[str, float]
+    loglik: float
+    sigma: float | None
+    k: int
+    m: int
+    predicted: np.ndarray
+    dispersion: float
+    scale: float
+    estimates: list[ParameterEstimate]
+    problems: list[str]
+    basis: str
+    n_starts: int
+
+
+def check_options(starts: Any, seed: Any, level: Any) -> tuple[int, int, float]:
+    """``starts >= 1``, ``seed >= 0`` (integers) and ``level`` in (0, 1), checked; scipy present.
+
+    Raises
+    ------
+    ParameterError
+    """
+    if isinstance(starts, bool) or not isinstance(starts, Integral) or starts < 1:
+        raise ParameterError(f"starts must be an integer >= 1, got {starts!r}")
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
+        raise ParameterError(f"seed must be an integer >= 0, got {seed!r}")
+    if isinstance(level, bool) or not (isinstance(level, Real) and 0 < float(level) < 1):
+        raise ParameterError(f"level must be a number in (0, 1), got {level!r}")
+    scipy_optimize()  # the optional extra ``fit``: fail here, with the install hint, before any work
+    return int(starts), int(seed), float(level)
+
+
+def ridge_argument(ridge: Any) -> Any:
+    """``"fit"`` for a fitted ridge (``None``, ``"fit"``, ``"fitted"``, any case), else ``ridge`` unchanged."""
+    if ridge is None or (isinstance(ridge, str) and ridge.strip().lower() in ("fit", "fitted")):
+        return "fit"
+    return ridge
+
+
+def fit_family(family: str | Family, parameters: Mapping[str, Any] | None) -> Family:
+    """The family to fit, by name or instance, with ``parameters`` held fixed.
+
+    Raises
+    ------
+    FamilyError
+        For an unknown family name.
+    """
+    from ..api import make_family
+
+    if isinstance(family, str) and family not in FAMILIES:
+        raise FamilyError(f"unknown family {family!r}; known families: {', '.join(sorted(FAMILIES))}")
+    return make_family(family, parameters)
+
+
+def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, overdispersion: bool,
+             intervals: bool, counted: bool) -> Estimate:
+    """Maximise the likelihood of ``model`` from ``starts`` starts and compute intervals and diagnostics.
+
+    ``model.predicted(nat)`` gives the per-row prediction the dispersion uses.
+    """
+    from scipy.stats import chi2
+
+    opt_starts = starting_points(model, starts, seed)
+    best: tuple[np.ndarray, float, bool] | None = None
+    for z0 in opt_starts:
+        z, nll, ok = minimize(model, z0)
+        if best is None or nll < best[1] - 1e-9:
+            best = (z, nll, ok)
+    assert best is not None
+    zhat, nll_min, success = best
+    nat = model.natural(zhat)
+    loglik, sigma = model.loglik_natural(nat)
+    k = len(model.coords) + (0 if model.choice else 1)
+    m = model.m
+    predicted = model.predicted(nat)
+    if model.choice:
+        p = predicted
+        pearson = float(np.sum((model.k - model.n * p) ** 2 / np.maximum(model.n * p * (1 - p), 1e-300)))
+        dispersion = pearson / max(m - k, 1)
+    else:
+        dispersion = m / max(m - k, 1)
+    scale = max(1.0, dispersion) if (overdispersion and model.choice) else 1.0
+    threshold = 0.5 * float(chi2.ppf(level, 1)) * scale
+    bounds = [bound_of(model, zhat, idx) for idx in range(len(model.coords))]
+    problems = [] if success else ["the optimiser did not report success"]
+    problems += [f"{c.name} reached the optimiser's limit ({b.text.removeprefix('at bound: optimiser limit ')}): "
+                 "the likelihood still rises beyond it, so the fit has no maximum inside the box"
+                 for c, b in zip(model.coords, bounds, strict=True) if b.side and not b.domain]
+    problems += gradient_check(model, zhat, bounds)
+    estimates = []
+    better: list[tuple[float, np.ndarray]] = []
+    for idx, c in enumerate(model.coords):
+        if intervals:
+            lo, hi, lb, ub = profile_interval(model, zhat, idx, nll_min, threshold, better)
+        else:
+            lo, hi, lb, ub = math.nan, math.nan, False, False
+        estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub, bounds[idx].text))
+    if better and better[0][0] < -1e-4:
+        where = ", ".join(f"{n}={v:.4g}" for n, v in model.natural(better[0][1]).items())
+        problems.append(f"the profile likelihood found a log-likelihood higher by {-better[0][0]:.3g} at {where}; "
+                        "rerun with more --starts")
+    integral = bool(np.all(np.abs(model.k - np.round(model.k)) < 1e-6)) if model.choice else False
+    basis = likelihood_basis("binomial" if model.choice else "gaussian", counted, integral, m,
+                             float(np.sum(model.n)), float(dispersion), scale > 1)
+    return Estimate(nat, loglik, sigma, k, m, predicted, float(dispersion), scale, estimates, problems, basis,
+                    len(opt_starts))
+
+
+def fit_model(model_class: type[LikelihoodModel], data: Any, family: str | Family,
+              parameters: Mapping[str, Any] | None, ridge: Any, **options: Any
+              ) -> tuple[LikelihoodModel, Family, Estimate]:
+    """Check the options, build the model of ``data`` and maximise it (the common start of every fit).
+
+    ``options``: ``starts``, ``seed``, ``level``, ``overdispersion``, ``intervals`` as for :func:`maximise`.
+
+    Raises
+    ------
+    ParameterError, FamilyError
+        For a bad option or family (:func:`check_options`, :func:`fit_family`).
+    """
+    starts, seed, level = check_options(options.pop("starts"), options.pop("seed"), options.pop("level"))
+    fam = fit_family(family, parameters)
+    model = model_class(data, fam, ridge_argument(ridge))
+    est = maximise(model, starts=starts, seed=seed, level=level, counted=data.counted, **options)
+    return model, fam, est
