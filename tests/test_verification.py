@@ -176,7 +176,8 @@ def test_json_report_carries_exact_values(symbolic_result):
     d = json.loads(rep.to_json())
     assert list(d) == ["meta", "label", "dps", "tol", "points", "point_errors", "max_abs_error", "max_rel_error",
                        "worst_trial", "worst_point", "worst_exact", "worst_numeric", "n_comparisons", "ridgeless",
-                       "ok"]
+                       "ok", "status", "undecided"]
+    assert d["status"] == "agree" and d["undecided"] == []
     assert d["meta"]["format"] == FORMAT_NAME == "symbolic_ti.verify"
     assert d["meta"]["format_version"] == 1 and d["meta"]["symbolic_ti_version"] == symbolic_ti.__version__
     assert d["ok"] is True and d["ridgeless"] is False and d["n_comparisons"] == 3 * 20
@@ -227,6 +228,11 @@ def test_untrusted_values_are_undecided(monkeypatch, shift):
     assert rep.undecided == (((1, 3), 0),)
     assert rep.n_comparisons == 19 and rep.max_rel_error < 1e-40  # the decided ones agree
     assert rep.worst_trial != (1, 3)
+    text = rep.to_text()
+    assert text.splitlines()[0].endswith(": UNDECIDED")
+    assert "undecided: 1 comparisons (numeric values flagged untrusted)" in text
+    d = json.loads(rep.to_json())
+    assert d["status"] == "undecided" and d["undecided"] == [[[1, 3], 0]] and d["ok"] is False
 
 
 def test_untrusted_does_not_hide_a_disagreement(monkeypatch):
