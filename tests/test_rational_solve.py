@@ -169,3 +169,43 @@ def test_qq_equals_fraction_gauss_jordan_n201():
     rng = random.Random(201)
     for t in [(1, n), (103, 100), (99, 104)] + [tuple(rng.sample(range(1, n + 1), 2)) for _ in range(5)]:
         assert res.f(*t) == _q(f(t)), t
+
+
+# ------------------------------------------------------------------ the rank solve in fmpz_poly (gamma symbolic)
+def _sympy_rank_solve(task):
+    """``(Lap + gamma I) r = b`` by sympy's fraction-free ``DomainMatrix.solve_den`` over ZZ[g], the Laplacian
+    written from its definition (path plus one edge per exception; b = wins minus losses of the targets)."""
+    n, g = task.n, sp.Symbol("g")
+    edges = [(i, i + 1) for i in range(1, n)] + [(e.winner, e.loser) for e in task.exceptions]
+    lap = sp.zeros(n, n)
+    b = sp.zeros(n, 1)
+    for w, lo in edges:
+        lap[w - 1, w - 1] += 1
+        lap[lo - 1, lo - 1] += 1
+        lap[w - 1, lo - 1] -= 1
+        lap[lo - 1, w - 1] -= 1
+        b[w - 1] += 1
+        b[lo - 1] -= 1
+    from sympy.polys.matrices import DomainMatrix
+
+    num, den = DomainMatrix.from_Matrix(lap + g * sp.eye(n)).convert_to(sp.ZZ[g]).solve_den(
+        DomainMatrix.from_Matrix(b).convert_to(sp.ZZ[g]))
+    den = den.as_expr() if hasattr(den, "as_expr") else sp.ZZ[g].to_sympy(den)
+    return g, [sp.cancel(v / den) for v in num.to_Matrix()]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(task=tasks(n_max=8, max_exceptions=3))
+def test_rank_solution_in_flint_equals_sympy_solve(task):
+    from symbolic_ti.solvers.laplacian import rank_solution
+
+    g, ranks = _sympy_rank_solve(task)
+    rs = rank_solution(task)
+    assert rs.denominator.LC > 0
+    for k in range(1, task.n + 1):
+        mine = rs.numerators[k - 1].as_expr(g) / rs.denominator.as_expr(g)
+        assert sp.cancel(mine - ranks[k - 1]) == 0, k
+    for i in range(1, task.n + 1):
+        for j in range(i + 1, task.n + 1):
+            num, den = rs.rank_difference(i, j)
+            assert sp.cancel(num.as_expr(g) / den.as_expr(g) - (ranks[i - 1] - ranks[j - 1])) == 0
