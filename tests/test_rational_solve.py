@@ -209,3 +209,31 @@ def test_rank_solution_in_flint_equals_sympy_solve(task):
         for j in range(i + 1, task.n + 1):
             num, den = rs.rank_difference(i, j)
             assert sp.cancel(num.as_expr(g) / den.as_expr(g) - (ranks[i - 1] - ranks[j - 1])) == 0
+
+
+# ------------------------------------------------------------------ general-n closed forms at large n
+def _general_n_check(n, alpha, ridge, trials_of):
+    from symbolic_ti.analysis.general import evaluate_no_exception, exception_closed_form
+
+    lo, w = n // 2 - 1, n // 2 + 2
+    plain = solve(Task(n), Exchangeable(alpha=alpha), ridge)
+    one = solve(Task(n, [f"{w}>{lo}"]), Exchangeable(alpha=alpha), ridge)
+    form = exception_closed_form("chebyshev")
+    for i, j in trials_of(n, lo, w):
+        assert evaluate_no_exception(n, i, j, alpha, ridge) == plain.f(i, j), (n, i, j)
+        assert form.evaluate(n, lo, w, i, j, alpha, ridge) == one.f(i, j), (n, i, j)
+
+
+def _some_trials(n, lo, w):
+    return [(1, n), (n, 1), (lo, w), (w, lo), (lo - 1, w + 1), (2, 3), (lo + 1, w - 1), (3, n - 2)]
+
+
+@pytest.mark.parametrize("alpha,ridge", [(sp.Rational(1, 10), sp.Rational(1, 10)), (sp.Rational(1, 3), "ridgeless"),
+                                         (sp.Integer(0), "ridgeless")])
+def test_general_n_closed_forms_equal_qq_solve_n61(alpha, ridge):
+    _general_n_check(61, alpha, ridge, _some_trials)
+
+
+@pytest.mark.slow
+def test_general_n_closed_forms_equal_qq_solve_n1001():
+    _general_n_check(1001, sp.Rational(1, 10), sp.Rational(1, 10), _some_trials)
