@@ -6,7 +6,9 @@ system (``"full"``) otherwise. Every method stays callable by name; tests compar
 solves one univariate problem in the effective ridge gamma and builds each closed form on first access.
 For the ridgeless limit, ``ridgeless_method="auto"`` is ``"pinv"`` (normal equations) when every parameter is
 numeric, and ``"limit"`` (symbolic ridge, then lambda -> 0+ from the lowest-order terms) when parameters remain
-symbolic, because only it also returns where the generic formulas hold. Each checks the other in the tests. Timings: benchmarks/bench_solve.py, docs/performance.md.
+symbolic, because only it also returns where the generic formulas hold. When every parameter and the ridge are
+rational numbers, the chosen method solves over QQ in FLINT (:mod:`symbolic_ti.solvers.rational`), with the
+same values. Each checks the other in the tests. Timings: benchmarks/bench_solve.py, docs/performance.md.
 """
 
 from __future__ import annotations
