@@ -26,7 +26,8 @@ replaced by its expression in the family parameters and the ridge, trial by tria
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, overload
 
 import flint as _flint  # python-flint, a dependency: the rank solve runs in fmpz_poly
 import sympy as sp
@@ -36,7 +37,7 @@ from sympy.polys.rings import PolyElement, ring
 from ..families.base import Family
 from ..task import Task
 
-__all__ = ["GAMMA", "RankSolution", "rank_solution", "effective_parameters", "laplacian_predictor"]
+__all__ = ["GAMMA", "RankSolution", "RankNumerators", "rank_solution", "effective_parameters", "laplacian_predictor"]
 
 #: The effective ridge of the rank problem, as a sympy Symbol (``\gamma`` in LaTeX).
 GAMMA = sp.Symbol("gamma", nonnegative=True)
@@ -51,22 +52,23 @@ class RankSolution:
     Attributes
     ----------
     task : Task
-    numerators : tuple of PolyElement in ZZ[gamma], length n
-        ``N_k`` with ``r_k = N_k / denominator``.
+    numerators : sequence of PolyElement in ZZ[gamma], length n
+        ``N_k`` with ``r_k = N_k / denominator`` (a :class:`RankNumerators`, computed on access, from
+        :func:`rank_solution`).
     denominator : PolyElement in ZZ[gamma]
         ``det(Lap + gamma I)``, the determinant of the rank system.
     """
 
     task: Task
-    numerators: tuple[PolyElement, ...]
+    numerators: Sequence[PolyElement]
     denominator: PolyElement
-    _flint_polys: tuple[tuple[Any, ...], Any] | None = field(default=None, compare=False, repr=False)
+    _flint_polys: tuple[RankNumerators, Any] | None = field(default=None, compare=False, repr=False)
 
     def rank_difference(self, i: int, j: int) -> tuple[PolyElement, PolyElement]:
         """``r_i - r_j`` as a canceled pair (numerator, denominator) in ZZ[gamma], leading coefficient > 0."""
         if self._flint_polys is not None:  # the gcd in FLINT
             nums, fden = self._flint_polys
-            fnum = nums[i - 1] - nums[j - 1]
+            fnum = nums.flint(i - 1) - nums.flint(j - 1)
             if fnum.is_zero():
                 return _R.zero, _R.one
             fg = fnum.gcd(fden)
@@ -124,10 +126,65 @@ def _to_ring(p: Any) -> PolyElement:
     return _R.from_list(list(reversed(p.coeffs()))) if not p.is_zero() else _R.zero
 
 
+class RankNumerators(Sequence[PolyElement]):
+    """The numerators ``N_1..N_n`` of a :class:`RankSolution`, each computed (in FLINT) on first access.
+
+    A read-only sequence of sympy ``PolyElement`` in ZZ[gamma] (index ``k - 1`` for item ``k``); at large n only
+    the items a caller reads are computed (one rank costs ``O(k)`` products of degree-n polynomials).
+    """
+
+    def __init__(self, n: int, item: Callable[[int], Any]) -> None:
+        self._n = n
+        self._item = item
+        self._flint: dict[int, Any] = {}
+        self._ring: dict[int, PolyElement] = {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _index(self, k: int) -> int:
+        if k < 0:
+            k += self._n
+        if not 0 <= k < self._n:
+            raise IndexError(k)
+        return k
+
+    def flint(self, k: int) -> Any:
+        """``N_(k+1)`` as an ``fmpz_poly`` (0-based index, like ``self[k]``)."""
+        k = self._index(k)
+        if k not in self._flint:
+            self._flint[k] = self._item(k + 1)
+        return self._flint[k]
+
+    @overload
+    def __getitem__(self, k: int) -> PolyElement: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> tuple[PolyElement, ...]: ...
+
+    def __getitem__(self, k: int | slice) -> PolyElement | tuple[PolyElement, ...]:
+        if isinstance(k, slice):
+            return tuple(self[i] for i in range(*k.indices(self._n)))
+        k = self._index(k)
+        if k not in self._ring:
+            self._ring[k] = _to_ring(self.flint(k))
+        return self._ring[k]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and len(other) == self._n and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"RankNumerators(n={self._n}, computed={len(self._flint)})"
+
+
 def rank_solution(task: Task) -> RankSolution:
     """Solve ``(Lap + gamma I) r = b`` exactly for the task's comparison graph, with gamma symbolic.
 
     The arithmetic is FLINT's ``fmpz_poly`` (C); the result is returned as sympy ``PolyElement`` in ZZ[gamma].
+    The common denominator is computed here; each numerator on first access (:class:`RankNumerators`).
 
     Parameters
     ----------
@@ -139,43 +196,46 @@ def rank_solution(task: Task) -> RankSolution:
     RankSolution
         Numerators ``N_k`` and the common denominator ``det(Lap + gamma I)``.
     """
-    numer, denom = _rank_polys(task)
-    return RankSolution(task, tuple(_to_ring(v) for v in numer), _to_ring(denom), _flint_polys=(tuple(numer), denom))
+    item, denom = _rank_polys(task)
+    numer = RankNumerators(task.n, item)
+    return RankSolution(task, numer, _to_ring(denom), _flint_polys=(numer, denom))
 
 
-def _rank_polys(task: Task) -> tuple[list[Any], Any]:
-    """Numerators and denominator of :func:`rank_solution` as ``fmpz_poly``."""
+def _rank_polys(task: Task) -> tuple[Callable[[int], Any], Any]:
+    """``(k -> N_k, denominator)`` of :func:`rank_solution`, as ``fmpz_poly``."""
     n = task.n
     th = _continuants(n)
     zero = _flint.fmpz_poly([])
 
-    def green_col(k: int) -> list[Any]:  # theta_n * (A0^{-1})[:, k], 1-based k
-        return [th[min(i, k) - 1] * th[n - max(i, k)] for i in range(1, n + 1)]
+    def green(i: int, k: int) -> Any:  # theta_n * (A0^{-1})[i, k], 1-based
+        return th[min(i, k) - 1] * th[n - max(i, k)]
 
-    # x = theta_n A0^{-1} b0 with b0 = e_1 - e_n
-    x = [th[n - i] - th[i - 1] for i in range(1, n + 1)]
+    def x(i: int) -> Any:  # theta_n A0^{-1} b0 with b0 = e_1 - e_n
+        return th[n - i] - th[i - 1]
+
     excs = task.exceptions
     if not excs:
         return x, th[n]
     k = len(excs)
-    cols = {}
-    for e in excs:
-        for item in (e.winner, e.loser):
-            if item not in cols:
-                cols[item] = green_col(item)
-    z = [[cols[e.winner][i] - cols[e.loser][i] for i in range(n)] for e in excs]  # k vectors
-    xf = [x[i] + sum((z[c][i] for c in range(k)), zero) for i in range(n)]  # theta_n A0^{-1} (b0 + U 1)
-    # S = theta_n I + U^T Z; w = det(S) S^{-1} U^T xf = adj(S) U^T xf
-    s_rows = [[(th[n] if a == c else zero) + z[c][excs[a].winner - 1] - z[c][excs[a].loser - 1]
-               for c in range(k)] + [xf[excs[a].winner - 1] - xf[excs[a].loser - 1]] for a in range(k)]
+
+    def z(c: int, i: int) -> Any:  # theta_n A0^{-1} u_c at item i, u_c = e_W - e_L
+        return green(i, excs[c].winner) - green(i, excs[c].loser)
+
+    def xf(i: int) -> Any:  # theta_n A0^{-1} (b0 + U 1)
+        return x(i) + sum((z(c, i) for c in range(k)), zero)
+
+    # S = theta_n I + U^T Z; w = det(S) S^{-1} U^T xf = adj(S) U^T xf (up to one sign)
+    s_rows = [[(th[n] if a == c else zero) + z(c, excs[a].winner) - z(c, excs[a].loser)
+               for c in range(k)] + [xf(excs[a].winner) - xf(excs[a].loser)] for a in range(k)]
     det, w = _solve_fraction_free(s_rows)
-    numer = [det * xf[i] - sum((z[a][i] * w[a] for a in range(k)), zero) for i in range(n)]
     scale = th[n] ** k
-    numer = [v // scale for v in numer]  # exact (docs/theory.md#graph-laplacian-reduction)
     denom = det // (th[n] ** (k - 1))
-    if denom.leading_coefficient() < 0:  # det(Lap + gamma I) is monic; a row swap may flip the sign
-        numer, denom = [-v for v in numer], -denom
-    return numer, denom
+    sign = -1 if denom.leading_coefficient() < 0 else 1  # det(Lap + gamma I) is monic; a row swap may flip it
+
+    def item(i: int) -> Any:  # exact division (docs/theory.md#graph-laplacian-reduction)
+        return sign * ((det * xf(i) - sum((z(a, i) * w[a] for a in range(k)), zero)) // scale)
+
+    return item, sign * denom
 
 
 def effective_parameters(family: Family, ridge: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
