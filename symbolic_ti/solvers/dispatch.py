@@ -6,7 +6,9 @@ system (``"full"``) otherwise. Every method stays callable by name; tests compar
 solves one univariate problem in the effective ridge gamma and builds each closed form on first access.
 For the ridgeless limit, ``ridgeless_method="auto"`` is ``"pinv"`` (normal equations) when every parameter is
 numeric, and ``"limit"`` (symbolic ridge, then lambda -> 0+ from the lowest-order terms) when parameters remain
-symbolic, because only it also returns where the generic formulas hold. Each checks the other in the tests. Timings: benchmarks/bench_solve.py, docs/performance.md.
+symbolic, because only it also returns where the generic formulas hold. When every parameter and the ridge are
+rational numbers, the chosen method solves over QQ in FLINT (:mod:`symbolic_ti.solvers.rational`), with the
+same values. Each checks the other in the tests. Timings: benchmarks/bench_solve.py, docs/performance.md.
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ from .. import symbols as S
 from ..arguments import RidgeLike, RIDGELESS_METHODS, SOLVE_METHODS, check_choice, parse_ridge
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
-from ..gram import build_system, is_swap_invariant
+from ..gram import GramSystem, build_system, is_swap_invariant
 from ..results import LazyPredictions, Result, register_substitution
 from ..task import Task
 from .dense import condition_factors, predict_ridge, predict_ridgeless_pinv, ridgeless_limit, uses_flint
-from . import algebraic, flint_backend, substitute
+from . import algebraic, flint_backend, rational, substitute
 from .laplacian import laplacian_predictor
 
 __all__ = ["solve", "RIDGELESS"]
@@ -105,11 +107,15 @@ def solve(
         if chosen == "laplacian" and not family.exchangeable:
             raise SolveError(f"method 'laplacian' needs an exchangeable kernel; {family.describe()} is not")
     if chosen == "laplacian":
-        predict, lap_conditions, _ = laplacian_predictor(task, family, lam)
-        if lam is None:  # the scale and kappa_d only rescale the (vanishing) ridge
-            syms = set(sp.sympify(family.exchangeable_form()[1]).free_symbols)
+        qq_predict = rational.laplacian_rational_predictor(task, family, lam)  # every parameter a rational
+        if qq_predict is not None:
+            predict, lap_conditions, syms = qq_predict, (), set()
         else:
-            syms = set(family.free_symbols) | set(lam.free_symbols)
+            predict, lap_conditions, _ = laplacian_predictor(task, family, lam)
+            if lam is None:  # the scale and kappa_d only rescale the (vanishing) ridge
+                syms = set(sp.sympify(family.exchangeable_form()[1]).free_symbols)
+            else:
+                syms = set(family.free_symbols) | set(lam.free_symbols)
         lazy = LazyPredictions(task.trials, predict, tuple(syms))
         return Result(task=task, family=family, ridge=lam, predictions=lazy,
                       method="laplacian" if lam is not None else "laplacian/limit",
@@ -124,7 +130,7 @@ def solve(
             rmethod = "limit" if family.free_symbols else "pinv"
         if rmethod == "pinv":
             system = build_system(task, family, None, halved)
-            values = predict_ridgeless_pinv(system)
+            values = _rational_values(system) or predict_ridgeless_pinv(system)
         else:
             system = build_system(task, family, S.ridge, halved)
             pairs = [ridgeless_limit(v, S.ridge) for v in predict_ridge(system)]
@@ -144,7 +150,7 @@ def solve(
                                    tuple(set(family.free_symbols) | set(lam.free_symbols)))
             return Result(task=task, family=family, ridge=lam, predictions=lazy, method="halved/flint",
                           ridgeless_conditions=(), seconds=time.perf_counter() - start)
-        values = predict_ridge(system)
+        values = _rational_values(system) or predict_ridge(system)
         if uses_flint(system):
             rmethod = "flint"
     preds = dict(zip(system.queries, values, strict=True))
@@ -157,6 +163,15 @@ def solve(
         ridgeless_conditions=conditions,
         seconds=time.perf_counter() - start,
     )
+
+
+def _rational_values(system: GramSystem) -> list[sp.Expr] | None:
+    """Predictions of a Gram system over ZZ or QQ solved in FLINT's ``fmpq_mat``
+    (:mod:`symbolic_ti.solvers.rational`), or ``None`` when its entries are not all rational numbers."""
+    try:
+        return rational.dense_rational_predictions(system)
+    except ZeroDivisionError:
+        raise SolveError("the ridge system K + lambda I is singular at this ridge") from None
 
 
 # Result.subs solves again through this (results.py does not import the solvers; see symbolic_ti.results).

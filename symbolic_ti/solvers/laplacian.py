@@ -17,24 +17,27 @@ The ranks are rational functions of the single variable ``gamma``. They are comp
 path's Green's function, ``(Lap_path + gamma I)^{-1}[i, j] = theta_{min-1} theta_{n-max} / theta_n`` with the
 continuants ``theta_0 = 1``, ``theta_1 = 1 + gamma``, ``theta_k = (2 + gamma) theta_{k-1} - theta_{k-2}``
 (``k < n``), ``theta_n = (1 + gamma) theta_{n-1} - theta_{n-2}``, and a Woodbury (Sherman-Morrison for one
-exception) update for the exception edges, all in univariate polynomials over ZZ (fraction free). Only then is ``gamma``
+exception) update for the exception edges, all in univariate polynomials over ZZ (fraction free), in FLINT's
+``fmpz_poly`` (C; returned as sympy ``PolyElement``, with the gcds of :meth:`RankSolution.rank_difference` also
+taken in FLINT). Only then is ``gamma``
 replaced by its expression in the family parameters and the ridge, trial by trial and on demand.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from typing import Any, overload
 
+import flint as _flint  # python-flint, a dependency: the rank solve runs in fmpz_poly
 import sympy as sp
 from sympy import ZZ
-from sympy.polys.matrices import DomainMatrix
 from sympy.polys.rings import PolyElement, ring
 
 from ..families.base import Family
 from ..task import Task
 
-__all__ = ["GAMMA", "RankSolution", "rank_solution", "effective_parameters", "laplacian_predictor"]
+__all__ = ["GAMMA", "RankSolution", "RankNumerators", "rank_solution", "effective_parameters", "laplacian_predictor"]
 
 #: The effective ridge of the rank problem, as a sympy Symbol (``\gamma`` in LaTeX).
 GAMMA = sp.Symbol("gamma", nonnegative=True)
@@ -49,18 +52,30 @@ class RankSolution:
     Attributes
     ----------
     task : Task
-    numerators : tuple of PolyElement in ZZ[gamma], length n
-        ``N_k`` with ``r_k = N_k / denominator``.
+    numerators : sequence of PolyElement in ZZ[gamma], length n
+        ``N_k`` with ``r_k = N_k / denominator`` (a :class:`RankNumerators`, computed on access, from
+        :func:`rank_solution`).
     denominator : PolyElement in ZZ[gamma]
         ``det(Lap + gamma I)``, the determinant of the rank system.
     """
 
     task: Task
-    numerators: tuple[PolyElement, ...]
+    numerators: Sequence[PolyElement]
     denominator: PolyElement
+    _flint_polys: tuple[RankNumerators, Any] | None = field(default=None, compare=False, repr=False)
 
     def rank_difference(self, i: int, j: int) -> tuple[PolyElement, PolyElement]:
         """``r_i - r_j`` as a canceled pair (numerator, denominator) in ZZ[gamma], leading coefficient > 0."""
+        if self._flint_polys is not None:  # the gcd in FLINT
+            nums, fden = self._flint_polys
+            fnum = nums.flint(i - 1) - nums.flint(j - 1)
+            if fnum.is_zero():
+                return _R.zero, _R.one
+            fg = fnum.gcd(fden)
+            fnum, fden = fnum // fg, fden // fg
+            if fden.leading_coefficient() < 0:
+                fnum, fden = -fnum, -fden
+            return _to_ring(fnum), _to_ring(fden)
         num = self.numerators[i - 1] - self.numerators[j - 1]
         den = self.denominator
         if not num:
@@ -77,17 +92,99 @@ class RankSolution:
         return sp.cancel(num.as_expr(GAMMA) / den.as_expr(GAMMA))
 
 
-def _continuants(n: int) -> list[PolyElement]:
-    """``theta_0 .. theta_n`` of the path Laplacian plus gamma I (see the module docstring)."""
-    th = [_R.one, 1 + _g]
+def _continuants(n: int) -> list[Any]:
+    """``theta_0 .. theta_n`` of the path Laplacian plus gamma I (see the module docstring), as FLINT
+    ``fmpz_poly`` in gamma."""
+    g = _flint.fmpz_poly([0, 1])
+    th = [_flint.fmpz_poly([1]), 1 + g]
     for _k in range(2, n):
-        th.append((2 + _g) * th[-1] - th[-2])
-    th.append((1 + _g) * th[n - 1] - th[n - 2])
+        th.append((2 + g) * th[-1] - th[-2])
+    th.append((1 + g) * th[n - 1] - th[n - 2])
     return th
+
+
+def _solve_fraction_free(rows: list[list[Any]]) -> tuple[Any, list[Any]]:
+    """``(D, [D x_1 .. D x_k])`` for ``S x = v`` given as the k x (k + 1) rows ``[S | v]`` of ``fmpz_poly``, with
+    ``D = +-det(S)`` (fraction-free Gauss-Jordan, Bareiss' exact division; the rule of
+    :mod:`symbolic_ti.solvers.flint_backend`)."""
+    mat = [list(r) for r in rows]
+    k = len(mat)
+    prev = _flint.fmpz_poly([1])
+    for c in range(k):
+        piv = next(r for r in range(c, k) if not mat[r][c].is_zero())  # S is nonsingular (gamma generic)
+        mat[c], mat[piv] = mat[piv], mat[c]
+        p = mat[c][c]
+        for r in range(k):
+            if r != c:
+                f = mat[r][c]
+                mat[r] = [(p * mat[r][j] - f * mat[c][j]) // prev for j in range(k + 1)]
+        prev = p
+    return prev, [mat[r][k] for r in range(k)]
+
+
+def _to_ring(p: Any) -> PolyElement:
+    return _R.from_list(list(reversed(p.coeffs()))) if not p.is_zero() else _R.zero
+
+
+class RankNumerators(Sequence[PolyElement]):
+    """The numerators ``N_1..N_n`` of a :class:`RankSolution`, each computed (in FLINT) on first access.
+
+    A read-only sequence of sympy ``PolyElement`` in ZZ[gamma] (index ``k - 1`` for item ``k``); at large n only
+    the items a caller reads are computed (one rank costs ``O(k)`` products of degree-n polynomials).
+    """
+
+    def __init__(self, n: int, item: Callable[[int], Any]) -> None:
+        self._n = n
+        self._item = item
+        self._flint: dict[int, Any] = {}
+        self._ring: dict[int, PolyElement] = {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _index(self, k: int) -> int:
+        if k < 0:
+            k += self._n
+        if not 0 <= k < self._n:
+            raise IndexError(k)
+        return k
+
+    def flint(self, k: int) -> Any:
+        """``N_(k+1)`` as an ``fmpz_poly`` (0-based index, like ``self[k]``)."""
+        k = self._index(k)
+        if k not in self._flint:
+            self._flint[k] = self._item(k + 1)
+        return self._flint[k]
+
+    @overload
+    def __getitem__(self, k: int) -> PolyElement: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> tuple[PolyElement, ...]: ...
+
+    def __getitem__(self, k: int | slice) -> PolyElement | tuple[PolyElement, ...]:
+        if isinstance(k, slice):
+            return tuple(self[i] for i in range(*k.indices(self._n)))
+        k = self._index(k)
+        if k not in self._ring:
+            self._ring[k] = _to_ring(self.flint(k))
+        return self._ring[k]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and len(other) == self._n and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"RankNumerators(n={self._n}, computed={len(self._flint)})"
 
 
 def rank_solution(task: Task) -> RankSolution:
     """Solve ``(Lap + gamma I) r = b`` exactly for the task's comparison graph, with gamma symbolic.
+
+    The arithmetic is FLINT's ``fmpz_poly`` (C); the result is returned as sympy ``PolyElement`` in ZZ[gamma].
+    The common denominator is computed here; each numerator on first access (:class:`RankNumerators`).
 
     Parameters
     ----------
@@ -99,39 +196,46 @@ def rank_solution(task: Task) -> RankSolution:
     RankSolution
         Numerators ``N_k`` and the common denominator ``det(Lap + gamma I)``.
     """
+    item, denom = _rank_polys(task)
+    numer = RankNumerators(task.n, item)
+    return RankSolution(task, numer, _to_ring(denom), _flint_polys=(numer, denom))
+
+
+def _rank_polys(task: Task) -> tuple[Callable[[int], Any], Any]:
+    """``(k -> N_k, denominator)`` of :func:`rank_solution`, as ``fmpz_poly``."""
     n = task.n
     th = _continuants(n)
+    zero = _flint.fmpz_poly([])
 
-    def green_col(k: int) -> list[PolyElement]:  # theta_n * (A0^{-1})[:, k], 1-based k
-        return [th[min(i, k) - 1] * th[n - max(i, k)] for i in range(1, n + 1)]
+    def green(i: int, k: int) -> Any:  # theta_n * (A0^{-1})[i, k], 1-based
+        return th[min(i, k) - 1] * th[n - max(i, k)]
 
-    # x = theta_n A0^{-1} b0 with b0 = e_1 - e_n
-    x = [th[n - i] - th[i - 1] for i in range(1, n + 1)]
+    def x(i: int) -> Any:  # theta_n A0^{-1} b0 with b0 = e_1 - e_n
+        return th[n - i] - th[i - 1]
+
     excs = task.exceptions
     if not excs:
-        return RankSolution(task, tuple(x), th[n])
+        return x, th[n]
     k = len(excs)
-    cols = {}
-    for e in excs:
-        for item in (e.winner, e.loser):
-            if item not in cols:
-                cols[item] = green_col(item)
-    z = [[cols[e.winner][i] - cols[e.loser][i] for i in range(n)] for e in excs]  # k vectors
-    xf = [x[i] + sum((z[c][i] for c in range(k)), _R.zero) for i in range(n)]  # theta_n A0^{-1} (b0 + U 1)
-    # S = theta_n I + U^T Z
-    s_rows = [[(th[n] if a == c else _R.zero) + z[c][excs[a].winner - 1] - z[c][excs[a].loser - 1]
-               for c in range(k)] for a in range(k)]
-    dom = _R.to_domain()
-    S = DomainMatrix(s_rows, (k, k), dom)
-    adj, det = S.adj_det()
-    utx = [xf[e.winner - 1] - xf[e.loser - 1] for e in excs]
-    adj_rows = adj.to_list()
-    w = [sum((adj_rows[a][c] * utx[c] for c in range(k)), _R.zero) for a in range(k)]  # adj(S) U^T xf
-    numer = [det * xf[i] - sum((z[a][i] * w[a] for a in range(k)), _R.zero) for i in range(n)]
+
+    def z(c: int, i: int) -> Any:  # theta_n A0^{-1} u_c at item i, u_c = e_W - e_L
+        return green(i, excs[c].winner) - green(i, excs[c].loser)
+
+    def xf(i: int) -> Any:  # theta_n A0^{-1} (b0 + U 1)
+        return x(i) + sum((z(c, i) for c in range(k)), zero)
+
+    # S = theta_n I + U^T Z; w = det(S) S^{-1} U^T xf = adj(S) U^T xf (up to one sign)
+    s_rows = [[(th[n] if a == c else zero) + z(c, excs[a].winner) - z(c, excs[a].loser)
+               for c in range(k)] + [xf(excs[a].winner) - xf(excs[a].loser)] for a in range(k)]
+    det, w = _solve_fraction_free(s_rows)
     scale = th[n] ** k
-    numer = [v.exquo(scale) for v in numer]
-    denom = det.exquo(th[n] ** (k - 1))
-    return RankSolution(task, tuple(numer), denom)
+    denom = det // (th[n] ** (k - 1))
+    sign = -1 if denom.leading_coefficient() < 0 else 1  # det(Lap + gamma I) is monic; a row swap may flip it
+
+    def item(i: int) -> Any:  # exact division (docs/theory.md#graph-laplacian-reduction)
+        return sign * ((det * xf(i) - sum((z(a, i) * w[a] for a in range(k)), zero)) // scale)
+
+    return item, sign * denom
 
 
 def effective_parameters(family: Family, ridge: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
