@@ -265,7 +265,9 @@ class Task:
 
     def category(self, trial: Sequence[int]) -> str:
         """Category of a trial, one of :data:`CATEGORIES` (see ``docs/conventions.md``)."""
-        i, j = self.check_trial(trial)
+        return self._category(*self.check_trial(trial))
+
+    def _category(self, i: int, j: int) -> str:
         excs = self.exceptions
         if any({i, j} == {e.winner, e.loser} for e in excs):
             return "exception"
@@ -283,7 +285,7 @@ class Task:
     @cached_property
     def categories(self) -> dict[Trial, str]:
         """Map each ordered trial to its category."""
-        return {t: self.category(t) for t in self.trials}
+        return {t: self._category(*t) for t in self.trials}  # the generated trials need no check
 
     def label(self) -> str:
         """Short description, e.g. ``"n=9, exceptions 6>4"``."""
