@@ -78,6 +78,10 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
     def __len__(self) -> int:
         return len(self._trials)
 
+    def is_built(self, trial: Trial) -> bool:
+        """Whether the closed form of ``trial`` has been built already (looking builds nothing)."""
+        return trial in self._cache
+
     @property
     def n_built(self) -> int:
         """How many predictions have been built so far."""

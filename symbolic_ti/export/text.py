@@ -16,6 +16,7 @@ import sympy as sp
 from ..display import renderer
 from ..results import Result
 from .latex_printer import factored
+from .summary import summarize
 
 __all__ = ["expr_text", "approx_suffix", "header_lines", "result_to_text"]
 
@@ -175,7 +176,7 @@ def _training(result: Result) -> list[str]:
 
 
 @renderer("text", Result)
-def result_to_text(result: Result) -> str:
+def result_to_text(result: Result, summary: bool = False) -> str:
     """Readable plain-text report of a result.
 
     Sections: header (task, family, ridge, method, time), predictions ``f(i, j)`` for ``j > i`` (a table
@@ -187,11 +188,16 @@ def result_to_text(result: Result) -> str:
     ----------
     result : Result
 
+    summary : bool
+        Only the summary of :func:`symbolic_ti.export.summary.summarize` (sizes, degrees, a few short entries).
+
     Returns
     -------
     str
         ASCII text ending with a newline.
     """
+    if summary:
+        return summarize(result).to_text()
     result.build_all()
     blocks = [header_lines(result), _predictions(result), _margins(result), _training(result)]
     return "\n\n".join("\n".join(b).rstrip("\n") for b in blocks) + "\n"
