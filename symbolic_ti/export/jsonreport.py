@@ -13,6 +13,7 @@ string and calling only a fixed table of sympy constructors: nothing is passed t
 from __future__ import annotations
 
 import ast
+from fractions import Fraction
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -24,10 +25,11 @@ from ..display import dumps as dumps
 from ..errors import ExportError
 from ..families.relu import ReluKernelConstant
 from ..results import Result
-from .values import LARGE_SREPR, exact_value, meta_block
+from .poly_form import PolyFraction
+from .values import LARGE_SREPR, ENCODINGS, exact_value, meta_block
 
 __all__ = ["FORMAT_VERSION", "FORMAT_NAME", "LARGE_SREPR", "result_to_dict", "expression_to_dict",
-           "expression_from_dict", "dumps"]
+           "expression_from_dict", "expression_from_poly", "dumps"]
 
 #: Value of ``meta.format``.
 FORMAT_NAME = "symbolic_ti.result"
@@ -105,14 +107,19 @@ def expression_from_dict(d: Mapping[str, Any] | None) -> sp.Expr | None:
     nothing is evaluated as code. Symbol assumptions written in ``srepr`` (``nonnegative=True``) are kept,
     so the Symbols equal :mod:`symbolic_ti.symbols`'s.
 
+    An object of the compact encoding (``"poly"`` instead of ``"srepr"``) is read by
+    :func:`expression_from_poly`.
+
     Parameters
     ----------
-    d : mapping with key ``"srepr"``, or None
+    d : mapping with key ``"srepr"`` (or ``"poly"``), or None
 
     Returns
     -------
     sympy expression or None
-        ``None`` for ``None``. Invariant: ``expression_from_dict(expression_to_dict(e)) == e``.
+        ``None`` for ``None``. Invariant: ``expression_from_dict(expression_to_dict(e)) == e``; for the ``poly``
+        encoding the value is equal (``sympy.cancel`` of the difference is 0) and the expression is
+        ``N / D`` built from the terms.
 
     Raises
     ------
@@ -121,9 +128,14 @@ def expression_from_dict(d: Mapping[str, Any] | None) -> sp.Expr | None:
     """
     if d is None:
         return None
+    if isinstance(d, Mapping) and "srepr" not in d and isinstance(d.get("poly"), Mapping):
+        return expression_from_poly(d["poly"])
     if not isinstance(d, Mapping) or not isinstance(d.get("srepr"), str):
-        raise ExportError(f"an expression object needs an 'srepr' string, got {d!r}")
-    text = d["srepr"]
+        raise ExportError(f"an expression object needs an 'srepr' string or a 'poly' object, got {d!r}")
+    return _from_srepr(d["srepr"])
+
+
+def _from_srepr(text: str) -> Any:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError:
@@ -136,18 +148,51 @@ def expression_from_dict(d: Mapping[str, Any] | None) -> sp.Expr | None:
         raise ExportError(f"cannot read expression {text!r}: {err}") from None
 
 
+def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
+    """Rebuild ``N / D`` from the compact encoding ``{"gens", "gens_srepr", "num", "den"}`` (docs/json_schema.md).
+
+    Parameters
+    ----------
+    p : mapping
+        ``gens_srepr``: one srepr string per generator (read as :func:`expression_from_dict` reads srepr: no
+        ``eval``); ``num`` and ``den``: lists of ``[exponents, "p/q"]`` terms.
+
+    Returns
+    -------
+    sympy expression
+        ``N / D`` as :meth:`symbolic_ti.export.poly_form.PolyFraction.as_expr` builds it.
+
+    Raises
+    ------
+    ExportError
+        For a malformed object (the message says which part).
+    """
+    try:
+        gens = tuple(_from_srepr(g) for g in p["gens_srepr"])
+        terms = [{tuple(int(x) for x in m): Fraction(str(c)) for m, c in p[k]} for k in ("num", "den")]
+        if any(len(m) != len(gens) for t in terms for m in t):
+            raise ValueError("an exponent list has not one entry per generator")
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as err:
+        raise ExportError(f"cannot read a 'poly' expression object: {err}") from None
+    return PolyFraction(gens, terms[0], terms[1]).as_expr()
+
+
 # ---------------------------------------------------------------------- report
 def _trial(t: tuple[int, int]) -> list[int]:
     return [t[0], t[1]]
 
 
 @renderer("dict", Result)
-def result_to_dict(result: Result) -> dict[str, Any]:
+def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
     """JSON-ready dictionary of a result; the fields are documented in ``docs/json_schema.md``.
 
     Parameters
     ----------
     result : Result
+    encoding : {"srepr", "poly"}
+        How expression objects store the exact value (:func:`symbolic_ti.export.values.exact_value`):
+        ``"poly"`` writes the compact term lists and prints ``latex``/``text`` from them, in time proportional
+        to their size (docs/json_schema.md#polynomial-encoding).
 
     Returns
     -------
@@ -158,9 +203,14 @@ def result_to_dict(result: Result) -> dict[str, Any]:
         :func:`symbolic_ti.export.values.meta_block`. Registered as the ``"dict"`` renderer of
         :class:`Result` (``Result.to_dict()``, ``Result.to_json()``).
     """
+    if encoding not in ENCODINGS:
+        raise ExportError(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
     result.build_all()
     task, family = result.task, result.family
-    ex = expression_to_dict
+
+    def ex(e: Any) -> dict[str, Any] | None:
+        return exact_value(e, encoding)
+
     if result.ridgeless:
         ridge = "ridgeless"
     else:

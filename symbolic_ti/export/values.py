@@ -14,20 +14,30 @@ from typing import Any
 import sympy as sp
 
 from .._version import __version__
+from .poly_form import poly_fraction
 
-__all__ = ["LARGE_SREPR", "exact_value", "meta_block"]
+__all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "meta_block"]
 
 #: Above this many characters of ``srepr``, printed terms are not sorted (see :func:`exact_value`).
 LARGE_SREPR = 20000
 
 
-def exact_value(e: Any) -> dict[str, Any] | None:
-    """Store one expression as ``{"srepr", "latex", "text", "float"}``.
+#: The encodings :func:`exact_value` writes: ``"srepr"`` (the default) or ``"poly"`` (docs/json_schema.md).
+ENCODINGS = ("srepr", "poly")
+
+
+def exact_value(e: Any, encoding: str = "srepr") -> dict[str, Any] | None:
+    """Store one expression as ``{"srepr", "latex", "text", "float"}`` (or ``{"poly", "latex", "text", "float"}``).
 
     Parameters
     ----------
     e : sympy expression, int, Fraction or None
         ``None`` (e.g. the margin of a trial without ground truth) gives ``None``.
+    encoding : {"srepr", "poly"}
+        ``"poly"``: where ``e`` is a rational function over the rationals in its generators
+        (:func:`symbolic_ti.export.poly_form.poly_fraction`), the compact term lists ``poly`` replace ``srepr``
+        and ``latex``/``text`` are printed from the terms (expanded, in time proportional to their size);
+        otherwise, and for ``"srepr"``, the record below.
 
     Returns
     -------
@@ -49,6 +59,10 @@ def exact_value(e: Any) -> dict[str, Any] | None:
             value = None
         if value is not None and not math.isfinite(value):
             value = None
+    if encoding == "poly":
+        form = poly_fraction(e)
+        if form is not None:
+            return {"poly": form.terms_json(), "latex": form.latex(), "text": form.text(), "float": value}
     srepr = sp.srepr(e)
     if len(srepr) > LARGE_SREPR:  # sorting the terms of a huge polynomial dominates printing: keep sympy's order
         return {"srepr": srepr, "latex": sp.latex(e, order="none"), "text": sp.sstr(e, order="none"),

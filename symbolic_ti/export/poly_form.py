@@ -1,0 +1,248 @@
+r"""Closed forms as polynomial fractions, and the printers that work from them (text, LaTeX, srepr, JSON terms).
+
+A closed form ``f = N / D`` of the package is a canceled rational function whose numerator and denominator are
+polynomials with rational coefficients in a few *generators*: the free parameters (``alpha``, ``lambda``,
+``rho``, ...) and, for the families with irrational constants, those constants themselves (``pi``,
+``sqrt(3)``, ``acos(1/3)``, the named ReLU constants), which sympy's ``parallel_poly_from_expr`` takes as
+generators of ``QQ[gens]``. So every coefficient is a rational number, and the JSON term list needs no
+algebraic-number encoding: an irrational constant is a generator, named by its text and its ``srepr``
+(docs/json_schema.md#polynomial-encoding).
+
+:class:`PolyFraction` holds ``N`` and ``D`` as term dictionaries ``{exponents: Fraction}`` and prints them in
+time proportional to their size: sympy's printers sort the terms of a sum (``as_ordered_terms``), which
+dominates the export of large results (issue 17). The printers here write the terms in a fixed order (by
+decreasing exponent tuples) and produce text that reads back to the same expression:
+
+* :meth:`PolyFraction.srepr` builds the same tree as ``Mul(N, Pow(D, -1))`` through the constructors that
+  :func:`symbolic_ti.export.jsonreport.expression_from_dict` calls, which is the expression itself when it is
+  ``N.as_expr() / D.as_expr()`` (checked by :func:`poly_fraction`; otherwise sympy's ``srepr`` is used);
+* :meth:`PolyFraction.text` is sympy's string syntax (``(2*alpha**2 - 1)/(alpha + 1)``);
+* :meth:`PolyFraction.latex` follows the round-trip rules of :mod:`symbolic_ti.export.latex_printer`
+  (``\cdot`` between factors when a product has a power and several factors), expanded, not factored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import sympy as sp
+from sympy.polys.polyerrors import PolynomialError
+from sympy.polys.polytools import parallel_poly_from_expr
+
+from .latex_printer import plain_latex
+
+__all__ = ["PolyFraction", "poly_fraction", "terms_to_expr"]
+
+Terms = dict[tuple[int, ...], Fraction]
+
+
+@lru_cache(maxsize=256)
+def _gen_names(gen: sp.Expr) -> tuple[str, str, str]:
+    """(text, LaTeX, srepr) of one generator, and whether its text needs parentheses in a power."""
+    return str(gen), plain_latex(gen), sp.srepr(gen)
+
+
+def _coeff_srepr(c: Fraction) -> str:
+    return f"Integer({c.numerator})" if c.denominator == 1 else f"Rational({c.numerator}, {c.denominator})"
+
+
+@dataclass(frozen=True)
+class PolyFraction:
+    """A canceled rational function ``N / D`` in ``gens`` with rational coefficients, as term dictionaries.
+
+    Attributes
+    ----------
+    gens : tuple of sympy expressions
+        Symbols, and the irrational constants taken as generators (module docstring).
+    num, den : dict exponents -> Fraction
+        Terms of ``N`` and ``D`` (``D`` nonzero; ``{(0, ..., 0): 1}`` for a polynomial).
+    """
+
+    gens: tuple[sp.Expr, ...]
+    num: Terms
+    den: Terms
+
+    # ------------------------------------------------------------- printing
+    def _ordered(self, terms: Terms) -> list[tuple[tuple[int, ...], Fraction]]:
+        return sorted(terms.items(), reverse=True)
+
+    def _factors(self, monom: tuple[int, ...], kind: int) -> list[str]:
+        out = []
+        for g, e in zip(self.gens, monom, strict=True):
+            if e == 0:
+                continue
+            name = _gen_names(g)[kind]
+            if kind == 0:
+                base = name if (g.is_Symbol or g.is_Function or g is sp.pi) else f"({name})"
+                out.append(base if e == 1 else f"{base}**{e}")
+            elif kind == 1:
+                base = name if (g.is_Symbol or g is sp.pi) else f"({name})"
+                out.append(base if e == 1 else f"{base}^{{{e}}}")
+            else:
+                out.append(name if e == 1 else f"Pow({name}, Integer({e}))")
+        return out
+
+    def _poly_text(self, terms: Terms) -> str:
+        pieces = []
+        for monom, c in self._ordered(terms):
+            factors = self._factors(monom, 0)
+            a = abs(c)
+            if not factors:
+                body = str(a)
+            elif a == 1:
+                body = "*".join(factors)
+            else:
+                body = "*".join([str(a), *factors])
+            pieces.append((c < 0, body))
+        return _join_signs(pieces, "0")
+
+    def _poly_latex(self, terms: Terms) -> str:
+        pieces = []
+        for monom, c in self._ordered(terms):
+            factors = self._factors(monom, 1)
+            a = abs(c)
+            # the rule of latex_printer: juxtaposition when one non-numeric factor or only plain symbols
+            plain = all(e <= 1 and g.is_Symbol for g, e in zip(self.gens, monom, strict=True))
+            sep = " " if len(factors) <= 1 or plain else r" \cdot "
+            num = rf"\frac{{{a.numerator}}}{{{a.denominator}}}" if a.denominator != 1 else str(a.numerator)
+            if not factors:
+                body = num
+            elif a == 1:
+                body = sep.join(factors)
+            else:
+                body = sep.join([num, *factors])
+            pieces.append((c < 0, body))
+        return _join_signs(pieces, "0", space=True)
+
+    def _poly_srepr(self, terms: Terms) -> str:
+        args = []
+        for monom, c in self._ordered(terms):
+            factors = self._factors(monom, 2)
+            if not factors:
+                args.append(_coeff_srepr(c))
+            elif c == 1 and len(factors) == 1:
+                args.append(factors[0])
+            else:
+                parts = factors if c == 1 else [_coeff_srepr(c), *factors]
+                args.append(f"Mul({', '.join(parts)})")
+        if not args:
+            return "Integer(0)"
+        return args[0] if len(args) == 1 else f"Add({', '.join(args)})"
+
+    @property
+    def is_polynomial(self) -> bool:
+        """Whether ``D == 1``."""
+        return self.den == {(0,) * len(self.gens): Fraction(1)}
+
+    def text(self) -> str:
+        """sympy string syntax, e.g. ``(2*alpha**2 - 1)/(alpha + 1)``; ``sympify`` reads it back."""
+        num = self._poly_text(self.num)
+        if self.is_polynomial:
+            return num
+        return f"({num})/({self._poly_text(self.den)})"
+
+    def latex(self) -> str:
+        r"""LaTeX, expanded: ``\frac{N}{D}`` (module docstring for the rules)."""
+        num = self._poly_latex(self.num)
+        if self.is_polynomial:
+            return num
+        return rf"\frac{{{num}}}{{{self._poly_latex(self.den)}}}"
+
+    def srepr(self) -> str:
+        """An srepr string of ``Mul(N, Pow(D, -1))`` (``N`` alone when ``D == 1``), read by the JSON reader."""
+        num = self._poly_srepr(self.num)
+        if self.is_polynomial:
+            return num
+        return f"Mul({num}, Pow({self._poly_srepr(self.den)}, Integer(-1)))"
+
+    def terms_json(self) -> dict[str, Any]:
+        """The compact encoding (docs/json_schema.md): generators, then ``[exponents, "p/q"]`` term lists."""
+        def enc(terms: Terms) -> list[list[Any]]:
+            return [[list(m), str(c)] for m, c in self._ordered(terms)]
+        return {"gens": [_gen_names(g)[0] for g in self.gens], "gens_srepr": [_gen_names(g)[2] for g in self.gens],
+                "num": enc(self.num), "den": enc(self.den)}
+
+    def as_expr(self) -> sp.Expr:
+        """The sympy expression ``N / D`` (built from the terms)."""
+        num = terms_to_expr(self.gens, self.num)
+        return num if self.is_polynomial else num / terms_to_expr(self.gens, self.den)
+
+
+def terms_to_expr(gens: tuple[sp.Expr, ...], terms: Terms) -> sp.Expr:
+    """The polynomial ``sum c * prod g**e`` as a sympy expression (``Add`` of ``Mul`` terms)."""
+    out = []
+    for monom, c in terms.items():
+        factors = [g if e == 1 else sp.Pow(g, e) for g, e in zip(gens, monom, strict=True) if e]
+        out.append(sp.Mul(sp.Rational(c.numerator, c.denominator), *factors))
+    return sp.Add(*out)
+
+
+def _join_signs(pieces: list[tuple[bool, str]], zero: str, space: bool = True) -> str:
+    if not pieces:
+        return zero
+    neg, first = pieces[0]
+    out = [f"-{first}" if neg else first]
+    for neg, body in pieces[1:]:
+        out.append(f" - {body}" if neg else f" + {body}")
+    return "".join(out)
+
+
+def _to_terms(poly: Any) -> Terms:
+    return {tuple(int(x) for x in m): Fraction(int(c.numerator), int(c.denominator)) for m, c in poly.terms()}
+
+
+def _walk(part: sp.Expr, index: dict[sp.Expr, int]) -> Terms | None:
+    """Terms of an expanded polynomial with rational coefficients in the Symbols of ``index``, read from its
+    ``Add`` of ``Mul`` terms without sympy's polynomial conversion; ``None`` for anything else."""
+    out: Terms = {}
+    zero = [0] * len(index)
+    for term in sp.Add.make_args(part):
+        c, rest = term.as_coeff_Mul()
+        if not c.is_Rational:
+            return None
+        monom = list(zero)
+        for f in sp.Mul.make_args(rest):
+            if f == 1:
+                continue
+            b, x = f.as_base_exp()
+            k = index.get(b)
+            if k is None or not x.is_Integer or x < 1:
+                return None
+            monom[k] += int(x)
+        key = tuple(monom)
+        out[key] = out.get(key, Fraction(0)) + Fraction(int(c.p), int(c.q))
+    return {m: c for m, c in out.items() if c}
+
+
+def poly_fraction(e: Any) -> PolyFraction | None:
+    """The polynomial form of a canceled closed form, or ``None`` when it has none over the rationals.
+
+    Parameters
+    ----------
+    e : sympy expression or number
+
+    Returns
+    -------
+    PolyFraction or None
+        Generators: the free symbols sorted by name when every coefficient is rational (fast path, sympy's
+        ``ring``), else the generators ``parallel_poly_from_expr`` picks (irrational constants included).
+        ``None`` when the coefficients are not rational in any choice (e.g. sympy's EX domain).
+    """
+    e = sp.sympify(e)
+    num, den = sp.fraction(e)
+    syms = tuple(sorted(e.free_symbols, key=lambda s: s.name))
+    if syms:
+        index = {g: k for k, g in enumerate(syms)}
+        walked = (_walk(num, index), _walk(den, index))
+        if walked[0] is not None and walked[1] is not None:
+            return PolyFraction(syms, walked[0], walked[1])
+    try:
+        (pn, pd), info = parallel_poly_from_expr([num, den], domain=sp.QQ)
+    except (PolynomialError, sp.polys.polyerrors.CoercionFailed, sp.polys.polyerrors.GeneratorsNeeded):
+        if e.is_Rational:
+            return PolyFraction((), {(): Fraction(int(e.p), int(e.q))}, {(): Fraction(1)})
+        return None
+    return PolyFraction(tuple(info["gens"]), _to_terms(pn), _to_terms(pd))

@@ -1,0 +1,124 @@
+"""The polynomial printers and the compact JSON encoding (export/poly_form.py, ``encoding="poly"``): every value
+read back from the new encoding equals the value read back from the old one (srepr, sympy's printers), on the
+reference cases and on hypothesis-drawn results of the exchangeable, geometric and ReLU families."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import sympy as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from symbolic_ti import derive
+from symbolic_ti.errors import ExportError
+from symbolic_ti.export.latex import parse_exported
+from symbolic_ti.export.jsonreport import expression_from_dict, expression_from_poly
+from symbolic_ti.export.poly_form import poly_fraction
+from symbolic_ti.export.values import exact_value
+
+from reference_cases import REFERENCE_CASES
+
+try:
+    import lark  # noqa: F401
+    LARK = True
+except ImportError:  # the latex extra is not installed
+    LARK = False
+
+
+def _text(t):
+    """Read a ``text`` field (the ridge is named ``lambda``, a Python keyword)."""
+    return sp.parse_expr(re.sub(r"\blambda\b", "lamda", t))
+
+
+def _same(e, old, new):
+    """Old (srepr) and new (poly) records of one value read back to the same value, as do their texts."""
+    a, b = expression_from_dict(old), expression_from_dict(new)
+    assert sp.cancel(a - b) == 0 and sp.cancel(a - sp.sympify(e)) == 0
+    assert sp.cancel(_text(old["text"]) - _text(new["text"])) == 0
+    assert old["float"] == new["float"]
+    back = expression_from_dict(json.loads(json.dumps(new)))  # plain JSON round trip
+    assert back == b
+
+
+def _check_result(r):
+    for t in r.task.trials:
+        e = r.f(*t)
+        new = exact_value(e, "poly")
+        assert "srepr" not in new or poly_fraction(e) is None
+        _same(e, exact_value(e), new)
+
+
+@pytest.mark.parametrize("case", REFERENCE_CASES, ids=[c[0] for c in REFERENCE_CASES])
+def test_reference_cases(case):
+    name, n, exc, params, ridge, expected = case
+    r = derive(n, list(exc), parameters={k: str(v) for k, v in params.items()}, ridge=str(ridge))
+    d = r.to_dict(encoding="poly")
+    values = {tuple(p["trial"]): expression_from_dict(p["value"]) for p in d["predictions"]}
+    for t, v in expected.items():  # the conventions' values, read back from the new encoding
+        assert values[t] == sp.Rational(v.numerator, v.denominator)
+
+
+def test_symbolic_result_and_whole_report():
+    r = derive(5, ["4>2"])
+    _check_result(r)
+    old, new = r.to_dict(), r.to_dict(encoding="poly")
+    assert list(old) == list(new)
+    for a, b in zip(old["margins"], new["margins"], strict=True):
+        assert a["trial"] == b["trial"] and sp.cancel(expression_from_dict(a["value"])
+                                                      - expression_from_dict(b["value"])) == 0
+
+
+@pytest.mark.skipif(not LARK, reason="needs the latex extra (lark)")
+def test_latex_reads_back():
+    r = derive(4, ["3>1"])  # the parser is slow: a few short forms of a symbolic result, and a ReLU value
+    values = [r.f(3, 1), (3 * sp.pi - sp.sqrt(3)) / (2 * sp.pi)]
+    for e in values:
+        assert sp.simplify(parse_exported(poly_fraction(e).latex()) - e) == 0
+
+
+def test_terms_and_generators_of_a_known_form():
+    a, lam = sp.symbols("alpha lambda")
+    e = (2 * a**2 - sp.Rational(1, 3) * lam) / (a + 1)
+    p = poly_fraction(e).terms_json()
+    assert p["gens"] == ["alpha", "lambda"]
+    assert sorted(map(tuple, (tuple(m) + (c,) for m, c in p["num"]))) == [(0, 1, "-1/3"), (2, 0, "2")]
+    assert p["den"] == [[[1, 0], "1"], [[0, 0], "1"]]
+    assert expression_from_poly(p) == e
+
+
+def test_irrational_constants_are_generators():
+    e = (3 * sp.pi - sp.sqrt(3)) / (2 * sp.pi)
+    p = poly_fraction(e)
+    assert p is not None and set(p.gens) == {sp.pi, sp.sqrt(3)}
+    assert sp.simplify(p.as_expr() - e) == 0
+    r = derive(4, family="relu-ntk", ridge="1/10")
+    _check_result(r)
+
+
+def test_malformed_poly_object():
+    with pytest.raises(ExportError, match="poly"):
+        expression_from_dict({"poly": {"gens_srepr": ["Symbol('a')"], "num": [[[1, 2], "1"]], "den": []}})
+    with pytest.raises(ExportError, match="encoding"):
+        derive(4).to_dict(encoding="latex")
+
+
+@pytest.mark.parametrize("family,params", [("geometric", {"rho": "1/2"}), ("exchangeable", {"alpha": sp.sqrt(2) / 4})])
+def test_families_with_one_exception(family, params):
+    _check_result(derive(5, ["4>2"], family=family, parameters=params, ridge=None))
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(4, 6), family=st.sampled_from(["exchangeable", "geometric", "relu-nngp"]),
+       symbolic_ridge=st.booleans(), data=st.data())
+def test_hypothesis_families(n, family, symbolic_ridge, data):
+    w = data.draw(st.integers(3, n))
+    exc = [f"{w}>{data.draw(st.integers(1, w - 2))}"]
+    params = {"rho": "1/2"} if family == "geometric" else {}
+    if family == "exchangeable" and data.draw(st.booleans()):
+        params = {"alpha": sp.sqrt(2) / 4}  # an irrational constant in the coefficients
+    r = derive(n, exc, family=family, parameters=params, ridge=None if symbolic_ridge else "1/3")
+    _check_result(r)
