@@ -13,10 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbolic_ti import derive
+from symbolic_ti.results import LazyPredictions, Result
 from symbolic_ti.errors import ExportError
 from symbolic_ti.export.latex import parse_exported
 from symbolic_ti.export.jsonreport import expression_from_dict, expression_from_poly
-from symbolic_ti.export.poly_form import poly_fraction
+from symbolic_ti.export.poly_form import fraction_latex, fraction_terms, poly_fraction
 from symbolic_ti.export.values import exact_value
 
 from reference_cases import REFERENCE_CASES
@@ -76,13 +77,13 @@ def test_latex_reads_back():
     r = derive(4, ["3>1"])  # the parser is slow: a few short forms of a symbolic result, and a ReLU value
     values = [r.f(3, 1), (3 * sp.pi - sp.sqrt(3)) / (2 * sp.pi)]
     for e in values:
-        assert sp.simplify(parse_exported(poly_fraction(e).latex()) - e) == 0
+        assert sp.simplify(parse_exported(fraction_latex(poly_fraction(e))) - e) == 0
 
 
 def test_terms_and_generators_of_a_known_form():
     a, lam = sp.symbols("alpha lambda")
     e = (2 * a**2 - sp.Rational(1, 3) * lam) / (a + 1)
-    p = poly_fraction(e).terms_json()
+    p = fraction_terms(poly_fraction(e))
     assert p["gens"] == ["alpha", "lambda"]
     assert sorted(map(tuple, (tuple(m) + (c,) for m, c in p["num"]))) == [(0, 1, "-1/3"), (2, 0, "2")]
     assert p["den"] == [[[1, 0], "1"], [[0, 0], "1"]]
@@ -122,3 +123,38 @@ def test_hypothesis_families(n, family, symbolic_ridge, data):
         params = {"alpha": sp.sqrt(2) / 4}  # an irrational constant in the coefficients
     r = derive(n, exc, family=family, parameters=params, ridge=None if symbolic_ridge else "1/3")
     _check_result(r)
+
+
+def _native(r):
+    """The same result with closed forms handed over as PolyFractions (as a solver that keeps polynomials)."""
+    forms = {t: poly_fraction(r.f(*t)) for t in r.task.trials if t[0] < t[1]}
+    lazy = LazyPredictions(r.task.trials, lambda i, j: forms[(i, j)], r.free_symbols)
+    return Result(task=r.task, family=r.family, ridge=r.ridge, predictions=lazy, method=r.method), forms
+
+
+@pytest.mark.parametrize("args", [(5, ["4>2"], {}), (5, ["4>2"], {"ridge": "ridgeless"}),
+                                  (5, ["4>2"], {"parameters": {"alpha": "1/3"}, "ridge": "1/2"})])
+def test_results_that_keep_polynomials(args):
+    n, exc, kw = args
+    r = derive(n, exc, **kw)
+    native, forms = _native(r)
+    new = native.to_dict(encoding="poly")
+    # the export built no sympy expression of a symbolic form (numeric ones: for the category minimum)
+    assert not any("_expr" in f.__dict__ for f in forms.values() if any(g.is_Symbol for g in f.gens))
+    old = r.to_dict()
+    for key in ("predictions", "margins", "exception_margins", "training_fit"):
+        for a, b in zip(old[key], new[key], strict=True):
+            for field in ("value", "prediction", "residual"):
+                if field in a:
+                    assert sp.cancel(expression_from_dict(a[field]) - expression_from_dict(b[field])) == 0
+    assert list(old["categories"]) == list(new["categories"])
+    for c, a in old["categories"].items():
+        b = new["categories"][c]
+        assert a["trials"] == b["trials"] and a["n_errors"] == b["n_errors"]
+        assert (a["min_margin"] is None) == (b["min_margin"] is None)
+        if a["min_margin"] is not None:
+            assert expression_from_dict(a["min_margin"]) == expression_from_dict(b["min_margin"])
+    srepr = native.to_dict()  # the default encoding from the polynomials: srepr of the expression f() builds
+    for p in srepr["predictions"]:
+        assert expression_from_dict(p["value"]) == native.f(*p["trial"])
+        assert sp.cancel(native.f(*p["trial"]) - r.f(*p["trial"])) == 0

@@ -24,8 +24,8 @@ from ..display import renderer
 from ..display import dumps as dumps
 from ..errors import ExportError
 from ..families.relu import ReluKernelConstant
-from ..results import Result
-from .poly_form import PolyFraction
+from ..results import PolyFraction, Result
+from ..task import CATEGORIES
 from .values import LARGE_SREPR, ENCODINGS, exact_value, meta_block
 
 __all__ = ["FORMAT_VERSION", "FORMAT_NAME", "LARGE_SREPR", "result_to_dict", "expression_to_dict",
@@ -178,6 +178,12 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
 
 
 # ---------------------------------------------------------------------- report
+def _is_number(f: Any) -> bool:
+    if isinstance(f, PolyFraction):
+        return not any(g.is_Symbol for g in f.gens)
+    return not sp.sympify(f).free_symbols
+
+
 def _trial(t: tuple[int, int]) -> list[int]:
     return [t[0], t[1]]
 
@@ -211,12 +217,36 @@ def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
     def ex(e: Any) -> dict[str, Any] | None:
         return exact_value(e, encoding)
 
+    def form(t: tuple[int, int]) -> Any:  # the solver's PolyFraction where it gave one, else the expression
+        frac = result.fraction(*t)
+        return result.predictions[t] if frac is None else frac
+
+    def margin(t: tuple[int, int]) -> Any:
+        g = task.ground_truth(t)
+        f = form(t)
+        return None if g is None else (f if g == 1 else -f)
+
+    def residual(t: tuple[int, int], y: int) -> Any:
+        f = form(t)
+        if isinstance(f, PolyFraction):
+            return f.target_minus(y)
+        num, den = sp.fraction(f)  # canceled already, as Result.training_fit
+        return sp.expand(y * den - num) / den if den != 1 else y - f
+
     if result.ridgeless:
         ridge = "ridgeless"
     else:
         ridge = str(result.ridge)
     categories = task.categories
-    margins = result.margins
+    margin_trials = [t for t in task.trials if task.ground_truth(t) is not None]
+    summaries = {}
+    for c in (c for c in CATEGORIES if c in set(categories.values())):
+        trials = tuple(t for t in task.trials if categories[t] == c)
+        if all(_is_number(form(t)) for t in trials if task.ground_truth(t) is not None):  # as Result.categories
+            s = result.category_summary(c)
+            summaries[c] = (trials, ex(s.min_margin), s.n_errors)
+        else:  # a symbolic margin: no minimum, no count of errors, and no expression built
+            summaries[c] = (trials, None, None)
     return {
         "meta": meta_block(FORMAT_NAME, FORMAT_VERSION),
         "task": {
@@ -235,27 +265,22 @@ def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
         "free_symbols": [s.name for s in result.free_symbols],
         "ridgeless_conditions": [ex(c) for c in result.ridgeless_conditions],
         "predictions": [
-            {"trial": _trial(t), "category": categories[t], "ground_truth": task.ground_truth(t), "value": ex(v)}
-            for t, v in result.predictions.items()
+            {"trial": _trial(t), "category": categories[t], "ground_truth": task.ground_truth(t), "value": ex(form(t))}
+            for t in result.predictions
         ],
         "margins": [
-            {"trial": _trial(t), "category": categories[t], "value": ex(m)} for t, m in margins.items()
+            {"trial": _trial(t), "category": categories[t], "value": ex(margin(t))} for t in margin_trials
         ],
         "exception_margins": [
-            {"exception": str(e), "trial": [e.winner, e.loser], "value": ex(m)}
-            for e, m in result.exception_margins.items()
+            {"exception": str(e), "trial": [e.winner, e.loser], "value": ex(form((e.winner, e.loser)))}
+            for e in task.exceptions
         ],
         "categories": {
-            name: {
-                "trials": [_trial(t) for t in s.trials],
-                "min_margin": ex(s.min_margin),
-                "n_errors": s.n_errors,
-            }
-            for name, s in result.categories.items()
+            name: {"trials": [_trial(t) for t in trials], "min_margin": mm, "n_errors": ne}
+            for name, (trials, mm, ne) in summaries.items()
         },
         "training_fit": [
-            {"trial": _trial(fit.trial), "target": fit.target, "prediction": ex(fit.prediction),
-             "residual": ex(fit.residual)}
-            for fit in result.training_fit
+            {"trial": _trial(t), "target": y, "prediction": ex(form(t)), "residual": ex(residual(t, y))}
+            for t, y in task.training
         ],
     }

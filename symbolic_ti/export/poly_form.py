@@ -8,22 +8,22 @@ generators of ``QQ[gens]``. So every coefficient is a rational number, and the J
 algebraic-number encoding: an irrational constant is a generator, named by its text and its ``srepr``
 (docs/json_schema.md#polynomial-encoding).
 
-:class:`PolyFraction` holds ``N`` and ``D`` as term dictionaries ``{exponents: Fraction}`` and prints them in
-time proportional to their size: sympy's printers sort the terms of a sum (``as_ordered_terms``), which
-dominates the export of large results (issue 17). The printers here write the terms in a fixed order (by
-decreasing exponent tuples) and produce text that reads back to the same expression:
+:class:`symbolic_ti.results.PolyFraction` holds ``N`` and ``D`` as term dictionaries ``{exponents: Fraction}``;
+the printers here print them in time proportional to their size (sympy's printers sort the terms of a sum,
+``as_ordered_terms``, which dominates the export of large results: issue 17). They write the terms in decreasing
+order of the exponent tuples, expanded, and their output reads back to the same expression:
 
-* :meth:`PolyFraction.srepr` builds the same tree as ``Mul(N, Pow(D, -1))`` through the constructors that
-  :func:`symbolic_ti.export.jsonreport.expression_from_dict` calls, which is the expression itself when it is
-  ``N.as_expr() / D.as_expr()`` (checked by :func:`poly_fraction`; otherwise sympy's ``srepr`` is used);
-* :meth:`PolyFraction.text` is sympy's string syntax (``(2*alpha**2 - 1)/(alpha + 1)``);
-* :meth:`PolyFraction.latex` follows the round-trip rules of :mod:`symbolic_ti.export.latex_printer`
-  (``\cdot`` between factors when a product has a power and several factors), expanded, not factored.
+* :func:`fraction_srepr` is the srepr of the tree :meth:`~symbolic_ti.results.PolyFraction.as_expr` builds, so
+  :func:`symbolic_ti.export.jsonreport.expression_from_dict` returns that very expression;
+* :func:`fraction_text` is sympy's string syntax (``(2*alpha**2 - 1)/(alpha + 1)``);
+* :func:`fraction_latex` follows the round-trip rules of :mod:`symbolic_ti.export.latex_printer` (``\cdot``
+  between factors unless a product has one non-numeric factor or only plain symbols).
+
+:func:`poly_fraction` finds the polynomial form of a sympy expression (for results whose solver gave none).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -32,11 +32,12 @@ import sympy as sp
 from sympy.polys.polyerrors import PolynomialError
 from sympy.polys.polytools import parallel_poly_from_expr
 
+from ..results import PolyFraction, Terms
 from .latex_printer import plain_latex
 
-__all__ = ["PolyFraction", "poly_fraction", "terms_to_expr"]
+__all__ = ["PolyFraction", "poly_fraction", "fraction_text", "fraction_latex", "fraction_srepr",
+           "fraction_terms"]
 
-Terms = dict[tuple[int, ...], Fraction]
 
 
 @lru_cache(maxsize=256)
@@ -49,138 +50,93 @@ def _coeff_srepr(c: Fraction) -> str:
     return f"Integer({c.numerator})" if c.denominator == 1 else f"Rational({c.numerator}, {c.denominator})"
 
 
-@dataclass(frozen=True)
-class PolyFraction:
-    """A canceled rational function ``N / D`` in ``gens`` with rational coefficients, as term dictionaries.
-
-    Attributes
-    ----------
-    gens : tuple of sympy expressions
-        Symbols, and the irrational constants taken as generators (module docstring).
-    num, den : dict exponents -> Fraction
-        Terms of ``N`` and ``D`` (``D`` nonzero; ``{(0, ..., 0): 1}`` for a polynomial).
-    """
-
-    gens: tuple[sp.Expr, ...]
-    num: Terms
-    den: Terms
-
-    # ------------------------------------------------------------- printing
-    def _ordered(self, terms: Terms) -> list[tuple[tuple[int, ...], Fraction]]:
-        return sorted(terms.items(), reverse=True)
-
-    def _factors(self, monom: tuple[int, ...], kind: int) -> list[str]:
-        out = []
-        for g, e in zip(self.gens, monom, strict=True):
-            if e == 0:
-                continue
-            name = _gen_names(g)[kind]
-            if kind == 0:
-                base = name if (g.is_Symbol or g.is_Function or g is sp.pi) else f"({name})"
-                out.append(base if e == 1 else f"{base}**{e}")
-            elif kind == 1:
-                base = name if (g.is_Symbol or g is sp.pi) else f"({name})"
-                out.append(base if e == 1 else f"{base}^{{{e}}}")
-            else:
-                out.append(name if e == 1 else f"Pow({name}, Integer({e}))")
-        return out
-
-    def _poly_text(self, terms: Terms) -> str:
-        pieces = []
-        for monom, c in self._ordered(terms):
-            factors = self._factors(monom, 0)
-            a = abs(c)
-            if not factors:
-                body = str(a)
-            elif a == 1:
-                body = "*".join(factors)
-            else:
-                body = "*".join([str(a), *factors])
-            pieces.append((c < 0, body))
-        return _join_signs(pieces, "0")
-
-    def _poly_latex(self, terms: Terms) -> str:
-        pieces = []
-        for monom, c in self._ordered(terms):
-            factors = self._factors(monom, 1)
-            a = abs(c)
-            # the rule of latex_printer: juxtaposition when one non-numeric factor or only plain symbols
-            plain = all(e <= 1 and g.is_Symbol for g, e in zip(self.gens, monom, strict=True))
-            sep = " " if len(factors) <= 1 or plain else r" \cdot "
-            num = rf"\frac{{{a.numerator}}}{{{a.denominator}}}" if a.denominator != 1 else str(a.numerator)
-            if not factors:
-                body = num
-            elif a == 1:
-                body = sep.join(factors)
-            else:
-                body = sep.join([num, *factors])
-            pieces.append((c < 0, body))
-        return _join_signs(pieces, "0", space=True)
-
-    def _poly_srepr(self, terms: Terms) -> str:
-        args = []
-        for monom, c in self._ordered(terms):
-            factors = self._factors(monom, 2)
-            if not factors:
-                args.append(_coeff_srepr(c))
-            elif c == 1 and len(factors) == 1:
-                args.append(factors[0])
-            else:
-                parts = factors if c == 1 else [_coeff_srepr(c), *factors]
-                args.append(f"Mul({', '.join(parts)})")
-        if not args:
-            return "Integer(0)"
-        return args[0] if len(args) == 1 else f"Add({', '.join(args)})"
-
-    @property
-    def is_polynomial(self) -> bool:
-        """Whether ``D == 1``."""
-        return self.den == {(0,) * len(self.gens): Fraction(1)}
-
-    def text(self) -> str:
-        """sympy string syntax, e.g. ``(2*alpha**2 - 1)/(alpha + 1)``; ``sympify`` reads it back."""
-        num = self._poly_text(self.num)
-        if self.is_polynomial:
-            return num
-        return f"({num})/({self._poly_text(self.den)})"
-
-    def latex(self) -> str:
-        r"""LaTeX, expanded: ``\frac{N}{D}`` (module docstring for the rules)."""
-        num = self._poly_latex(self.num)
-        if self.is_polynomial:
-            return num
-        return rf"\frac{{{num}}}{{{self._poly_latex(self.den)}}}"
-
-    def srepr(self) -> str:
-        """An srepr string of ``Mul(N, Pow(D, -1))`` (``N`` alone when ``D == 1``), read by the JSON reader."""
-        num = self._poly_srepr(self.num)
-        if self.is_polynomial:
-            return num
-        return f"Mul({num}, Pow({self._poly_srepr(self.den)}, Integer(-1)))"
-
-    def terms_json(self) -> dict[str, Any]:
-        """The compact encoding (docs/json_schema.md): generators, then ``[exponents, "p/q"]`` term lists."""
-        def enc(terms: Terms) -> list[list[Any]]:
-            return [[list(m), str(c)] for m, c in self._ordered(terms)]
-        return {"gens": [_gen_names(g)[0] for g in self.gens], "gens_srepr": [_gen_names(g)[2] for g in self.gens],
-                "num": enc(self.num), "den": enc(self.den)}
-
-    def as_expr(self) -> sp.Expr:
-        """The sympy expression ``N / D`` (built from the terms)."""
-        num = terms_to_expr(self.gens, self.num)
-        return num if self.is_polynomial else num / terms_to_expr(self.gens, self.den)
+def _ordered(terms: Terms) -> list[tuple[tuple[int, ...], Fraction]]:
+    return sorted(terms.items(), reverse=True)
 
 
-def terms_to_expr(gens: tuple[sp.Expr, ...], terms: Terms) -> sp.Expr:
-    """The polynomial ``sum c * prod g**e`` as a sympy expression (``Add`` of ``Mul`` terms)."""
+def _factors(gens: tuple[sp.Expr, ...], monom: tuple[int, ...], kind: int) -> list[str]:
     out = []
-    for monom, c in terms.items():
-        factors = [g if e == 1 else sp.Pow(g, e) for g, e in zip(gens, monom, strict=True) if e]
-        out.append(sp.Mul(sp.Rational(c.numerator, c.denominator), *factors))
-    return sp.Add(*out)
+    for g, e in zip(gens, monom, strict=True):
+        if e == 0:
+            continue
+        name = _gen_names(g)[kind]
+        if kind == 0:
+            base = name if (g.is_Symbol or g.is_Function or g is sp.pi) else f"({name})"
+            out.append(base if e == 1 else f"{base}**{e}")
+        elif kind == 1:
+            base = name if (g.is_Symbol or g is sp.pi) else f"({name})"
+            out.append(base if e == 1 else f"{base}^{{{e}}}")
+        else:
+            out.append(name if e == 1 else f"Pow({name}, Integer({e}))")
+    return out
 
 
-def _join_signs(pieces: list[tuple[bool, str]], zero: str, space: bool = True) -> str:
+def _poly_text(gens: tuple[sp.Expr, ...], terms: Terms) -> str:
+    pieces = []
+    for monom, c in _ordered(terms):
+        factors = _factors(gens, monom, 0)
+        a = abs(c)
+        body = str(a) if not factors else "*".join(factors if a == 1 else [str(a), *factors])
+        pieces.append((c < 0, body))
+    return _join_signs(pieces, "0")
+
+
+def _poly_latex(gens: tuple[sp.Expr, ...], terms: Terms) -> str:
+    pieces = []
+    for monom, c in _ordered(terms):
+        factors = _factors(gens, monom, 1)
+        a = abs(c)
+        # the rule of latex_printer: juxtaposition when one non-numeric factor or only plain symbols
+        plain = all(e <= 1 and g.is_Symbol for g, e in zip(gens, monom, strict=True))
+        sep = " " if len(factors) <= 1 or plain else r" \cdot "
+        num = rf"\frac{{{a.numerator}}}{{{a.denominator}}}" if a.denominator != 1 else str(a.numerator)
+        body = num if not factors else sep.join(factors if a == 1 else [num, *factors])
+        pieces.append((c < 0, body))
+    return _join_signs(pieces, "0")
+
+
+def _poly_srepr(gens: tuple[sp.Expr, ...], terms: Terms) -> str:
+    args = []
+    for monom, c in _ordered(terms):
+        factors = _factors(gens, monom, 2)
+        if not factors:
+            args.append(_coeff_srepr(c))
+        elif c == 1 and len(factors) == 1:
+            args.append(factors[0])
+        else:
+            args.append(f"Mul({', '.join(factors if c == 1 else [_coeff_srepr(c), *factors])})")
+    if not args:
+        return "Integer(0)"
+    return args[0] if len(args) == 1 else f"Add({', '.join(args)})"
+
+
+def fraction_text(p: PolyFraction) -> str:
+    """sympy string syntax, e.g. ``(2*alpha**2 - 1)/(alpha + 1)``, expanded (``parse_expr`` reads it back)."""
+    num = _poly_text(p.gens, p.num)
+    return num if p.is_polynomial else f"({num})/({_poly_text(p.gens, p.den)})"
+
+
+def fraction_latex(p: PolyFraction) -> str:
+    r"""LaTeX, expanded: ``\frac{N}{D}`` (module docstring for the rules; ``parse_exported`` reads it back)."""
+    num = _poly_latex(p.gens, p.num)
+    return num if p.is_polynomial else rf"\frac{{{num}}}{{{_poly_latex(p.gens, p.den)}}}"
+
+
+def fraction_srepr(p: PolyFraction) -> str:
+    """srepr of ``Mul(N, Pow(D, -1))`` (``N`` when ``D == 1``): the tree :meth:`PolyFraction.as_expr` builds."""
+    num = _poly_srepr(p.gens, p.num)
+    return num if p.is_polynomial else f"Mul({num}, Pow({_poly_srepr(p.gens, p.den)}, Integer(-1)))"
+
+
+def fraction_terms(p: PolyFraction) -> dict[str, Any]:
+    """The compact encoding (docs/json_schema.md): generators, then ``[exponents, "p/q"]`` term lists."""
+    def enc(terms: Terms) -> list[list[Any]]:
+        return [[list(m), str(c)] for m, c in _ordered(terms)]
+    return {"gens": [_gen_names(g)[0] for g in p.gens], "gens_srepr": [_gen_names(g)[2] for g in p.gens],
+            "num": enc(p.num), "den": enc(p.den)}
+
+
+def _join_signs(pieces: list[tuple[bool, str]], zero: str) -> str:
     if not pieces:
         return zero
     neg, first = pieces[0]
