@@ -26,6 +26,7 @@ from ..errors import ExportError
 from ..families.relu import ReluKernelConstant
 from ..results import PolyFraction, Result
 from ..task import CATEGORIES
+from .poly_form import poly_fraction
 from .values import LARGE_SREPR, ENCODINGS, exact_value, meta_block
 
 __all__ = ["FORMAT_VERSION", "FORMAT_NAME", "LARGE_SREPR", "result_to_dict", "expression_to_dict",
@@ -217,9 +218,18 @@ def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
     def ex(e: Any) -> dict[str, Any] | None:
         return exact_value(e, encoding)
 
+    converted: dict[tuple[int, int], Any] = {}
+
     def form(t: tuple[int, int]) -> Any:  # the solver's PolyFraction where it gave one, else the expression
         frac = result.fraction(*t)
-        return result.predictions[t] if frac is None else frac
+        if frac is not None:
+            return frac
+        if encoding != "poly":
+            return result.predictions[t]
+        if t not in converted:  # converted once, for the prediction, its margin and its residual
+            e = result.predictions[t]
+            converted[t] = poly_fraction(e) or e
+        return converted[t]
 
     def margin(t: tuple[int, int]) -> Any:
         g = task.ground_truth(t)
