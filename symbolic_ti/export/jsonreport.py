@@ -30,7 +30,7 @@ from .poly_form import poly_fraction
 from .values import LARGE_SREPR, ENCODINGS, exact_value, meta_block
 
 __all__ = ["FORMAT_VERSION", "FORMAT_NAME", "LARGE_SREPR", "result_to_dict", "expression_to_dict",
-           "expression_from_dict", "expression_from_poly", "dumps"]
+           "expression_from_dict", "expression_from_poly", "report_dict", "dumps"]
 
 #: Value of ``meta.format``.
 FORMAT_NAME = "symbolic_ti.result"
@@ -210,6 +210,22 @@ def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
         :func:`symbolic_ti.export.values.meta_block`. Registered as the ``"dict"`` renderer of
         :class:`Result` (``Result.to_dict()``, ``Result.to_json()``).
     """
+    return report_dict(result, encoding, lambda items, make: [make(x) for x in items])
+
+
+#: How :func:`report_dict` turns the items of a long list (predictions, margins, training fit) into records:
+#: ``records(items, make)``, a list (or a list subclass that makes them while the JSON encoder iterates).
+Records = Callable[[list[Any], Callable[[Any], dict[str, Any]]], list[dict[str, Any]]]
+
+
+def report_dict(result: Result, encoding: str, records: Records) -> dict[str, Any]:
+    """The body of :func:`result_to_dict`, with the long lists made by ``records`` (streaming: export/stream.py).
+
+    Raises
+    ------
+    ExportError
+        For an unknown ``encoding``.
+    """
     if encoding not in ENCODINGS:
         raise ExportError(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
     result.build_all()
@@ -274,13 +290,11 @@ def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
         "seconds": result.seconds,
         "free_symbols": [s.name for s in result.free_symbols],
         "ridgeless_conditions": [ex(c) for c in result.ridgeless_conditions],
-        "predictions": [
-            {"trial": _trial(t), "category": categories[t], "ground_truth": task.ground_truth(t), "value": ex(form(t))}
-            for t in result.predictions
-        ],
-        "margins": [
-            {"trial": _trial(t), "category": categories[t], "value": ex(margin(t))} for t in margin_trials
-        ],
+        "predictions": records(list(result.predictions), lambda t: {
+            "trial": _trial(t), "category": categories[t], "ground_truth": task.ground_truth(t),
+            "value": ex(form(t))}),
+        "margins": records(margin_trials, lambda t: {
+            "trial": _trial(t), "category": categories[t], "value": ex(margin(t))}),
         "exception_margins": [
             {"exception": str(e), "trial": [e.winner, e.loser], "value": ex(form((e.winner, e.loser)))}
             for e in task.exceptions
@@ -289,8 +303,7 @@ def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
             name: {"trials": [_trial(t) for t in trials], "min_margin": mm, "n_errors": ne}
             for name, (trials, mm, ne) in summaries.items()
         },
-        "training_fit": [
-            {"trial": _trial(t), "target": y, "prediction": ex(form(t)), "residual": ex(residual(t, y))}
-            for t, y in task.training
-        ],
+        "training_fit": records(list(task.training), lambda ty: {
+            "trial": _trial(ty[0]), "target": ty[1], "prediction": ex(form(ty[0])),
+            "residual": ex(residual(ty[0], ty[1]))}),
     }
