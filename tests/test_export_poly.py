@@ -158,3 +158,24 @@ def test_results_that_keep_polynomials(args):
     for p in srepr["predictions"]:
         assert expression_from_dict(p["value"]) == native.f(*p["trial"])
         assert sp.cancel(native.f(*p["trial"]) - r.f(*p["trial"])) == 0
+
+
+def test_large_forms_print_expanded_and_read_back(monkeypatch):
+    from symbolic_ti.export import latex_printer
+    from symbolic_ti.export.text import expr_text
+
+    r = derive(5, ["4>2"])
+    monkeypatch.setattr(latex_printer, "LARGE_FORM_TERMS", 4)  # every form here counts as large
+    for t in [(1, 5), (4, 2), (2, 3)]:
+        e = r.f(*t)
+        text, tex = expr_text(e), latex_printer.expr_latex(e)
+        assert text == fraction_text_of(e) and "frac" in tex
+        assert sp.cancel(_text(text) - _text(str(e))) == 0  # against sympy's own printer
+    if LARK:
+        assert sp.cancel(parse_exported(latex_printer.expr_latex(r.f(4, 2))) - r.f(4, 2)) == 0
+
+
+def fraction_text_of(e):
+    from symbolic_ti.export.poly_form import fraction_text
+
+    return fraction_text(poly_fraction(e))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from collections.abc import Callable
 from typing import Any
 
 import sympy as sp
@@ -33,7 +34,6 @@ from sympy.polys.polyerrors import PolynomialError
 from sympy.polys.polytools import parallel_poly_from_expr
 
 from ..results import PolyFraction, Terms
-from .latex_printer import plain_latex
 
 __all__ = ["PolyFraction", "poly_fraction", "fraction_text", "fraction_latex", "fraction_srepr",
            "fraction_terms"]
@@ -42,8 +42,8 @@ __all__ = ["PolyFraction", "poly_fraction", "fraction_text", "fraction_latex", "
 
 @lru_cache(maxsize=256)
 def _gen_names(gen: sp.Expr) -> tuple[str, str, str]:
-    """(text, LaTeX, srepr) of one generator, and whether its text needs parentheses in a power."""
-    return str(gen), plain_latex(gen), sp.srepr(gen)
+    """(text, LaTeX, srepr) of one generator (LaTeX: sympy's; :func:`fraction_latex` takes the package's)."""
+    return str(gen), sp.latex(gen), sp.srepr(gen)
 
 
 def _coeff_srepr(c: Fraction) -> str:
@@ -54,12 +54,13 @@ def _ordered(terms: Terms) -> list[tuple[tuple[int, ...], Fraction]]:
     return sorted(terms.items(), reverse=True)
 
 
-def _factors(gens: tuple[sp.Expr, ...], monom: tuple[int, ...], kind: int) -> list[str]:
+def _factors(gens: tuple[sp.Expr, ...], monom: tuple[int, ...], kind: int,
+             names: tuple[str, ...] | None = None) -> list[str]:
     out = []
-    for g, e in zip(gens, monom, strict=True):
+    for k, (g, e) in enumerate(zip(gens, monom, strict=True)):
         if e == 0:
             continue
-        name = _gen_names(g)[kind]
+        name = names[k] if names is not None else _gen_names(g)[kind]
         if kind == 0:
             base = name if (g.is_Symbol or g.is_Function or g is sp.pi) else f"({name})"
             out.append(base if e == 1 else f"{base}**{e}")
@@ -81,10 +82,10 @@ def _poly_text(gens: tuple[sp.Expr, ...], terms: Terms) -> str:
     return _join_signs(pieces, "0")
 
 
-def _poly_latex(gens: tuple[sp.Expr, ...], terms: Terms) -> str:
+def _poly_latex(gens: tuple[sp.Expr, ...], terms: Terms, names: tuple[str, ...]) -> str:
     pieces = []
     for monom, c in _ordered(terms):
-        factors = _factors(gens, monom, 1)
+        factors = _factors(gens, monom, 1, names)
         a = abs(c)
         # the rule of latex_printer: juxtaposition when one non-numeric factor or only plain symbols
         plain = all(e <= 1 and g.is_Symbol for g, e in zip(gens, monom, strict=True))
@@ -116,10 +117,15 @@ def fraction_text(p: PolyFraction) -> str:
     return num if p.is_polynomial else f"({num})/({_poly_text(p.gens, p.den)})"
 
 
-def fraction_latex(p: PolyFraction) -> str:
-    r"""LaTeX, expanded: ``\frac{N}{D}`` (module docstring for the rules; ``parse_exported`` reads it back)."""
-    num = _poly_latex(p.gens, p.num)
-    return num if p.is_polynomial else rf"\frac{{{num}}}{{{_poly_latex(p.gens, p.den)}}}"
+def fraction_latex(p: PolyFraction, gen_latex: Callable[[sp.Expr], str] = sp.latex) -> str:
+    r"""LaTeX, expanded: ``\frac{N}{D}`` (module docstring for the rules; ``parse_exported`` reads it back).
+
+    ``gen_latex`` prints one generator (:func:`symbolic_ti.export.latex_printer.plain_latex` for the package's
+    round-trip rules, which :mod:`~symbolic_ti.export.latex_printer` and :mod:`~symbolic_ti.export.values` pass).
+    """
+    names = tuple(gen_latex(g) for g in p.gens)
+    num = _poly_latex(p.gens, p.num, names)
+    return num if p.is_polynomial else rf"\frac{{{num}}}{{{_poly_latex(p.gens, p.den, names)}}}"
 
 
 def fraction_srepr(p: PolyFraction) -> str:

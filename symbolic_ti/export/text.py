@@ -15,7 +15,8 @@ import sympy as sp
 
 from ..display import renderer
 from ..results import Result
-from .latex_printer import factored
+from .latex_printer import factored, large_form
+from .poly_form import fraction_text
 from .summary import summarize
 
 __all__ = ["expr_text", "approx_suffix", "header_lines", "result_to_text"]
@@ -24,13 +25,17 @@ __all__ = ["expr_text", "approx_suffix", "header_lines", "result_to_text"]
 def expr_text(e: sp.Expr | None) -> str:
     """One value as text: ``-387/3925`` for a number, ``-(alpha - 1)/(alpha + 2*lambda + 1)`` otherwise.
 
-    Symbolic values have factored numerator and denominator; the value is unchanged. ``None`` gives ``"-"``.
+    Symbolic values have factored numerator and denominator (expanded, from the polynomial form, above
+    :data:`symbolic_ti.export.latex_printer.LARGE_FORM_TERMS` terms); the value is unchanged. ``None`` gives ``"-"``.
     """
     if e is None:
         return "-"
     e = sp.sympify(e)
     if not e.free_symbols:
         return str(e)
+    big = large_form(e)
+    if big is not None:  # many terms: expanded, printed from the polynomial form (export/poly_form.py)
+        return fraction_text(big)
     negative, num, den = factored(e)
     num_s = f"({num})" if num.is_Add and den != 1 else str(num)
     if den == 1:

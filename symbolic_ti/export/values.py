@@ -15,6 +15,7 @@ import sympy as sp
 
 from .._version import __version__
 from ..results import PolyFraction
+from .latex_printer import plain_latex
 from .poly_form import fraction_latex, fraction_srepr, fraction_terms, fraction_text, poly_fraction
 
 __all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "meta_block"]
@@ -60,7 +61,7 @@ def exact_value(e: Any, encoding: str = "srepr") -> dict[str, Any] | None:
     if encoding == "poly":
         form = poly_fraction(e)
         if form is not None:
-            return {"poly": fraction_terms(form), "latex": fraction_latex(form), "text": fraction_text(form),
+            return {"poly": fraction_terms(form), "latex": fraction_latex(form, plain_latex), "text": fraction_text(form),
                     "float": value}
     srepr = sp.srepr(e)
     if len(srepr) > LARGE_SREPR:  # sorting the terms of a huge polynomial dominates printing: keep sympy's order
@@ -88,7 +89,7 @@ def _fraction_value(form: PolyFraction, encoding: str) -> dict[str, Any]:
     else:
         value = None
     exact = {"poly": fraction_terms(form)} if encoding == "poly" else {"srepr": fraction_srepr(form)}
-    return {**exact, "latex": fraction_latex(form), "text": fraction_text(form), "float": value}
+    return {**exact, "latex": fraction_latex(form, plain_latex), "text": fraction_text(form), "float": value}
 
 
 def meta_block(format_name: str, format_version: int, *, created: bool = True) -> dict[str, Any]:
