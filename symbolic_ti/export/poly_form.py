@@ -30,9 +30,8 @@ from collections.abc import Callable
 from typing import Any
 
 import sympy as sp
-from sympy.polys.polyerrors import PolynomialError
-from sympy.polys.polytools import parallel_poly_from_expr
 
+from ..numeric.grid_poly import poly_fraction
 from ..results import PolyFraction, Terms
 
 __all__ = ["PolyFraction", "poly_fraction", "fraction_text", "fraction_latex", "fraction_srepr",
@@ -150,61 +149,3 @@ def _join_signs(pieces: list[tuple[bool, str]], zero: str) -> str:
     for neg, body in pieces[1:]:
         out.append(f" - {body}" if neg else f" + {body}")
     return "".join(out)
-
-
-def _to_terms(poly: Any) -> Terms:
-    return {tuple(int(x) for x in m): Fraction(int(c.numerator), int(c.denominator)) for m, c in poly.terms()}
-
-
-def _walk(part: sp.Expr, index: dict[sp.Expr, int]) -> Terms | None:
-    """Terms of an expanded polynomial with rational coefficients in the Symbols of ``index``, read from its
-    ``Add`` of ``Mul`` terms without sympy's polynomial conversion; ``None`` for anything else."""
-    out: Terms = {}
-    zero = [0] * len(index)
-    for term in sp.Add.make_args(part):
-        c, rest = term.as_coeff_Mul()
-        if not c.is_Rational:
-            return None
-        monom = list(zero)
-        for f in sp.Mul.make_args(rest):
-            if f == 1:
-                continue
-            b, x = f.as_base_exp()
-            k = index.get(b)
-            if k is None or not x.is_Integer or x < 1:
-                return None
-            monom[k] += int(x)
-        key = tuple(monom)
-        out[key] = out.get(key, Fraction(0)) + Fraction(int(c.p), int(c.q))
-    return {m: c for m, c in out.items() if c}
-
-
-def poly_fraction(e: Any) -> PolyFraction | None:
-    """The polynomial form of a canceled closed form, or ``None`` when it has none over the rationals.
-
-    Parameters
-    ----------
-    e : sympy expression or number
-
-    Returns
-    -------
-    PolyFraction or None
-        Generators: the free symbols sorted by name when every coefficient is rational (fast path, sympy's
-        ``ring``), else the generators ``parallel_poly_from_expr`` picks (irrational constants included).
-        ``None`` when the coefficients are not rational in any choice (e.g. sympy's EX domain).
-    """
-    e = sp.sympify(e)
-    num, den = sp.fraction(e)
-    syms = tuple(sorted(e.free_symbols, key=lambda s: s.name))
-    if syms:
-        index = {g: k for k, g in enumerate(syms)}
-        walked = (_walk(num, index), _walk(den, index))
-        if walked[0] is not None and walked[1] is not None:
-            return PolyFraction(syms, walked[0], walked[1])
-    try:
-        (pn, pd), info = parallel_poly_from_expr([num, den], domain=sp.QQ)
-    except (PolynomialError, sp.polys.polyerrors.CoercionFailed, sp.polys.polyerrors.GeneratorsNeeded):
-        if e.is_Rational:
-            return PolyFraction((), {(): Fraction(int(e.p), int(e.q))}, {(): Fraction(1)})
-        return None
-    return PolyFraction(tuple(info["gens"]), _to_terms(pn), _to_terms(pd))
