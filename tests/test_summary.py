@@ -59,3 +59,10 @@ def test_small_results_show_in_full():
     assert "summary" not in r._repr_latex_() and r._repr_html_() is None
     n = derive(9, ["6>4"], parameters={"alpha": "1/10"}, ridge="1/10")
     assert "<table" in (n._repr_html_() or "")
+
+
+def test_large_numeric_result_shows_a_summary():
+    r = derive(61, ["32>30"], parameters={"alpha": "1/10"}, ridge="1/10")  # 1,830 exact rationals i < j
+    page = r._repr_html_()
+    assert page is not None and "1830 closed forms" in page and "<table" not in page
+    assert r.predictions.n_built <= 2 * 3

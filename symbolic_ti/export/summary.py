@@ -8,8 +8,9 @@ geometric result at n = 9 has about 37,000 terms: 41 s and 1.4 MB of notebook La
 (``result.to_latex()``, ``result.to_text()``, ``result.formula(i, j)``, ``result.to_json()``).
 
 The cost is measured, not guessed from the number of items: a closed form's cost is the number of terms of its
-numerator and denominator (a number counts one term per 40 digits), which is what the printers' time follows
-(measured: about 0.1 ms of notebook LaTeX per term, docs/performance.md). For a result whose closed forms are
+numerator and denominator, which is what the printers' time follows (measured: about 0.1 ms of notebook LaTeX
+per term), and an exact number costs :data:`NUMBER_COST` plus one per 20 digits (an HTML table cell: about 0.5 ms;
+docs/performance.md). For a result whose closed forms are
 built on access (:class:`~symbolic_ti.results.LazyPredictions`), only the forms built already and a sample of at
 most :data:`SAMPLE` more are looked at, and the total is extrapolated: a summary never builds the whole result.
 """
@@ -28,11 +29,13 @@ from ..families.base import Trial
 from ..results import LazyPredictions, Result
 from .latex_printer import expr_latex
 
-__all__ = ["FULL_DISPLAY_TERMS", "SAMPLE", "FormSize", "ResultSummary", "form_size", "display_cost",
+__all__ = ["FULL_DISPLAY_TERMS", "NUMBER_COST", "SAMPLE", "FormSize", "ResultSummary", "form_size", "display_cost",
            "summarize", "summary_if_large"]
 
-#: Above this many terms (estimated over every closed form), the notebook hooks show a summary.
+#: Above this display cost (terms, estimated over every closed form), the notebook hooks show a summary.
 FULL_DISPLAY_TERMS = 4000
+#: Display cost of one exact number (an HTML table cell costs about five terms of LaTeX: 0.5 ms against 0.1 ms).
+NUMBER_COST = 5
 #: At most this many closed forms are built to estimate the size of a result whose forms are built on access.
 SAMPLE = 3
 #: Entries shown in a summary, and the longest text (characters) an entry may have to be shown.
@@ -47,6 +50,7 @@ class FormSize:
     num_terms: int
     den_terms: int
     degrees: dict[str, int] = field(default_factory=dict)
+    cost: int = 0  #: display cost in terms: the terms, or for a number NUMBER_COST plus one per 20 digits
 
     @property
     def terms(self) -> int:
@@ -64,8 +68,6 @@ def _term_degrees(term: sp.Expr, out: dict[str, int]) -> None:
 
 
 def _terms(e: sp.Expr) -> int:
-    if e.is_Number:
-        return 1 + len(str(abs(sp.fraction(e)[0]))) // 40  # long exact numbers cost their digits
     return len(sp.Add.make_args(e))
 
 
@@ -88,7 +90,10 @@ def form_size(trial: Trial, e: sp.Expr) -> FormSize:
     for part in (num, den):
         for term in sp.Add.make_args(part):
             _term_degrees(term, degrees)
-    return FormSize(trial, _terms(num), _terms(den), degrees)
+    size = FormSize(trial, _terms(num), _terms(den), degrees)
+    if e.is_Number:  # a table cell: its exact text, float tooltip and markup (measured, module docstring)
+        return FormSize(trial, 1, 1, degrees, NUMBER_COST + len(str(e)) // 20)
+    return FormSize(trial, size.num_terms, size.den_terms, degrees, size.terms)
 
 
 def _measured(result: Result, sample: int) -> tuple[list[tuple[Trial, sp.Expr]], int]:
@@ -124,7 +129,7 @@ def display_cost(result: Result) -> int:
     forms, total = _measured(result, SAMPLE)
     if not forms:
         return 0
-    measured = sum(form_size(t, e).terms for t, e in forms)
+    measured = sum(form_size(t, e).cost for t, e in forms)
     return round(measured * total / len(forms))
 
 
@@ -140,6 +145,8 @@ class ResultSummary(Rendered):
     measured : tuple of FormSize
         The forms looked at (all of them, or the built ones plus a sample).
     estimated_terms : int
+        Terms of every numerator and denominator (extrapolated from the measured forms).
+    estimated_cost : int
         :func:`display_cost`.
     entries : tuple of ((i, j), expression)
         A few short closed forms (at most :data:`SHORT_ENTRIES`, each at most :data:`SHORT_CHARS` characters).
@@ -151,6 +158,7 @@ class ResultSummary(Rendered):
     forms: int
     measured: tuple[FormSize, ...]
     estimated_terms: int
+    estimated_cost: int
     entries: tuple[tuple[Trial, sp.Expr], ...]
     seconds: float = field(default=0.0, compare=False)
 
@@ -192,6 +200,7 @@ def summarize(result: Result, sample: int = SAMPLE) -> ResultSummary:
     sizes = tuple(form_size(t, e) for t, e in forms)
     measured = sum(s.terms for s in sizes)
     estimate = round(measured * total / len(forms)) if forms else 0
+    cost = round(sum(s.cost for s in sizes) * total / len(forms)) if forms else 0
     by_size = sorted(zip(sizes, forms, strict=True), key=lambda p: p[0].terms)
     entries: list[tuple[Trial, sp.Expr]] = []
     for s, (t, e) in by_size:
@@ -199,7 +208,7 @@ def summarize(result: Result, sample: int = SAMPLE) -> ResultSummary:
             break
         if len(str(e)) <= SHORT_CHARS:
             entries.append((t, e))
-    return ResultSummary(result, total, sizes, estimate, tuple(entries), time.perf_counter() - start)
+    return ResultSummary(result, total, sizes, estimate, cost, tuple(entries), time.perf_counter() - start)
 
 
 def summary_if_large(result: Result, limit: int | None = None) -> ResultSummary | None:
@@ -210,7 +219,7 @@ def summary_if_large(result: Result, limit: int | None = None) -> ResultSummary 
     built once.
     """
     summary = summarize(result)
-    return summary if summary.estimated_terms > (FULL_DISPLAY_TERMS if limit is None else limit) else None
+    return summary if summary.estimated_cost > (FULL_DISPLAY_TERMS if limit is None else limit) else None
 
 
 def _size_lines(s: ResultSummary) -> list[str]:
