@@ -16,7 +16,10 @@ lambda symbolic (build only, unless ``--sample``). CPU seconds (``time.process_t
   first ``--sample`` predictions' records when given, and extrapolated per form (``json_sympy_est``);
 - ``json_poly_from_expr``: ``to_json(encoding="poly")`` of today's result (conversion included);
 - ``json_from_polys``: ``to_json()`` and ``to_json(encoding="poly")`` of the same result holding PolyFractions
-  (a LazyPredictions whose forms are the converted ones), i.e. the export once the solver keeps polynomials.
+  (a LazyPredictions whose forms are the converted ones), i.e. the export once the solver keeps polynomials;
+- ``text_*``, ``latex_*``: ``to_text()`` and ``to_latex()`` with every form factored through sympy's printer
+  (``sympy``, the path before) and with forms over ``LARGE_FORM_TERMS`` terms printed expanded from the
+  polynomial form (``poly``, now).
 
 Checks: for every case, the values of the ``json_from_polys`` predictions read back (``expression_from_dict``)
 equal today's expressions on every ``--check`` trials (``sympy.cancel`` of the difference is 0). Ratios are
@@ -36,6 +39,7 @@ import sympy as sp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symbolic_ti import derive  # noqa: E402
+from symbolic_ti.export import latex_printer  # noqa: E402
 from symbolic_ti.export.jsonreport import expression_from_dict  # noqa: E402
 from symbolic_ti.export.poly_form import poly_fraction  # noqa: E402
 from symbolic_ti.export.values import exact_value  # noqa: E402
@@ -95,6 +99,20 @@ def run(name: str, sample: int | None, check: int, build_only: bool) -> dict[str
         for e in chosen:
             exact_value(e)
         out["json_sympy_est"] = (_clock() - t) * records / len(chosen)
+    # text and LaTeX reports: forms over LARGE_FORM_TERMS printed expanded from the polynomial form (now) against
+    # factored through sympy's printer (the limit raised: the path before issue 17)
+    for label, limit in (("sympy", 10**9), ("poly", latex_printer.LARGE_FORM_TERMS)):
+        saved = latex_printer.LARGE_FORM_TERMS
+        latex_printer.LARGE_FORM_TERMS = limit
+        try:
+            t = _clock()
+            r.to_text()
+            out[f"text_{label}"] = _clock() - t
+            t = _clock()
+            r.to_latex()
+            out[f"latex_{label}"] = _clock() - t
+        finally:
+            latex_printer.LARGE_FORM_TERMS = saved
     out["bytes_poly"] = len(s_poly_native.encode())
     out["bytes_srepr_from_polys"] = len(s_srepr_native.encode())
     d = json.loads(s_srepr_native)
@@ -122,8 +140,9 @@ def main() -> int:
         rows.append(run(name, args.sample, args.check, build_only=(name == "n61" and args.sample is None)))
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     print("| case | forms | terms | solve | build (Expr) | to PolyFraction | JSON sympy | JSON poly from Expr |"
-          " JSON from polys (srepr / poly) | ratio sympy / from polys (srepr) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          " JSON from polys (srepr / poly) | ratio sympy / from polys (srepr) | text before / now |"
+          " LaTeX before / now |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         old = r.get("json_sympy", r.get("json_sympy_est"))
         if old is None:
@@ -134,7 +153,8 @@ def main() -> int:
         print(f"| {r['case']} | {r['forms']} | {r['terms']} | {r['solve']:.2f} | {r['build']:.2f} | "
               f"{r['to_poly']:.2f} | {old:.1f}{est} | {r['json_poly_from_expr']:.2f} | "
               f"{r['json_from_polys_srepr']:.2f} / {r['json_from_polys_poly']:.2f} | "
-              f"{old / r['json_from_polys_srepr']:.0f}x |")
+              f"{old / r['json_from_polys_srepr']:.0f}x | {r['text_sympy']:.1f} / {r['text_poly']:.1f} | "
+              f"{r['latex_sympy']:.1f} / {r['latex_poly']:.1f} |")
     if args.output:
         write_atomic(args.output, json.dumps(rows, indent=2) + "\n")
     return 1 if any(r.get("mismatches") for r in rows) else 0

@@ -158,7 +158,7 @@ def factored(e: sp.Expr) -> tuple[bool, sp.Expr, sp.Expr]:
 
 #: A closed form with more terms (numerator plus denominator) is printed expanded from its polynomial form
 #: (:func:`symbolic_ti.export.poly_form.fraction_latex`) instead of factored through sympy's printer.
-LARGE_FORM_TERMS = 200
+LARGE_FORM_TERMS = 100
 
 
 def large_form(e: sp.Expr) -> PolyFraction | None:
