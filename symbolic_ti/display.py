@@ -117,6 +117,10 @@ class Rendered:
         out = render("notebook_latex", self)
         return None if out is None else str(out)
 
+    def to_html(self) -> str | None:
+        """HTML (as a notebook shows it), or ``None`` where the notebook shows LaTeX instead."""
+        return self._repr_html_()
+
     def _repr_html_(self) -> str | None:
         if not has_renderer("html", self):
             return None

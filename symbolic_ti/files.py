@@ -9,6 +9,7 @@ old content.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 import tempfile
 from pathlib import Path
 
@@ -59,7 +60,8 @@ def _new_file_mode(existing: Path) -> int:
         return 0o666 & ~umask
 
 
-def write_atomic(path: str | os.PathLike[str], text: str | bytes, encoding: str = "utf-8") -> None:
+def write_atomic(path: str | os.PathLike[str], text: str | bytes | Iterable[str | bytes],
+                 encoding: str = "utf-8") -> None:
     """Write ``text`` (or bytes, e.g. a PNG) to ``path`` atomically: all of it, or nothing changes.
 
     Parameters
@@ -68,8 +70,10 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, encoding: str 
         Destination file. An existing file is replaced only once the new content is completely on disk. A
         symbolic link is followed (the link stays, its target is replaced); a device or FIFO such as
         ``/dev/null`` is written into directly, since it cannot be replaced.
-    text : str or bytes
-        Content to write; bytes are written as they are.
+    text : str, bytes, or an iterable of str or bytes
+        Content to write; bytes are written as they are. An iterable (e.g. a generator of JSON chunks) is
+        written chunk by chunk to the temporary file as it is produced (streaming: the whole content is never
+        held in memory), still atomically.
     encoding : str
         Text encoding, UTF-8 by default.
 
@@ -80,14 +84,15 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, encoding: str 
         full, permission); the message names the path. On any exception, including KeyboardInterrupt, the
         temporary file is removed and an existing ``path`` keeps its content.
     """
+    chunks: Iterable[str | bytes] = [text] if isinstance(text, (str, bytes)) else text
     p = Path(path)
     if p.is_symlink():
         p = Path(os.path.realpath(p))  # write through the link, keep the link
     if p.exists() and not p.is_file() and not p.is_dir():  # a device or FIFO: cannot be replaced, write into it
-        data = text if isinstance(text, bytes) else text.encode(encoding)
         try:
             with open(p, "wb") as fh:
-                fh.write(data)
+                for c in chunks:
+                    fh.write(c if isinstance(c, bytes) else c.encode(encoding))
         except OSError as err:
             raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
         return
@@ -97,10 +102,10 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, encoding: str 
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     except OSError as err:
         raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
-    data = text if isinstance(text, bytes) else text.encode(encoding)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for c in chunks:
+                fh.write(c if isinstance(c, bytes) else c.encode(encoding))
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)

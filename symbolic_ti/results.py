@@ -21,6 +21,7 @@ the hook is registered before any result exists.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from types import MappingProxyType
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -33,8 +34,68 @@ from .families.base import Family, Trial
 from .progress import Progress
 from .task import CATEGORIES, ExceptionPair, Task
 
-__all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions", "Formula", "Substitution",
-           "register_substitution"]
+__all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions", "PolyFraction", "Formula",
+           "Substitution", "register_substitution"]
+
+
+Terms = dict[tuple[int, ...], Fraction]
+
+
+@dataclass(frozen=True, eq=False)
+class PolyFraction:
+    """A canceled closed form ``N / D``: numerator and denominator as rational term dictionaries in ``gens``.
+
+    What a solver may hand to :class:`Result` instead of an expression, which is then built only on request
+    (:meth:`as_expr`, cached); printers and JSON work from the terms (:mod:`symbolic_ti.export.poly_form`).
+    ``gens``: Symbols and irrational constants taken as generators; ``num``, ``den``: ``{exponents: Fraction}``.
+    """
+
+    gens: tuple[sp.Expr, ...]
+    num: Terms
+    den: Terms
+
+    @classmethod
+    def from_polys(cls, num: Any, den: Any, gens: tuple[sp.Expr, ...] | None = None) -> PolyFraction:
+        """From two coprime polynomials: sympy ``PolyElement`` (``terms()``) or python-flint ``fmpz_mpoly`` /
+        ``fmpq_mpoly`` (``to_dict()``); ``gens`` default to the sympy ring's symbols."""
+        if gens is None:
+            gens = tuple(num.ring.symbols)
+
+        def terms(p: Any) -> Terms:
+            items = p.terms() if hasattr(p, "terms") else p.to_dict().items()
+            return {tuple(int(x) for x in m): Fraction(int(c.numerator), int(c.denominator))
+                    for m, c in items}
+        return cls(tuple(gens), terms(num), terms(den))
+
+    @property
+    def is_polynomial(self) -> bool:
+        """Whether ``D == 1``."""
+        return self.den == {(0,) * len(self.gens): Fraction(1)}
+
+    def __neg__(self) -> PolyFraction:
+        return PolyFraction(self.gens, {m: -c for m, c in self.num.items()}, self.den)
+
+    def target_minus(self, y: int) -> PolyFraction:
+        """``y - N / D = (y D - N) / D``, canceled (a common factor of it and ``D`` would divide ``N``)."""
+        top = {m: y * c for m, c in self.den.items()}
+        for m, c in self.num.items():
+            top[m] = top.get(m, Fraction(0)) - c
+        return PolyFraction(self.gens, {m: c for m, c in top.items() if c}, self.den)
+
+    def as_expr(self) -> sp.Expr:
+        """The sympy expression ``N / D`` (``Add`` of ``Mul`` terms), built once and cached."""
+        cached = self.__dict__.get("_expr")
+        if cached is None:
+            num = _terms_expr(self.gens, self.num)
+            cached = num if self.is_polynomial else num / _terms_expr(self.gens, self.den)
+            object.__setattr__(self, "_expr", cached)
+        return cached
+
+
+def _terms_expr(gens: tuple[sp.Expr, ...], terms: Terms) -> sp.Expr:
+    return sp.Add(*[sp.Mul(sp.Rational(c.numerator, c.denominator),
+                           *[g if e == 1 else sp.Pow(g, e) for g, e in zip(gens, m, strict=True) if e])
+                    for m, c in terms.items()])
 
 
 class LazyPredictions(Mapping[Trial, sp.Expr]):
@@ -48,8 +109,9 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
     ----------
     trials : tuple of (i, j)
         Every ordered trial, the mapping's keys.
-    compute : callable (i, j) with i < j -> sympy expression
-        Builds ``f(i, j)`` for ``i < j``.
+    compute : callable (i, j) with i < j -> sympy expression or PolyFraction
+        Builds ``f(i, j)`` for ``i < j``. A :class:`PolyFraction` is kept as it is (:meth:`fraction`); its
+        expression is built when the mapping is indexed.
     free_symbols : tuple of Symbols
         Symbols the predictions may contain (known without building them).
     """
@@ -59,10 +121,10 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
         self._trials = tuple(trials)
         self._keys = frozenset(self._trials)
         self._compute = compute
-        self._cache: dict[Trial, sp.Expr] = {}
+        self._cache: dict[Trial, Any] = {}
         self.free_symbols = tuple(free_symbols)
 
-    def __getitem__(self, trial: Trial) -> sp.Expr:
+    def _form(self, trial: Trial) -> Any:
         if trial not in self._keys:
             raise KeyError(trial)
         if trial not in self._cache:
@@ -72,11 +134,24 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
             self._cache[(max(i, j), min(i, j))] = -v
         return self._cache[trial]
 
+    def __getitem__(self, trial: Trial) -> sp.Expr:
+        v = self._form(trial)
+        return v.as_expr() if isinstance(v, PolyFraction) else v
+
+    def fraction(self, trial: Trial) -> PolyFraction | None:
+        """The polynomial form of ``f(trial)`` where the solver gave one (built on access), else ``None``."""
+        v = self._form(trial)
+        return v if isinstance(v, PolyFraction) else None
+
     def __iter__(self) -> Iterator[Trial]:
         return iter(self._trials)
 
     def __len__(self) -> int:
         return len(self._trials)
+
+    def is_built(self, trial: Trial) -> bool:
+        """Whether the closed form of ``trial`` has been built already (looking builds nothing)."""
+        return trial in self._cache
 
     @property
     def n_built(self) -> int:
@@ -98,7 +173,7 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
         with Progress(n=n) as progress:
             progress.update("closed forms", done, len(pairs))
             for t in missing:
-                self[t]
+                self._form(t)
                 done += 1
                 progress.update("closed forms", done, len(pairs))
 
@@ -230,9 +305,10 @@ class Result(Rendered):
     ridgeless_conditions: tuple[sp.Expr, ...] = ()
     seconds: float = field(default=0.0, compare=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self) -> None:  # values: sympy expressions or PolyFractions (kept only in LazyPredictions)
         if not isinstance(self.predictions, (LazyPredictions, MappingProxyType)):
-            object.__setattr__(self, "predictions", MappingProxyType(dict(self.predictions)))
+            preds = {t: v.as_expr() if isinstance(v, PolyFraction) else v for t, v in self.predictions.items()}
+            object.__setattr__(self, "predictions", MappingProxyType(preds))
 
     # --------------------------------------------------------------- basics
     @property
@@ -264,6 +340,11 @@ class Result(Rendered):
             If ``(i, j)`` is not a trial of the task.
         """
         return self.predictions[self.task.check_trial((i, j))]
+
+    def fraction(self, i: int, j: int) -> PolyFraction | None:
+        """``f(i, j)`` as the solver's :class:`PolyFraction` (no sympy expression built), or ``None``."""
+        preds = self.predictions
+        return preds.fraction(self.task.check_trial((i, j))) if isinstance(preds, LazyPredictions) else None
 
     def margin(self, i: int, j: int) -> sp.Expr | None:
         """``g * f(i, j)`` with ``g`` the target or ground truth; ``None`` for a trial without ground truth."""

@@ -19,6 +19,7 @@ from . import latex_parse
 from . import latex_printer
 from . import latex_result
 from . import notebook
+from . import summary
 from . import text
 from . import values
 from . import verification

@@ -13,6 +13,7 @@ string and calling only a fixed table of sympy constructors: nothing is passed t
 from __future__ import annotations
 
 import ast
+from fractions import Fraction
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -23,11 +24,13 @@ from ..display import renderer
 from ..display import dumps as dumps
 from ..errors import ExportError
 from ..families.relu import ReluKernelConstant
-from ..results import Result
-from .values import LARGE_SREPR, exact_value, meta_block
+from ..results import PolyFraction, Result
+from ..task import CATEGORIES
+from .poly_form import poly_fraction
+from .values import LARGE_SREPR, ENCODINGS, exact_value, meta_block
 
 __all__ = ["FORMAT_VERSION", "FORMAT_NAME", "LARGE_SREPR", "result_to_dict", "expression_to_dict",
-           "expression_from_dict", "dumps"]
+           "expression_from_dict", "expression_from_poly", "report_dict", "dumps"]
 
 #: Value of ``meta.format``.
 FORMAT_NAME = "symbolic_ti.result"
@@ -105,14 +108,19 @@ def expression_from_dict(d: Mapping[str, Any] | None) -> sp.Expr | None:
     nothing is evaluated as code. Symbol assumptions written in ``srepr`` (``nonnegative=True``) are kept,
     so the Symbols equal :mod:`symbolic_ti.symbols`'s.
 
+    An object of the compact encoding (``"poly"`` instead of ``"srepr"``) is read by
+    :func:`expression_from_poly`.
+
     Parameters
     ----------
-    d : mapping with key ``"srepr"``, or None
+    d : mapping with key ``"srepr"`` (or ``"poly"``), or None
 
     Returns
     -------
     sympy expression or None
-        ``None`` for ``None``. Invariant: ``expression_from_dict(expression_to_dict(e)) == e``.
+        ``None`` for ``None``. Invariant: ``expression_from_dict(expression_to_dict(e)) == e``; for the ``poly``
+        encoding the value is equal (``sympy.cancel`` of the difference is 0) and the expression is
+        ``N / D`` built from the terms.
 
     Raises
     ------
@@ -121,9 +129,14 @@ def expression_from_dict(d: Mapping[str, Any] | None) -> sp.Expr | None:
     """
     if d is None:
         return None
+    if isinstance(d, Mapping) and "srepr" not in d and isinstance(d.get("poly"), Mapping):
+        return expression_from_poly(d["poly"])
     if not isinstance(d, Mapping) or not isinstance(d.get("srepr"), str):
-        raise ExportError(f"an expression object needs an 'srepr' string, got {d!r}")
-    text = d["srepr"]
+        raise ExportError(f"an expression object needs an 'srepr' string or a 'poly' object, got {d!r}")
+    return _from_srepr(d["srepr"])
+
+
+def _from_srepr(text: str) -> Any:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError:
@@ -136,18 +149,57 @@ def expression_from_dict(d: Mapping[str, Any] | None) -> sp.Expr | None:
         raise ExportError(f"cannot read expression {text!r}: {err}") from None
 
 
+def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
+    """Rebuild ``N / D`` from the compact encoding ``{"gens", "gens_srepr", "num", "den"}`` (docs/json_schema.md).
+
+    Parameters
+    ----------
+    p : mapping
+        ``gens_srepr``: one srepr string per generator (read as :func:`expression_from_dict` reads srepr: no
+        ``eval``); ``num`` and ``den``: lists of ``[exponents, "p/q"]`` terms.
+
+    Returns
+    -------
+    sympy expression
+        ``N / D`` as :meth:`symbolic_ti.export.poly_form.PolyFraction.as_expr` builds it.
+
+    Raises
+    ------
+    ExportError
+        For a malformed object (the message says which part).
+    """
+    try:
+        gens = tuple(_from_srepr(g) for g in p["gens_srepr"])
+        terms = [{tuple(int(x) for x in m): Fraction(str(c)) for m, c in p[k]} for k in ("num", "den")]
+        if any(len(m) != len(gens) for t in terms for m in t):
+            raise ValueError("an exponent list has not one entry per generator")
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as err:
+        raise ExportError(f"cannot read a 'poly' expression object: {err}") from None
+    return PolyFraction(gens, terms[0], terms[1]).as_expr()
+
+
 # ---------------------------------------------------------------------- report
+def _is_number(f: Any) -> bool:
+    if isinstance(f, PolyFraction):
+        return not any(g.is_Symbol for g in f.gens)
+    return not sp.sympify(f).free_symbols
+
+
 def _trial(t: tuple[int, int]) -> list[int]:
     return [t[0], t[1]]
 
 
 @renderer("dict", Result)
-def result_to_dict(result: Result) -> dict[str, Any]:
+def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
     """JSON-ready dictionary of a result; the fields are documented in ``docs/json_schema.md``.
 
     Parameters
     ----------
     result : Result
+    encoding : {"srepr", "poly"}
+        How expression objects store the exact value (:func:`symbolic_ti.export.values.exact_value`):
+        ``"poly"`` writes the compact term lists and prints ``latex``/``text`` from them, in time proportional
+        to their size (docs/json_schema.md#polynomial-encoding).
 
     Returns
     -------
@@ -158,15 +210,69 @@ def result_to_dict(result: Result) -> dict[str, Any]:
         :func:`symbolic_ti.export.values.meta_block`. Registered as the ``"dict"`` renderer of
         :class:`Result` (``Result.to_dict()``, ``Result.to_json()``).
     """
+    return report_dict(result, encoding, lambda items, make: [make(x) for x in items])
+
+
+#: How :func:`report_dict` turns the items of a long list (predictions, margins, training fit) into records:
+#: ``records(items, make)``, a list (or a list subclass that makes them while the JSON encoder iterates).
+Records = Callable[[list[Any], Callable[[Any], dict[str, Any]]], list[dict[str, Any]]]
+
+
+def report_dict(result: Result, encoding: str, records: Records) -> dict[str, Any]:
+    """The body of :func:`result_to_dict`, with the long lists made by ``records`` (streaming: export/stream.py).
+
+    Raises
+    ------
+    ExportError
+        For an unknown ``encoding``.
+    """
+    if encoding not in ENCODINGS:
+        raise ExportError(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
     result.build_all()
     task, family = result.task, result.family
-    ex = expression_to_dict
+
+    def ex(e: Any) -> dict[str, Any] | None:
+        return exact_value(e, encoding)
+
+    converted: dict[tuple[int, int], Any] = {}
+
+    def form(t: tuple[int, int]) -> Any:  # the solver's PolyFraction where it gave one, else the expression
+        frac = result.fraction(*t)
+        if frac is not None:
+            return frac
+        if encoding != "poly":
+            return result.predictions[t]
+        if t not in converted:  # converted once, for the prediction, its margin and its residual
+            e = result.predictions[t]
+            converted[t] = poly_fraction(e) or e
+        return converted[t]
+
+    def margin(t: tuple[int, int]) -> Any:
+        g = task.ground_truth(t)
+        f = form(t)
+        return None if g is None else (f if g == 1 else -f)
+
+    def residual(t: tuple[int, int], y: int) -> Any:
+        f = form(t)
+        if isinstance(f, PolyFraction):
+            return f.target_minus(y)
+        num, den = sp.fraction(f)  # canceled already, as Result.training_fit
+        return sp.expand(y * den - num) / den if den != 1 else y - f
+
     if result.ridgeless:
         ridge = "ridgeless"
     else:
         ridge = str(result.ridge)
     categories = task.categories
-    margins = result.margins
+    margin_trials = [t for t in task.trials if task.ground_truth(t) is not None]
+    summaries = {}
+    for c in (c for c in CATEGORIES if c in set(categories.values())):
+        trials = tuple(t for t in task.trials if categories[t] == c)
+        if all(_is_number(form(t)) for t in trials if task.ground_truth(t) is not None):  # as Result.categories
+            s = result.category_summary(c)
+            summaries[c] = (trials, ex(s.min_margin), s.n_errors)
+        else:  # a symbolic margin: no minimum, no count of errors, and no expression built
+            summaries[c] = (trials, None, None)
     return {
         "meta": meta_block(FORMAT_NAME, FORMAT_VERSION),
         "task": {
@@ -184,28 +290,20 @@ def result_to_dict(result: Result) -> dict[str, Any]:
         "seconds": result.seconds,
         "free_symbols": [s.name for s in result.free_symbols],
         "ridgeless_conditions": [ex(c) for c in result.ridgeless_conditions],
-        "predictions": [
-            {"trial": _trial(t), "category": categories[t], "ground_truth": task.ground_truth(t), "value": ex(v)}
-            for t, v in result.predictions.items()
-        ],
-        "margins": [
-            {"trial": _trial(t), "category": categories[t], "value": ex(m)} for t, m in margins.items()
-        ],
+        "predictions": records(list(result.predictions), lambda t: {
+            "trial": _trial(t), "category": categories[t], "ground_truth": task.ground_truth(t),
+            "value": ex(form(t))}),
+        "margins": records(margin_trials, lambda t: {
+            "trial": _trial(t), "category": categories[t], "value": ex(margin(t))}),
         "exception_margins": [
-            {"exception": str(e), "trial": [e.winner, e.loser], "value": ex(m)}
-            for e, m in result.exception_margins.items()
+            {"exception": str(e), "trial": [e.winner, e.loser], "value": ex(form((e.winner, e.loser)))}
+            for e in task.exceptions
         ],
         "categories": {
-            name: {
-                "trials": [_trial(t) for t in s.trials],
-                "min_margin": ex(s.min_margin),
-                "n_errors": s.n_errors,
-            }
-            for name, s in result.categories.items()
+            name: {"trials": [_trial(t) for t in trials], "min_margin": mm, "n_errors": ne}
+            for name, (trials, mm, ne) in summaries.items()
         },
-        "training_fit": [
-            {"trial": _trial(fit.trial), "target": fit.target, "prediction": ex(fit.prediction),
-             "residual": ex(fit.residual)}
-            for fit in result.training_fit
-        ],
+        "training_fit": records(list(task.training), lambda ty: {
+            "trial": _trial(ty[0]), "target": ty[1], "prediction": ex(form(ty[0])),
+            "residual": ex(residual(ty[0], ty[1]))}),
     }

@@ -33,9 +33,11 @@ import sympy as sp
 from sympy.polys.polyerrors import PolynomialError
 from sympy.printing.latex import LatexPrinter
 
+from ..results import PolyFraction
 from ..solvers.flint_backend import factor_list as flint_factor_list
+from .poly_form import fraction_latex, poly_fraction
 
-__all__ = ["DAGGER", "plain_latex", "factored", "expr_latex"]
+__all__ = ["DAGGER", "LARGE_FORM_TERMS", "plain_latex", "factored", "expr_latex", "large_form"]
 
 #: The mark of an exception's table cell and ``align`` line, ``^{\dagger}`` (removed again by ``parse_exported``).
 DAGGER = r"^{\dagger}"
@@ -154,11 +156,28 @@ def factored(e: sp.Expr) -> tuple[bool, sp.Expr, sp.Expr]:
     return neg_num != neg_den, num, den
 
 
+#: A closed form with more terms (numerator plus denominator) is printed expanded from its polynomial form
+#: (:func:`symbolic_ti.export.poly_form.fraction_latex`) instead of factored through sympy's printer.
+LARGE_FORM_TERMS = 100
+
+
+def large_form(e: sp.Expr) -> PolyFraction | None:
+    """The polynomial form of ``e`` when it has more than :data:`LARGE_FORM_TERMS` terms, else ``None``."""
+    num, den = sp.fraction(e)
+    if len(sp.Add.make_args(num)) + len(sp.Add.make_args(den)) <= LARGE_FORM_TERMS:
+        return None
+    return poly_fraction(e)
+
+
 def expr_latex(e: sp.Expr) -> str:
-    r"""LaTeX of one value: ``sympy.latex`` of a number, ``\frac{num}{den}`` of factored parts otherwise."""
+    r"""LaTeX of one value: ``sympy.latex`` of a number, ``\frac{num}{den}`` of factored parts otherwise (expanded,
+    from the polynomial form, for a form of more than :data:`LARGE_FORM_TERMS` terms)."""
     e = sp.sympify(e)
     if not e.free_symbols:
         return plain_latex(e)
+    big = large_form(e)
+    if big is not None:
+        return fraction_latex(big, plain_latex)
     negative, num, den = factored(e)
     body = plain_latex(num) if den == 1 else rf"\frac{{{plain_latex(num)}}}{{{plain_latex(den)}}}"
     return f"- {body}" if negative else body

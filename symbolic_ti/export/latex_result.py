@@ -23,6 +23,7 @@ from ..display import renderer
 from ..errors import ExportError
 from ..results import Result
 from .latex_printer import DAGGER, expr_latex, plain_latex
+from .summary import summary_if_large
 
 __all__ = ["ARRAY_STRETCH", "trial_latex", "table_latex", "margins_latex", "ridge_latex", "result_to_latex",
            "latex_document"]
@@ -398,5 +399,7 @@ def result_to_latex(result: Result, notebook: bool = False, standalone: bool = F
 
 @renderer("notebook_latex", Result)
 def _notebook_latex(result: Result) -> str:
-    """``Result._repr_latex_``: the MathJax form, ``result_to_latex(result, notebook=True)``."""
-    return result_to_latex(result, notebook=True)
+    """``Result._repr_latex_``: the MathJax form, ``result_to_latex(result, notebook=True)``; a summary for a large
+    result (:func:`symbolic_ti.export.summary.summary_if_large`)."""
+    summary = summary_if_large(result)
+    return summary.to_latex() if summary is not None else result_to_latex(result, notebook=True)

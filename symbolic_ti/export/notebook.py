@@ -30,6 +30,7 @@ from ..display import renderer
 from ..results import Formula, Result
 from .general import general_to_latex  # noqa: F401  (moved to export/general.py, kept importable here)
 from .latex import expr_latex
+from .summary import summary_if_large
 from .text import expr_text
 
 __all__ = ["Formula", "formula_to_latex", "formula_to_text", "result_to_html", "general_to_latex"]
@@ -75,8 +76,12 @@ def result_to_html(result: Result) -> str | None:
     Returns
     -------
     str or None
+        The summary of :func:`symbolic_ti.export.summary.summary_if_large` for a large result; else
         ``None`` for a result with free parameters: its formulas read better as LaTeX (``_repr_latex_``).
     """
+    large = summary_if_large(result)
+    if large is not None:  # a large result: its summary, at once (export/summary.py)
+        return large.to_html()
     if not result.is_numeric:
         return None
     result.build_all()

@@ -15,7 +15,9 @@ import sympy as sp
 
 from ..display import renderer
 from ..results import Result
-from .latex_printer import factored
+from .latex_printer import factored, large_form
+from .poly_form import fraction_text
+from .summary import summarize
 
 __all__ = ["CELL_WIDTH", "expr_text", "approx_suffix", "header_lines", "result_to_text"]
 
@@ -28,13 +30,17 @@ CELL_WIDTH = 24
 def expr_text(e: sp.Expr | None) -> str:
     """One value as text: ``-387/3925`` for a number, ``-(alpha - 1)/(alpha + 2*lambda + 1)`` otherwise.
 
-    Symbolic values have factored numerator and denominator; the value is unchanged. ``None`` gives ``"-"``.
+    Symbolic values have factored numerator and denominator (expanded, from the polynomial form, above
+    :data:`symbolic_ti.export.latex_printer.LARGE_FORM_TERMS` terms); the value is unchanged. ``None`` gives ``"-"``.
     """
     if e is None:
         return "-"
     e = sp.sympify(e)
     if not e.free_symbols:
         return str(e)
+    big = large_form(e)
+    if big is not None:  # many terms: expanded, printed from the polynomial form (export/poly_form.py)
+        return fraction_text(big)
     negative, num, den = factored(e)
     num_s = f"({num})" if num.is_Add and den != 1 else str(num)
     if den == 1:
@@ -215,7 +221,7 @@ def _training(result: Result) -> list[str]:
 
 
 @renderer("text", Result)
-def result_to_text(result: Result) -> str:
+def result_to_text(result: Result, summary: bool = False) -> str:
     """Readable plain-text report of a result.
 
     Sections: header (task, family, ridge, method, time), predictions ``f(i, j)`` for ``j > i`` (a table
@@ -227,11 +233,16 @@ def result_to_text(result: Result) -> str:
     ----------
     result : Result
 
+    summary : bool
+        Only the summary of :func:`symbolic_ti.export.summary.summarize` (sizes, degrees, a few short entries).
+
     Returns
     -------
     str
         ASCII text ending with a newline.
     """
+    if summary:
+        return summarize(result).to_text()
     result.build_all()
     blocks = [header_lines(result), _predictions(result), _margins(result), _training(result)]
     return "\n\n".join("\n".join(b).rstrip("\n") for b in blocks) + "\n"

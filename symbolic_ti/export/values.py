@@ -14,20 +14,34 @@ from typing import Any
 import sympy as sp
 
 from .._version import __version__
+from ..results import PolyFraction
+from .latex_printer import plain_latex
+from .poly_form import fraction_latex, fraction_srepr, fraction_terms, fraction_text, poly_fraction
 
-__all__ = ["LARGE_SREPR", "exact_value", "meta_block"]
+__all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "meta_block"]
 
 #: Above this many characters of ``srepr``, printed terms are not sorted (see :func:`exact_value`).
 LARGE_SREPR = 20000
 
 
-def exact_value(e: Any) -> dict[str, Any] | None:
-    """Store one expression as ``{"srepr", "latex", "text", "float"}``.
+#: The encodings :func:`exact_value` writes: ``"srepr"`` (the default) or ``"poly"`` (docs/json_schema.md).
+ENCODINGS = ("srepr", "poly")
+
+
+def exact_value(e: Any, encoding: str = "srepr") -> dict[str, Any] | None:
+    """Store one expression as ``{"srepr", "latex", "text", "float"}`` (or ``{"poly", "latex", "text", "float"}``).
 
     Parameters
     ----------
-    e : sympy expression, int, Fraction or None
-        ``None`` (e.g. the margin of a trial without ground truth) gives ``None``.
+    e : sympy expression, int, Fraction, PolyFraction or None
+        ``None`` (e.g. the margin of a trial without ground truth) gives ``None``. A
+        :class:`~symbolic_ti.results.PolyFraction` is printed from its terms (``srepr`` of the expression its
+        ``as_expr`` builds; ``latex`` and ``text`` expanded), without building a sympy expression.
+    encoding : {"srepr", "poly"}
+        ``"poly"``: where ``e`` is a rational function over the rationals in its generators
+        (:func:`symbolic_ti.export.poly_form.poly_fraction`), the compact term lists ``poly`` replace ``srepr``
+        and ``latex``/``text`` are printed from the terms (expanded, in time proportional to their size);
+        otherwise, and for ``"srepr"``, the record below.
 
     Returns
     -------
@@ -40,20 +54,42 @@ def exact_value(e: Any) -> dict[str, Any] | None:
     """
     if e is None:
         return None
+    if isinstance(e, PolyFraction):  # the solver's polynomial form: printed from its terms, no sympy printer
+        return _fraction_value(e, encoding)
     e = sp.sympify(e)
-    value: float | None = None
-    if not e.free_symbols:
-        try:
-            value = float(e)
-        except (TypeError, ValueError):  # complex or not a number
-            value = None
-        if value is not None and not math.isfinite(value):
-            value = None
+    value = _float(e)
+    if encoding == "poly":
+        form = poly_fraction(e)
+        if form is not None:
+            return {"poly": fraction_terms(form), "latex": fraction_latex(form, plain_latex), "text": fraction_text(form),
+                    "float": value}
     srepr = sp.srepr(e)
     if len(srepr) > LARGE_SREPR:  # sorting the terms of a huge polynomial dominates printing: keep sympy's order
         return {"srepr": srepr, "latex": sp.latex(e, order="none"), "text": sp.sstr(e, order="none"),
                 "float": value}
     return {"srepr": srepr, "latex": sp.latex(e), "text": str(e), "float": value}
+
+
+def _float(e: sp.Expr) -> float | None:
+    if e.free_symbols:
+        return None
+    try:
+        value = float(e)
+    except (TypeError, ValueError):  # complex or not a number
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _fraction_value(form: PolyFraction, encoding: str) -> dict[str, Any]:
+    """The record of a :class:`PolyFraction`: ``srepr`` (or ``poly``), ``latex`` and ``text`` from its terms."""
+    if not form.gens:
+        value: float | None = float(form.num.get((), 0) / form.den[()]) if form.num else 0.0
+    elif all(not g.is_Symbol for g in form.gens):  # a number in pi, sqrt(3), ...
+        value = _float(form.as_expr())
+    else:
+        value = None
+    exact = {"poly": fraction_terms(form)} if encoding == "poly" else {"srepr": fraction_srepr(form)}
+    return {**exact, "latex": fraction_latex(form, plain_latex), "text": fraction_text(form), "float": value}
 
 
 def meta_block(format_name: str, format_version: int, *, created: bool = True) -> dict[str, Any]:

@@ -4,7 +4,7 @@ docstring of :mod:`symbolic_ti.numeric.grid`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import sympy as sp
@@ -13,6 +13,7 @@ from ..errors import ParameterError, SolveError
 from ..families.base import Trial
 from ..results import Result
 from .compiled import CompiledResult, _Factor, _Rational
+from .grid_poly import flint_factored
 
 __all__ = ["compile_result"]
 
@@ -102,65 +103,18 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
     if not syms:  # a numeric result: exact constants, rounded once (evalf is adaptive: correct digits)
         consts = tuple(result.predictions[t] for t in chosen)
         return _constant_result(result, chosen, names, consts)
-    nums: list[sp.Expr] = []
-    dens: list[sp.Expr] = []
-    for t in chosen:
-        e = result.predictions[t]
-        num, den = sp.fraction(sp.together(e) if e.is_Add else e)
-        nums.append(num)
-        dens.append(den)
-    try:
-        try:
-            polys, info = sp.parallel_poly_from_expr(nums + dens, *syms)
-        except sp.PolynomialError:
-            polys, info = sp.parallel_poly_from_expr(nums + dens)
-    except sp.PolynomialError as err:  # pragma: no cover - not expected for kernel ridge closed forms
-        raise SolveError(f"compile_result: a closed form is not a rational function of polynomial "
-                         f"generators ({err})") from None
-    gens = tuple(info["gens"])
-    # distinct polynomials (numerators equal up to sign share one), each factored once
-    poly_index: dict[tuple, int] = {}
-    poly_factored: list[tuple[sp.Expr, list[tuple[int, int]]]] = []
-    factor_index: dict[tuple, int] = {}
-    factors: list[_Factor] = []
-
-    def factor_id(p: sp.Poly) -> int:
-        key = tuple(sorted(p.terms()))
-        if key not in factor_index:
-            factor_index[key] = len(factors)
-            factors.append(_Factor(tuple((m, sp.sympify(c)) for m, c in key)))
-        return factor_index[key]
-
-    def poly_id(p: sp.Poly) -> tuple[int, int]:
-        key = tuple(sorted(p.terms()))
-        if key in poly_index:
-            return poly_index[key], 1
-        neg = tuple((m, -c) for m, c in key)
-        if neg in poly_index:
-            return poly_index[neg], -1
-        parts: list[tuple[int, int]] = []
-        if p.is_ground:
-            const = p.LC() if not p.is_zero else sp.Integer(0)
-        else:
-            try:
-                const, fl = p.factor_list()
-            except (sp.PolynomialError, NotImplementedError):  # pragma: no cover - exotic coefficient domains
-                const, fl = sp.Integer(1), [(p, 1)]
-            for h, e in fl:
-                if h.LC() < 0 if h.LC().is_comparable else False:
-                    h, const = -h, const * (-1) ** e
-                parts.append((factor_id(h), e))
-        poly_index[key] = len(poly_factored)
-        poly_factored.append((sp.sympify(const), parts))
-        return poly_index[key], 1
-
+    fast = flint_factored(result, chosen, syms)  # FLINT's factorization of the polynomial forms (grid_poly.py)
+    if fast is not None:
+        factors = [_Factor(terms) for terms in fast[0]]
+        poly_factored, pairs, gens = fast[1], fast[2], tuple(syms)
+    else:
+        gens, factors, poly_factored, pairs = _sympy_factored(result, chosen, syms)
     rat_index: dict[tuple, int] = {}
     rationals: list[_Rational] = []
     trial_rational = np.empty(n_t, dtype=int)
     trial_sign = np.empty(n_t)
     for k in range(n_t):
-        ni, ns = poly_id(polys[k])
-        di, ds = poly_id(polys[n_t + k])
+        ni, ns, di, ds = pairs[k]
         if (ni, di) not in rat_index:
             (cn, pn), (cd, pd) = poly_factored[ni], poly_factored[di]
             if cd == 0:
@@ -197,6 +151,71 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
         _trial_rational=trial_rational, _trial_sign=trial_sign, _result=result, _conditions=conditions,
         _const_float=np.array([float(rat.const) for rat in rationals]),
     )
+
+
+def _sympy_factored(result: Result, chosen: tuple[Trial, ...], syms: tuple[sp.Symbol, ...]) -> tuple[Any, ...]:
+    """sympy's path (generators that are not all Symbols, or no FLINT): ``parallel_poly_from_expr`` and
+    ``factor_list``; returns ``(gens, factors, factored polynomials, per-trial pairs)`` as
+    :func:`symbolic_ti.numeric.grid_poly.flint_factored`."""
+    nums: list[sp.Expr] = []
+    dens: list[sp.Expr] = []
+    for t in chosen:
+        e = result.predictions[t]
+        num, den = sp.fraction(sp.together(e) if e.is_Add else e)
+        nums.append(num)
+        dens.append(den)
+    try:
+        try:
+            polys, info = sp.parallel_poly_from_expr(nums + dens, *syms)
+        except sp.PolynomialError:
+            polys, info = sp.parallel_poly_from_expr(nums + dens)
+    except sp.PolynomialError as err:  # pragma: no cover - not expected for kernel ridge closed forms
+        raise SolveError(f"compile_result: a closed form is not a rational function of polynomial "
+                         f"generators ({err})") from None
+    gens = tuple(info["gens"])
+    n_t = len(chosen)
+    # distinct polynomials (numerators equal up to sign share one), each factored once
+    poly_index: dict[tuple, int] = {}
+    poly_factored: list[tuple[sp.Expr, list[tuple[int, int]]]] = []
+    factor_index: dict[tuple, int] = {}
+    factors: list[_Factor] = []
+
+    def factor_id(p: sp.Poly) -> int:
+        key = tuple(sorted(p.terms()))
+        if key not in factor_index:
+            factor_index[key] = len(factors)
+            factors.append(_Factor(tuple((m, sp.sympify(c)) for m, c in key)))
+        return factor_index[key]
+
+    def poly_id(p: sp.Poly) -> tuple[int, int]:
+        key = tuple(sorted(p.terms()))
+        if key in poly_index:
+            return poly_index[key], 1
+        neg = tuple((m, -c) for m, c in key)
+        if neg in poly_index:
+            return poly_index[neg], -1
+        parts: list[tuple[int, int]] = []
+        if p.is_ground:
+            const = p.LC() if not p.is_zero else sp.Integer(0)
+        else:
+            try:
+                const, fl = p.factor_list()
+            except (sp.PolynomialError, NotImplementedError):  # pragma: no cover - exotic coefficient domains
+                const, fl = sp.Integer(1), [(p, 1)]
+            for h, e in fl:
+                if h.LC() < 0 if h.LC().is_comparable else False:
+                    h, const = -h, const * (-1) ** e
+                parts.append((factor_id(h), e))
+        poly_index[key] = len(poly_factored)
+        poly_factored.append((sp.sympify(const), parts))
+        return poly_index[key], 1
+
+    pairs = []
+    for k in range(n_t):
+        ni, ns = poly_id(polys[k])
+        di, ds = poly_id(polys[n_t + k])
+        pairs.append((ni, ns, di, ds))
+    return gens, factors, poly_factored, pairs
 
 
 def _constant_result(result: Result, chosen: tuple[Trial, ...], names: tuple[str, ...],

@@ -1,0 +1,108 @@
+"""Streaming JSON reports: a large result written record by record to the temporary file, atomically, with progress.
+
+``Result.to_json()`` builds the whole dictionary and then the whole string (38 MB for the symbolic n = 25 result of
+issue 17) before anything is written. :func:`write_json` writes the same text (byte for byte: the same
+dictionary, through the same ``json`` encoder settings as :func:`symbolic_ti.display.dumps`) while it is made:
+the long lists of the report (predictions, margins, training fit) are lists whose records are made when the
+encoder reaches them, the encoder's chunks go straight to :func:`symbolic_ti.files.write_atomic` (which writes
+them to a temporary file and renames it at the end), and :class:`symbolic_ti.progress.Progress` shows the
+records done on a terminal. Ctrl-C or an error leaves the destination untouched and no temporary file behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..errors import ExportError
+from ..files import write_atomic
+from ..progress import Progress
+from ..results import Result
+from .jsonreport import report_dict
+
+__all__ = ["write_json", "iter_json"]
+
+
+class _Records(list[dict[str, Any]]):
+    """A list whose records are made while it is iterated (the ``json`` encoder iterates arrays)."""
+
+    def __init__(self, items: list[Any], make: Callable[[Any], dict[str, Any]], tick: Callable[[], None]) -> None:
+        super().__init__()
+        self._items, self._make, self._tick = items, make, tick
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for x in self._items:
+            yield self._make(x)
+            self._tick()
+
+
+def iter_json(result: Result, encoding: str = "srepr", indent: int | None = 2,
+              progress: Progress | None = None) -> Iterator[str]:
+    """The chunks of ``result.to_json(indent=indent, encoding=encoding)``, each record made when it is reached.
+
+    Parameters
+    ----------
+    result : Result
+    encoding : {"srepr", "poly"}
+        As :func:`symbolic_ti.export.jsonreport.result_to_dict`.
+    indent : int or None
+    progress : Progress, optional
+        Updated after every record ("JSON records", done, total).
+
+    Yields
+    ------
+    str
+        Pieces whose concatenation equals ``result.to_json(...)`` (up to ``meta.created``, the time of writing).
+    """
+    task = result.task
+    total = len(task.trials) + sum(1 for t in task.trials if task.ground_truth(t) is not None) + len(task.training)
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress.update("JSON records", done, total)
+
+    def records(items: list[Any], make: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
+        return _Records(items, make, tick)
+
+    d = report_dict(result, encoding, records)
+    encoder = json.JSONEncoder(indent=indent, ensure_ascii=False, allow_nan=False)
+    try:
+        yield from encoder.iterencode(d)
+    except (TypeError, ValueError) as err:  # as display.dumps
+        raise ExportError(f"cannot write JSON: {err}") from None
+
+
+def write_json(result: Result, path: str | os.PathLike[str], encoding: str = "srepr",
+               indent: int | None = 2) -> None:
+    """Write ``result``'s JSON report to ``path``, streamed and atomic, with progress on a terminal.
+
+    Parameters
+    ----------
+    result : Result
+    path : str or path-like
+    encoding : {"srepr", "poly"}
+    indent : int or None
+
+    Raises
+    ------
+    ExportError
+        If the file cannot be written (:func:`symbolic_ti.files.write_atomic`) or the encoding is unknown.
+    """
+    with Progress(n=result.task.n) as progress:
+        write_atomic(path, _with_newline(iter_json(result, encoding, indent, progress)))
+
+
+def _with_newline(chunks: Iterator[str]) -> Iterator[str]:
+    yield from chunks
+    yield "\n"
