@@ -173,9 +173,8 @@ def _conjunctivity_rows(config: Configuration, spec: SweepSpec, ridges: list[sp.
             elif group.at_start:
                 rows.append(_row(base, "alpha_first", value=sp.Integer(0), detail="at_start"))
             else:
-                s, t = group.gamma_interval  # type: ignore[misc]
                 rows.append(_row(base, "alpha_first", value=group.alpha, value_float=group.alpha_float,
-                                 detail=f"crossing; gamma* in [{s}, {t}]"))
+                                 detail="crossing"))
         if "first_failing" in spec.compute and group is not None:
             for t in group.trials:
                 if t[0] < t[1]:  # the reverse trial (j, i) fails with (i, j): f(j, i) = -f(i, j)
