@@ -1,0 +1,110 @@
+"""Throughput of sweeps (issue 14): the atlas spec on a plain loop, the local pool (1 and 2 processes) and Dask.
+
+Usage::
+
+    python benchmarks/bench_sweep.py [--n-max 21] [--output FILE.json]
+
+The workload is ``derivations/atlas.toml`` restricted to n = 5..--n-max (single exceptions of span 2..6 at every
+position, four ridges; the pairs of exceptions are left out so that every configuration has the same kind of
+work). All in one process, one after the other:
+
+(loop)     the baseline: a plain Python loop over the configurations calling the public API directly
+           (``critical_gammas`` once, then ``critical_conjunctivity`` at each ridge), no sweep machinery, no files;
+(inline)   ``run_sweep(..., jobs=0)``: the sweep's task function and Parquet shards, in this process;
+(pool 1)   ``run_sweep(..., jobs=1)``: a local ProcessPoolExecutor with one worker;
+(pool 2)   ``run_sweep(..., jobs=2)``;
+(dask 2)   ``run_sweep(..., engine="dask", workers=2)``: a Dask LocalCluster of two one-thread worker processes
+           (cluster start-up included).
+
+Throughput is configurations per wall-clock second; each ratio is against the loop of the same run. Every
+table is checked against the loop's alpha*_first values (exact text equality). The machine is shared: the load
+average is recorded next to the numbers. Output: a markdown table on stdout and JSON (default
+benchmarks/results/sweep.json), written atomically.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from symbolic_ti import Task, __version__  # noqa: E402
+from symbolic_ti.analysis.conjunctivity import critical_conjunctivity, critical_gammas  # noqa: E402
+from symbolic_ti.files import write_atomic  # noqa: E402
+from symbolic_ti.sweep import ExceptionAxis, configurations, load_spec, read_dataset, run_sweep  # noqa: E402
+
+
+def workload(n_max: int):
+    spec = load_spec(ROOT / "derivations" / "atlas.toml")
+    return dataclasses.replace(spec, n=tuple(n for n in spec.n if n <= n_max), shard_seconds=0.5,
+                               exceptions=(ExceptionAxis("single", (2, 6)),), name=f"bench n<={n_max}")
+
+
+def plain_loop(spec) -> tuple[float, dict]:
+    start = time.perf_counter()
+    values = {}
+    for c in configurations(spec):
+        task = Task(c.n, list(c.exceptions))
+        gam = critical_gammas(task)
+        for ridge in spec.ridge:
+            rep = critical_conjunctivity(task, ridge, gammas=gam)
+            values[(c.key, ridge)] = None if rep.alpha_first is None else str(rep.alpha_first)
+    return time.perf_counter() - start, values
+
+
+def check(directory: Path, values: dict) -> None:
+    df = read_dataset(directory)
+    a = df[df.quantity == "alpha_first"]
+    got = {(r.config, r.ridge): (None if r.value is None or r.value != r.value else r.value) for r in a.itertuples()}
+    if got != values:
+        raise SystemExit(f"table of {directory} differs from the plain loop")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n-max", type=int, default=21)
+    ap.add_argument("--output", default=str(ROOT / "benchmarks" / "results" / "sweep.json"))
+    args = ap.parse_args()
+    spec = workload(args.n_max)
+    count = len(configurations(spec))
+    load_before = os.getloadavg()
+    rows = []
+    base, values = plain_loop(spec)
+    rows.append(("loop", base))
+    print(f"{count} configurations; loop {base:.2f} s", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, kw in (("inline", {"jobs": 0}), ("pool 1", {"jobs": 1}), ("pool 2", {"jobs": 2}),
+                          ("dask 2", {"engine": "dask", "workers": 2})):
+            out = Path(tmp) / label.replace(" ", "_")
+            start = time.perf_counter()
+            summary = run_sweep(spec, out, **kw)
+            seconds = time.perf_counter() - start
+            if not summary.ok:
+                raise SystemExit(f"{label}: {summary.text()}")
+            check(out, values)
+            rows.append((label, seconds))
+            print(f"{label} {seconds:.2f} s", file=sys.stderr)
+    result = {"version": __version__, "machine": platform.machine(), "python": platform.python_version(),
+              "cores": os.cpu_count(), "load_average_before": load_before, "load_average_after": os.getloadavg(),
+              "configurations": count, "n_max": args.n_max,
+              "runs": [{"engine": k, "seconds": s, "configurations_per_second": count / s, "speed_vs_loop": base / s}
+                       for k, s in rows]}
+    write_atomic(args.output, json.dumps(result, indent=1) + "\n")
+    print("| engine | seconds | configurations/s | vs loop |\n|---|---|---|---|")
+    for r in result["runs"]:
+        print(f"| {r['engine']} | {r['seconds']:.2f} | {r['configurations_per_second']:.3g} | "
+              f"{r['speed_vs_loop']:.2f} |")
+    print(f"load average before/after: {load_before} / {result['load_average_after']}")
+
+
+if __name__ == "__main__":
+    main()
