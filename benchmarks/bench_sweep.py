@@ -16,6 +16,10 @@ work). All in one process, one after the other:
 (dask 2)   ``run_sweep(..., engine="dask", workers=2)``: a Dask LocalCluster of two one-thread worker processes
            (cluster start-up included).
 
+With ``--cost-n 61,81,101`` it instead times one configuration per span (the central exception, four ridges) at
+each n in this process and compares it with the cost fit of ``symbolic_ti.sweep.tasks.estimate_seconds`` (the
+basis of the atlas's extrapolation).
+
 Throughput is configurations per wall-clock second; each ratio is against the loop of the same run. Every
 table is checked against the loop's alpha*_first values (exact text equality). The machine is shared: the load
 average is recorded next to the numbers. Output: a markdown table on stdout and JSON (default
@@ -40,7 +44,9 @@ sys.path.insert(0, str(ROOT))
 from symbolic_ti import Task, __version__  # noqa: E402
 from symbolic_ti.analysis.conjunctivity import critical_conjunctivity, critical_gammas  # noqa: E402
 from symbolic_ti.files import write_atomic  # noqa: E402
-from symbolic_ti.sweep import ExceptionAxis, configurations, load_spec, read_dataset, run_sweep  # noqa: E402
+from symbolic_ti.sweep import (Configuration, ExceptionAxis, configurations, load_spec, read_dataset,  # noqa: E402
+                               run_sweep)
+from symbolic_ti.sweep.tasks import estimate_seconds  # noqa: E402
 
 
 def workload(n_max: int):
@@ -69,11 +75,40 @@ def check(directory: Path, values: dict) -> None:
         raise SystemExit(f"table of {directory} differs from the plain loop")
 
 
+def cost_sample(ns: list[int], output: str) -> None:
+    """Time the central exception of each span 2..6 at each n (four ridges) against the cost fit."""
+    spec = load_spec(ROOT / "derivations" / "atlas.toml")
+    rows = []
+    for n in ns:
+        for D in range(2, 7):
+            L = (n + 1 - D) // 2
+            c = Configuration("exchangeable", (("kappa_d", "0"),), n, (f"{L + D}>{L}",))
+            start, cpu = time.perf_counter(), time.process_time()
+            task = Task(n, list(c.exceptions))
+            gam = critical_gammas(task)
+            for ridge in spec.ridge:
+                critical_conjunctivity(task, ridge, gammas=gam)
+            rows.append({"n": n, "D": D, "seconds": time.perf_counter() - start,
+                         "cpu_seconds": time.process_time() - cpu, "estimate": estimate_seconds(c, spec)})
+            print(rows[-1], file=sys.stderr)
+    write_atomic(output, json.dumps({"version": __version__, "load_average": os.getloadavg(), "rows": rows},
+                                    indent=1) + "\n")
+    print("| n | CPU s (mean of D = 2..6) | fit s | CPU / fit |\n|---|---|---|---|")
+    for n in ns:
+        r = [x for x in rows if x["n"] == n]
+        cpu, est = sum(x["cpu_seconds"] for x in r) / len(r), sum(x["estimate"] for x in r) / len(r)
+        print(f"| {n} | {cpu:.3g} | {est:.3g} | {cpu / est:.2f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n-max", type=int, default=21)
+    ap.add_argument("--cost-n", type=lambda s: [int(x) for x in s.split(",")], default=None)
     ap.add_argument("--output", default=str(ROOT / "benchmarks" / "results" / "sweep.json"))
     args = ap.parse_args()
+    if args.cost_n:
+        cost_sample(args.cost_n, args.output)
+        return
     spec = workload(args.n_max)
     count = len(configurations(spec))
     load_before = os.getloadavg()

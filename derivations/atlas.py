@@ -46,7 +46,7 @@ def single_table(df):
 
 def phase_figures(df, directory: Path) -> list[Path]:
     """One PNG per ridge: alpha*_first against (n, L) for each span (white: no test trial ever fails; black:
-    wrong already as alpha -> 0+)."""
+    wrong already as alpha -> 0+; grey: no such exception)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -61,26 +61,30 @@ def phase_figures(df, directory: Path) -> list[Path]:
         r = a[a.ridge == ridge]
         if r.empty:
             continue
-        fig, axes = plt.subplots(1, len(spans), figsize=(3.0 * len(spans), 3.2), sharey=True)
+        fig, axes = plt.subplots(1, len(spans), figsize=(2.4 * len(spans) + 1.2, 3.0), sharey=True)
+        fig.subplots_adjust(left=0.06, right=0.9, bottom=0.16, top=0.82, wspace=0.08)
         nmax = int(r.n.max())
         for ax, D in zip(np.atleast_1d(axes), spans, strict=True):
             s = r[r.span == D]
             grid = np.full((nmax + 1, nmax + 1), np.nan)
-            start = np.zeros_like(grid, dtype=bool)
+            state = np.full_like(grid, np.nan)  # 1: wrong at alpha -> 0+, 0: never fails
             for row in s.itertuples():
                 if row.detail == "crossing":
                     grid[row.L, row.n] = np.log10(row.value_float)
-                elif row.detail == "at_start":
-                    start[row.L, row.n] = True
-            im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=-4, vmax=0)
-            ax.imshow(np.where(start, 1.0, np.nan), origin="lower", aspect="auto", cmap="gray_r", vmin=0, vmax=1)
+                else:
+                    state[row.L, row.n] = 1.0 if row.detail == "at_start" else 0.0
+            ax.set_facecolor("0.8")
+            im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=-4, vmax=0,
+                           interpolation="nearest")
+            ax.imshow(state, origin="lower", aspect="auto", cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
             ax.set_title(f"D = {D}")
             ax.set_xlabel("n")
             ax.set_xlim(4, nmax + 1)
             ax.set_ylim(0.5, nmax - 1)
         np.atleast_1d(axes)[0].set_ylabel("L (exception loser)")
-        fig.colorbar(im, ax=axes, label="log10 alpha*_first")
-        fig.suptitle(f"alpha*_first, {ridge}: black = wrong as alpha -> 0+, white = never fails", fontsize=9)
+        fig.colorbar(im, ax=axes, label="log10 alpha*_first", fraction=0.03)
+        fig.suptitle(f"alpha*_first, {ridge}: black = wrong as alpha -> 0+, white = never fails, "
+                     "grey = no such exception", fontsize=9)
         path = directory / f"atlas_{ridge.replace('/', '_')}.png"
         fig.savefig(path, dpi=70)
         plt.close(fig)
