@@ -33,6 +33,7 @@ import dataclasses
 import json
 import os
 import platform
+import resource
 import sys
 import tempfile
 import time
@@ -53,6 +54,13 @@ def workload(n_max: int):
     spec = load_spec(ROOT / "derivations" / "atlas.toml")
     return dataclasses.replace(spec, n=tuple(n for n in spec.n if n <= n_max), shard_seconds=0.5,
                                exceptions=(ExceptionAxis("single", (2, 6)),), name=f"bench n<={n_max}")
+
+
+def cpu_now() -> float:
+    """CPU seconds of this process and of its finished children (pool and Dask worker processes are reaped
+    when their engine shuts down, so a run's children are counted once it returns)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def plain_loop(spec) -> tuple[float, dict]:
@@ -113,31 +121,33 @@ def main() -> None:
     count = len(configurations(spec))
     load_before = os.getloadavg()
     rows = []
+    cpu = cpu_now()
     base, values = plain_loop(spec)
-    rows.append(("loop", base))
+    rows.append(("loop", base, cpu_now() - cpu))
     print(f"{count} configurations; loop {base:.2f} s", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         for label, kw in (("inline", {"jobs": 0}), ("pool 1", {"jobs": 1}), ("pool 2", {"jobs": 2}),
                           ("dask 2", {"engine": "dask", "workers": 2})):
             out = Path(tmp) / label.replace(" ", "_")
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), cpu_now()
             summary = run_sweep(spec, out, **kw)
             seconds = time.perf_counter() - start
+            cpu = cpu_now() - cpu
             if not summary.ok:
                 raise SystemExit(f"{label}: {summary.text()}")
             check(out, values)
-            rows.append((label, seconds))
+            rows.append((label, seconds, cpu))
             print(f"{label} {seconds:.2f} s", file=sys.stderr)
     result = {"version": __version__, "machine": platform.machine(), "python": platform.python_version(),
               "cores": os.cpu_count(), "load_average_before": load_before, "load_average_after": os.getloadavg(),
               "configurations": count, "n_max": args.n_max,
-              "runs": [{"engine": k, "seconds": s, "configurations_per_second": count / s, "speed_vs_loop": base / s}
-                       for k, s in rows]}
+              "runs": [{"engine": k, "seconds": s, "cpu_seconds": c, "configurations_per_second": count / s,
+                        "speed_vs_loop": base / s, "cpu_vs_loop": c / rows[0][2]} for k, s, c in rows]}
     write_atomic(args.output, json.dumps(result, indent=1) + "\n")
-    print("| engine | seconds | configurations/s | vs loop |\n|---|---|---|---|")
+    print("| engine | wall s | configurations/s | speed vs loop | CPU s | CPU vs loop |\n|---|---|---|---|---|---|")
     for r in result["runs"]:
         print(f"| {r['engine']} | {r['seconds']:.2f} | {r['configurations_per_second']:.3g} | "
-              f"{r['speed_vs_loop']:.2f} |")
+              f"{r['speed_vs_loop']:.2f} | {r['cpu_seconds']:.1f} | {r['cpu_vs_loop']:.2f} |")
     print(f"load average before/after: {load_before} / {result['load_average_after']}")
 
 

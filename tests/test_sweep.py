@@ -147,7 +147,8 @@ def test_lost_worker_leaves_complete_shards_and_resume_completes(conj_local, tmp
     pd.testing.assert_frame_equal(table(conj_local), table(tmp_path / "lost"))
 
 
-def test_resume_after_killing_the_process(conj_local, tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["kill", "ctrl-c"])
+def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
     spec_file = tmp_path / "conj.toml"
     spec_file.write_text(
         'n = [6, 7]\nridge = ["ridgeless", "1/10"]\ncompute = ["critical_conjunctivity", "first_failing"]\n'
@@ -160,12 +161,14 @@ def test_resume_after_killing_the_process(conj_local, tmp_path):
                 "from symbolic_ti.cli import main; sys.exit(main(sys.argv[1:]))")
     proc = subprocess.Popen([sys.executable, "-c", slow_cli, "sweep", str(spec_file), "-o", str(out),
                              "--jobs", "1", "-q"], cwd=ROOT, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while len(list(out.glob("*.parquet"))) < 2 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+    os.killpg(proc.pid, sig)  # the whole process group, as a terminal's Ctrl-C does
+    _, err = proc.communicate()
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130 and err == "symbolic-ti: interrupted\n"
     written = list(out.glob("*.parquet"))
     assert 2 <= len(written) < len(make_shards(spec_from_dict(CONJ)))
     for f in written:

@@ -16,6 +16,7 @@ calling process, so a worker that dies can never leave a partial shard.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
@@ -38,11 +39,17 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def _ignore_interrupt() -> None:
+    """Pool workers ignore Ctrl-C: the calling process handles it and terminates them (no worker tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> Iterator[Outcome]:
     """Run ``shards`` on a local process pool of ``jobs`` processes (default every core; 0: in this process).
 
     At most ``2 jobs`` shards are queued at a time, in the given order, so that the expensive ones start first
-    and an interrupt cancels little. A worker that dies breaks the pool (``BrokenProcessPool``): the shards in
+    and an interrupt cancels little; on an interrupt the workers are terminated at once (their shards are not
+    written). A worker that dies breaks the pool (``BrokenProcessPool``): the shards in
     flight and those not yet started are yielded with that exception.
     """
     jobs = default_jobs() if jobs is None else jobs
@@ -54,7 +61,7 @@ def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> 
         return
     pending = list(reversed(shards))
     running: dict[Future[list[dict[str, Any]]], Shard] = {}
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
     try:
         while pending or running:
             while pending and len(running) < 2 * jobs:
@@ -70,8 +77,12 @@ def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> 
                 shard = running.pop(fut)
                 exc = fut.exception()
                 yield shard, (exc if exc is not None else fut.result())
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:  # Ctrl-C, or the consumer stopped: do not wait for the shards in flight
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+        raise
+    pool.shutdown(wait=True)
 
 
 def run_dask(spec: SweepSpec, shards: list[Shard], *, workers: int | None = None,
