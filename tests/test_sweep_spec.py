@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("pyarrow")
 
 from symbolic_ti.cli import main  # noqa: E402
-from symbolic_ti.sweep import (ExceptionAxis, SweepSpec, configurations, dry_run, load_spec,  # noqa: E402
+from symbolic_ti.sweep import (ExceptionAxis, SpecError, SweepSpec, configurations, dry_run, load_spec,  # noqa: E402
                                make_shards, spec_from_dict)
 
 GOOD = 'n = [5, 6]\nridge = ["ridgeless", "0.1"]\ncompute = ["critical_conjunctivity"]\n' \
@@ -26,6 +26,13 @@ def test_toml_file_and_dataclasses_agree(tmp_path):
         ("3>1",), ("4>2",), ("5>3",), ("4>1",), ("5>2",),
         ("3>1",), ("4>2",), ("5>3",), ("6>4",), ("4>1",), ("5>2",), ("6>3",)]
     assert dry_run(spec).configurations == 12
+
+
+def test_dataclasses_are_checked_too():
+    with pytest.raises(SpecError, match="key 'n'"):
+        SweepSpec(n=(2,)).validated()
+    with pytest.raises(SpecError, match=r"key 'exceptions\[0\].span'"):
+        SweepSpec(n=(5,), exceptions=(ExceptionAxis("single", (1, 3)),)).validated()
 
 
 def test_generators_pairs_explicit_and_cost_order():

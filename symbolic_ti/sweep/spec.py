@@ -362,6 +362,16 @@ def load_spec(path: str | Path) -> SweepSpec:
 
 # ---------------------------------------------------------------------------------------- checking
 def _check(spec: SweepSpec) -> None:
+    if not spec.n:
+        raise _fail("n", "must not be empty")
+    for n in spec.n:
+        _int(n, "n", 3)
+        if n > MAX_ITEMS:
+            raise _fail("n", f"must be at most {MAX_ITEMS}, got {n}")
+    for k, axis in enumerate(spec.exceptions):
+        if axis.kind not in EXCEPTION_KINDS:
+            raise _fail(f"exceptions[{k}].kind", f"must be one of {', '.join(EXCEPTION_KINDS)}, got {axis.kind!r}")
+        _span(list(axis.span), f"exceptions[{k}].span")
     for q in spec.compute:
         if q not in QUANTITIES:
             raise _fail("compute", f"unknown quantity {q!r}; allowed: {', '.join(QUANTITIES)}")
