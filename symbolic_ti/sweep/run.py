@@ -156,9 +156,9 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
     failed: list[tuple[str, str]] = []
     lost: list[tuple[str, str]] = []
     written = computed = 0
-    width = "cores" if engine == "local" else "workers"
-    count = (jobs if jobs is not None else default_jobs()) if engine == "local" else (workers or scheduler)
-    with Progress(label=f"symbolic-ti sweep ({engine}, {count} {width})") as progress:
+    where = (f"workers={jobs if jobs is not None else default_jobs()}" if engine == "local"
+             else (f"scheduler={scheduler}" if scheduler else f"workers={workers or default_jobs()}"))
+    with Progress(label=f"symbolic-ti sweep ({engine}, {where})") as progress:
         progress.update("configurations", 0, total)
         for shard, result in _outcomes(spec, todo, engine, jobs, workers, scheduler, processes):
             if isinstance(result, BaseException):
