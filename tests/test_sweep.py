@@ -57,6 +57,9 @@ def test_conjunctivity_rows_agree_with_direct_calls(conj_local):
     alpha = df[df.quantity == "alpha_first"]
     # 2 ridges x (single exceptions of span 2, 3 at n = 6, 7: 4+3+5+4, and the explicit pair at n = 7)
     assert len(alpha) == 2 * (4 + 3 + 5 + 4 + 1)
+    # docs/critical_conjunctivity.md, exact examples: n = 7, 5>3, ridgeless: alpha* = (6 - sqrt(21))/5
+    cited = alpha[(alpha.n == 7) & (alpha.exceptions == "5>3") & (alpha.ridge == "ridgeless")]
+    assert sp.simplify(sp.sympify(cited.value.iloc[0]) - (6 - sp.sqrt(21)) / 5) == 0
     for row in alpha.itertuples():
         rep = critical_conjunctivity(Task(row.n, row.exceptions.split(";")), row.ridge)
         if rep.alpha_first is None:
