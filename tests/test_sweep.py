@@ -181,3 +181,14 @@ def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
     names = sorted(p.name for p in out.iterdir())
     assert len(names) == len(set(names)) == summary.shards + 1  # the shards and the manifest, nothing else
     pd.testing.assert_frame_equal(table(conj_local), table(out))
+
+
+def test_dask_scheduler_address(conj_local, tmp_path):
+    """``--scheduler ADDRESS``: an existing cluster (here a LocalCluster of two thread workers) by its address."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        summary = run_sweep(spec_from_dict(CONJ), tmp_path / "remote", engine="dask",
+                            scheduler=cluster.scheduler_address)
+    assert summary.ok
+    pd.testing.assert_frame_equal(table(conj_local), table(tmp_path / "remote"))
