@@ -3,6 +3,7 @@ a killed process or a lost worker, failures recorded."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -137,6 +138,7 @@ def _die_at_seven(config, spec, ridges):
 _REAL_ROWS = sweep_tasks._conjunctivity_rows
 
 
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="the patch reaches workers by fork")
 def test_lost_worker_leaves_complete_shards_and_resume_completes(conj_local, tmp_path, monkeypatch):
     monkeypatch.setattr(sweep_tasks, "_conjunctivity_rows", _die_at_seven)  # inherited by the forked workers
     spec = spec_from_dict(CONJ)
