@@ -14,6 +14,7 @@ Subcommands::
     symbolic-ti families [--format text|json] [--output FILE]
     symbolic-ti plot     heatmap|phase|curve --items N ... --output FILE.png|.pdf|.svg
     symbolic-ti fit      --data FILE --items N [--exception W>L ...] [--filter COL=VALUE ...]
+    symbolic-ti sweep    SPEC [--output DIR] [--jobs K | --workers N | --scheduler ADDRESS] [--resume] [--dry-run]
     symbolic-ti --version
 
 Each subcommand is a module of this package (``derive.py``, ``critical.py``, ``general.py``, ``families.py``,
@@ -33,6 +34,9 @@ Exit codes
 2
     User error (bad option or value, invalid task or parameter, unwritable output): one line
     ``symbolic-ti: error: <message>`` on stderr, naming the option.
+3
+    ``sweep`` only: the sweep finished, but some configurations raised or some shards were lost (see its
+    summary; rerun with ``--resume``).
 130
     Interrupted (Ctrl-C). An ``--output`` file is written atomically, so it is either complete or untouched.
 141
@@ -52,14 +56,14 @@ from collections.abc import Sequence
 from .._version import __version__
 from ..arguments import short_numbers
 from ..errors import ExportError, SymbolicTIError
-from . import critical, derive, families, fit, general, plot
+from . import critical, derive, families, fit, general, plot, sweep
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
 
 __all__ = ["main", "build_parser"]
 
 #: The subcommand modules, in the order of the help's list; each defines ``register(subparsers, context)`` and
 #: imports heavy or optional dependencies (matplotlib, scipy) only inside its command function.
-SUBCOMMANDS = (derive, critical, general, families, fit, plot)
+SUBCOMMANDS = (derive, critical, general, families, fit, plot, sweep)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -172,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for w in caught:  # one line each, without the Python source location
             print(f"{PROG}: warning: {_one_line(w.message)}", file=sys.stderr)
         _emit(text, args.output)
-        return 0
+        return int(getattr(args, "exit_code", 0))
     except (UsageError, SymbolicTIError) as err:
         print(f"{PROG}: error: {_one_line(err)}", file=sys.stderr)
         return 2

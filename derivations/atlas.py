@@ -1,0 +1,162 @@
+"""The atlas: critical conjunctivity alpha*_first and the first-failing trials over n, exception position and span.
+
+Runs the committed spec ``derivations/atlas.toml`` (every single exception of span 2..6 for n = 5..101 at four
+ridges, plus every pair of exceptions for n <= 15) with :func:`symbolic_ti.sweep.run_sweep`, or the subset with
+``n <= --n-max`` (and/or the n listed with ``--n``), then summarises the dataset: phase diagrams (alpha*_first
+against n and L for each span and ridge; where no test trial ever fails) as PNG files and a Markdown summary.
+
+Usage: python derivations/atlas.py [--n-max 41] [--n 61,81,101] [--output DIR] [--jobs K | --workers N]
+       [--resume] [--summary-only] [--figures DIR]
+
+Output: the dataset DIR (default derivations/output/atlas; ``pandas.read_parquet(DIR)``), DIR/../atlas.md and
+PNG phase diagrams in --figures (default derivations/output/atlas_figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+from pathlib import Path
+
+import sys
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from symbolic_ti.files import write_atomic  # noqa: E402
+from symbolic_ti.sweep import load_spec, read_dataset, run_sweep  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "derivations" / "atlas.toml"
+
+
+def subset(spec, n_max: int | None, ns: list[int] | None):
+    """The spec restricted to ``n <= n_max`` and/or the ``n`` in ``ns`` (the full spec when both are None)."""
+    if n_max is None and ns is None:
+        return spec
+    keep = tuple(n for n in spec.n if (n_max is not None and n <= n_max) or (ns is not None and n in ns))
+    return dataclasses.replace(spec, n=keep, name=f"{spec.name} (n in {keep[0]}..{keep[-1]}, {len(keep)} values)")
+
+
+def single_table(df):
+    """alpha*_first of the single exceptions: one row per (n, L, W, span, ridge)."""
+    a = df[(df.quantity == "alpha_first") & (df.n_exceptions == 1)]
+    return a[["n", "L", "W", "span", "ridge", "value", "value_float", "detail", "seconds"]]
+
+
+def phase_figures(df, directory: Path) -> list[Path]:
+    """One PNG per ridge: alpha*_first against (n, L) for each span (white: no test trial ever fails; black:
+    wrong already as alpha -> 0+; grey: no such exception)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    a = single_table(df)
+    spans = sorted(a.span.unique())
+    paths = []
+    directory.mkdir(parents=True, exist_ok=True)
+    for ridge in ("ridgeless", "1/100", "1/10", "1"):
+        r = a[a.ridge == ridge]
+        if r.empty:
+            continue
+        fig, axes = plt.subplots(1, len(spans), figsize=(2.4 * len(spans) + 1.2, 3.0), sharey=True)
+        fig.subplots_adjust(left=0.06, right=0.9, bottom=0.16, top=0.82, wspace=0.08)
+        nmax = int(r.n.max())
+        for ax, D in zip(np.atleast_1d(axes), spans, strict=True):
+            s = r[r.span == D]
+            grid = np.full((nmax + 1, nmax + 1), np.nan)
+            state = np.full_like(grid, np.nan)  # 1: wrong at alpha -> 0+, 0: never fails
+            for row in s.itertuples():
+                if row.detail == "crossing":
+                    grid[row.L, row.n] = np.log10(row.value_float)
+                else:
+                    state[row.L, row.n] = 1.0 if row.detail == "at_start" else 0.0
+            ax.set_facecolor("0.8")
+            im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=-4, vmax=0,
+                           interpolation="nearest")
+            ax.imshow(state, origin="lower", aspect="auto", cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
+            ax.set_title(f"D = {D}")
+            ax.set_xlabel("n")
+            ax.set_xlim(4, nmax + 1)
+            ax.set_ylim(0.5, nmax - 1)
+        np.atleast_1d(axes)[0].set_ylabel("L (exception loser)")
+        fig.colorbar(im, ax=axes, label="log10 alpha*_first", fraction=0.03)
+        fig.suptitle(f"alpha*_first, {ridge}: black = wrong as alpha -> 0+, white = never fails, "
+                     "grey = no such exception", fontsize=9)
+        path = directory / f"atlas_{ridge.replace('/', '_')}.png"
+        fig.savefig(path, dpi=70)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def summary(df) -> str:
+    """Markdown tables: per ridge and span, how many positions are wrong at start / cross / never fail, and the
+    central-exception alpha*_first against n."""
+    a = single_table(df)
+    lines = ["| ridge | D | configurations | wrong as alpha -> 0+ | crossing in (0, 1) | never fails |",
+             "|---|---|---|---|---|---|"]
+    for ridge in ("ridgeless", "1/100", "1/10", "1"):
+        for D in sorted(a.span.unique()):
+            s = a[(a.ridge == ridge) & (a.span == D)]
+            if s.empty:
+                continue
+            c = s.detail.value_counts()
+            lines.append(f"| {ridge} | {D} | {len(s)} | {c.get('at_start', 0)} | {c.get('crossing', 0)} | "
+                         f"{c.get('never', 0)} |")
+    lines += ["", "Central exception (L + W = n + 1, else the nearest with L + W < n + 1), ridgeless alpha*_first:",
+              "", "| n | D = 2 | D = 3 | D = 4 | D = 5 | D = 6 |", "|---|---|---|---|---|---|"]
+    r = a[a.ridge == "ridgeless"]
+    for n in sorted(r.n.unique()):
+        if n % 6 != 5 and n != r.n.max():
+            continue
+        cells = []
+        for D in (2, 3, 4, 5, 6):
+            s = r[(r.n == n) & (r.span == D)]
+            s = s.assign(off=(s.L + s.W - (n + 1)).abs() * 2 + (s.L + s.W > n + 1)).sort_values("off")
+            row = s.iloc[0] if len(s) else None
+            cells.append("-" if row is None else {"crossing": f"{row.value_float:.4g}", "at_start": "0+",
+                                                  "never": "never"}[row.detail])
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    pairs = df[(df.quantity == "alpha_first") & (df.n_exceptions == 2)]
+    if len(pairs):
+        lines += ["", "Two exceptions (n <= 15):", "", "| ridge | configurations | wrong as alpha -> 0+ | crossing "
+                  "| never fails |", "|---|---|---|---|---|"]
+        for ridge in ("ridgeless", "1/100", "1/10", "1"):
+            s = pairs[pairs.ridge == ridge]
+            c = s.detail.value_counts()
+            lines.append(f"| {ridge} | {len(s)} | {c.get('at_start', 0)} | {c.get('crossing', 0)} | "
+                         f"{c.get('never', 0)} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n-max", type=int, default=None)
+    ap.add_argument("--n", type=lambda s: [int(x) for x in s.split(",")], default=None)
+    ap.add_argument("--output", default=str(ROOT / "derivations" / "output" / "atlas"))
+    ap.add_argument("--jobs", type=int, default=None, help="local pool size (default every core)")
+    ap.add_argument("--workers", type=int, default=None, help="run on a Dask LocalCluster of N workers instead")
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--summary-only", action="store_true")
+    ap.add_argument("--figures", default=str(ROOT / "derivations" / "output" / "atlas_figures"))
+    args = ap.parse_args()
+    spec = subset(load_spec(SPEC), args.n_max, args.n)
+    if not args.summary_only:
+        start = time.perf_counter()
+        result = run_sweep(spec, args.output, engine="dask" if args.workers else "local", jobs=args.jobs,
+                           workers=args.workers, resume=args.resume)
+        print(result.text())
+        print(f"wall time {time.perf_counter() - start:.1f} s")
+    df = read_dataset(args.output)
+    text = f"# Atlas summary ({spec.name})\n\n" + summary(df)
+    write_atomic(Path(args.output).parent / "atlas.md", text)
+    print(text)
+    for p in phase_figures(df, Path(args.figures)):
+        print("figure", p)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""Execution engines: a local process pool (the default) and Dask distributed, running the same task function.
+
+Both take the shards in the order given (most expensive first, :func:`symbolic_ti.sweep.tasks.make_shards`)
+and yield each shard's outcome as it completes: its rows, or the exception that lost it (a worker that died, a
+shard that could not be sent back). Nothing here writes files; :mod:`symbolic_ti.sweep.run` does, in the
+calling process, so a worker that dies can never leave a partial shard.
+
+- ``local``: :class:`concurrent.futures.ProcessPoolExecutor` with every core (``jobs``), or a plain loop in this
+  process with ``jobs=0``.
+- ``dask``: :class:`dask.distributed.Client` on an existing scheduler (``scheduler="tcp://host:8786"``) or on a
+  :class:`~dask.distributed.LocalCluster` of ``workers`` one-thread worker processes; shards are submitted with
+  their estimated cost as Dask priority and collected with :func:`dask.distributed.as_completed`. The Dask
+  dashboard shows the tasks as ``run_shard-...``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from ..errors import ParameterError
+from .spec import SweepSpec
+from .tasks import Shard, run_shard
+
+__all__ = ["Outcome", "run_local", "run_dask", "default_jobs"]
+
+#: What an engine yields per shard: the shard and its rows, or the exception that lost it.
+Outcome = tuple[Shard, "list[dict[str, Any]] | BaseException"]
+
+
+def default_jobs() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover (not Linux)
+        return os.cpu_count() or 1
+
+
+def _ignore_interrupt() -> None:
+    """Pool workers ignore Ctrl-C: the calling process handles it and terminates them (no worker tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> Iterator[Outcome]:
+    """Run ``shards`` on a local process pool of ``jobs`` processes (default every core; 0: in this process).
+
+    At most ``2 jobs`` shards are queued at a time, in the given order, so that the expensive ones start first
+    and an interrupt cancels little; on an interrupt the workers are terminated at once (their shards are not
+    written). A worker that dies breaks the pool (``BrokenProcessPool``): the shards in
+    flight and those not yet started are yielded with that exception.
+    """
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 0:
+        raise ParameterError(f"jobs must be >= 0 (0: run in this process), got {jobs}")
+    if jobs == 0:
+        for shard in shards:
+            yield shard, run_shard(spec, shard)
+        return
+    pending = list(reversed(shards))
+    running: dict[Future[list[dict[str, Any]]], Shard] = {}
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
+    try:
+        while pending or running:
+            while pending and len(running) < 2 * jobs:
+                shard = pending.pop()
+                try:
+                    running[pool.submit(run_shard, spec, shard)] = shard
+                except RuntimeError as err:  # the pool broke: a worker died
+                    yield shard, err
+            if not running:
+                continue
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                shard = running.pop(fut)
+                exc = fut.exception()
+                yield shard, (exc if exc is not None else fut.result())
+    except BaseException:  # Ctrl-C, or the consumer stopped: do not wait for the shards in flight
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+        raise
+    pool.shutdown(wait=True)
+
+
+def run_dask(spec: SweepSpec, shards: list[Shard], *, workers: int | None = None,
+             scheduler: str | None = None, processes: bool = True) -> Iterator[Outcome]:
+    """Run ``shards`` on Dask: the cluster at ``scheduler``, else a LocalCluster of ``workers`` processes.
+
+    Parameters
+    ----------
+    spec : SweepSpec
+    shards : list of Shard
+    workers : int, optional
+        Worker count of the LocalCluster (default every core); ignored with ``scheduler``.
+    scheduler : str, optional
+        Address of a running scheduler, e.g. ``"tcp://10.0.0.1:8786"``; the workers must have symbolic_ti.
+    processes : bool
+        LocalCluster workers as processes (default) or as threads of this process (tests).
+
+    Yields
+    ------
+    (Shard, rows or exception)
+        A shard whose worker was lost more often than the scheduler allows comes with ``KilledWorker``.
+    """
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ParameterError("the Dask engine needs dask and distributed: pip install 'symbolic-ti[sweep]'") from None
+    cluster = None
+    if scheduler is None:
+        n = default_jobs() if workers is None else workers
+        if n < 1:
+            raise ParameterError(f"workers must be >= 1, got {n}")
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=processes, dashboard_address=None)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as err:
+            raise ParameterError(f"--scheduler: cannot connect to {scheduler!r}: {err}") from None
+    try:
+        futures = []
+        spec_future = client.scatter(spec, broadcast=True)
+        for shard in shards:
+            futures.append(client.submit(run_shard, spec_future, shard, priority=shard.cost, pure=False,
+                                         key=f"run_shard-{shard.name}"))
+        by_key = dict(zip((f.key for f in futures), shards, strict=True))
+        for fut in as_completed(futures):
+            shard = by_key[fut.key]
+            try:
+                yield shard, fut.result()
+            except Exception as err:  # noqa: BLE001  (a lost or failed shard: reported, the sweep goes on)
+                yield shard, err
+            fut.release()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

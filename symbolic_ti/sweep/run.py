@@ -1,0 +1,176 @@
+"""Running a sweep: check the output, skip finished shards, run the rest on an engine, write each shard as it
+completes, report progress and a summary.
+
+The calling process writes every shard (atomically) as its rows arrive, so Ctrl-C, a killed process or a lost
+worker leaves complete shards only, and ``resume=True`` computes only the shards that are missing (or that
+recorded an error). A configuration that raises is recorded as an ``error`` row and the sweep goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import ParameterError
+from ..progress import Progress
+from .dataset import completed_shards, prepare_output, write_shard
+from .engines import Outcome, default_jobs, run_dask, run_local
+from .spec import SweepSpec
+from .tasks import Shard, configurations, estimate_seconds, make_shards
+
+__all__ = ["SweepSummary", "DryRun", "run_sweep", "dry_run", "ENGINES"]
+
+#: Engines of :func:`run_sweep`.
+ENGINES = ("local", "dask")
+
+
+@dataclass(frozen=True)
+class DryRun:
+    """What a sweep would do: configurations, shards and the estimated cost (:func:`dry_run`)."""
+
+    name: str
+    configurations: int
+    shards: int
+    estimated_seconds: float
+    by_n: tuple[tuple[int, int, float], ...]
+
+    def text(self) -> str:
+        """A short report: totals and the estimated cost per n (largest first)."""
+        lines = [f"sweep {self.name!r}: {self.configurations} configurations in {self.shards} shards, estimated "
+                 f"{self.estimated_seconds:.4g} s of one core ({self.estimated_seconds / 3600:.3g} h)"]
+        lines += [f"  n = {n}: {c} configurations, ~{s:.3g} s" for n, c, s in sorted(self.by_n, key=lambda r: -r[2])[:8]]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class SweepSummary:
+    """The outcome of :func:`run_sweep`.
+
+    Attributes
+    ----------
+    output : Path
+    shards, skipped : int
+        Shards of the spec, and those already complete on disk (resume).
+    written : int
+        Shards written by this run.
+    configurations : int
+        Configurations computed by this run.
+    failed : tuple of (configuration key, error)
+        Configurations that raised (recorded as ``error`` rows).
+    lost : tuple of (shard name, error)
+        Shards not written: their worker was lost (run again with ``resume=True``).
+    seconds : float
+    """
+
+    output: Path
+    shards: int
+    skipped: int
+    written: int
+    configurations: int
+    failed: tuple[tuple[str, str], ...] = ()
+    lost: tuple[tuple[str, str], ...] = ()
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        """Whether every configuration was computed without error."""
+        return not self.failed and not self.lost
+
+    def text(self) -> str:
+        """The end-of-sweep summary (also the CLI's output)."""
+        rate = self.configurations / self.seconds if self.seconds > 0 else 0.0
+        lines = [f"sweep: {self.written} shards written, {self.skipped} already done, of {self.shards}; "
+                 f"{self.configurations} configurations in {self.seconds:.1f} s ({rate:.3g}/s); dataset "
+                 f"{self.output} (pandas.read_parquet)"]
+        if self.failed:
+            lines.append(f"{len(self.failed)} configurations failed (rows with quantity 'error'), e.g.:")
+            lines += [f"  {key}: {err}" for key, err in self.failed[:10]]
+        if self.lost:
+            lines.append(f"{len(self.lost)} shards lost (not written; rerun with --resume), e.g.:")
+            lines += [f"  {name}: {err}" for name, err in self.lost[:5]]
+        return "\n".join(lines)
+
+
+def dry_run(spec: SweepSpec) -> DryRun:
+    """Count the configurations and shards of ``spec`` and estimate their cost, without computing anything."""
+    shards = make_shards(spec)
+    by_n: dict[int, list[float]] = {}
+    for c in configurations(spec):
+        by_n.setdefault(c.n, []).append(estimate_seconds(c, spec))
+    return DryRun(spec.name, sum(len(s.configs) for s in shards), len(shards), sum(s.cost for s in shards),
+                  tuple((n, len(v), sum(v)) for n, v in by_n.items()))
+
+
+def _outcomes(spec: SweepSpec, todo: list[Shard], engine: str, jobs: int | None, workers: int | None,
+              scheduler: str | None, processes: bool) -> Iterator[Outcome]:
+    if engine == "local":
+        return run_local(spec, todo, jobs)
+    return run_dask(spec, todo, workers=workers, scheduler=scheduler, processes=processes)
+
+
+def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str = "local", jobs: int | None = None,
+              workers: int | None = None, scheduler: str | None = None, resume: bool = False,
+              processes: bool = True) -> SweepSummary:
+    """Run ``spec`` and write its dataset.
+
+    Parameters
+    ----------
+    spec : SweepSpec
+        A validated spec (:func:`~symbolic_ti.sweep.spec.load_spec`).
+    output : path, optional
+        Output directory (default ``spec.output``).
+    engine : {"local", "dask"}
+        ``local``: a process pool of ``jobs`` processes (default every core; 0: a plain loop in this process).
+        ``dask``: :func:`~symbolic_ti.sweep.engines.run_dask` with ``workers`` or ``scheduler``.
+    resume : bool
+        Continue a sweep in ``output``: same spec (checked by digest), complete shards skipped.
+    processes : bool
+        Dask LocalCluster workers as processes (default) or threads.
+
+    Returns
+    -------
+    SweepSummary
+
+    Raises
+    ------
+    SpecError
+        Before any work: no output directory, a non-empty one without ``resume``, or another spec's sweep.
+    ParameterError
+        For an unknown engine or an unreachable scheduler.
+    KeyboardInterrupt
+        Passed on after the pool is shut down; the shards written so far are complete.
+    """
+    if engine not in ENGINES:
+        raise ParameterError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    target = output if output is not None else spec.output
+    if target is None:
+        raise ParameterError("output: the spec has no output directory; give one (--output DIR)")
+    start = time.perf_counter()
+    shards = make_shards(spec)
+    out = prepare_output(target, spec, shards, resume)
+    done = completed_shards(out, spec, shards) if resume else set()
+    todo = [s for s in shards if s.name not in done]
+    total = sum(len(s.configs) for s in todo)
+    failed: list[tuple[str, str]] = []
+    lost: list[tuple[str, str]] = []
+    written = computed = 0
+    where = (f"workers={jobs if jobs is not None else default_jobs()}" if engine == "local"
+             else (f"scheduler={scheduler}" if scheduler else f"workers={workers or default_jobs()}"))
+    with Progress(label=f"symbolic-ti sweep ({engine}, {where})") as progress:
+        progress.update("configurations", 0, total)
+        for shard, result in _outcomes(spec, todo, engine, jobs, workers, scheduler, processes):
+            if isinstance(result, BaseException):
+                lost.append((shard.name, f"{type(result).__name__}: {' '.join(str(result).split())}"))
+                continue
+            write_shard(out, spec, shard, result)
+            written += 1
+            computed += len(shard.configs)
+            failed += [(r["config"], r["error"]) for r in result if r.get("error")]
+            elapsed = time.perf_counter() - start
+            rate = computed / elapsed if elapsed > 0 else 0.0
+            eta = (total - computed) / rate if rate > 0 else 0.0
+            progress.update(f"{rate:.3g} configurations/s, ETA {eta:.0f} s", computed, total)
+    return SweepSummary(out, len(shards), len(done), written, computed, tuple(failed), tuple(lost),
+                        time.perf_counter() - start)

@@ -1,0 +1,256 @@
+"""The work of a sweep: configurations, their estimated cost, shards, and the task function that computes rows.
+
+A **configuration** is one (family, parameter values, n, exception set); all ridges of the spec run in the same
+task, so that critical conjunctivity computes its integer polynomials once for every ridge. Configurations of
+one ``n`` are grouped into **shards** of about ``spec.shard_seconds`` of estimated work; a shard is the unit of
+scheduling, of output (one Parquet file) and of resuming. :func:`run_shard` is the one task function that both
+engines run; it calls only the public API (:func:`symbolic_ti.derive`, :func:`symbolic_ti.critical`,
+:func:`symbolic_ti.analysis.conjunctivity.critical_conjunctivity`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from ..analysis.conjunctivity import critical_conjunctivity, critical_gammas
+from ..api import critical, derive
+from ..arguments import parse_ridge
+from ..task import Task
+from .spec import SweepSpec
+
+__all__ = ["Configuration", "Shard", "COLUMNS", "configurations", "estimate_seconds", "make_shards", "run_shard",
+           "ridge_label"]
+
+#: The columns of every row, with their Arrow types (see :mod:`symbolic_ti.sweep.dataset`).
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("config", "string"), ("family", "string"), ("parameters", "string"), ("n", "int64"), ("exceptions", "string"),
+    ("n_exceptions", "int64"), ("L", "int64"), ("W", "int64"), ("span", "int64"), ("ridge", "string"),
+    ("ridge_float", "float64"), ("quantity", "string"), ("i", "int64"), ("j", "int64"), ("category", "string"),
+    ("value", "string"), ("value_float", "float64"), ("detail", "string"), ("error", "string"),
+    ("seconds", "float64"),
+)
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """One point of the sweep's axes (all ridges of the spec are computed for it)."""
+
+    family: str
+    parameters: tuple[tuple[str, str], ...]
+    n: int
+    exceptions: tuple[str, ...]
+
+    @property
+    def key(self) -> str:
+        """A readable unique key, e.g. ``exchangeable|kappa_d=0|n=9|6>4``."""
+        params = ",".join(f"{k}={v}" for k, v in self.parameters)
+        return f"{self.family}|{params}|n={self.n}|{';'.join(self.exceptions)}"
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Configurations computed by one task and written to one file ``name``."""
+
+    index: int
+    configs: tuple[Configuration, ...]
+    cost: float
+
+    @property
+    def name(self) -> str:
+        """File name ``part-<index>-<digest of the configuration keys>.parquet``."""
+        digest = hashlib.sha256("\n".join(c.key for c in self.configs).encode()).hexdigest()[:10]
+        return f"part-{self.index:05d}-{digest}.parquet"
+
+
+def configurations(spec: SweepSpec) -> list[Configuration]:
+    """Every configuration of ``spec`` without repeats, in axis order (family, parameters, n, exceptions)."""
+    out: dict[str, Configuration] = {}
+    for family in spec.family:
+        for point in spec.parameter_points():
+            for n in spec.n:
+                for axis in spec.exceptions:
+                    for excs in axis.exception_sets(n):
+                        c = Configuration(family, point, n, excs)
+                        out.setdefault(c.key, c)
+    return list(out.values())
+
+
+def estimate_seconds(config: Configuration, spec: SweepSpec) -> float:
+    """Estimated seconds of one configuration on one core.
+
+    The exchangeable critical-conjunctivity cost is the fit ``0.94 s (n / 61)^3.2`` to measurements of
+    ``critical_gammas`` plus four ridges on the development machine (n = 11, 21, 41, 61: 0.005, 0.031, 0.28,
+    0.94 s); a derive of a dense family is taken as 30 times that with one more power of n (an order of
+    magnitude, used only to order and group the work).
+    """
+    scale = config.n / 61
+    per = 0.94 * scale ** 3.2
+    if config.family != "exchangeable" or {"predictions", "margins", "critical"} & set(spec.compute):
+        per += (30 * scale ** 4 if config.family != "exchangeable" else per) * len(spec.ridge)
+    return 2e-3 + per * (1 + 0.5 * max(0, len(config.exceptions) - 1))
+
+
+def make_shards(spec: SweepSpec) -> list[Shard]:
+    """Group the configurations into shards, most expensive first.
+
+    Configurations of one ``n`` and family are grouped in order until their estimated cost reaches
+    ``spec.shard_seconds``; the shards are then sorted by estimated cost, largest first (so that the long ones
+    start first and the pool is not left waiting on one at the end), and numbered in that order. Depends on the
+    spec only, not on the engine or the number of workers, so a sweep can resume on another engine.
+    """
+    groups: list[tuple[list[Configuration], float]] = []
+    current: list[Configuration] = []
+    cost = 0.0
+    key: tuple[str, int] | None = None
+    for c in configurations(spec):
+        if current and ((c.family, c.n) != key or cost >= spec.shard_seconds):
+            groups.append((current, cost))
+            current, cost = [], 0.0
+        current.append(c)
+        cost += estimate_seconds(c, spec)
+        key = (c.family, c.n)
+    if current:
+        groups.append((current, cost))
+    ordered = sorted(range(len(groups)), key=lambda k: (-groups[k][1], k))
+    return [Shard(i, tuple(groups[k][0]), groups[k][1]) for i, k in enumerate(ordered)]
+
+
+# ----------------------------------------------------------------------------------------- computing
+def ridge_label(ridge: sp.Expr | None) -> str:
+    """``"ridgeless"``, ``"symbolic"`` or the exact ridge as text."""
+    if ridge is None:
+        return "ridgeless"
+    return "symbolic" if ridge.free_symbols else str(ridge)
+
+
+def _float(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _base(config: Configuration, ridge: sp.Expr | None) -> dict[str, Any]:
+    first = config.exceptions[0] if config.exceptions else None
+    W, L = (int(x) for x in first.split(">")) if first else (None, None)
+    return {"config": config.key, "family": config.family,
+            "parameters": ",".join(f"{k}={v}" for k, v in config.parameters), "n": config.n,
+            "exceptions": ";".join(config.exceptions), "n_exceptions": len(config.exceptions), "L": L, "W": W,
+            "span": None if W is None or L is None else W - L, "ridge": ridge_label(ridge),
+            "ridge_float": 0.0 if ridge is None else _float(ridge)}
+
+
+def _row(base: dict[str, Any], quantity: str, trial: tuple[int, int] | None = None, value: Any = None,
+         category: str | None = None, detail: str | None = None, value_float: float | None = None) -> dict[str, Any]:
+    """One row; ``value`` exact (its text is stored, and its float unless ``value_float`` is given)."""
+    if value_float is None:
+        value_float = math.nan if value is None else _float(value)
+    return {**base, "quantity": quantity, "i": None if trial is None else trial[0],
+            "j": None if trial is None else trial[1], "category": category,
+            "value": None if value is None else str(value), "value_float": value_float,
+            "detail": detail, "error": None}
+
+
+def _conjunctivity_rows(config: Configuration, spec: SweepSpec, ridges: list[sp.Expr | None]) -> list[dict]:
+    task = Task(config.n, list(config.exceptions))
+    gam = critical_gammas(task)
+    kappa_d = dict(config.parameters).get("kappa_d", "0")
+    rows = []
+    for lam in ridges:
+        rep = critical_conjunctivity(task, "ridgeless" if lam is None else lam, kappa_d, gammas=gam)
+        base = _base(config, lam)
+        group = rep.groups[0] if rep.groups else None
+        if "critical_conjunctivity" in spec.compute:
+            if group is None:
+                rows.append(_row(base, "alpha_first", detail="never"))
+            elif group.at_start:
+                rows.append(_row(base, "alpha_first", value=sp.Integer(0), detail="at_start"))
+            else:
+                rows.append(_row(base, "alpha_first", value=group.alpha, value_float=group.alpha_float,
+                                 detail="crossing"))
+        if "first_failing" in spec.compute and group is not None:
+            for t in group.trials:
+                if t[0] < t[1]:  # the reverse trial (j, i) fails with (i, j): f(j, i) = -f(i, j)
+                    rows.append(_row(base, "first_failing", t, None, task.category(t),
+                                     "at_start" if group.at_start else "crossing", value_float=group.alpha_float))
+    return rows
+
+
+def _derive_rows(config: Configuration, spec: SweepSpec, ridges: list[sp.Expr | None]) -> list[dict]:
+    rows = []
+    params = dict(config.parameters)
+    for lam in ridges:
+        base = _base(config, lam)
+        ridge = "ridgeless" if lam is None else lam
+        if {"predictions", "margins"} & set(spec.compute):
+            res = derive(config.n, list(config.exceptions), family=config.family, parameters=params, ridge=ridge)
+            trials = list(spec.trials) if spec.trials is not None else [
+                t for t in res.task.trials if res.task.ground_truth(t) is not None or t in res.task.training_targets]
+            for t in trials:
+                if "predictions" in spec.compute:
+                    rows.append(_row(base, "prediction", t, res.f(*t), res.task.category(t)))
+                m = res.margin(*t)
+                if "margins" in spec.compute and m is not None:
+                    rows.append(_row(base, "margin", t, m, res.task.category(t)))
+        if "critical" in spec.compute and spec.critical is not None:
+            rep = critical(config.n, list(config.exceptions), parameter=spec.critical.parameter,
+                           family=config.family, parameters=params, ridge=ridge,
+                           interval=spec.critical.interval, trials=list(spec.trials) if spec.trials else None)
+            quantity = f"critical:{spec.critical.parameter}"
+            for tc in rep.trials:
+                if not tc.crossings:
+                    rows.append(_row(base, quantity, tc.trial, None, tc.category, "no crossing"))
+                for c in tc.crossings:
+                    rows.append(_row(base, quantity, tc.trial, c.value, tc.category, c.direction))
+    return rows
+
+
+def _one(config: Configuration, spec: SweepSpec, ridges: list[sp.Expr | None]) -> list[dict]:
+    start = time.perf_counter()
+    try:
+        rows = []
+        if {"critical_conjunctivity", "first_failing"} & set(spec.compute):
+            rows += _conjunctivity_rows(config, spec, ridges)
+        rows += _derive_rows(config, spec, ridges)
+    except Exception as err:  # recorded in the dataset; the sweep goes on
+        last = traceback.extract_tb(err.__traceback__)[-1]
+        message = f"{type(err).__name__}: {' '.join(str(err).split())} (at {last.name}, line {last.lineno})"
+        rows = [{**_base(config, None), "ridge": None, "ridge_float": math.nan, "quantity": "error", "i": None,
+                 "j": None, "category": None, "value": None, "value_float": math.nan, "detail": None,
+                 "error": message}]
+    seconds = time.perf_counter() - start
+    for r in rows:
+        r["seconds"] = seconds
+    return rows
+
+
+def run_shard(spec: SweepSpec, shard: Shard) -> list[dict[str, Any]]:
+    """Compute every row of ``shard``: the task function of both engines (runs in a worker).
+
+    Parameters
+    ----------
+    spec : SweepSpec
+    shard : Shard
+
+    Returns
+    -------
+    list of dict
+        Rows with the keys of :data:`COLUMNS`: one per (configuration, ridge, quantity) for ``alpha_first``
+        (``value`` the exact ``alpha*_first`` as text, ``"0"`` when a test trial is wrong as ``alpha -> 0+``,
+        missing with ``detail = "never"`` when no test trial ever fails) and one per (configuration, ridge,
+        trial) for ``first_failing`` (pairs ``i < j``), ``prediction``, ``margin`` and ``critical:<name>``
+        (one per crossing; ``detail`` its direction). A configuration that raises gives one row with
+        ``quantity = "error"`` and the message in ``error``; the others are computed.
+    """
+    ridges = [parse_ridge(r) for r in spec.ridge]
+    rows: list[dict[str, Any]] = []
+    for config in shard.configs:
+        rows += _one(config, spec, ridges)
+    return rows

@@ -1,0 +1,197 @@
+"""Sweeps (symbolic_ti.sweep): local pool and Dask give the same table, rows agree with direct calls, resume after
+a killed process or a lost worker, failures recorded."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+pytest.importorskip("pyarrow")
+import pandas as pd  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+from symbolic_ti import Task, derive  # noqa: E402
+from symbolic_ti.api import critical  # noqa: E402
+from symbolic_ti.analysis.conjunctivity import critical_conjunctivity  # noqa: E402
+from symbolic_ti.sweep import make_shards, read_dataset, run_sweep, spec_from_dict  # noqa: E402
+from symbolic_ti.sweep import tasks as sweep_tasks  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CONJ = {"n": [6, 7], "ridge": ["ridgeless", "1/10"], "compute": ["critical_conjunctivity", "first_failing"],
+        "exceptions": [{"kind": "single", "span": [2, 3]}, {"kind": "explicit", "sets": [["4>2", "7>5"]]}],
+        "shard_seconds": 0.01}
+DERIVE = {"n": [5], "ridge": ["1/10"], "compute": ["predictions", "margins", "critical"],
+          "critical": {"parameter": "alpha"}, "parameters": {"kappa_d": ["0"]},
+          "exceptions": [{"kind": "none"}, {"kind": "single", "span": 2, "n_max": 5}], "trials": ["1,3", "1,5"]}
+
+
+def table(directory) -> pd.DataFrame:
+    return read_dataset(directory).drop(columns="seconds")
+
+
+@pytest.fixture(scope="module")
+def conj_local(tmp_path_factory):
+    out = tmp_path_factory.mktemp("conj") / "local"
+    summary = run_sweep(spec_from_dict(CONJ), out, jobs=2)
+    assert summary.ok and summary.written == len(make_shards(spec_from_dict(CONJ)))
+    return out
+
+
+def test_local_pool_and_dask_give_identical_tables(conj_local, tmp_path):
+    pytest.importorskip("distributed")
+    summary = run_sweep(spec_from_dict(CONJ), tmp_path / "dask", engine="dask", workers=2, processes=False)
+    assert summary.ok
+    pd.testing.assert_frame_equal(table(conj_local), table(tmp_path / "dask"))
+
+
+def test_conjunctivity_rows_agree_with_direct_calls(conj_local):
+    df = table(conj_local)
+    alpha = df[df.quantity == "alpha_first"]
+    # 2 ridges x (single exceptions of span 2, 3 at n = 6, 7: 4+3+5+4, and the explicit pair at n = 7)
+    assert len(alpha) == 2 * (4 + 3 + 5 + 4 + 1)
+    # docs/critical_conjunctivity.md, exact examples: n = 7, 5>3, ridgeless: alpha* = (6 - sqrt(21))/5
+    cited = alpha[(alpha.n == 7) & (alpha.exceptions == "5>3") & (alpha.ridge == "ridgeless")]
+    assert sp.simplify(sp.sympify(cited.value.iloc[0]) - (6 - sp.sqrt(21)) / 5) == 0
+    for row in alpha.itertuples():
+        rep = critical_conjunctivity(Task(row.n, row.exceptions.split(";")), row.ridge)
+        if rep.alpha_first is None:
+            assert row.detail == "never" and pd.isna(row.value)
+            continue
+        assert sp.sympify(row.value) == rep.alpha_first
+        assert row.value_float == pytest.approx(float(rep.alpha_first), rel=1e-12, abs=1e-15)
+        got = df[(df.config == row.config) & (df.ridge == row.ridge) & (df.quantity == "first_failing")]
+        assert sorted(zip(got.i, got.j, strict=True)) == sorted(t for t in rep.first_failing if t[0] < t[1])
+
+
+def test_alpha_first_is_where_a_margin_of_derive_changes_sign(conj_local):
+    """Independent of critical_conjunctivity: the exact margins of derive() just below and above alpha*_first."""
+    df = table(conj_local)
+    rows = df[(df.quantity == "first_failing") & (df.detail == "crossing") & (df.ridge == "ridgeless")]
+    checked = 0
+    for row in rows.drop_duplicates("config").head(3).itertuples():
+        a = sp.Rational(row.value_float).limit_denominator(10**9)
+        excs = row.exceptions.split(";")
+        lo, hi = (derive(row.n, excs, parameters={"alpha": a * (1 + s)}, ridge="ridgeless")
+                  .margin(int(row.i), int(row.j)) for s in (sp.Rational(-1, 10**4), sp.Rational(1, 10**4)))
+        assert lo > 0 > hi
+        checked += 1
+    assert checked >= 2
+
+
+def test_derive_rows_agree_with_direct_calls(tmp_path):
+    spec = spec_from_dict(DERIVE)
+    assert run_sweep(spec, tmp_path / "d", jobs=0).ok
+    df = table(tmp_path / "d")
+    for (n, exc), group in df.groupby(["n", "exceptions"]):
+        excs = exc.split(";") if exc else []
+        res = derive(n, excs, parameters={"kappa_d": 0}, ridge="1/10")
+        for row in group[group.quantity.isin(["prediction", "margin"])].itertuples():
+            expect = res.f(row.i, row.j) if row.quantity == "prediction" else res.margin(row.i, row.j)
+            names = {str(x): x for x in expect.free_symbols}  # the package's Symbols carry assumptions
+            assert sp.cancel(sp.sympify(row.value, locals=names) - expect) == 0
+        rep = critical(n, excs, parameter="alpha", parameters={"kappa_d": 0}, ridge="1/10", trials=[(1, 3), (1, 5)])
+        crit = group[group.quantity == "critical:alpha"]
+        values = sorted(sp.sympify(v) for v in crit.value.dropna())
+        assert values == sorted((c.value for t in rep.trials for c in t.crossings), key=lambda v: sp.sympify(v))
+    assert set(df.quantity) == {"prediction", "margin", "critical:alpha"}
+
+
+def test_metadata_and_one_line_read(conj_local):
+    files = sorted(conj_local.glob("*.parquet"))
+    meta = pq.read_schema(files[0]).metadata
+    assert b"symbolic_ti.spec" in meta and b"symbolic_ti.version" in meta
+    assert len(pd.read_parquet(conj_local)) == len(read_dataset(conj_local))
+
+
+def test_a_raising_configuration_is_recorded_and_the_sweep_goes_on(tmp_path, monkeypatch):
+    real = sweep_tasks.critical_conjunctivity
+
+    def flaky(task, *args, **kw):
+        if task.exceptions[0].loser == 2 and task.n == 6:
+            raise RuntimeError("boom")
+        return real(task, *args, **kw)
+
+    monkeypatch.setattr(sweep_tasks, "critical_conjunctivity", flaky)
+    summary = run_sweep(spec_from_dict(CONJ), tmp_path / "e", jobs=0)
+    assert not summary.ok and len(summary.failed) == 2  # 4>2 and 5>2 at n = 6
+    df = table(tmp_path / "e")
+    errors = df[df.quantity == "error"]
+    assert len(errors) == 2 and errors.error.str.contains("RuntimeError: boom").all()
+    assert len(df[df.quantity == "alpha_first"]) == 2 * (17 - 2)
+
+
+def _die_at_seven(config, spec, ridges):
+    if config.n == 7:
+        os._exit(1)  # the worker process dies
+    return _REAL_ROWS(config, spec, ridges)
+
+
+_REAL_ROWS = sweep_tasks._conjunctivity_rows
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="the patch reaches workers by fork")
+def test_lost_worker_leaves_complete_shards_and_resume_completes(conj_local, tmp_path, monkeypatch):
+    monkeypatch.setattr(sweep_tasks, "_conjunctivity_rows", _die_at_seven)  # inherited by the forked workers
+    spec = spec_from_dict(CONJ)
+    summary = run_sweep(spec, tmp_path / "lost", jobs=1)
+    assert summary.lost and not summary.ok
+    for f in (tmp_path / "lost").glob("*.parquet"):
+        assert pq.read_table(f).num_rows > 0  # every file on disk is a complete shard
+    monkeypatch.undo()
+    again = run_sweep(spec, tmp_path / "lost", jobs=0, resume=True)
+    assert again.ok and again.skipped + again.written == again.shards
+    pd.testing.assert_frame_equal(table(conj_local), table(tmp_path / "lost"))
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="the slow-down reaches workers by fork")
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["kill", "ctrl-c"])
+def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
+    spec_file = tmp_path / "conj.toml"
+    spec_file.write_text(
+        'n = [6, 7]\nridge = ["ridgeless", "1/10"]\ncompute = ["critical_conjunctivity", "first_failing"]\n'
+        'shard_seconds = 0.01\n[[exceptions]]\nkind = "single"\nspan = [2, 3]\n'
+        '[[exceptions]]\nkind = "explicit"\nsets = [["4>2", "7>5"]]\n')
+    out = tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    slow_cli = ("import sys, time; from symbolic_ti.sweep import tasks; real = tasks._one; "
+                "tasks._one = lambda *a: (time.sleep(0.2), real(*a))[1]; "  # slow shards, so the kill lands mid-sweep
+                "from symbolic_ti.cli import main; sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.Popen([sys.executable, "-c", slow_cli, "sweep", str(spec_file), "-o", str(out),
+                             "--jobs", "1", "-q"], cwd=ROOT, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while len(list(out.glob("*.parquet"))) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, sig)  # the whole process group, as a terminal's Ctrl-C does
+    _, err = proc.communicate()
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130 and err == "symbolic-ti: interrupted\n"
+    written = list(out.glob("*.parquet"))
+    assert 2 <= len(written) < len(make_shards(spec_from_dict(CONJ)))
+    for f in written:
+        pq.read_table(f)  # complete
+    summary = run_sweep(spec_from_dict(CONJ), out, jobs=0, resume=True)
+    assert summary.ok and summary.skipped >= 2
+    names = sorted(p.name for p in out.iterdir())
+    assert len(names) == len(set(names)) == summary.shards + 1  # the shards and the manifest, nothing else
+    pd.testing.assert_frame_equal(table(conj_local), table(out))
+
+
+def test_dask_scheduler_address(conj_local, tmp_path):
+    """``--scheduler ADDRESS``: an existing cluster (here a LocalCluster of two thread workers) by its address."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        summary = run_sweep(spec_from_dict(CONJ), tmp_path / "remote", engine="dask",
+                            scheduler=cluster.scheduler_address)
+    assert summary.ok
+    pd.testing.assert_frame_equal(table(conj_local), table(tmp_path / "remote"))

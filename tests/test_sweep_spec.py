@@ -1,0 +1,125 @@
+"""Sweep specs: the TOML file and the dataclasses agree; every invalid spec is one line naming the key, exit 2."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pyarrow")
+
+from symbolic_ti.cli import main  # noqa: E402
+from symbolic_ti.sweep import (ExceptionAxis, SpecError, SweepSpec, configurations, dry_run, load_spec,  # noqa: E402
+                               make_shards, spec_from_dict)
+
+GOOD = 'n = [5, 6]\nridge = ["ridgeless", "0.1"]\ncompute = ["critical_conjunctivity"]\n' \
+       '[[exceptions]]\nkind = "single"\nspan = [2, 3]\n'
+
+
+def test_toml_file_and_dataclasses_agree(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text(GOOD)
+    spec = load_spec(f)
+    direct = SweepSpec(n=(5, 6), exceptions=(ExceptionAxis("single", (2, 3)),), ridge=("ridgeless", "0.1"),
+                       compute=("critical_conjunctivity",)).validated()
+    assert spec == direct and spec.digest() == direct.digest()
+    # every single exception W>L with W - L in {2, 3}: n = 5: 3 + 2, n = 6: 4 + 3
+    assert [c.exceptions for c in configurations(spec)] == [
+        ("3>1",), ("4>2",), ("5>3",), ("4>1",), ("5>2",),
+        ("3>1",), ("4>2",), ("5>3",), ("6>4",), ("4>1",), ("5>2",), ("6>3",)]
+    assert dry_run(spec).configurations == 12
+
+
+def test_dataclasses_are_checked_too():
+    with pytest.raises(SpecError, match="key 'n'"):
+        SweepSpec(n=(2,)).validated()
+    with pytest.raises(SpecError, match=r"key 'exceptions\[0\].span'"):
+        SweepSpec(n=(5,), exceptions=(ExceptionAxis("single", (1, 3)),)).validated()
+
+
+def test_generators_pairs_explicit_and_cost_order():
+    spec = spec_from_dict({"n": {"from": 5, "to": 9, "step": 2}, "compute": ["critical_conjunctivity"],
+                           "exceptions": [{"kind": "pairs", "span": 2, "n_max": 5},
+                                          {"kind": "explicit", "sets": [["6>4", "9>7"]]}, {"kind": "none"}],
+                           "shard_seconds": 1e-9})
+    keys = [(c.n, c.exceptions) for c in configurations(spec)]
+    # pairs of the 3 span-2 exceptions at n = 5; the explicit set only where it fits (n = 9); no exception
+    assert keys == [(5, ("3>1", "4>2")), (5, ("3>1", "5>3")), (5, ("4>2", "5>3")), (5, ()), (7, ()),
+                    (9, ("6>4", "9>7")), (9, ())]
+    costs = [s.cost for s in make_shards(spec)]
+    assert costs == sorted(costs, reverse=True)  # largest first
+
+
+BAD = [
+    ("n = [5]\nfoo = 1\n", "key 'foo': unknown key"),
+    ("ridge = ['ridgeless']\n", "key 'n': is required"),
+    ("n = [2]\n", "key 'n': must be an integer >= 3"),
+    ("n = {from = 9, to = 5}\n", "n.to = 5 must be >= n.from = 9"),
+    ("n = {from = 5}\n", "a table needs the keys from, to"),
+    ("n = [501]\n", "must be at most 500"),
+    ("n = [5]\nridge = ['-1']\n", "key 'ridge': ridge must be a real number >= 0"),
+    ("n = [5]\nridge = ['abc']\n", "key 'ridge'"),
+    ("n = [5]\nfamily = 'nope'\n", "key 'family': unknown family 'nope'"),
+    ("n = [5]\n[parameters]\nalpha = ['2']\n", "key 'parameters'"),
+    ("n = [5]\n[parameters]\nalpha = ['x/y']\n", "key 'parameters.alpha'"),
+    ("n = [5]\ncompute = ['everything']\n", "key 'compute': unknown quantity 'everything'; allowed: predictions"),
+    ("n = [5]\ncompute = ['margins', 'margins']\n", "lists a quantity twice"),
+    ("n = [5]\nfamily = 'geometric'\ncompute = ['critical_conjunctivity']\n", "for the exchangeable family only"),
+    ("n = [5]\ncompute = ['first_failing']\n[parameters]\nalpha = ['0']\n", "key 'parameters.alpha': must not"),
+    ("n = [5]\ncompute = ['critical']\n", "key 'critical': is required"),
+    ("n = [5]\ncompute = ['critical']\n[critical]\nparameter = 'beta'\n", "key 'critical'"),
+    ("n = [5]\ncompute = ['critical']\n[critical]\nparameter = 'alpha'\ninterval = ['0', '2']\n",
+     "not inside its domain"),
+    ("n = [5]\ncompute = ['critical']\n[critical]\nparameter = 'alpha'\ncolour = 1\n", "key 'critical'"),
+    ("n = [5]\nridge = ['symbolic']\ncompute = ['critical_conjunctivity']\n", "a symbolic ridge is allowed only"),
+    ("n = [5]\ntrials = ['1,9']\n", "key 'trials'"),
+    ("n = [5]\ntrials = ['1']\n", "each trial must be 'i,j'"),
+    ("n = [5]\nshard_seconds = 0\n", "key 'shard_seconds'"),
+    ("n = [5]\noutput = 3\n", "key 'output'"),
+    ("n = [5]\nexceptions = [{kind = 'triples'}]\n", "key 'exceptions[0].kind': must be one of none, single"),
+    ("n = [5]\nexceptions = [{kind = 'single', span = [1, 3]}]\n", "key 'exceptions[0].span'"),
+    ("n = [5]\nexceptions = [{kind = 'single', span = [4, 3]}]\n", "D_min <= D_max"),
+    ("n = [5]\nexceptions = [{kind = 'single', colour = 3}]\n", "key 'exceptions[0].colour': unknown key"),
+    ("n = [5]\nexceptions = [{kind = 'single', sets = [['6>4']]}]\n", "only for kind = 'explicit'"),
+    ("n = [5]\nexceptions = [{kind = 'explicit', sets = [['5>4']]}]\n", "key 'exceptions[0].sets[0]': exception"),
+    ("n = [5]\nexceptions = [{kind = 'explicit', sets = [[]]}]\n", "must be a non-empty list"),
+    ("n = [5]\nexceptions = 'all'\n", "key 'exceptions[0]': must be a table"),
+    ("n = [5\n", "is not valid TOML"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD)
+def test_invalid_spec_is_one_line_exit_2(tmp_path, capsys, text, message):
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    assert main(["sweep", str(f), "--dry-run"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and err.startswith("symbolic-ti: error: ") and message in err, err
+
+
+def test_missing_spec_file_and_output_errors(tmp_path, capsys):
+    assert main(["sweep", str(tmp_path / "none.toml"), "--dry-run"]) == 2
+    assert "cannot read sweep spec" in capsys.readouterr().err
+    f = tmp_path / "s.toml"
+    f.write_text(GOOD)
+    assert main(["sweep", str(f)]) == 2  # no output directory in the spec nor on the command line
+    assert "give one (--output DIR)" in capsys.readouterr().err
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "x").write_text("")
+    assert main(["sweep", str(f), "-o", str(full), "-q"]) == 2
+    assert "is not empty; use --resume" in capsys.readouterr().err
+    assert main(["sweep", str(f), "-o", str(tmp_path / "fresh"), "--resume"]) == 2
+    assert "holds no sweep" in capsys.readouterr().err
+    assert main(["sweep", str(f), "--workers", "0"]) == 2
+    assert main(["sweep", str(f), "--jobs", "1", "--workers", "2"]) == 2
+    capsys.readouterr()
+
+
+def test_resume_checks_the_spec(tmp_path, capsys):
+    f = tmp_path / "s.toml"
+    f.write_text(GOOD)
+    out = tmp_path / "o"
+    assert main(["sweep", str(f), "-o", str(out), "--jobs", "0", "-q"]) == 0
+    assert "12 configurations" in capsys.readouterr().out
+    f.write_text(GOOD.replace('"0.1"', '"1"'))
+    assert main(["sweep", str(f), "-o", str(out), "--jobs", "0", "--resume"]) == 2
+    assert "holds a sweep of another spec" in capsys.readouterr().err
