@@ -91,12 +91,6 @@ def test_families_descriptions_are_whole_sentences(capsys):
 
 
 # ------------------------------------------------------------------------------------ bad input
-@pytest.mark.parametrize("n", ["501", "1000000"])
-def test_too_many_items_names_items(capsys, n):
-    line = one_error_line(*run(capsys, "derive", "-n", n, "-e", "6>4"))
-    assert line.startswith("symbolic-ti: error: argument --items: ") and "500" in line and "--exception" not in line
-
-
 def test_long_numbers_are_abbreviated(capsys):
     line = one_error_line(*run(capsys, "derive", "-n", "4", "--set", "alpha=1e400"))
     assert "argument --set" in line and "1.000e+400 (401 digits)" in line and "[0, 1]" in line
