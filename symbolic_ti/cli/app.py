@@ -8,6 +8,9 @@ Subcommands::
     symbolic-ti critical --items N [--exception W>L ...] --parameter NAME [--trial I,J ...]
                          [--family NAME] [--set NAME=VALUE ...] [--ridge VALUE | --ridgeless]
                          [--interval A,B] [--margins] [--format text|json|latex] [--output FILE]
+    symbolic-ti dynamics --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
+                         [--ridge VALUE | --ridgeless] [--time T | --times A:B:K] [--trial I,J ...]
+                         [--critical] [--window] [--level C] [--format text|json|latex] [--output FILE]
     symbolic-ti general  [--exception-span D] [--form sinh|chebyshev] [--format text|json|latex]
     symbolic-ti families [--format text|json] [--output FILE]
     symbolic-ti plot     heatmap|phase|curve --items N ... --output FILE.png|.pdf|.svg
@@ -46,14 +49,14 @@ import warnings
 from collections.abc import Sequence
 
 from ..errors import ExportError, SymbolicTIError
-from . import critical, derive, families, fit, general, plot
+from . import critical, derive, dynamics, families, fit, general, plot
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
 
 __all__ = ["main", "build_parser"]
 
 #: The subcommand modules, in the order of the help's list; each defines ``register(subparsers, context)`` and
 #: imports heavy or optional dependencies (matplotlib, scipy) only inside its command function.
-SUBCOMMANDS = (derive, critical, general, families, fit, plot)
+SUBCOMMANDS = (derive, critical, dynamics, general, families, fit, plot)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,7 +117,7 @@ def _debug_wanted(args: argparse.Namespace | None, argv: Sequence[str]) -> bool:
 
 
 #: Options whose value may start with ``-`` (a negative number).
-_VALUE_OPTIONS = ("--interval", "--ridge", "--set")
+_VALUE_OPTIONS = ("--interval", "--ridge", "--set", "--time")
 
 
 def _join_negative_values(argv: list[str]) -> list[str]:

@@ -153,9 +153,10 @@ def _generic(task: Task, family: Family, ridge: sp.Expr) -> TimeCourse:
     halved = is_swap_invariant(task, family)
     system = build_system(task, family, None, halved)
     if not system.domain.is_QQ and not system.domain.is_ZZ:
+        free = ", ".join(s.name for s in family.free_symbols) or "none free, but irrational values"
         raise ParameterError(
-            f"dynamics of the {family.name} family needs a rational Gram matrix: give every parameter an exact "
-            f"rational value (free or irrational: {system.domain}); exchangeable kernels allow symbolic ones")
+            f"dynamics of the {family.name} family needs exact rational values of every parameter (left: {free}); "
+            "only exchangeable kernels keep parameters symbolic")
     dom = system.domain
     gram = [[_frac(dom.to_sympy(x)) for x in row] for row in system.gram.to_list()]
     y = [_frac(dom.to_sympy(row[0])) for row in system.targets.to_list()]

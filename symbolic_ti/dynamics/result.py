@@ -138,6 +138,8 @@ class Dynamics(Rendered):
         tt = parse_time(t)
         if tt is sp.oo:
             return float(self.limits[trial])
+        if tt == 0:
+            return 0.0
         q = sp.Rational(tt)
         prec = 64
         while True:
