@@ -18,10 +18,11 @@ from ..task import ExceptionLike, Task
 from .evaluate import is_rational_course, limit_exact
 from .modes import MU, TimeCourse, time_course
 from .result import TIME, Dynamics, parse_time
+from .timegrid import evaluate_grid
 from .times import CriticalTime, CriticalTimes, TrialTimes, critical_times, level_time
 
 __all__ = ["dynamics", "Dynamics", "TimeCourse", "TIME", "MU", "parse_time", "CriticalTime", "CriticalTimes",
-           "TrialTimes", "critical_times", "level_time", "gradient_flow"]
+           "TrialTimes", "critical_times", "level_time", "gradient_flow", "evaluate_grid"]
 
 
 def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *, method: str = "auto") -> Dynamics:

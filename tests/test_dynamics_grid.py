@@ -1,0 +1,40 @@
+"""Grid evaluation of gradient flow (symbolic_ti.dynamics.timegrid) against the certified point values and expm."""
+
+import numpy as np
+import pytest
+
+from symbolic_ti import Task
+from symbolic_ti.dynamics import critical_times, dynamics
+from symbolic_ti.dynamics.timegrid import evaluate_grid
+from symbolic_ti.errors import ParameterError
+
+from test_dynamics import dense_flow, kernel
+
+
+def test_grid_over_t_alpha_matches_dense_expm():
+    d = dynamics(7, ["6>3"], parameters={"alpha": "symbolic"}, ridge="1/5")
+    tt, aa = np.array([0.0, 0.4, 3.0, 40.0]), np.array([0.0, 0.25, 0.9])
+    gv = evaluate_grid(d, tt[:, None], aa[None, :])
+    task = Task(7, ["6>3"])
+    for p, t in enumerate(tt):
+        for q, a in enumerate(aa):
+            ref = dense_flow(task, lambda x, y, a=a: kernel(x, y, a, 0.0), 0.2, t)
+            for x in task.trials:
+                assert gv.values[gv.index(*x), p, q] == pytest.approx(ref[x], abs=1e-10)
+
+
+def test_fallback_near_a_critical_time():
+    d = dynamics(9, ["6>4"], parameters={"alpha": "1/10"}, ridge="1/10")
+    c = critical_times(d, [(4, 5)]).order[0]
+    gv = evaluate_grid(d, np.array([c.value, 1.0]), trials=[(4, 5)])
+    assert gv.fallback[0, 0] and not gv.fallback[0, 1]
+    assert abs(gv.values[0, 0]) < 1e-11
+    assert gv.values[0, 1] == pytest.approx(d.value(4, 5, 1), rel=1e-13)
+
+
+def test_grid_bad_input():
+    d = dynamics(5, parameters={"alpha": "symbolic"})
+    with pytest.raises(ParameterError, match="alpha is symbolic"):
+        evaluate_grid(d, [1.0])
+    with pytest.raises(ParameterError, match="t >= 0"):
+        evaluate_grid(d, [-1.0], alpha=0.5)
