@@ -38,3 +38,24 @@ def test_grid_bad_input():
         evaluate_grid(d, [1.0])
     with pytest.raises(ParameterError, match="t >= 0"):
         evaluate_grid(d, [-1.0], alpha=0.5)
+
+
+def test_figure_data_and_drawing(tmp_path):
+    from symbolic_ti.figures.dynamics import (draw_time_heatmap, draw_trajectories, time_heatmap_data,
+                                              trajectory_data)
+
+    d = dynamics(6, ["5>2"], parameters={"alpha": "1/10"})
+    data = trajectory_data(d, t_range=(0.05, 50.0), count=40)
+    assert data.margins.shape == (len(data.trials), 40) and (5, 2) in data.trials
+    for k, x in enumerate(data.trials):  # a marked critical time is a sign change of the drawn curve
+        for tc, direction in data.critical[k]:
+            before, after = data.margins[k][data.t < tc][-1], data.margins[k][data.t > tc][0]
+            assert (after > 0) == (direction == "to_correct") and (before > 0) != (after > 0)
+    heat = time_heatmap_data(dynamics(6, ["5>2"], parameters={"alpha": "symbolic"}), (1, 6), count=(8, 5))
+    assert heat.margin.shape == (8, 5)
+    pytest.importorskip("matplotlib")
+    from symbolic_ti.figures.save import save_figure
+
+    save_figure(draw_trajectories(data), tmp_path / "t.png")
+    save_figure(draw_time_heatmap(heat), tmp_path / "h.png")
+    assert (tmp_path / "t.png").stat().st_size > 0
