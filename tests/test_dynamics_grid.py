@@ -47,7 +47,7 @@ def test_figure_data_and_drawing(tmp_path):
     d = dynamics(6, ["5>2"], parameters={"alpha": "1/10"})
     data = trajectory_data(d, t_range=(0.05, 50.0), count=40)
     assert data.margins.shape == (len(data.trials), 40) and (5, 2) in data.trials
-    for k, x in enumerate(data.trials):  # a marked critical time is a sign change of the drawn curve
+    for k in range(len(data.trials)):  # a marked critical time is a sign change of the drawn curve
         for tc, direction in data.critical[k]:
             before, after = data.margins[k][data.t < tc][-1], data.margins[k][data.t > tc][0]
             assert (after > 0) == (direction == "to_correct") and (before > 0) != (after > 0)
