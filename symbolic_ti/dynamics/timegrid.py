@@ -38,6 +38,7 @@ from .spectral import X
 __all__ = ["evaluate_grid"]
 
 _U = 2.0 ** -53
+_CHUNK = 16384
 
 
 def _modes(dyn: Dynamics, trials: list[Trial], prec: int = 160) -> tuple[list[Any], list[Any], np.ndarray, list]:
@@ -129,17 +130,11 @@ def evaluate_grid(dyn: Dynamics, t: Any, alpha: Any = None, ridge: Any = None, t
     W = np.array([[float(w.mid()) for w in row] for row in weights]) if chosen else np.zeros((0, len(mus)))
     shape = tt.shape
     tf, af, lf = tt.ravel(), aa.ravel(), ll.ravel()
-    a, b, amp0, amp1 = _coefficients(dyn, af, lf)
-    rho = a[None, :] + b[None, :] * mu[:, None]  # modes x points
-    with np.errstate(divide="ignore", invalid="ignore"):
-        phi = np.where(rho > 0, -np.expm1(-rho * tf[None, :]) / rho, tf[None, :])
-    S0, S1 = W @ phi, (W * mu[None, :]) @ phi
-    A0, A1 = np.abs(W) @ phi, np.abs(W * mu[None, :]) @ phi
-    c0 = np.where(kinds[:, None] == 1, amp1[0][None, :], amp0[0][None, :])
-    c1 = np.where(kinds[:, None] == 1, amp1[1][None, :], amp0[1][None, :])
-    values = c0 * S0 + c1 * S1
-    bound = (len(mus) + 10) * _U * (np.abs(c0) * A0 + np.abs(c1) * A1)
-    bad = ~(bound <= rtol * np.abs(values)) & (bound > 1e-300)
+    values = np.empty((len(chosen), tf.size))
+    bad = np.zeros((len(chosen), tf.size), dtype=bool)
+    for lo in range(0, tf.size, _CHUNK):
+        sl = slice(lo, lo + _CHUNK)
+        values[:, sl], bad[:, sl] = _chunk(dyn, mu, W, kinds, tf[sl], af[sl], lf[sl], rtol)
     if bad.any():
         _fallback(dyn, mus, weights, kinds, tf, af, lf, values, bad)
     truths = [dyn.task.ground_truth(x) for x in chosen]
@@ -152,6 +147,31 @@ def evaluate_grid(dyn: Dynamics, t: Any, alpha: Any = None, ridge: Any = None, t
     fb = bad.reshape((len(chosen),) + shape)
     params = {"t": tt, "alpha": aa, "lambda": ll}
     return GridValues(tuple(chosen), out, fb, np.zeros_like(fb), params, g, note)
+
+
+def _chunk(dyn: Dynamics, mu: np.ndarray, W: np.ndarray, kinds: np.ndarray, tf: np.ndarray, af: np.ndarray,
+           lf: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray]:
+    """Values and the mpmath mask on one chunk of points (plain vector sums over the modes, no BLAS)."""
+    a, b, amp0, amp1 = _coefficients(dyn, af, lf)
+    shape = (len(kinds), tf.size)
+    S0, S1, A0, A1 = (np.zeros(shape) for _ in range(4))
+    for k, m in enumerate(mu):
+        col = W[:, k]
+        if not col.any():
+            continue
+        rho = a + b * m
+        with np.errstate(divide="ignore", invalid="ignore"):
+            phi = np.where(rho > 0, -np.expm1(-rho * tf) / rho, tf)
+        S0 += col[:, None] * phi
+        S1 += (m * col)[:, None] * phi
+        A0 += np.abs(col)[:, None] * phi
+        A1 += np.abs(m * col)[:, None] * phi
+    train = kinds[:, None] == 1
+    c0 = np.where(train, amp1[0][None, :], amp0[0][None, :])
+    c1 = np.where(train, amp1[1][None, :], amp0[1][None, :])
+    values = c0 * S0 + c1 * S1
+    bound = (len(mu) + 10) * _U * (np.abs(c0) * A0 + np.abs(c1) * A1)
+    return values, ~(bound <= rtol * np.abs(values)) & (bound > 1e-300)
 
 
 def _fallback(dyn: Dynamics, mus: list, weights: list, kinds: np.ndarray, tf: np.ndarray, af: np.ndarray,
