@@ -152,22 +152,21 @@ def scan_signs(balls: Callable[[int], ArbTerms], value0: Fraction, derivative: C
             initial = 1 if dj > 0 else -1
             delta = abs(dj) * (j + 1) / (2 * _to_frac_up(s)) if s != 0 else Fraction(1)
         tail = False
+        far = horizon if horizon is not None else max(Fraction(10 ** 6), delta * 2)
         f_abs = abs(terms.limit)
-        if not f_abs.contains(0) and terms.rates:
+        if not terms.rates:
+            far, tail = max(delta * 2, Fraction(1)), True
+        elif not f_abs.contains(0):
             rmin = min(_lower(r) for r in terms.rates)
-            total = flint.arb(0)
-            for c in terms.amplitudes:
-                total += abs(c)
             if rmin > 0:
+                total = flint.arb(0)
+                for c in terms.amplitudes:
+                    total += abs(c)
                 ratio = total / f_abs
                 cut = ratio.log() / _arb(rmin) if ratio > 1 else flint.arb(0)
-                far = max(_to_frac_up(cut) + 1, delta * 2, Fraction(1))
-                tail = horizon is None or far <= horizon
-                far = far if horizon is None else min(far, horizon)
-        elif not terms.rates:
-            far, tail = max(delta * 2, Fraction(1)), True
-        if not (not f_abs.contains(0) and terms.rates) and terms.rates:
-            far = horizon if horizon is not None else Fraction(10 ** 6)
+                end = max(_to_frac_up(cut) + 1, delta * 2, Fraction(1))
+                tail = horizon is None or end <= horizon
+                far = end if horizon is None else min(end, horizon)
     start = delta if delta > 0 else Fraction(0)
     pieces = []
     u = start

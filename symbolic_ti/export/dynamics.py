@@ -187,7 +187,8 @@ def stopping_to_text(es: EarlyStopping) -> str:
     for p in es.phases:
         end = "oo" if p.end is None else _fmt(float(p.end))
         wrong = [x for x in p.errors if x[0] < x[1]]
-        lines.append(f"  t in ({_fmt(float(p.start))}, {end}): {len(p.errors)} wrong: {', '.join(map(str, wrong))}")
+        listed = f": {', '.join(map(str, wrong))}" if wrong else ""
+        lines.append(f"  t in ({_fmt(float(p.start))}, {end}): {len(p.errors)} wrong{listed}")
     if es.windows:
         lines.append("Window (errors exactly the target): " + "; ".join(
             f"({_fmt(float(w.start))}, {'oo' if w.end is None else _fmt(float(w.end))})" for w in es.windows))
