@@ -92,3 +92,23 @@ def test_level_time_brackets_the_level(lm9):
     hi = d.f(6, 4, sp.Rational(c.upper.numerator, c.upper.denominator)).evalf(50)
     assert lo < sp.Rational(1, 2) < hi
     assert level_time(d, 1) is None  # the exception margin tends to 5509/7850 < 1
+
+
+def test_early_stopping_window_matches_dense_errors():
+    from symbolic_ti.dynamics.window import early_stopping
+
+    d = dynamics(9, ["6>4"], parameters={"alpha": "1/10"})
+    es = early_stopping(d)
+    assert es.target == ((3, 6), (4, 7), (6, 3), (7, 4))
+    (w,) = es.windows
+    assert 3.93 < float(w.start) < 3.94 and 11.53 < float(w.end) < 11.54
+    task = Task(9, ["6>4"])
+    for t in (float(w.start) + 0.01, 8.0, float(w.end) - 0.01):
+        ref = dense_flow(task, lambda a, b: kernel(a, b, 0.1, 0.0), 0.0, t)
+        wrong = {x for x in task.trials if task.ground_truth(x) is not None and task.ground_truth(x) * ref[x] < 0}
+        assert wrong == set(es.target)
+    for p in es.phases[:-1]:  # inside every phase the dense flow has exactly the phase's errors
+        t = float(p.start + p.end) / 2
+        ref = dense_flow(task, lambda a, b: kernel(a, b, 0.1, 0.0), 0.0, t)
+        wrong = {x for x in task.trials if task.ground_truth(x) is not None and task.ground_truth(x) * ref[x] < 0}
+        assert wrong == set(p.errors)
