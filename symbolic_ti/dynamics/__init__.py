@@ -31,7 +31,8 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
     family.check_task(task)
     course = time_course(task, family, lam, "gram" if method in ("halved", "full") else method)
     if is_rational_course(course):
-        limits = {x: limit_exact(course, x) for x in task.trials}
+        inverses: dict = {}
+        limits = {x: limit_exact(course, x, inverses) for x in task.trials}
     else:
         res = solve(task, family, "ridgeless" if lam is None else lam)
         res.build_all()

@@ -62,8 +62,8 @@ def _coeffs(tc: TimeCourse, term: Term) -> tuple[flint.fmpq_poly, flint.fmpq_pol
     return flint.fmpq_poly([c0, c1]) * term.weight, flint.fmpq_poly([a, b])
 
 
-def limit_exact(tc: TimeCourse, trial: Trial) -> sp.Rational:
-    """``f(oo)``, exactly, for a rational course.
+def limit_exact(tc: TimeCourse, trial: Trial, cache: dict | None = None) -> sp.Rational:
+    """``f(oo)``, exactly, for a rational course (``cache``: the inverse rate modulo each group, shared).
 
     Raises
     ------
@@ -71,6 +71,7 @@ def limit_exact(tc: TimeCourse, trial: Trial) -> sp.Rational:
         If a mode of rate 0 carries weight (the flow then grows without bound).
     """
     total = flint.fmpq(0)
+    inverses = {} if cache is None else cache
     for term in tc.terms[trial]:
         q = tc.groups[term.group]
         num, rate = _coeffs(tc, term)
@@ -79,8 +80,25 @@ def limit_exact(tc: TimeCourse, trial: Trial) -> sp.Rational:
             if num.is_zero():
                 continue
             raise SolveError(f"trial {trial} has a mode of rate 0 with nonzero weight; f(t) grows without bound")
-        total += trace(num * mod_inverse(rate, q), q)
+        if term.group not in inverses:
+            inverses[term.group] = mod_inverse(rate, q)
+        if term.kind == 0 and tc.nodes is not None and term.group < len(tc.nodes):
+            total += _node_trace(tc, term.group, trial[0], inverses) - _node_trace(tc, term.group, trial[1], inverses)
+            continue
+        total += trace(num * inverses[term.group], q)
     return sp.Rational(int(total.p), int(total.q))
+
+
+def _node_trace(tc: TimeCourse, group: int, item: int, cache: dict) -> flint.fmpq:
+    """``Tr[c0 (P_mu b)_item / (a + b mu)]`` of one Laplacian group (the rank of ``item`` at ``t = oo``, per group),
+    computed once per item so that a test trial's limit is a difference of two."""
+    key = ("node", group, item)
+    if key not in cache:
+        q = tc.groups[group]
+        assert tc.nodes is not None
+        c0 = to_fmpq(tc.amplitudes[0][0])
+        cache[key] = trace(tc.nodes[group][item - 1] * c0 * cache[group], q)
+    return cache[key]
 
 
 def derivative_at_zero(tc: TimeCourse, trial: Trial, order: int) -> Fraction:

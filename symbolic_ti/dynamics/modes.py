@@ -75,6 +75,9 @@ class TimeCourse:
         Every ordered trial (reverse trials carry negated weights).
     method : str
         ``"laplacian"`` or ``"halved"`` / ``"full"`` (the Gram matrix used).
+    nodes : tuple of tuple of fmpq_poly, optional
+        Laplacian modes only: entry ``k`` of ``P_mu b`` for each item (per group, cycle group excluded), so that a
+        test weight is ``nodes[g][i-1] - nodes[g][j-1]`` and a training weight that divided by ``mu``.
     """
 
     groups: tuple[flint.fmpq_poly, ...]
@@ -82,6 +85,7 @@ class TimeCourse:
     amplitudes: tuple[tuple[sp.Expr, sp.Expr], tuple[sp.Expr, sp.Expr]]
     terms: dict[Trial, tuple[Term, ...]]
     method: str
+    nodes: tuple[tuple[flint.fmpq_poly, ...], ...] | None = None
 
     @property
     def degrees(self) -> tuple[int, ...]:
@@ -146,7 +150,7 @@ def _exchangeable(task: Task, family: Family, ridge: sp.Expr) -> TimeCourse:
     if any(t.group == cycle for ts in terms.values() for t in ts):
         groups.append(X)
     amps = ((b, sp.Integer(0)), (sp.cancel(s * alpha), b))
-    return TimeCourse(tuple(groups), (a, b), amps, terms, "laplacian")
+    return TimeCourse(tuple(groups), (a, b), amps, terms, "laplacian", tuple(f.entries for f in factors))
 
 
 def _generic(task: Task, family: Family, ridge: sp.Expr) -> TimeCourse:

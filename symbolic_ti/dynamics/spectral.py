@@ -47,8 +47,21 @@ def mod_inverse(p: flint.fmpq_poly, q: flint.fmpq_poly) -> flint.fmpq_poly:
     return (s * flint.fmpq_poly([1 / g[0]])) % q
 
 
+_POWER_SUMS: dict[tuple[str, int], list[flint.fmpq]] = {}
+
+
 def power_sums(q: flint.fmpq_poly, count: int) -> list[flint.fmpq]:
-    """``p_k = sum_{Q(mu)=0} mu^k`` for ``k = 0 .. count - 1`` (Newton's identities, exact)."""
+    """``p_k = sum_{Q(mu)=0} mu^k`` for ``k = 0 .. count - 1`` (Newton's identities, exact; cached)."""
+    key = (q.str(), count)
+    got = _POWER_SUMS.get(key)
+    if got is None:
+        got = _POWER_SUMS[key] = _power_sums(q, count)
+        if len(_POWER_SUMS) > 4096:
+            _POWER_SUMS.clear()
+    return got
+
+
+def _power_sums(q: flint.fmpq_poly, count: int) -> list[flint.fmpq]:
     d = q.degree()
     lc = q[d]
     e = [q[d - i] / lc for i in range(d + 1)]  # monic coefficients, e[0] = 1: x^d + e1 x^(d-1) + ...
@@ -66,7 +79,10 @@ def trace(w: flint.fmpq_poly, q: flint.fmpq_poly) -> flint.fmpq:
     """``sum over the roots mu of q of w(mu)``, exactly (``w`` reduced modulo ``q`` first)."""
     w = w % q
     ps = power_sums(q, max(q.degree(), 1))
-    return sum((w[k] * ps[k] for k in range(w.degree() + 1)), flint.fmpq(0))
+    cs = w.coeffs()
+    if not cs:
+        return flint.fmpq(0)
+    return (flint.fmpq_mat(1, len(cs), cs) * flint.fmpq_mat(len(cs), 1, ps[:len(cs)]))[0, 0]
 
 
 @dataclass(frozen=True)

@@ -54,17 +54,31 @@ def _modes(dyn: Dynamics, trials: list[Trial], prec: int = 160) -> tuple[list[An
                 mus.append(mu)
         weights = [[flint.arb(0)] * len(mus) for _ in trials]
         kinds = np.zeros(len(trials), dtype=int)
+        node_values: dict[int, list[Any]] = {}  # (Laplacian) P_mu b at every item, once per mode
+        nodes = tc.nodes or ()
+        for g, entries in enumerate(nodes):
+            for k in range(int(tc.groups[g].degree())):
+                node_values[index[(g, k)]] = [_horner(e, mus[index[(g, k)]]) for e in entries]
         for row, x in enumerate(trials):
             for term in tc.terms[x]:
                 kinds[row] = term.kind
                 q = tc.groups[term.group]
                 for k in range(int(q.degree())):
-                    mu = mus[index[(term.group, k)]]
-                    s = flint.arb(0)
-                    for c in reversed(term.weight.coeffs()):
-                        s = s * mu + flint.arb(c)
-                    weights[row][index[(term.group, k)]] = s
+                    col = index[(term.group, k)]
+                    mu = mus[col]
+                    if term.group < len(nodes):
+                        w = node_values[col][x[0] - 1] - node_values[col][x[1] - 1]
+                        weights[row][col] = w / mu if term.kind == 1 else w
+                    else:
+                        weights[row][col] = _horner(term.weight, mu)
     return mus, weights, kinds, list(index)
+
+
+def _horner(w: Any, mu: Any) -> Any:
+    s = flint.arb(0)
+    for c in reversed(w.coeffs()):
+        s = s * mu + flint.arb(c)
+    return s
 
 
 def _coefficients(dyn: Dynamics, alpha: np.ndarray, lam: np.ndarray, lib: Any = np) -> tuple[Any, ...]:
@@ -178,8 +192,10 @@ def _fallback(dyn: Dynamics, mus: list, weights: list, kinds: np.ndarray, tf: np
               lf: np.ndarray, values: np.ndarray, bad: np.ndarray) -> None:
     with mpmath.workdps(30):
         mu = [mpmath.mpf(m.mid().str(40, radius=False)) for m in mus]
-        W = [[mpmath.mpf(w.mid().str(40, radius=False)) for w in row] for row in weights]
+        W: dict[int, list[Any]] = {}
         for r, p in zip(*np.nonzero(bad), strict=True):
+            if r not in W:  # only the rows that need it
+                W[r] = [mpmath.mpf(w.mid().str(40, radius=False)) if w != 0 else mpmath.mpf(0) for w in weights[r]]
             a, b, amp0, amp1 = _coefficients(dyn, mpmath.mpf(float(af[p])), mpmath.mpf(float(lf[p])), lib=mpmath)
             c0, c1 = amp1 if kinds[r] == 1 else amp0
             tp = mpmath.mpf(float(tf[p]))
@@ -188,6 +204,7 @@ def _fallback(dyn: Dynamics, mus: list, weights: list, kinds: np.ndarray, tf: np
                 if W[r][k] == 0:
                     continue
                 rho = a + b * m
-                phi = -mpmath.expm1(-rho * tp) / rho if rho > 0 else tp
+                x = rho * tp
+                phi = (-mpmath.expm1(-x) if x < 0.01 else 1 - mpmath.exp(-x)) / rho if rho > 0 else tp
                 s += (c0 + c1 * m) * W[r][k] * phi
             values[r, p] = float(s)
