@@ -191,8 +191,11 @@ class Dynamics(Rendered):
         if not self.is_numeric:
             free = sorted({s.name for v in (*self.course.rate, *self.course.amplitudes[1]) for s in
                            sp.sympify(v).free_symbols})
+            if not free:
+                raise ParameterError(f"{what} need rational rates and amplitudes; this kernel's values are "
+                                     "irrational numbers (exact expressions and limits are still available)")
             raise ParameterError(f"{what} need numeric parameters and ridge; this result depends on "
-                                 + ", ".join(free or ["irrational values"]) + " (set them with parameters= / ridge=)")
+                                 + ", ".join(free) + " (set them with parameters= / ridge=)")
 
     def label(self) -> str:
         """Short description, e.g. ``"n=9, exception 6>4, exchangeable(alpha=1/10), ridge 1/10, gradient flow"``."""
