@@ -35,8 +35,7 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
         limits = {x: limit_exact(course, x, inverses) for x in task.trials}
     else:
         res = solve(task, family, "ridgeless" if lam is None else lam)
-        res.build_all()
-        limits = dict(res.predictions)
+        limits = res.predictions  # built on access (the Laplacian path's closed forms are lazy)
     return Dynamics(task, family, lam, course, limits, course.method)
 
 

@@ -82,14 +82,15 @@ class Dynamics(Rendered):
     _balls: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.limits, MappingProxyType):
+        if isinstance(self.limits, dict):
             object.__setattr__(self, "limits", MappingProxyType(dict(self.limits)))
 
     # ------------------------------------------------------------------ values
     @property
     def is_numeric(self) -> bool:
         """Whether rates and amplitudes are numbers (needed for critical times and grids)."""
-        return is_rational_course(self.course) and all(not v.free_symbols for v in self.limits.values())
+        return is_rational_course(self.course) and isinstance(self.limits, MappingProxyType) and all(
+            not v.free_symbols for v in self.limits.values())
 
     @property
     def rates(self) -> tuple[sp.Expr, ...]:
