@@ -129,8 +129,16 @@ class Dynamics(Rendered):
         key = (trial, prec)
         if key not in self._balls:
             self._check_numeric("ball values")
-            self._balls[key] = arb_terms(self.course, trial, self.limits[trial], prec,
-                                         self._balls.setdefault(("roots", prec), {}))
+            work = prec
+            while True:  # the weights are polynomials with large coefficients: raise the working precision until
+                # every amplitude is accurate to prec / 2 bits (cancellation in Horner's rule)
+                got = arb_terms(self.course, trial, self.limits[trial], work,
+                                self._balls.setdefault(("roots", work), {}))
+                if work >= 16 * prec or all(c.rad() <= abs(c.mid()) * 2.0 ** (-prec // 2) or c.rad() < 2.0 ** -prec
+                                            for c in (*got.amplitudes, *got.rates)):
+                    break
+                work *= 2
+            self._balls[key] = got
         return self._balls[key]
 
     def value(self, i: int, j: int, t: Any, digits: int = 15) -> float:
