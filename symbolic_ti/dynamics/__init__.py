@@ -9,6 +9,7 @@ grid evaluation (:mod:`.grid`). Derived in docs/theory.md#gradient-flow-in-lapla
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..arguments import ExactLike, RidgeLike, parse_ridge
 from ..errors import ParameterError
@@ -30,6 +31,7 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
     lam = parse_ridge(ridge)
     family.check_task(task)
     course = time_course(task, family, lam, "gram" if method in ("halved", "full") else method)
+    limits: Mapping[tuple[int, int], Any]
     if is_rational_course(course):
         inverses: dict = {}
         limits = {x: limit_exact(course, x, inverses) for x in task.trials}
