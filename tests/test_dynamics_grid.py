@@ -59,3 +59,13 @@ def test_figure_data_and_drawing(tmp_path):
     save_figure(draw_trajectories(data), tmp_path / "t.png")
     save_figure(draw_time_heatmap(heat), tmp_path / "h.png")
     assert (tmp_path / "t.png").stat().st_size > 0
+
+
+def test_grid_matrix_path_many_modes():
+    d = dynamics(40, ["30>10"], parameters={"alpha": "symbolic"}, ridge="1/10")
+    assert sum(d.course.degrees) >= 16  # the matrix-product path of evaluate_grid
+    gv = evaluate_grid(d, np.array([0.5, 4.0]), alpha=0.2, trials=[(9, 30), (10, 31), (1, 40), (10, 11)])
+    dn = dynamics(40, ["30>10"], parameters={"alpha": "1/5"}, ridge="1/10")
+    for k, x in enumerate(gv.trials):
+        for p, t in enumerate(("1/2", 4)):
+            assert gv.values[k, p] == pytest.approx(dn.value(*x, t), rel=1e-11, abs=1e-13)

@@ -171,6 +171,13 @@ def _chunk(dyn: Dynamics, mu: np.ndarray, W: np.ndarray, kinds: np.ndarray, tf: 
     """Values and the mpmath mask on one chunk of points (plain vector sums over the modes, no BLAS)."""
     a, b, amp0, amp1 = _coefficients(dyn, af, lf)
     shape = (len(kinds), tf.size)
+    if len(mu) >= 16:  # enough modes for matrix products to pay (few modes: plain sums, see module docstring)
+        rho = a[None, :] + b[None, :] * mu[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            phi = np.where(rho > 0, -np.expm1(-rho * tf[None, :]) / rho, tf[None, :])
+        Wm, aW = W * mu[None, :], np.abs(W)
+        S0, S1, A0, A1 = W @ phi, Wm @ phi, aW @ phi, np.abs(Wm) @ phi
+        return _combine(kinds, amp0, amp1, S0, S1, A0, A1, len(mu), rtol)
     S0, S1, A0, A1 = (np.zeros(shape) for _ in range(4))
     for k, m in enumerate(mu):
         col = W[:, k]
@@ -183,11 +190,16 @@ def _chunk(dyn: Dynamics, mu: np.ndarray, W: np.ndarray, kinds: np.ndarray, tf: 
         S1 += (m * col)[:, None] * phi
         A0 += np.abs(col)[:, None] * phi
         A1 += np.abs(m * col)[:, None] * phi
+    return _combine(kinds, amp0, amp1, S0, S1, A0, A1, len(mu), rtol)
+
+
+def _combine(kinds: np.ndarray, amp0: Any, amp1: Any, S0: np.ndarray, S1: np.ndarray, A0: np.ndarray,
+             A1: np.ndarray, modes: int, rtol: float) -> tuple[np.ndarray, np.ndarray]:
     train = kinds[:, None] == 1
     c0 = np.where(train, amp1[0][None, :], amp0[0][None, :])
     c1 = np.where(train, amp1[1][None, :], amp0[1][None, :])
     values = c0 * S0 + c1 * S1
-    bound = (len(mu) + 10) * _U * (np.abs(c0) * A0 + np.abs(c1) * A1)
+    bound = (modes + 10) * _U * (np.abs(c0) * A0 + np.abs(c1) * A1)
     return values, ~(bound <= rtol * np.abs(values)) & (bound > 1e-300)
 
 
