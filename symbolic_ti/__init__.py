@@ -21,6 +21,7 @@ from .numeric.predictions import numeric_predictions
 from .numeric.verification import VerifyReport, verify
 # grid evaluation (numpy; plots live in symbolic_ti.figures.plot, behaviour fits in symbolic_ti.behaviour.fitting)
 from .numeric.grid import compile_result
+from .dynamics import Dynamics, dynamics as learning_dynamics  # symbolic_ti.dynamics is the subpackage
 # errors
 from .errors import (DataError, ExportError, FamilyError, IllConditionedWarning, ParameterError, SolveError,
                      SymbolicTIError, TaskError, UntrustedNumericWarning)
@@ -35,7 +36,7 @@ __all__ = [
     "Family", "Exchangeable", "Geometric", "FAMILIES", "get_family",
     "solve", "RIDGELESS", "Result", "CategorySummary", "derive",
     "critical", "critical_values", "CriticalReport",
-    "numeric_predictions", "verify", "VerifyReport", "compile_result",
+    "numeric_predictions", "verify", "VerifyReport", "compile_result", "learning_dynamics", "Dynamics",
     "SymbolicTIError", "TaskError", "ParameterError", "FamilyError", "SolveError", "ExportError", "DataError",
     "IllConditionedWarning", "UntrustedNumericWarning",
     "symbols",

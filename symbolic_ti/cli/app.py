@@ -9,6 +9,9 @@ Subcommands::
                          [--family NAME] [--set NAME=VALUE ...] [--ridge VALUE | --ridgeless]
                          [--interval A,B] [--margins] [--format text|json|latex] [--standalone]
                          [--output FILE]
+    symbolic-ti dynamics --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
+                         [--ridge VALUE | --ridgeless] [--time T | --times A:B:K] [--trial I,J ...]
+                         [--critical] [--window] [--level C] [--format text|json|latex] [--output FILE]
     symbolic-ti general  [--exception-span D] [--form sinh|chebyshev] [--format text|json|latex]
                          [--standalone]
     symbolic-ti families [--format text|json] [--output FILE]
@@ -56,14 +59,14 @@ from collections.abc import Sequence
 from .._version import __version__
 from ..arguments import short_numbers
 from ..errors import ExportError, SymbolicTIError
-from . import critical, derive, families, fit, general, plot, sweep
+from . import critical, derive, dynamics, families, fit, general, plot, sweep
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
 
 __all__ = ["main", "build_parser"]
 
 #: The subcommand modules, in the order of the help's list; each defines ``register(subparsers, context)`` and
 #: imports heavy or optional dependencies (matplotlib, scipy) only inside its command function.
-SUBCOMMANDS = (derive, critical, general, families, fit, plot, sweep)
+SUBCOMMANDS = (derive, critical, dynamics, general, families, fit, plot, sweep)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -127,7 +130,7 @@ def _debug_wanted(args: argparse.Namespace | None, argv: Sequence[str]) -> bool:
 
 #: Options whose value may start with ``-`` (a negative number): ``--x-range -0.5,0.5`` works as
 #: ``--interval -1,2`` does.
-_VALUE_OPTIONS = ("--interval", "--ridge", "--set", "--x-range", "--y-range", "--range")
+_VALUE_OPTIONS = ("--interval", "--ridge", "--set", "--x-range", "--y-range", "--range", "--time")
 
 
 #: A value that starts with a minus sign: a number (``-1``, ``-.5``, ``-1e-3,1``) or minus infinity.

@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                        description="Exact critical values of one parameter: where margins change sign.")
     context.task_options(c)
     c.add_argument("--parameter", "-p", required=True, metavar="NAME",
-                   help="parameter to scan: a family parameter (e.g. alpha) or lambda for the ridge")
+                   help="parameter to scan: a family parameter (e.g. alpha), lambda for the ridge, or time")
     c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
                    type=option_type("--trial", parse_trial),
                    help="trial to analyse (repeat for several; default: every trial with a margin)")
@@ -57,8 +57,12 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     if args.margins and args.format != "json":
         raise context.fail("--margins", f"only applies with --format json (the {args.format} report lists the "
                                         "critical values, not the margins)")
-    task, (family, values) = context.task(args), context.family(args)
     name = args.parameter.strip()
+    if name == "time":  # gradient-flow training time (symbolic-ti dynamics --critical)
+        from .dynamics import time_scan
+
+        return time_scan(args, context)
+    task, (family, values) = context.task(args), context.family(args)
     if name in RIDGE_NAMES:
         if args.ridge is not None or args.ridgeless:
             fixed = "--ridgeless" if args.ridgeless else f"--ridge {args.ridge}"

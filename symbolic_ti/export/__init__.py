@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from . import conjunctivity
 from . import critical
+from . import dynamics
 from . import fit
 from . import general
 from . import jsonreport

@@ -1,0 +1,189 @@
+"""``symbolic-ti dynamics``: exact gradient-flow predictions over training time, critical times, early stopping.
+
+::
+
+    symbolic-ti dynamics --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
+                         [--ridge VALUE | --ridgeless] [--time T | --times A:B:K [--log-times]]
+                         [--trial I,J ...] [--critical] [--window [--window-trial I,J ...]] [--ridges]
+                         [--level C] [--format text|json|latex] [--output FILE]
+
+Without ``--ridge`` / ``--ridgeless`` the flow has no weight decay (``lambda = 0``; ``t -> oo`` is the ridgeless
+limit); this differs from ``derive``, where a missing ridge stays symbolic, because times need numbers. The
+computation is :func:`symbolic_ti.dynamics.dynamics` (docs/dynamics.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from ..errors import ParameterError, SymbolicTIError
+from .options import FORMATS, CliContext, option_type, parse_trial
+
+__all__ = ["register", "parse_time_option", "parse_times_option"]
+
+
+def parse_time_option(text: str) -> sp.Expr:
+    """A time ``T >= 0`` read exactly (``oo`` allowed)."""
+    from ..dynamics import parse_time
+
+    return parse_time(text.strip(), "time")
+
+
+def parse_times_option(text: str) -> tuple[sp.Expr, sp.Expr, int]:
+    """``A:B:K``: K >= 2 times from A to B (0 <= A < B, both exact)."""
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise ParameterError(f"expected A:B:K such as 0:20:11, got {text!r}")
+    a, b = parse_time_option(parts[0]), parse_time_option(parts[1])
+    try:
+        k = int(parts[2])
+    except ValueError:
+        raise ParameterError(f"K must be an integer >= 2, got {parts[2]!r}") from None
+    if k < 2 or not (a.is_number and b.is_number) or b is sp.oo or not a < b:
+        raise ParameterError(f"expected 0 <= A < B < oo and K >= 2, got {text!r}")
+    return a, b, k
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: CliContext) -> None:
+    """Add the subcommand ``dynamics`` to the subparsers ``sub`` of ``symbolic-ti``.
+
+    Parameters
+    ----------
+    sub : argparse subparsers action
+        The top-level subcommands of ``symbolic-ti``.
+    context : CliContext
+        Shared option builders and readers (:mod:`symbolic_ti.cli.options`).
+    """
+    c = sub.add_parser("dynamics", parents=[context.debug], help="gradient-flow predictions over training time",
+                       description="Exact gradient-flow predictions over training time, critical times and the "
+                                   "early-stopping window.")
+    context.task_options(c)
+    when = c.add_mutually_exclusive_group()
+    when.add_argument("--time", metavar="T", type=option_type("--time", parse_time_option), action="append",
+                      help="training time T >= 0 or oo (repeat for several; default 0 1 2 5 10 20 oo)")
+    when.add_argument("--times", metavar="A:B:K", type=option_type("--times", parse_times_option),
+                      help="K times from A to B")
+    c.add_argument("--log-times", action="store_true", help="with --times: geometric spacing (A > 0)")
+    c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
+                   type=option_type("--trial", parse_trial), help="trial to show (repeat; default all i < j)")
+    c.add_argument("--critical", action="store_true", help="certified critical times of the trials' margins")
+    c.add_argument("--window", action="store_true", help="phases of constant errors and the early-stopping window")
+    c.add_argument("--window-trial", action="append", default=None, metavar="I,J",
+                   type=option_type("--window-trial", parse_trial),
+                   help="target error set of --window (default: the trials that fail first as alpha grows)")
+    c.add_argument("--ridges", action="store_true", help="with --window: the time <-> ridge table")
+    c.add_argument("--level", metavar="C", help="first time the exception margin reaches the level C")
+    context.output_options(c, FORMATS)
+    context.standalone_option(c)
+    c.set_defaults(run=lambda args: _run(args, context))
+
+
+def _times(args: argparse.Namespace, context: CliContext) -> list[Any] | None:
+    if args.times is None:
+        if args.log_times:
+            raise context.fail("--log-times", "needs --times A:B:K")
+        return args.time
+    a, b, k = args.times
+    if args.log_times:
+        if a <= 0:
+            raise context.fail("--times", "with --log-times A must be > 0")
+        fa, fb = float(a), float(b)
+        return [sp.Rational(Fraction(fa * (fb / fa) ** (i / (k - 1))).limit_denominator(10 ** 9)) for i in range(k)]
+    return [a + (b - a) * sp.Rational(i, k - 1) for i in range(k)]
+
+
+def _latex(args: argparse.Namespace, body: str) -> str:
+    if not args.standalone:
+        return body
+    from ..export.latex import latex_document
+
+    return latex_document([body])
+
+
+def _run(args: argparse.Namespace, context: CliContext) -> str:
+    context.standalone(args)
+    task, (_, values) = context.task(args), context.family(args)
+    ridge = "ridgeless" if args.ridge is None and not args.ridgeless else context.ridge(args)
+    trials = context.trials(task, args.trial) if args.trial is not None else None
+    window_trials = context.trials(task, args.window_trial, "--window-trial") if args.window_trial else None
+    times = _times(args, context)
+    context.check_output(args)
+    from ..dynamics import critical_times, dynamics, level_time
+    from ..dynamics.window import early_stopping
+
+    try:
+        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge)
+    except SymbolicTIError as err:
+        raise context.fail("--set", err) from None
+    if (args.critical or args.window or args.level is not None) and not d.is_numeric:
+        raise context.fail("--set", "critical times, windows and levels need every parameter set to a number "
+                                    "(e.g. --set alpha=0.1) and a numeric ridge")
+    parts: list[Any] = [d]
+    if args.critical or args.window:
+        rep = critical_times(d, trials)
+        if args.critical:
+            parts.append(rep)
+        if args.window:
+            full = rep if trials is None else critical_times(d)  # the window needs every trial's errors
+            try:
+                parts.append(early_stopping(d, window_trials, ridges=args.ridges, times=full))
+            except SymbolicTIError as err:
+                raise context.fail("--window-trial", err) from None
+    level = None
+    if args.level is not None:
+        try:
+            level = level_time(d, args.level)
+        except SymbolicTIError as err:
+            raise context.fail("--level", err) from None
+    if args.format == "json":
+        from ..export.jsonreport import dumps
+
+        out: dict[str, Any] = {"dynamics": d.to_dict(trials=trials, times=times)}
+        for p in parts[1:]:
+            out[p.to_dict()["kind"]] = p.to_dict()
+        if args.level is not None:
+            out["level"] = {"level": args.level, "time": None if level is None else
+                            {"lower": str(level.lower), "upper": str(level.upper), "value_float": level.value}}
+        return dumps(out)
+    if args.format == "latex":
+        return _latex(args, "\n".join(p.to_latex(trials=trials) if p is d else p.to_latex() for p in parts
+                                       if p is d or hasattr(p, "to_latex") and p.__class__.__name__ == "CriticalTimes"))
+    text = [d.to_text(trials=trials, times=times)] + [p.to_text() for p in parts[1:]]
+    if args.level is not None:
+        text.append(f"Exception margin reaches {args.level}: " + (
+            "never" if level is None else f"at t ~ {level.value:.6g} (in ({float(level.lower):.12g}, "
+                                          f"{float(level.upper):.12g}))"))
+    return "\n".join(text)
+
+
+def time_scan(args: argparse.Namespace, context: CliContext) -> str:
+    """``symbolic-ti critical --parameter time``: the certified critical times of the chosen trials (``--interval``
+    keeps the crossings inside it), as :func:`symbolic_ti.dynamics.critical_times` reports them."""
+    task, (_, values) = context.task(args), context.family(args)
+    ridge = "ridgeless" if args.ridge is None and not args.ridgeless else context.ridge(args)
+    trials = context.trials(task, args.trial) if args.trial is not None else None
+    context.check_output(args)
+    from ..dynamics import CriticalTimes, TrialTimes, critical_times, dynamics
+
+    try:
+        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge)
+        rep = critical_times(d, trials)
+    except SymbolicTIError as err:
+        raise context.fail("--set", err) from None
+    if args.interval is not None:
+        a, b = args.interval
+        if a < 0:
+            raise context.fail("--interval", f"times are >= 0, got ({a}, {b})")
+        keep = [TrialTimes(tt.trial, tt.initial, tuple(c for c in tt.crossings if a < c.lower and
+                                                      (b is sp.oo or c.upper < b)), tt.final, tt.complete)
+                for tt in rep.trials]
+        rep = CriticalTimes(rep.label, tuple(keep), rep.notes)
+    if args.format == "json":
+        from ..export.jsonreport import dumps
+
+        return dumps(rep.to_dict())
+    return _latex(args, rep.to_latex()) if args.format == "latex" else rep.to_text()

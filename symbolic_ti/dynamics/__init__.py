@@ -1,0 +1,106 @@
+r"""Learning dynamics in closed form: gradient-flow predictions over training time (docs/dynamics.md).
+
+:func:`dynamics` gives every trial's ``f_t(i, j)`` as an exact sum of decaying modes (the graph-Laplacian
+reduction for exchangeable kernels, the Gram matrix's eigenvalues otherwise), with certified critical times
+(:mod:`.times`), the early-stopping window and the time <-> ridge correspondence (:mod:`.window`) and a fast
+grid evaluation (:mod:`.grid`). Derived in docs/theory.md#gradient-flow-in-laplacian-modes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..arguments import ExactLike, RidgeLike, parse_ridge
+from ..errors import ParameterError
+from ..families import Family, get_family
+from ..solvers.dispatch import solve
+from ..task import ExceptionLike, Task
+from .evaluate import is_rational_course, limit_exact
+from .modes import MU, TimeCourse, time_course
+from .result import TIME, Dynamics, parse_time
+from .timegrid import evaluate_grid
+from .times import CriticalTime, CriticalTimes, TrialTimes, critical_times, level_time
+
+__all__ = ["dynamics", "Dynamics", "TimeCourse", "TIME", "MU", "parse_time", "CriticalTime", "CriticalTimes",
+           "TrialTimes", "critical_times", "level_time", "gradient_flow", "evaluate_grid"]
+
+
+def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *, method: str = "auto") -> Dynamics:
+    """The gradient-flow :class:`Dynamics` of a task and family (see :func:`dynamics`)."""
+    lam = parse_ridge(ridge)
+    family.check_task(task)
+    course = time_course(task, family, lam, "gram" if method in ("halved", "full") else method)
+    limits: Mapping[tuple[int, int], Any]
+    if is_rational_course(course):
+        inverses: dict = {}
+        limits = {x: limit_exact(course, x, inverses) for x in task.trials}
+    else:
+        res = solve(task, family, "ridgeless" if lam is None else lam)
+        limits = res.predictions  # built on access (the Laplacian path's closed forms are lazy)
+    return Dynamics(task, family, lam, course, limits, course.method)
+
+
+def dynamics(
+    n: int,
+    exceptions: Iterable[ExceptionLike] = (),
+    *,
+    family: str | Family = "exchangeable",
+    parameters: Mapping[str, ExactLike] | None = None,
+    ridge: RidgeLike = "ridgeless",
+    method: str = "auto",
+) -> Dynamics:
+    """Exact gradient-flow predictions ``f_t(i, j)`` of every trial of a TI task, as functions of time.
+
+    Gradient flow from zero output, unit learning rate, on ``1/2 sum_train (f - y)^2 + lambda/2 ||w||^2``
+    (CONVENTIONS.md, "Gradient flow"): ``f_t(x) = k(x)^T (K + lambda I)^{-1} (I - exp(-(K + lambda I) t)) y``.
+
+    Parameters
+    ----------
+    n : int
+        Number of items, ``n >= 3``.
+    exceptions : iterable of ``"W>L"`` or ``(W, L)``
+        Exceptions, each with ``L + 2 <= W <= n``.
+    family : str or Family
+        Representation family name or instance. Exchangeable kernels may keep ``alpha`` (and the ridge) symbolic;
+        other families need exact rational values of every parameter.
+    parameters : mapping name -> value, optional
+        Exact values of family parameters (decimals read exactly).
+    ridge : number, str or None
+        Weight decay ``lambda >= 0``: ``"ridgeless"``, 0 or None (default) for none, so that ``t -> oo`` gives the
+        ridgeless limit; ``"lambda"`` for a symbolic ridge (exchangeable kernels).
+    method : {"auto", "laplacian", "gram", "halved", "full"}
+        ``"laplacian"``: the graph-Laplacian modes (exchangeable only); ``"gram"`` (``"halved"``, ``"full"``):
+        the eigenvalues of the halved (or full) Gram matrix.
+
+    Returns
+    -------
+    Dynamics
+        Immutable; ``f(i, j, t)``, ``margins_at(t)``, ``critical_times()``, ``early_stopping()``.
+
+    Raises
+    ------
+    TaskError, FamilyError, ParameterError
+        For invalid input (each message names the argument).
+
+    Notes
+    -----
+    Derived in docs/theory.md#gradient-flow-in-laplacian-modes; at ``t = oo`` the predictions equal
+    :func:`symbolic_ti.derive` exactly, at ``t = 0`` they are 0.
+
+    Examples
+    --------
+    >>> d = dynamics(4, parameters={"alpha": 0})
+    >>> d.f(1, 4, "oo")
+    3
+    """
+    if method not in ("auto", "laplacian", "gram", "halved", "full"):
+        raise ParameterError(f"method must be one of auto, laplacian, gram, halved, full, got {method!r}")
+    task = Task(n, exceptions if isinstance(exceptions, str) else tuple(exceptions))
+    if isinstance(family, Family):
+        fam = family.with_values(**dict(parameters)) if parameters else family
+    elif isinstance(family, str):
+        fam = get_family(family, **dict(parameters or {}))
+    else:
+        raise ParameterError(f"family must be a family name such as 'exchangeable' or a Family, got {family!r}")
+    return gradient_flow(task, fam, ridge, method=method)

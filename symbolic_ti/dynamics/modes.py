@@ -1,0 +1,221 @@
+r"""Gradient-flow time courses as exact sums of decaying modes, for every trial of a TI task.
+
+Gradient flow from zero output with unit learning rate on ``1/2 sum (f - y)^2 + lambda/2 ||w||^2`` gives dual
+coefficients ``c(t) = (K + lambda I)^{-1} (I - exp(-(K + lambda I) t)) y`` (CONVENTIONS.md, "Gradient flow"). Every
+prediction is then
+
+    f_t(x) = sum_Q sum_{Q(mu) = 0} (c0 + c1 mu) W_x(mu) / (a + b mu) * (1 - exp(-(a + b mu) t)),
+
+one term per eigenvalue ``mu`` of a rational symmetric matrix, grouped by the irreducible factor ``Q`` of its
+characteristic polynomial (:mod:`.spectral`), with ``W_x`` a polynomial of degree ``< deg Q``:
+
+* **exchangeable kernels** (``scale (1 - kappa_d) = s``): ``mu`` runs over the nonzero eigenvalues of the comparison
+  graph's Laplacian, rate ``a + b mu = s alpha + lambda + s (1 - alpha) mu / 2``; test trials ``(c0, c1) = (b, 0)``,
+  ``W = (P_mu b)_i - (P_mu b)_j``; training trials ``(c0, c1) = (s alpha, b)``, ``W = [(P_mu b)_i - (P_mu b)_j] / mu``,
+  plus the cycle modes (``mu = 0`` of the edge Laplacian, rate ``s alpha + lambda``);
+* **other kernels**: ``mu`` runs over the eigenvalues of the halved (or full) Gram matrix, rate ``mu + lambda``,
+  ``(c0, c1) = (1, 0)``, ``W_x = k(x)^T P_mu y``.
+
+Derived in docs/theory.md#gradient-flow-in-laplacian-modes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+import sympy as sp
+
+from ..errors import ParameterError, SolveError
+from ..families.base import Family, Trial
+from ..gram import build_system, is_swap_invariant
+from ..task import Task
+from .spectral import Factor, X, mod_inverse, spectral_components
+
+__all__ = ["Term", "TimeCourse", "time_course", "MU"]
+
+#: The eigenvalue variable of the mode groups.
+MU = sp.Symbol("mu")
+
+
+@dataclass(frozen=True)
+class Term:
+    """The modes of one factor in one trial's time course.
+
+    Attributes
+    ----------
+    group : int
+        Index into :attr:`TimeCourse.groups`.
+    weight : fmpq_poly
+        ``W(mu)``, degree below the group's degree, nonzero.
+    kind : int
+        0: amplitude ``(c0, c1)`` of test trials; 1: of training trials (exchangeable); generic families use 0.
+    """
+
+    group: int
+    weight: flint.fmpq_poly
+    kind: int
+
+
+@dataclass(frozen=True)
+class TimeCourse:
+    """All mode data of a task under gradient flow.
+
+    Attributes
+    ----------
+    groups : tuple of fmpq_poly
+        Monic irreducible factors ``Q(mu)``; the factor ``mu`` stands for a zero eigenvalue (exchangeable: the
+        cycle modes of the training trials).
+    rate : (a, b)
+        Exact sympy expressions: the mode of ``mu`` decays at rate ``a + b mu``.
+    amplitudes : ((c0, c1), (c0, c1))
+        Exact sympy expressions for term kinds 0 and 1 (see :class:`Term`).
+    terms : dict trial -> tuple of Term
+        Every ordered trial (reverse trials carry negated weights).
+    method : str
+        ``"laplacian"`` or ``"halved"`` / ``"full"`` (the Gram matrix used).
+    nodes : tuple of tuple of fmpq_poly, optional
+        Laplacian modes only: entry ``k`` of ``P_mu b`` for each item (per group, cycle group excluded), so that a
+        test weight is ``nodes[g][i-1] - nodes[g][j-1]`` and a training weight that divided by ``mu``.
+    """
+
+    groups: tuple[flint.fmpq_poly, ...]
+    rate: tuple[sp.Expr, sp.Expr]
+    amplitudes: tuple[tuple[sp.Expr, sp.Expr], tuple[sp.Expr, sp.Expr]]
+    terms: dict[Trial, tuple[Term, ...]]
+    method: str
+    nodes: tuple[tuple[flint.fmpq_poly, ...], ...] | None = None
+
+    @property
+    def degrees(self) -> tuple[int, ...]:
+        """Degree of each group's factor."""
+        return tuple(int(q.degree()) for q in self.groups)
+
+
+def _frac(x: sp.Expr) -> Fraction:
+    r = sp.Rational(x)
+    return Fraction(int(r.p), int(r.q))
+
+
+def _laplacian(task: Task) -> tuple[list[list[int]], list[int]]:
+    n = task.n
+    lap = [[0] * n for _ in range(n)]
+    b = [0] * n
+    for i, j in task.positive_training:
+        a, c = i - 1, j - 1
+        lap[a][a] += 1
+        lap[c][c] += 1
+        lap[a][c] -= 1
+        lap[c][a] -= 1
+        b[a] += 1
+        b[c] -= 1
+    return lap, b
+
+
+def _pseudo_solve(lap: list[list[int]], b: list[int]) -> list[flint.fmpq]:
+    """``L^+ b`` for ``b`` orthogonal to the ones vector: solve ``(L + J / n) r = b``."""
+    n = len(b)
+    m = flint.fmpq_mat(n, n, [flint.fmpq(lap[i][j]) + flint.fmpq(1, n) for i in range(n) for j in range(n)])
+    r = m.solve(flint.fmpq_mat(n, 1, b))
+    return [r[i, 0] for i in range(n)]
+
+
+def _exchangeable(task: Task, family: Family, ridge: sp.Expr) -> TimeCourse:
+    scale, alpha, kd = family.exchangeable_form()
+    s = sp.cancel(scale * (1 - kd))
+    a, b = sp.cancel(s * alpha + ridge), sp.cancel(s * (1 - alpha) / 2)
+    lap, bvec = _laplacian(task)
+    factors = [f for f in spectral_components(lap, bvec) if f.poly != X]
+    groups = [f.poly for f in factors]
+    inv_mu = [mod_inverse(X, q) for q in groups]
+    r = _pseudo_solve(lap, bvec)
+    cycle = len(groups)
+    training = task.training_targets
+    terms: dict[Trial, tuple[Term, ...]] = {}
+    for (i, j) in task.trials:
+        y = training.get((i, j))
+        out = []
+        for g, f in enumerate(factors):
+            w = f.entries[i - 1] - f.entries[j - 1]
+            if y is not None:
+                w = (w * inv_mu[g]) % f.poly
+            if not w.is_zero():
+                out.append(Term(g, w, 0 if y is None else 1))
+        if y is not None:
+            w_cycle = y * (1 - y * (r[i - 1] - r[j - 1]))
+            if w_cycle != 0:
+                out.append(Term(cycle, flint.fmpq_poly([w_cycle]), 1))
+        terms[(i, j)] = tuple(out)
+    if any(t.group == cycle for ts in terms.values() for t in ts):
+        groups.append(X)
+    amps = ((b, sp.Integer(0)), (sp.cancel(s * alpha), b))
+    return TimeCourse(tuple(groups), (a, b), amps, terms, "laplacian", tuple(f.entries for f in factors))
+
+
+def _generic(task: Task, family: Family, ridge: sp.Expr) -> TimeCourse:
+    halved = is_swap_invariant(task, family)
+    system = build_system(task, family, None, halved)
+    if not system.domain.is_QQ and not system.domain.is_ZZ:
+        free = ", ".join(s.name for s in family.free_symbols) or "none free, but irrational values"
+        raise ParameterError(
+            f"dynamics of the {family.name} family needs exact rational values of every parameter (left: {free}); "
+            "only exchangeable kernels keep parameters symbolic")
+    dom = system.domain
+    gram = [[_frac(dom.to_sympy(x)) for x in row] for row in system.gram.to_list()]
+    y = [_frac(dom.to_sympy(row[0])) for row in system.targets.to_list()]
+    cross = [[_frac(dom.to_sympy(x)) for x in row] for row in system.cross.to_list()]
+    factors: list[Factor] = spectral_components(gram, y)
+    terms: dict[Trial, tuple[Term, ...]] = {}
+    for q_index, x in enumerate(system.queries):
+        out = []
+        row = cross[q_index]
+        for g, f in enumerate(factors):
+            w = flint.fmpq_poly([0])
+            for c, e in zip(row, f.entries, strict=True):
+                if c:
+                    w += e * flint.fmpq(c.numerator, c.denominator)
+            w = w % f.poly
+            if not w.is_zero():
+                if f.poly == X and ridge == 0:
+                    raise SolveError(f"trial {x} has a component along a zero eigenvalue of the Gram matrix; "
+                                     "its ridgeless gradient flow grows without bound")
+                out.append(Term(g, w, 0))
+        terms[x] = tuple(out)
+    one, zero = sp.Integer(1), sp.Integer(0)
+    return TimeCourse(tuple(f.poly for f in factors), (sp.sympify(ridge), one), ((one, zero), (one, zero)), terms,
+                      "halved" if halved else "full")
+
+
+def time_course(task: Task, family: Family, ridge: sp.Expr | None, method: str = "auto") -> TimeCourse:
+    """The mode decomposition of every trial's gradient-flow time course.
+
+    Parameters
+    ----------
+    task : Task
+    family : Family
+        Exchangeable families may keep parameters symbolic; others need exact rational values.
+    ridge : sympy expression or None
+        The ridge; ``None`` (ridgeless) is gradient flow without weight decay (``lambda = 0``).
+    method : {"auto", "laplacian", "gram"}
+        ``"laplacian"``: the graph-Laplacian reduction (exchangeable kernels only); ``"gram"``: the halved (or
+        full) Gram matrix; ``"auto"``: the first that applies.
+
+    Returns
+    -------
+    TimeCourse
+
+    Raises
+    ------
+    ParameterError
+        For a non-exchangeable family with non-rational parameters, or ``method="laplacian"`` for a kernel
+        that is not exchangeable.
+    """
+    lam = sp.Integer(0) if ridge is None else sp.sympify(ridge)
+    if method not in ("auto", "laplacian", "gram"):
+        raise ParameterError(f"method must be one of auto, laplacian, gram, got {method!r}")
+    if method == "laplacian" or (method == "auto" and family.exchangeable):
+        if not family.exchangeable:
+            raise ParameterError(f"method 'laplacian' needs an exchangeable kernel; {family.describe()} is not")
+        return _exchangeable(task, family, lam)
+    return _generic(task, family, lam)

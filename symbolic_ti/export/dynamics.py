@@ -1,0 +1,221 @@
+r"""Text, LaTeX, JSON and notebook renderings of gradient-flow dynamics (docs/dynamics.md).
+
+Registered with :func:`symbolic_ti.display.renderer` for :class:`~symbolic_ti.dynamics.Dynamics`,
+:class:`~symbolic_ti.dynamics.CriticalTimes` and :class:`~symbolic_ti.dynamics.window.EarlyStopping`:
+
+* ``text``: the description, the mode groups (irreducible factor, number of modes, rate), and a table of the
+  chosen trials' margins at the chosen times (certified floats) with the exact ``t = oo`` value;
+* ``latex``: ``align*`` of ``f_t(i, j)`` as exact expressions in ``t`` (``notebook=True``: the MathJax form);
+* ``dict``: JSON-ready, opening with :func:`~symbolic_ti.export.values.meta_block`; exact values through
+  :func:`~symbolic_ti.export.values.exact_value`, critical-time brackets as exact rationals;
+* ``notebook_latex``: one ``$\displaystyle ...$`` block.
+
+Options of the Dynamics renderers: ``trials`` (default every trial ``i < j``, at most 12 in LaTeX unless given)
+and ``times`` (default 0, 1, 2, 5, 10, 20, oo).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from ..display import renderer
+from ..dynamics import TIME, CriticalTimes, Dynamics
+from ..dynamics.evaluate import exact_roots
+from ..dynamics.modes import MU
+from ..dynamics.window import EarlyStopping
+from .values import exact_value, meta_block
+
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "dynamics_to_text", "dynamics_to_latex", "dynamics_to_dict",
+           "dynamics_to_notebook", "times_to_text", "times_to_dict", "times_to_latex", "stopping_to_text",
+           "stopping_to_dict"]
+
+#: ``meta.format`` of a dynamics report.
+FORMAT_NAME = "symbolic_ti.dynamics"
+# 1: first format (issue 11).
+FORMAT_VERSION = 1
+
+DEFAULT_TIMES: tuple[Any, ...] = (0, 1, 2, 5, 10, 20, "oo")
+
+
+def _trials(d: Dynamics, trials: Any) -> list[tuple[int, int]]:
+    if trials is None:
+        return [x for x in d.task.trials if x[0] < x[1]]
+    return [d.task.check_trial(x) for x in trials]
+
+
+def _groups(d: Dynamics) -> list[tuple[sp.Expr, int, sp.Expr]]:
+    a, b = d.course.rate
+    out = []
+    for q in d.course.groups:
+        poly = sp.Poly([sp.Rational(int(c.p), int(c.q)) for c in reversed(q.coeffs())], MU).as_expr()
+        out.append((poly, int(q.degree()), sp.expand(a if q.degree() == 1 and q[0] == 0 else a + b * MU)))
+    return out
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.6g}"
+
+
+def _value(d: Dynamics, x: tuple[int, int], t: Any) -> float | None:
+    if not d.is_numeric:
+        return None
+    g = d.task.ground_truth(x)
+    return None if g is None else g * d.value(*x, t)
+
+
+@renderer("text", Dynamics)
+def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> str:
+    """Plain text: description, mode groups, and margins of the chosen trials at the chosen times."""
+    times = list(DEFAULT_TIMES if times is None else times)
+    lines = [d.label(), "", "Mode groups (eigenvalues mu: roots of each factor; a mode decays at its rate):"]
+    for poly, deg, rate in _groups(d):
+        lines.append(f"  {poly} = 0   ({deg} mode{'s' if deg > 1 else ''}), rate {rate}")
+    lines.append("")
+    if d.is_numeric:
+        head = "  trial    " + "".join(f"{'t=' + str(t):>12}" for t in times)
+        lines += ["Margins g f_t(i, j) (floats certified to 15 digits; t=oo exact):", head]
+        for x in _trials(d, trials):
+            if d.task.ground_truth(x) is None:
+                continue
+            cells = []
+            for t in times:
+                if str(t) in ("oo", "inf"):
+                    cells.append(f"{str(d.margin(*x, t='oo')):>12}")
+                else:
+                    v = _value(d, x, t)
+                    cells.append(f"{_fmt(v) if v is not None else '-':>12}")
+            lines.append(f"  {str(x):<9}" + "".join(cells))
+    else:
+        lines.append("Exact limits f_oo (the result is symbolic; set the parameters for margins over time):")
+        for x in _trials(d, trials):
+            lines.append(f"  f{x} -> {d.f(*x, 'oo')}")
+    return "\n".join(lines) + "\n"
+
+
+@renderer("latex", Dynamics)
+def dynamics_to_latex(d: Dynamics, *, trials: Any = None, notebook: bool = False) -> str:
+    """``align*`` of ``f_t(i, j)`` for the chosen trials (default the first 12 with ``i < j``)."""
+    chosen = _trials(d, trials)[: 12 if trials is None else None]
+    rows = [rf"f_t({i}, {j}) &= {sp.latex(d.f(i, j))}" for i, j in chosen]
+    if notebook:
+        return r"$\displaystyle \begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}$"
+    return f"% {d.label()}\n\\begin{{align*}}\n  " + " \\\\\n  ".join(rows) + "\n\\end{align*}\n"
+
+
+@renderer("notebook_latex", Dynamics)
+def dynamics_to_notebook(d: Dynamics) -> str:
+    """The notebook's ``_repr_latex_``: :func:`dynamics_to_latex` with ``notebook=True``, at most 6 trials."""
+    return dynamics_to_latex(d, trials=_trials(d, None)[:6], notebook=True)
+
+
+def _frac(q: Fraction) -> dict[str, Any] | None:
+    return exact_value(sp.Rational(q.numerator, q.denominator))
+
+
+@renderer("dict", Dynamics)
+def dynamics_to_dict(d: Dynamics, *, trials: Any = None, times: Any = None) -> dict[str, Any]:
+    """JSON-ready dictionary: meta, task, family, ridge, method, mode groups (factor, degree, rate, exact roots
+    up to degree 2), and for each chosen trial its exact limit, exact expression in ``t`` and margins at
+    ``times``."""
+    times = list(DEFAULT_TIMES if times is None else times)
+    groups = []
+    for (poly, deg, rate), q in zip(_groups(d), d.course.groups, strict=True):
+        groups.append({"factor": exact_value(poly), "degree": deg, "rate": exact_value(rate),
+                       "roots": [exact_value(r) for r in exact_roots(q)] if deg <= 2 else None})
+    out_trials = []
+    for x in _trials(d, trials):
+        entry: dict[str, Any] = {"trial": list(x), "category": d.task.category(x),
+                                 "limit": exact_value(d.f(*x, "oo")), "expression": exact_value(d.f(*x))}
+        if d.is_numeric and d.task.ground_truth(x) is not None:
+            entry["margins"] = {str(t): (float(sp.sympify(d.margin(*x, t="oo"))) if str(t) in ("oo", "inf")
+                                         else _value(d, x, t)) for t in times}
+        out_trials.append(entry)
+    return {"meta": meta_block(FORMAT_NAME, FORMAT_VERSION), "kind": "dynamics", "label": d.label(),
+            "n": d.task.n, "exceptions": [str(e) for e in d.task.exceptions], "family": d.family.describe(),
+            "ridge": exact_value(d.ridge) if d.ridge is not None else "none", "method": d.method,
+            "time_symbol": str(TIME), "groups": groups, "trials": out_trials}
+
+
+# ------------------------------------------------------------------------------------------- critical
+@renderer("text", CriticalTimes)
+def times_to_text(rep: CriticalTimes) -> str:
+    """Per trial: state after t = 0, its critical times (bracket midpoints) and direction; then the order."""
+    lines = [f"Critical times: {rep.label}", ""]
+    for tt in rep.trials:
+        cr = ", ".join(f"{_fmt(c.value)} ({c.direction})" for c in tt.crossings) or "none"
+        lines.append(f"  {str(tt.trial):<9} starts {tt.initial:<7} crossings: {cr};  margin at oo: {tt.final}")
+    lines += ["", "Order of flips (mirror trials share a time):"]
+    seen = []
+    for c in rep.order:
+        if c.trial[0] < c.trial[1]:
+            seen.append(f"  t ~ {_fmt(c.value)}: {c.trial} {c.direction}")
+    lines += seen or ["  none"]
+    lines += [f"Note: {n}" for n in rep.notes]
+    return "\n".join(lines) + "\n"
+
+
+@renderer("latex", CriticalTimes)
+def times_to_latex(rep: CriticalTimes, *, notebook: bool = False) -> str:
+    """A ``tabular`` of trial, state after 0, and critical times with direction."""
+    rows = [rf"({tt.trial[0]},{tt.trial[1]}) & {tt.initial} & "
+            + ", ".join(f"{_fmt(c.value)} ({c.direction.replace('_', ' ')})" for c in tt.crossings) + r" \\"
+            for tt in rep.trials]
+    return ("% " + rep.label + "\n\\begin{tabular}{llp{9cm}}\ntrial & at start & critical times \\\\\n\\hline\n"
+            + "\n".join(rows) + "\n\\end{tabular}\n")
+
+
+@renderer("dict", CriticalTimes)
+def times_to_dict(rep: CriticalTimes) -> dict[str, Any]:
+    """JSON-ready: per trial its initial state, final margin and crossings (exact bracket, float, direction)."""
+    return {"meta": meta_block(FORMAT_NAME, FORMAT_VERSION), "kind": "critical_times", "label": rep.label,
+            "trials": [{"trial": list(tt.trial), "initial": tt.initial, "final": exact_value(tt.final),
+                        "complete": tt.complete,
+                        "crossings": [{"lower": _frac(c.lower), "upper": _frac(c.upper), "value_float": c.value,
+                                       "direction": c.direction} for c in tt.crossings]} for tt in rep.trials],
+            "notes": list(rep.notes)}
+
+
+# ------------------------------------------------------------------------------------------- window
+@renderer("text", EarlyStopping)
+def stopping_to_text(es: EarlyStopping) -> str:
+    """Phases of constant errors, the window of the target set, and the ridge <-> time table."""
+    lines = [f"Early stopping: {es.label}", f"Target errors: {', '.join(map(str, es.target)) or 'none'}", "",
+             "Phases (wrong trials with i < j):"]
+    for p in es.phases:
+        end = "oo" if p.end is None else _fmt(float(p.end))
+        wrong = [x for x in p.errors if x[0] < x[1]]
+        listed = f": {', '.join(map(str, wrong))}" if wrong else ""
+        lines.append(f"  t in ({_fmt(float(p.start))}, {end}): {len(p.errors)} wrong{listed}")
+    if es.windows:
+        lines.append("Window (errors exactly the target): " + "; ".join(
+            f"({_fmt(float(w.start))}, {'oo' if w.end is None else _fmt(float(w.end))})" for w in es.windows))
+    else:
+        lines.append("Window: none (no phase has exactly the target errors)")
+    if es.ridge_table:
+        lines += ["", "Time <-> ridge (trial: critical ridges at t = oo | critical times of the flow):"]
+        for r in es.ridge_table:
+            lines.append(f"  {str(r.trial):<9} lambda* = " + (", ".join(
+                f"{_fmt(float(v))} ({dr})" for v, dr in zip(r.ridges, r.ridge_directions, strict=True)) or "none")
+                + " | t* = " + (", ".join(f"{_fmt(v)} ({dr})" for v, dr in zip(r.times, r.time_directions,
+                                                                              strict=True)) or "none"))
+    lines += [f"Note: {n}" for n in es.notes]
+    return "\n".join(lines) + "\n"
+
+
+@renderer("dict", EarlyStopping)
+def stopping_to_dict(es: EarlyStopping) -> dict[str, Any]:
+    """JSON-ready: target, phases (exact end points), windows and the ridge <-> time table."""
+    def phase(p: Any) -> dict[str, Any]:
+        return {"start": _frac(p.start), "end": None if p.end is None else _frac(p.end),
+                "errors": [list(x) for x in p.errors]}
+
+    return {"meta": meta_block(FORMAT_NAME, FORMAT_VERSION), "kind": "early_stopping", "label": es.label,
+            "target": [list(x) for x in es.target], "phases": [phase(p) for p in es.phases],
+            "windows": [phase(p) for p in es.windows],
+            "ridge_table": [{"trial": list(r.trial), "ridges": [exact_value(v) for v in r.ridges],
+                             "ridge_directions": list(r.ridge_directions), "times": list(r.times),
+                             "time_directions": list(r.time_directions)} for r in es.ridge_table],
+            "notes": list(es.notes)}

@@ -1,0 +1,144 @@
+"""Figures of gradient-flow dynamics: margin trajectories over training time with the certified critical times
+marked, and the margin of one trial over (alpha, t).
+
+The plot data (:func:`trajectory_data`, :func:`time_heatmap_data`) come from
+:func:`symbolic_ti.dynamics.evaluate_grid` and :func:`symbolic_ti.dynamics.critical_times` and need no
+matplotlib; :func:`draw_trajectories` and :func:`draw_time_heatmap` draw them (extra ``plot``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..dynamics import Dynamics, critical_times, evaluate_grid
+from ..errors import ParameterError
+from ..families.base import Trial
+from .backend import new_figure
+from .scan import read_only
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["TrajectoryData", "TimeHeatmapData", "trajectory_data", "time_heatmap_data", "draw_trajectories",
+           "draw_time_heatmap"]
+
+
+@dataclass(frozen=True, eq=False)
+class TrajectoryData:
+    """Margins of some trials over time, and each trial's critical times.
+
+    Attributes
+    ----------
+    label : str
+    t : ndarray, shape (k,)
+    trials : tuple of (i, j)
+    margins : ndarray, shape (len(trials), k)
+    critical : tuple of tuple of (float, str)
+        Per trial: (time, direction) of each certified crossing.
+    log_time : bool
+    """
+
+    label: str
+    t: np.ndarray
+    trials: tuple[Trial, ...]
+    margins: np.ndarray
+    critical: tuple[tuple[tuple[float, str], ...], ...]
+    log_time: bool
+
+
+@dataclass(frozen=True, eq=False)
+class TimeHeatmapData:
+    """The margin of one trial on a grid: ``margin[i, j]`` at ``t[i]``, ``alpha[j]``."""
+
+    label: str
+    trial: Trial
+    t: np.ndarray
+    alpha: np.ndarray
+    margin: np.ndarray
+    log_time: bool
+
+
+def _time_axis(t_range: tuple[float, float], count: int, log_time: bool) -> np.ndarray:
+    lo, hi = t_range
+    if not (0 <= lo < hi) or (log_time and lo <= 0):
+        raise ParameterError(f"time range must satisfy 0 <= lo < hi (lo > 0 with a log axis), got {t_range}")
+    return np.geomspace(lo, hi, count) if log_time else np.linspace(lo, hi, count)
+
+
+def trajectory_data(dyn: Dynamics, trials: Sequence[Sequence[int]] | None = None, *,
+                    t_range: tuple[float, float] = (0.01, 100.0), count: int = 400, log_time: bool = True
+                    ) -> TrajectoryData:
+    """Margins of ``trials`` (default: those with i < j that ever change sign, and the exceptions) over time.
+
+    Raises
+    ------
+    ParameterError
+        For a symbolic result, a bad time range, or a trial without ground truth.
+    """
+    if trials is None:
+        rep = critical_times(dyn)
+        excs = {(e.winner, e.loser) for e in dyn.task.exceptions}
+        chosen = tuple(tt.trial for tt in rep.trials if tt.trial[0] < tt.trial[1] and tt.crossings) + tuple(
+            sorted(excs))
+    else:
+        chosen = dyn.trials_with_margin(trials)
+        rep = critical_times(dyn, chosen)
+    by = {tt.trial: tt for tt in rep.trials}
+    t = _time_axis(t_range, count, log_time)
+    gv = evaluate_grid(dyn, t, trials=list(chosen))
+    marks = tuple(tuple((c.value, c.direction) for c in by[x].crossings) if x in by else () for x in chosen)
+    return TrajectoryData(dyn.label(), read_only(t), chosen, read_only(gv.margins()), marks, log_time)
+
+
+def time_heatmap_data(dyn: Dynamics, trial: Sequence[int], *, t_range: tuple[float, float] = (0.01, 100.0),
+                      alpha_range: tuple[float, float] = (0.0, 0.9), count: tuple[int, int] = (200, 181),
+                      log_time: bool = True) -> TimeHeatmapData:
+    """The margin of one trial over (t, alpha) (exchangeable kernels; ``alpha`` may be symbolic in ``dyn``)."""
+    x = dyn.trials_with_margin([trial])
+    if not x:
+        raise ParameterError(f"trial {tuple(trial)} has no ground truth, so no margin")
+    t = _time_axis(t_range, count[0], log_time)
+    a = np.linspace(alpha_range[0], alpha_range[1], count[1])
+    gv = evaluate_grid(dyn, t[:, None], alpha=a[None, :], trials=list(x))
+    return TimeHeatmapData(dyn.label(), x[0], read_only(t), read_only(a), read_only(gv.margins()[0]), log_time)
+
+
+def draw_trajectories(data: TrajectoryData, *, title: str | None = None) -> Figure:
+    """Margin trajectories over time; each critical time is a marker on its curve (up: to correct)."""
+    fig = new_figure((7.0, 4.2))
+    ax = fig.add_subplot(1, 1, 1)
+    for k, x in enumerate(data.trials):
+        (line,) = ax.plot(data.t, data.margins[k], lw=1.4, label=f"({x[0]},{x[1]})")
+        for tc, direction in data.critical[k]:
+            ax.plot([tc], [0.0], marker="^" if direction == "to_correct" else "v", color=line.get_color(), ms=7)
+            ax.axvline(tc, color=line.get_color(), lw=0.6, ls=":")
+    ax.axhline(0.0, color="k", lw=0.8)
+    if data.log_time:
+        ax.set_xscale("log")
+    ax.set_xlabel("training time t (gradient flow, unit learning rate)")
+    ax.set_ylabel("margin")
+    ax.set_title(title or data.label, fontsize=9)
+    ax.legend(fontsize=7, ncol=2)
+    return fig
+
+
+def draw_time_heatmap(data: TimeHeatmapData, *, title: str | None = None) -> Figure:
+    """Heatmap of one trial's margin over (alpha, t), with its zero contour (the critical times)."""
+    fig = new_figure((6.0, 4.4))
+    ax = fig.add_subplot(1, 1, 1)
+    m = data.margin
+    vmax = float(np.nanmax(np.abs(m))) or 1.0
+    mesh = ax.pcolormesh(data.alpha, data.t, m, cmap="RdBu", vmin=-vmax, vmax=vmax, shading="auto")
+    ax.contour(data.alpha, data.t, m, levels=[0.0], colors="k", linewidths=1.0)
+    if data.log_time:
+        ax.set_yscale("log")
+    ax.set_xlabel("conjunctivity alpha")
+    ax.set_ylabel("training time t")
+    ax.set_title(title or f"margin of {data.trial}: {data.label}", fontsize=8)
+    fig.colorbar(mesh, ax=ax, label="margin")
+    return fig
+

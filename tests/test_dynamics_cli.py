@@ -1,0 +1,64 @@
+"""``symbolic-ti dynamics`` and ``symbolic-ti critical --parameter time``: output, JSON, renderers, bad input."""
+
+import json
+
+import pytest
+
+from symbolic_ti.cli.app import main
+from symbolic_ti.dynamics import critical_times, dynamics
+from symbolic_ti.dynamics.window import early_stopping
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_text_and_json(capsys):
+    code, out, _ = run(capsys, "dynamics", "--items", "9", "--exception", "6>4", "--set", "alpha=0.1", "--ridge",
+                       "0.1", "--trial", "6,4", "--time", "oo", "--critical", "--level", "1/2")
+    assert code == 0
+    assert "5509/7850" in out and "Exception margin reaches 1/2: at t ~ 1.2343" in out
+    code, out, _ = run(capsys, "dynamics", "--items", "5", "--set", "alpha=0.2", "--times", "1:100:3", "--log-times",
+                       "--trial", "1,3", "--format", "json", "--window")
+    assert code == 0
+    data = json.loads(out)
+    assert data["dynamics"]["meta"]["format"] == "symbolic_ti.dynamics"
+    assert set(data["dynamics"]["trials"][0]["margins"]) == {"1", "10", "100"}
+    assert data["early_stopping"]["phases"][-1]["end"] is None
+
+
+def test_critical_parameter_time(capsys):
+    code, out, _ = run(capsys, "critical", "--items", "9", "--exception", "6>4", "--set", "alpha=0.1", "--ridge",
+                       "0.1", "--parameter", "time", "--trial", "4,5")
+    assert code == 0 and "2.47268 (to_correct)" in out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--time", "-1"], "argument --time: time must be a real number >= 0"),
+    (["--times", "3:1:4"], "argument --times: expected 0 <= A < B"),
+    (["--family", "geometric", "--critical"], "argument --set: dynamics of the geometric family needs exact"),
+    (["--log-times"], "argument --log-times: needs --times"),
+])
+def test_bad_input_is_one_line_exit_2(capsys, argv, needle):
+    code, out, err = run(capsys, "dynamics", "--items", "6", "--set", "alpha=1/5", *argv)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_symbolic_parameters_refuse_critical_times(capsys):
+    code, _, err = run(capsys, "dynamics", "--items", "6", "--critical")
+    assert code == 2 and "need every parameter set to a number" in err
+    code, out, _ = run(capsys, "dynamics", "--items", "4", "--trial", "1,3")
+    assert code == 0 and "alpha symbolic" in out
+
+
+def test_renderers():
+    d = dynamics(5, ["4>2"], parameters={"alpha": "1/4"}, ridge="1/10")
+    assert "f_t(1, 3)" in d.to_latex(trials=[(1, 3)])
+    assert d._repr_latex_().startswith("$")
+    rep = critical_times(d)
+    assert rep.to_dict()["kind"] == "critical_times" and "\\begin{tabular}" in rep.to_latex()
+    es = early_stopping(d, [(3, 5)])
+    assert "Target errors: (3, 5), (5, 3)" in es.to_text()
+    assert es.to_dict()["target"] == [[3, 5], [5, 3]]
