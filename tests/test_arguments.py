@@ -59,7 +59,10 @@ def _rounds_to(q: Fraction, x) -> bool:
     lo = np.nextafter(x, type(x)(-np.inf))
     hi = np.nextafter(x, type(x)(np.inf))
     d = abs(q - X)
-    return all(not np.isfinite(nb) or d <= abs(q - Fraction(*nb.as_integer_ratio())) for nb in (lo, hi))
+
+    def value(nb, other):  # past the largest finite value, IEEE rounding treats the next step as if it existed
+        return Fraction(*nb.as_integer_ratio()) if np.isfinite(nb) else 2 * X - Fraction(*other.as_integer_ratio())
+    return d <= abs(q - value(lo, hi)) and d <= abs(q - value(hi, lo))
 
 
 def _check_shortest(x, q: Fraction) -> None:
