@@ -16,9 +16,10 @@ from .data_similarity import Embedding, Similarity
 from .similarity import Geometric, ItemSimilarityFamily
 from .compose import SumFamily
 from .pnas import PnasHidden, PnasNTK
+from .precomputed import Precomputed
 
 __all__ = ["Family", "Parameter", "Exchangeable", "Geometric", "ItemSimilarityFamily", "ReluNNGP", "ReluNTK",
-           "Similarity", "Embedding", "SumFamily", "PnasHidden", "PnasNTK", "FAMILIES", "get_family"]
+           "Similarity", "Embedding", "SumFamily", "PnasHidden", "PnasNTK", "Precomputed", "FAMILIES", "get_family"]
 
 #: Registered families by name.
 FAMILIES: dict[str, type[Family]] = {Exchangeable.name: Exchangeable, Geometric.name: Geometric}
@@ -29,6 +30,7 @@ FAMILIES[Similarity.name] = Similarity
 FAMILIES[Embedding.name] = Embedding
 FAMILIES[PnasHidden.name] = PnasHidden
 FAMILIES[PnasNTK.name] = PnasNTK
+FAMILIES[Precomputed.name] = Precomputed
 
 
 def get_family(name: str, **values: Any) -> Family:
