@@ -18,7 +18,8 @@ import sympy as sp
 from symbolic_ti import Task, solve
 from symbolic_ti.errors import ParameterError
 from symbolic_ti.families import FAMILIES, get_family
-from symbolic_ti.families.pnas import (PnasHidden, PnasKernelConstant, PnasNTK, pnas_conjunctivity, pnas_kappas)
+from symbolic_ti.families.kernel_values import NetworkKernelValue
+from symbolic_ti.families.pnas import PnasHidden, PnasNTK, pnas_conjunctivity, pnas_kappas
 from symbolic_ti.families.relu import ReluNNGP, ReluNTK, relu_nngp_kappas, relu_ntk_kappas
 from symbolic_ti.numeric.predictions import numeric_predictions
 
@@ -129,7 +130,7 @@ def test_solver_against_numeric():
     task = Task(9, ["6>4"])
     for fam in (PnasHidden(slope=R(1, 2), p=R(1, 4), depth=2), PnasNTK(slope=R(3, 2), depth=2)):
         exact = solve(task, fam, R(1, 10))
-        assert fam.exchangeable_form()[2].atoms(PnasKernelConstant)
+        assert fam.exchangeable_form()[2].atoms(NetworkKernelValue)
         num = numeric_predictions(task, fam, ridge=0.1)
         for t in [(6, 4), (3, 6)]:
             assert abs(float(exact.f(*t)) - num[t]) < 1e-10

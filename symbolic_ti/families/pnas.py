@@ -36,7 +36,7 @@ The conjunctivity factor is ``alpha = (1 + kappa_d - 2 kappa_o) / (1 - kappa_d)`
 
 Exactness: every value is an exact sympy expression, for exact or symbolic ``slope`` and ``p``. The solver's
 graph-Laplacian path (both families are exchangeable) gets, from depth 2 on with exact ``slope`` and ``p``, the
-named constants :class:`PnasKernelConstant` (the same device as
+named constants :class:`~symbolic_ti.families.kernel_values.NetworkKernelValue` (the device of
 :class:`~symbolic_ti.families.relu_kappas.ReluKernelConstant`, of which it is a subclass, so that certified
 root finding evaluates it in ball arithmetic).
 """
@@ -52,9 +52,10 @@ import sympy as sp
 
 from ..errors import ParameterError
 from .base import Family, Parameter, Trial
+from .kernel_values import kernel_value, register_kernel_values
 from .relu_kappas import ReluKernelConstant, relu_conjunctivity
 
-__all__ = ["SLOPE", "ADDITIVE", "PnasHidden", "PnasNTK", "PnasKernelConstant", "pnas_map", "pnas_map_derivative",
+__all__ = ["SLOPE", "ADDITIVE", "PnasHidden", "PnasNTK", "pnas_map", "pnas_map_derivative",
            "pnas_kappas", "pnas_conjunctivity"]
 
 _HALF = sp.Rational(1, 2)
@@ -186,50 +187,12 @@ def pnas_conjunctivity(slope: Any, depth: int = 1, p: Any = 0, kind: str = "hidd
     return relu_conjunctivity(*pnas_kappas(slope, depth, p, kind))
 
 
-class PnasKernelConstant(ReluKernelConstant):
-    r"""One kernel value of the PNAS family at depth >= 2, as a named constant.
+def _explicit(kind: int, depth: int, dot: sp.Expr, slope: sp.Expr, p: sp.Expr) -> sp.Expr:
+    pair = pnas_kappas(slope, depth, p, _KINDS[kind])
+    return pair[0] if dot == _HALF else pair[1]
 
-    ``PnasKernelConstant(kind, depth, dot, slope, p)``: ``kind`` 0 (hidden layer) or 1 (NTK), ``dot`` 1/2
-    (``kappa_o``) or 0 (``kappa_d``), exact numbers ``slope`` and ``p``. It *is* the nested closed form of
-    :func:`pnas_kappas` (:meth:`explicit`); numerical evaluation evaluates that form at any precision. Why a
-    named constant: :class:`~symbolic_ti.families.relu_kappas.ReluKernelConstant`.
-    """
 
-    nargs = 5
-    _pnas_cache: dict = {}
-
-    @classmethod
-    def eval(cls, *args: sp.Expr) -> None:
-        ok = len(args) == 5 and args[0] in (0, 1) and args[1].is_Integer and args[1] >= 2 and args[2] in (0, _HALF)
-        if not ok or args[3].free_symbols or args[4].free_symbols:
-            raise ParameterError(f"PnasKernelConstant(kind, depth, dot, slope, p) needs kind 0 or 1, an integer "
-                                 f"depth >= 2, dot 0 or 1/2 and exact slope and p, got {args}")
-        return None
-
-    def explicit(self) -> sp.Expr:
-        """The nested closed form in ``pi``, ``sqrt`` and ``acos`` (exactly this constant)."""
-        kind, depth, dot, slope, p = self.args
-        key = tuple(self.args)
-        if key not in self._pnas_cache:
-            pair = pnas_kappas(slope, int(depth), p, _KINDS[int(kind)])
-            self._pnas_cache[key] = pair[0] if dot == _HALF else pair[1]
-        return self._pnas_cache[key]
-
-    def _pnas_label(self) -> str:
-        kind, depth, dot, slope, p = self.args
-        which = "o" if dot == _HALF else "d"
-        return f"kappa_{which}_pnas{'ntk' if kind == 1 else ''}{depth}"  # slope and p: the family line
-
-    def _sympystr(self, printer: Any) -> str:
-        return self._pnas_label()
-
-    def _latex(self, printer: Any, exp: Any = None) -> str:
-        kind, depth, dot, slope, p = self.args
-        which = "o" if dot == _HALF else "d"
-        name = "PNAS-NTK" if kind == 1 else "PNAS"
-        base = (rf"\kappa_{{{which}}}^{{\mathrm{{{name}}},{depth}}}"
-                rf"\left({printer._print(slope)}, {printer._print(p)}\right)")
-        return base if exp is None else rf"\left({base}\right)^{{{exp}}}"
+register_kernel_values("pnas", _explicit)
 
 
 class _PnasFamily(Family):
@@ -269,14 +232,15 @@ class _PnasFamily(Family):
 
     def solver_kappas(self) -> tuple[sp.Expr, sp.Expr]:
         """``(kappa_o, kappa_d)`` as the solver uses them: closed forms at depth 1 or with a symbolic parameter,
-        else the named constants :class:`PnasKernelConstant` (equal to the closed forms)."""
+        else the named constants :class:`~symbolic_ti.families.kernel_values.NetworkKernelValue` (equal to the
+        closed forms)."""
         v = self.symbol_values()
         if self.depth == 1 or v["slope"].free_symbols or v["p"].free_symbols or v["slope"] == 0:
             return self.kappas()
         kind = _KINDS.index(self._kind)
         if v["slope"] == 1 and v["p"] == 0:  # the ReLU families' own constants (same values)
             return ReluKernelConstant(kind, self.depth, _HALF), ReluKernelConstant(kind, self.depth, 0)
-        return tuple(PnasKernelConstant(kind, self.depth, dot, v["slope"], v["p"])  # type: ignore[return-value]
+        return tuple(kernel_value("pnas", kind, self.depth, dot, v["slope"], v["p"])  # type: ignore[return-value]
                      for dot in (_HALF, 0))
 
     def exchangeable_form(self) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
