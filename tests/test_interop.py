@@ -20,7 +20,7 @@ import sympy as sp
 
 from symbolic_ti import Task, solve
 from symbolic_ti.errors import FamilyError, ParameterError
-from symbolic_ti.families import Exchangeable, Geometric, PnasNTK, ReluNNGP, ReluNTK
+from symbolic_ti.families import ActivationNTK, Exchangeable, Geometric, PnasNTK, ReluNNGP, ReluNTK
 from symbolic_ti.interop import diag_reg, kernel_ridge_alpha, precomputed_gram, stax_network, trial_inputs
 
 sklearn_kr = pytest.importorskip("sklearn.kernel_ridge")
@@ -30,7 +30,8 @@ R = sp.Rational
 @pytest.mark.parametrize("n,family,ridge", [
     (9, Exchangeable(alpha=R(1, 10)), R(1, 10)),
     (9, Geometric(rho=R(1, 3), alpha=R(1, 10)), R(1, 10)),
-    (6, ReluNTK(depth=2), R(1, 10)),
+    pytest.param(6, ReluNTK(depth=2), R(1, 10), marks=pytest.mark.slow),
+    (6, ReluNTK(depth=1), R(1, 10)),
     (6, PnasNTK(slope=R(3, 2)), "ridgeless"),
     (9, Exchangeable(alpha=R(1, 10)), "ridgeless"),
 ])
@@ -86,8 +87,13 @@ def _nt_kernels(x, layers):
     ntk = np.zeros_like(nngp)
     for kind, arg in layers:
         if kind == "dense":
-            nngp = arg ** 2 * nngp
-            ntk = nngp + arg ** 2 * ntk
+            w, b = arg if isinstance(arg, tuple) else (arg, 0.0)
+            nngp = w ** 2 * nngp + b ** 2
+            ntk = nngp + w ** 2 * ntk
+        elif kind == "erf":  # stax.Erf(a=1, b=1, c=0)
+            prod = np.outer(1 + 2 * np.diag(nngp), 1 + 2 * np.diag(nngp))
+            root = np.sqrt(prod - 4 * nngp ** 2)
+            nngp, ntk = 2 / np.pi * np.arctan2(2 * nngp, root), ntk * 4 / np.pi / root
         else:
             a, b = arg
             d = np.sqrt(np.outer(np.diag(nngp), np.diag(nngp)))
@@ -124,3 +130,17 @@ def test_stax_network_scale(family):
     assert np.max(np.abs(kern - float(net.scale) * ours)) < 1e-12
     with pytest.raises(FamilyError):
         stax_network(Exchangeable(alpha=0), n)
+
+
+def test_stax_network_erf_scale():
+    n, w, b = 4, 1.5, 0.5
+    fam = ActivationNTK(activation="erf", W_std=R(3, 2), b_std=R(1, 2), depth=2)
+    net = stax_network(fam, n)
+    first = (w * math.sqrt(2 * n), b)
+    nngp, ntk = _nt_kernels(trial_inputs(n), [("dense", first), ("erf", None), ("dense", (w, b)), ("erf", None),
+                                              ("dense", (w, b))])
+    trials = Task(n).trials
+    values = {v: float(v) for v in {fam.kernel(a_, b_) for a_ in trials for b_ in trials}}
+    ours = np.array([[values[fam.kernel(a_, b_)] for b_ in trials] for a_ in trials])
+    assert net.get == "ntk" and "stax.Erf()" in net.code
+    assert np.max(np.abs(ntk - float(net.scale) * ours)) < 1e-12

@@ -34,7 +34,7 @@ def register_kernel_values(name: str, explicit: Callable[[int, int, sp.Expr, sp.
     name : str
         The label used in :class:`NetworkKernelValue` (e.g. ``"pnas"``, ``"erf"``).
     explicit : callable
-        ``kind`` 0 (NNGP / hidden layer) or 1 (NTK), ``depth >= 2``, ``dot`` 1/2 (``kappa_o``) or 0
+        ``kind`` 0 (NNGP / hidden layer) or 1 (NTK), ``depth >= 1``, ``dot`` 1/2 (``kappa_o``) or 0
         (``kappa_d``), and the family's two exact parameters; returns the exact value.
     """
     _EXPLICIT[name] = explicit
@@ -46,7 +46,7 @@ def kernel_value(name: str, kind: int, depth: int, dot: sp.Expr, a: sp.Expr, b: 
 
 
 class NetworkKernelValue(ReluKernelConstant):
-    """One exact kernel value of a registered network family at depth >= 2, as a named constant.
+    """One exact kernel value of a registered network family, as a named constant.
 
     ``NetworkKernelValue(Str(family), kind, depth, dot, a, b)`` (``sympy.core.symbol.Str``: a name, not a symbol); :meth:`explicit` returns the closed form,
     ``evalf`` evaluates it at any precision. Positive: only built for values that are (callers use the closed
@@ -60,10 +60,10 @@ class NetworkKernelValue(ReluKernelConstant):
     def eval(cls, *args: sp.Expr) -> None:
         name, kind, depth, dot, a, b = args
         ok = (isinstance(name, Str) and name.name in _EXPLICIT and kind in (0, 1) and depth.is_Integer
-              and depth >= 2 and dot in (0, _HALF) and not a.free_symbols and not b.free_symbols)
+              and depth >= 1 and dot in (0, _HALF) and not a.free_symbols and not b.free_symbols)
         if not ok:
             raise ParameterError(f"NetworkKernelValue(family, kind, depth, dot, a, b) needs a registered family, "
-                                 f"kind 0 or 1, an integer depth >= 2, dot 0 or 1/2 and exact a, b; got {args}")
+                                 f"kind 0 or 1, an integer depth >= 1, dot 0 or 1/2 and exact a, b; got {args}")
         return None
 
     def explicit(self) -> sp.Expr:

@@ -250,6 +250,11 @@ class _PnasFamily(Family):
             return sp.Integer(1), self.alpha_value(), kd
         return sp.Integer(1), (1 + kd - 2 * ko) / (1 - kd), kd
 
+    def kernel(self, a: Trial, b: Trial) -> sp.Expr:
+        """Exact ``K(a, b)``: 1, ``kappa_o`` or ``kappa_d`` by the number of shared positions, as the compact
+        closed forms of :meth:`kappas` (not expanded: expanding nested forms only makes them longer)."""
+        return self._kernel_expr(a, b, {})
+
     def _kernel_expr(self, a: Trial, b: Trial, p: Mapping[str, sp.Expr]) -> sp.Expr:
         shared = int(a[0] == b[0]) + int(a[1] == b[1])
         if shared == 2:

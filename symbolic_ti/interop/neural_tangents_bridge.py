@@ -26,6 +26,7 @@ import sympy as sp
 
 from ..arguments import RidgeLike, parse_ridge
 from ..errors import FamilyError, ParameterError
+from ..families.activations import ActivationNNGP, ActivationNTK, activation_kappas
 from ..families.base import Family
 from ..task import Task
 
@@ -73,18 +74,20 @@ class StaxNetwork:
     notes: tuple[str, ...] = field(default=())
 
 
-def _layers(first_w: str, act: str, w: str, depth: int, width: int) -> str:
-    lines = [f"    stax.Dense({width}, W_std={first_w}),"]
+def _layers(first_w: str, act: str, w: str, depth: int, width: int, bias: str = "") -> str:
+    lines = [f"    stax.Dense({width}, W_std={first_w}{bias}),"]
     for _ in range(depth):
-        lines.append(f"    {act}, stax.Dense({width if _ < depth - 1 else 1}, W_std={w}),")
+        lines.append(f"    {act}, stax.Dense({width if _ < depth - 1 else 1}, W_std={w}{bias}),")
     return "stax.serial(\n" + "\n".join(lines) + "\n)"
 
 
 def stax_network(family: Family, n: int, width: int = 512) -> StaxNetwork:
     """The neural-tangents network matching a network family, for tasks with ``n`` items.
 
-    Supported: ``relu-nngp``, ``relu-ntk``, and ``pnas-hidden`` / ``pnas-ntk`` with ``p = 0`` (activation
-    ``phi(u) = a u + b |u|``, ``a = sqrt(1 - slope/2)``, ``b = sqrt(slope/2)``, as ``stax.ABRelu(a - b, a + b)``).
+    Supported: ``relu-nngp``, ``relu-ntk``; ``pnas-hidden`` / ``pnas-ntk`` with ``p = 0`` (activation
+    ``phi(u) = a u + b |u|``, ``a = sqrt(1 - slope/2)``, ``b = sqrt(slope/2)``, as ``stax.ABRelu(a - b, a + b)``);
+    ``activation-nngp`` / ``activation-ntk`` with ``erf`` (``stax.Erf()``) or ``sign`` (``stax.Sign()``), whose
+    ``scale`` is the unnormalized diagonal.
 
     Parameters
     ----------
@@ -126,9 +129,19 @@ def stax_network(family: Family, n: int, width: int = 512) -> StaxNetwork:
         code = _layers(first, act, "1.0", depth, width)
         notes.append(f"phi(u) = a u + b |u| with a = {a}, b = {b} (a^2 + b^2 = 1, slope = 2 b^2): "
                      f"ABRelu(a - b, a + b) keeps unit variance and maps c to k(c)")
+    elif isinstance(family, (ActivationNNGP, ActivationNTK)) and family.activation in ("erf", "sign"):
+        w, b, name = family.values["W_std"], family.values["b_std"], family.activation
+        kind = "ntk" if family.name.endswith("ntk") else "nngp"
+        diag = activation_kappas(name, depth, w ** 2, b ** 2, kind)[2]
+        act = "stax.Erf()" if name == "erf" else "stax.Sign()"
+        code = _layers(repr(float(w * sp.sqrt(2 * n))), act, repr(float(w)), depth, width,
+                       f", b_std={float(b)!r}" if b != 0 else "")
+        notes.append(f"every Dense has W_std = {w} (the first times sqrt({2 * n})) and b_std = {b}; the kernels are "
+                     f"not normalized: kernel_fn = {diag} (= {float(diag):.6g}) times the unit-diagonal family kernel")
+        return StaxNetwork(code=f"init_fn, apply_fn, kernel_fn = {code}", get=kind, scale=diag, notes=tuple(notes))
     else:
-        raise FamilyError(f"no neural_tangents.stax counterpart for the family {family.name!r}; supported: "
-                          f"relu-nngp, relu-ntk, pnas-hidden, pnas-ntk")
+        raise FamilyError(f"no neural_tangents.stax counterpart for {family.describe()}; supported: relu-nngp, "
+                          f"relu-ntk, pnas-hidden, pnas-ntk (p = 0), activation-nngp/-ntk with erf or sign")
     ntk = family.name.endswith("ntk")
     if ntk:
         notes.append(f"neural-tangents' NTK is not normalized: its diagonal is depth + 1 = {depth + 1}, "
