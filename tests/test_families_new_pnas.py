@@ -146,3 +146,13 @@ def test_registry_and_bad_values():
         get_family("pnas-ntk", slope=1, depth="symbolic")
     with pytest.raises(ParameterError, match="depth"):
         get_family("pnas-ntk", slope=1, depth=0)
+
+
+def test_named_constants_decide_signs():
+    """Sign tests on forms in the named constants (the errors list) agree with the float64 solve."""
+    task = Task(9, ["6>4"])
+    fam = PnasNTK(slope=R(3, 2), depth=2)
+    res = solve(task, fam, "ridgeless")
+    num = numeric_predictions(task, fam, ridge="ridgeless")
+    assert (res.margin(3, 6) < 0) is sp.true and abs(float(res.f(3, 6)) - num[(3, 6)]) < 1e-9
+    assert (3, 6) in res.errors

@@ -66,6 +66,11 @@ class NetworkKernelValue(ReluKernelConstant):
                                  f"kind 0 or 1, an integer depth >= 1, dot 0 or 1/2 and exact a, b; got {args}")
         return None
 
+    @property
+    def is_number(self) -> bool:
+        """True: a real constant (the family name argument is a ``Str``, which sympy does not count as a number)."""
+        return True
+
     def explicit(self) -> sp.Expr:
         """The nested closed form (exactly this constant)."""
         key = tuple(self.args)
