@@ -106,3 +106,11 @@ def test_bad_data():
         solve(Task(5), Precomputed(gram=g), 1)
     with pytest.raises(ParameterError, match="needs gram"):
         FAMILIES["precomputed"]()
+
+
+def test_negative_diagonal_below_a_zero_maximum_is_not_psd():
+    # the largest diagonal entry is 0 and another is negative: not PSD (LDL^T must not stop at the zero pivot)
+    g = [[sp.Integer(0)] * 6 for _ in range(6)]
+    g[2][2] = sp.Integer(-1)
+    with pytest.raises(ParameterError, match="positive semidefinite"):
+        Precomputed(gram=g)
