@@ -3,23 +3,27 @@
 ::
 
     symbolic-ti derive --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
-                       [--ridge VALUE | --ridgeless] [--trial I,J ...] [--format text|json|latex]
+                       [--ridge VALUE | --ridgeless] [--trial I,J ...] [--format text|json|latex|gram]
                        [--standalone] [--output FILE]
 
 The whole result is rendered by :mod:`symbolic_ti.export` (``Result.to_text``, ``to_latex``, ``to_dict``);
-``--trial`` writes only the chosen trials' closed forms and margins.
+``--trial`` writes only the chosen trials' closed forms and margins. ``--format gram`` writes the Gram and
+cross-Gram matrices in scikit-learn's precomputed layout (:mod:`symbolic_ti.export.gram`, docs/interop.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .options import FORMATS, PROG, CliContext, option_type, parse_trial
+from .options import FORMATS, PROG, CliContext, fail, option_type, parse_trial
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..families.base import Family
+    from ..interop import PrecomputedGram
     from ..results import Result
+    from ..task import Task
 
 __all__ = ["register"]
 
@@ -37,7 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     d = sub.add_parser("derive", parents=[context.debug], help="closed forms of f(i, j) for every trial",
                        description="Exact predictions f(i, j) of every trial, margins and errors.")
     context.task_options(d)
-    context.output_options(d, FORMATS)
+    context.output_options(d, FORMATS + ("gram",))
     d.add_argument("--standalone", action="store_true", help="with --format latex: a complete .tex document")
     d.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
                    type=option_type("--trial", parse_trial),
@@ -58,7 +62,10 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     if args.trial is not None:
         if args.standalone:
             raise context.fail("--standalone", "writes the whole result; leave out --trial")
+        if args.format == "gram":
+            raise context.fail("--trial", "--format gram writes the matrices of every trial; leave out --trial")
         trials = context.trials(task, args.trial)
+    gram = _gram(task, family, context.ridge(args)) if args.format == "gram" else None
     with quiet(getattr(args, "quiet", False)), Progress(n=task.n) as progress:
         progress.update("solving")
         result = api.derive(task.n, task.exceptions, family=family, ridge=context.ridge(args))
@@ -68,6 +75,10 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         if result.free_symbols and task.n > 25 and not getattr(args, "quiet", False):
             print(f"{PROG}: note: writing all {len(task.trials)} symbolic closed forms of n = {task.n} takes long "
                   f"and much memory; --trial I,J writes only the trials you name", file=sys.stderr)
+        if gram is not None:  # scikit-learn's precomputed layout (export/gram.py, docs/interop.md)
+            from ..export.gram import gram_json
+
+            return gram_json(gram, {t: result.f(*t) for t in gram.test})
         if args.format == "json":
             from ..export.jsonreport import dumps
 
@@ -75,6 +86,18 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         if args.format == "latex":
             return result.to_latex(standalone=args.standalone)
         return result.to_text()
+
+
+def _gram(task: Task, family: Family, ridge: Any) -> PrecomputedGram:
+    from ..errors import SymbolicTIError
+    from ..interop import precomputed_gram
+
+    if ridge is None:
+        raise fail("--format", "gram needs a numeric ridge: give --ridge VALUE or --ridgeless")
+    try:
+        return precomputed_gram(task, family, ridge)
+    except SymbolicTIError as err:
+        raise fail("--format", f"gram: {err}") from None
 
 
 def _chosen_trials(result: Result, trials: list[tuple[int, int]], fmt: str) -> str:

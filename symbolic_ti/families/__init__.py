@@ -15,9 +15,12 @@ from .relu import ReluNNGP, ReluNTK
 from .data_similarity import Embedding, Similarity
 from .similarity import Geometric, ItemSimilarityFamily
 from .compose import SumFamily
+from .pnas import PnasHidden, PnasNTK
+from .precomputed import Precomputed
+from .activations import ActivationNNGP, ActivationNTK
 
 __all__ = ["Family", "Parameter", "Exchangeable", "Geometric", "ItemSimilarityFamily", "ReluNNGP", "ReluNTK",
-           "Similarity", "Embedding", "SumFamily", "FAMILIES", "get_family"]
+           "Similarity", "Embedding", "SumFamily", "PnasHidden", "PnasNTK", "Precomputed", "ActivationNNGP", "ActivationNTK", "FAMILIES", "get_family"]
 
 #: Registered families by name.
 FAMILIES: dict[str, type[Family]] = {Exchangeable.name: Exchangeable, Geometric.name: Geometric}
@@ -26,6 +29,11 @@ FAMILIES[ReluNNGP.name] = ReluNNGP
 FAMILIES[ReluNTK.name] = ReluNTK
 FAMILIES[Similarity.name] = Similarity
 FAMILIES[Embedding.name] = Embedding
+FAMILIES[PnasHidden.name] = PnasHidden
+FAMILIES[PnasNTK.name] = PnasNTK
+FAMILIES[Precomputed.name] = Precomputed
+FAMILIES[ActivationNNGP.name] = ActivationNNGP
+FAMILIES[ActivationNTK.name] = ActivationNTK
 
 
 def get_family(name: str, **values: Any) -> Family:

@@ -67,6 +67,9 @@ def _psd_rational(rows: list[list[sp.Expr]]) -> tuple[bool, tuple[int, ...], sp.
         if d < 0:
             return False, tuple(sorted(p + 1 for p in pivots + [r])), QQ.to_sympy(product * d)
         if d == 0:
+            for t in remaining:  # the largest diagonal entry is 0: any negative one fails
+                if a[t][t] < 0:
+                    return False, tuple(sorted(p + 1 for p in pivots + [t])), QQ.to_sympy(product * a[t][t])
             for s in remaining:
                 for t in remaining:
                     if s != t and a[s][t] != 0:

@@ -412,4 +412,4 @@ def _mp_coef(c: sp.Expr) -> Any:
     """An exact coefficient at the current mpmath precision."""
     if c.is_Rational:
         return mpmath.mpf(int(c.p)) / int(c.q)
-    return mpmath.mpf(sp.Float(c, mpmath.mp.dps + 10)._mpf_)  # pragma: no cover - irrational coefficients
+    return mpmath.mpf(sp.N(c, mpmath.mp.dps + 10)._mpf_)  # irrational coefficients (e.g. pi**7, pnas-* families)

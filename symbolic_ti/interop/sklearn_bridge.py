@@ -1,0 +1,155 @@
+"""scikit-learn bridge: the ridge as ``KernelRidge(alpha=...)``, and the Gram matrices in its precomputed layout.
+
+scikit-learn's ``KernelRidge`` minimizes ``||y - K c||^2 + alpha c^T K c`` (the squared errors summed, not
+averaged) and predicts ``K_test_train c`` with ``c = (K + alpha I)^{-1} y`` and no intercept (scikit-learn user
+guide, "Kernel ridge regression"; ``sklearn/kernel_ridge.py``). That is symbolic_ti's ridge exactly
+(docs/conventions.md): ``alpha = lambda``. At ``alpha = 0`` scikit-learn falls back to a least-squares solve when
+the Cholesky factorization fails, whose minimum-norm solution gives the ridgeless predictions
+``k^T K^+ y``. With ``kernel="precomputed"``, ``fit`` takes the train x train Gram matrix and ``predict`` the
+test x train cross-Gram matrix; :func:`precomputed_gram` builds both (docs/interop.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from ..arguments import RidgeLike, parse_ridge
+from ..families.base import Family, Trial
+from ..task import Task
+
+__all__ = ["PrecomputedGram", "kernel_ridge_alpha", "precomputed_gram"]
+
+
+def kernel_ridge_alpha(ridge: RidgeLike) -> float:
+    """scikit-learn's ``KernelRidge(alpha=...)`` for a symbolic_ti ridge: ``alpha = lambda`` (0 for ridgeless).
+
+    Parameters
+    ----------
+    ridge : number >= 0, ``"ridgeless"`` or 0
+        Read exactly by :func:`symbolic_ti.arguments.parse_ridge`.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ParameterError
+        For a negative or symbolic ridge (scikit-learn needs a number).
+
+    Examples
+    --------
+    >>> kernel_ridge_alpha("1/10")
+    0.1
+    """
+    lam = parse_ridge(ridge)
+    if lam is None:
+        return 0.0
+    if lam.free_symbols:
+        from ..errors import ParameterError
+
+        raise ParameterError(f"ridge: scikit-learn needs a number, got the symbolic ridge {lam}")
+    return float(lam)
+
+
+@dataclass(frozen=True)
+class PrecomputedGram:
+    """Gram (train x train) and cross-Gram (test x train) matrices of a task and family, with the targets.
+
+    Attributes
+    ----------
+    task : Task
+    family : Family
+    ridge : sympy number or None
+        ``None`` for the ridgeless limit.
+    train : tuple of trials, length m
+        The training trials (premise pairs and exceptions, both orders), rows and columns of ``k_train``.
+    targets : tuple of int, length m
+    test : tuple of trials, length q
+        Every ordered trial (``task.trials``), the rows of ``k_test_train``.
+    k_train, k_test_train : sympy.ImmutableMatrix or None
+        Exact entries, shapes ``(m, m)`` and ``(q, m)``; ``None`` for float data (``family.numeric_only``).
+    float_train, float_test_train : numpy.ndarray
+        The same in float64.
+    """
+
+    task: Task
+    family: Family
+    ridge: sp.Expr | None
+    train: tuple[Trial, ...]
+    targets: tuple[int, ...]
+    test: tuple[Trial, ...]
+    k_train: sp.ImmutableMatrix | None
+    k_test_train: sp.ImmutableMatrix | None
+    float_train: np.ndarray
+    float_test_train: np.ndarray
+
+    @property
+    def alpha(self) -> float:
+        """``KernelRidge(alpha=...)``: the ridge (0 for ridgeless)."""
+        return 0.0 if self.ridge is None else float(self.ridge)
+
+    @property
+    def y_train(self) -> np.ndarray:
+        """The targets as a float64 vector of length m."""
+        return np.array(self.targets, dtype=float)
+
+
+def precomputed_gram(task: Task, family: Family, ridge: RidgeLike = "ridgeless") -> PrecomputedGram:
+    """The matrices that scikit-learn's ``KernelRidge(kernel="precomputed")`` takes, for ``task`` and ``family``.
+
+    Parameters
+    ----------
+    task : Task
+    family : Family
+        Every parameter bound to a number.
+    ridge : number >= 0 or ``"ridgeless"``
+        Recorded for :attr:`PrecomputedGram.alpha` (the matrices do not depend on it).
+
+    Returns
+    -------
+    PrecomputedGram
+
+    Raises
+    ------
+    ParameterError
+        If a family parameter or the ridge is symbolic, or the family does not fit the task.
+
+    Examples
+    --------
+    >>> from symbolic_ti.families import Exchangeable
+    >>> g = precomputed_gram(Task(4), Exchangeable(alpha=0), 1)
+    >>> g.float_train.shape, g.float_test_train.shape, g.alpha
+    ((6, 6), (12, 6), 1.0)
+    """
+    from ..errors import ParameterError
+
+    lam = parse_ridge(ridge)
+    if family.free_symbols or (lam is not None and lam.free_symbols):
+        names = [p.name for p in family.free_parameters] + ([] if lam is None or not lam.free_symbols else ["lambda"])
+        raise ParameterError(f"a precomputed Gram matrix needs numbers; give values for {', '.join(names)}")
+    family.check_task(task)
+    train = tuple(t for t, _ in task.training)
+    targets = tuple(int(y) for _, y in task.training)
+    test = tuple(task.trials)
+    if getattr(family, "numeric_only", False):
+        point = family.numeric_point({}, float)
+        ft = np.array([[family.kernel_numeric(a, b, point) for b in train] for a in train], dtype=float)
+        fx = np.array([[family.kernel_numeric(a, b, point) for b in train] for a in test], dtype=float)
+        return PrecomputedGram(task, family, lam, train, targets, test, None, None, ft, fx)
+    cache: dict[Any, float] = {}
+
+    def to_float(v: sp.Expr) -> float:
+        if v not in cache:
+            cache[v] = float(sp.N(v, 30))
+        return cache[v]
+
+    kt = sp.ImmutableMatrix([[family.kernel(a, b) for b in train] for a in train])
+    kx = sp.ImmutableMatrix([[family.kernel(a, b) for b in train] for a in test])
+    ft = np.array([[to_float(v) for v in kt.row(r)] for r in range(kt.rows)], dtype=float)
+    fx = np.array([[to_float(v) for v in kx.row(r)] for r in range(kx.rows)], dtype=float)
+    return PrecomputedGram(task, family, lam, train, targets, test, kt, kx, ft, fx)

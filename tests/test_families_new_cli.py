@@ -1,0 +1,36 @@
+"""The new families on the command line: listed with parameters and domains, bad values one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, "-m", "symbolic_ti", *args], capture_output=True, text=True)
+
+
+def test_families_listed_with_domains():
+    out = _run("families", "--format", "json")
+    assert out.returncode == 0
+    entries = {e["name"]: {p["name"]: p["domain"] for p in e["parameters"]} for e in json.loads(out.stdout)["families"]}
+    assert entries["pnas-hidden"] == {"slope": "[0, 2]", "p": "[0, 1]", "depth": "[1, oo)"}
+    assert entries["pnas-ntk"]["slope"] == "[0, 2]"
+    assert entries["precomputed"] == {"gram": "FILE"}
+    assert entries["activation-ntk"] == {"activation": "FILE", "W_std": "(0, oo)", "b_std": "[0, oo)",
+                                         "depth": "[1, oo)"}
+
+
+def test_bad_values_one_line_exit_2(tmp_path):
+    bad = tmp_path / "g.csv"
+    rows = [[0] * 6 for _ in range(6)]
+    rows[0][0] = -1  # 6 x 6 (n = 3) but not positive semidefinite
+    bad.write_text("\n".join(",".join(map(str, r)) for r in rows))
+    cases = [
+        (["derive", "-n", "5", "--family", "pnas-hidden", "--set", "slope=3", "--ridge", "1"], "slope"),
+        (["derive", "-n", "3", "--family", "precomputed", "--set", f"gram={bad}", "--ridge", "1"], "positive semidef"),
+    ]
+    for args, word in cases:
+        out = _run(*args)
+        assert out.returncode == 2 and out.stderr.count("\n") == 1 and word in out.stderr, out.stderr
