@@ -18,11 +18,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import sympy as sp
+from sympy.core.symbol import Str
 from sympy.functions.elementary.piecewise import ExprCondPair
 
 from ..display import renderer
 from ..display import dumps as dumps
 from ..errors import ExportError
+from ..families.kernel_values import NetworkKernelValue
 from ..families.relu import ReluKernelConstant
 from ..results import PolyFraction, Result
 from ..task import CATEGORIES
@@ -51,7 +53,8 @@ _CONSTRUCTORS: dict[str, Callable[..., Any]] = {
     "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
     "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh,
     "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh, "acos": sp.acos, "asin": sp.asin, "atan": sp.atan,
-    "ReluKernelConstant": ReluKernelConstant, "ComplexRootOf": sp.CRootOf, "CRootOf": sp.CRootOf,
+    "ReluKernelConstant": ReluKernelConstant, "NetworkKernelValue": NetworkKernelValue, "Str": Str,
+    "ComplexRootOf": sp.CRootOf, "CRootOf": sp.CRootOf,
     "Min": sp.Min, "Max": sp.Max, "chebyshevu": sp.chebyshevu,
     "Piecewise": sp.Piecewise, "ExprCondPair": ExprCondPair,
     "Eq": sp.Eq, "Ne": sp.Ne, "StrictLessThan": sp.StrictLessThan, "LessThan": sp.LessThan,
