@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
-from ..arguments import RidgeLike, parse_ridge
+from ..arguments import RidgeLike
 from ..errors import FamilyError, ParameterError
 from ..families.activations import ActivationNNGP, ActivationNTK, activation_kappas
 from ..families.base import Family
 from ..task import Task
+from .sklearn_bridge import numeric_ridge
 
 __all__ = ["StaxNetwork", "diag_reg", "stax_network", "trial_inputs"]
 
@@ -185,11 +186,9 @@ def diag_reg(ridge: RidgeLike, family: Family | None = None, task: Task | None =
     >>> diag_reg("1/10")
     0.1
     """
-    lam = parse_ridge(ridge)
-    if lam is None:
+    lam = numeric_ridge(ridge, "neural-tangents")
+    if lam == 0:
         return 0.0
-    if lam.free_symbols:
-        raise ParameterError(f"ridge: neural-tangents needs a number, got the symbolic ridge {lam}")
     if family is None:
         if stax_kernel:
             raise ParameterError("diag_reg: stax_kernel=True needs the family and the task")

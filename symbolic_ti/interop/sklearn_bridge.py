@@ -18,10 +18,38 @@ import numpy as np
 import sympy as sp
 
 from ..arguments import RidgeLike, parse_ridge
+from ..errors import ParameterError
 from ..families.base import Family, Trial
 from ..task import Task
 
-__all__ = ["PrecomputedGram", "kernel_ridge_alpha", "precomputed_gram"]
+__all__ = ["PrecomputedGram", "kernel_ridge_alpha", "numeric_ridge", "precomputed_gram"]
+
+
+def numeric_ridge(ridge: RidgeLike, tool: str) -> sp.Expr:
+    """The exact ridge as a number for a numeric tool: ``lambda``, or 0 for the ridgeless limit.
+
+    Parameters
+    ----------
+    ridge : number >= 0, ``"ridgeless"`` or 0
+        Read exactly by :func:`symbolic_ti.arguments.parse_ridge`.
+    tool : str
+        The tool's name, for the error message (``"scikit-learn"``, ``"neural-tangents"``).
+
+    Returns
+    -------
+    sympy number
+
+    Raises
+    ------
+    ParameterError
+        For a negative or symbolic ridge.
+    """
+    lam = parse_ridge(ridge)
+    if lam is None:
+        return sp.Integer(0)
+    if lam.free_symbols:
+        raise ParameterError(f"ridge: {tool} needs a number, got the symbolic ridge {lam}")
+    return lam
 
 
 def kernel_ridge_alpha(ridge: RidgeLike) -> float:
@@ -46,14 +74,7 @@ def kernel_ridge_alpha(ridge: RidgeLike) -> float:
     >>> kernel_ridge_alpha("1/10")
     0.1
     """
-    lam = parse_ridge(ridge)
-    if lam is None:
-        return 0.0
-    if lam.free_symbols:
-        from ..errors import ParameterError
-
-        raise ParameterError(f"ridge: scikit-learn needs a number, got the symbolic ridge {lam}")
-    return float(lam)
+    return float(numeric_ridge(ridge, "scikit-learn"))
 
 
 @dataclass(frozen=True)
