@@ -34,6 +34,7 @@ from .. import symbols as S
 from ..arguments import parse_ridge
 from ..errors import ParameterError, SolveError
 from ..families import Family
+from ..families.relu import ReluKernelConstant
 from ..results import Result
 from ..task import Task
 from .data import BehaviourData
@@ -126,8 +127,13 @@ def compile_predictions(expressions: Sequence[sp.Expr], symbols: Sequence[sp.Sym
     callable
         ``evaluate(*values)``: with plain floats (the optimiser's hot path) an array of shape ``(T,)`` (NaN on a
         division by zero); with arrays, shape ``(T,) + broadcast shape of the arguments`` (constants are
-        broadcast). ``sympy.lambdify(cse=True)``.
+        broadcast). ``sympy.lambdify(cse=True)``; the named kernel constants of the network families
+        (:class:`~symbolic_ti.families.relu.ReluKernelConstant` and its subclasses) enter as their 30-digit
+        values, which numpy cannot compute itself.
     """
+    constants = {c: sp.Float(c.evalf(30), 30) for e in expressions for c in e.atoms(ReluKernelConstant)}
+    if constants:
+        expressions = [e.xreplace(constants) for e in expressions]
     fn = sp.lambdify(list(symbols), list(expressions), modules="numpy", cse=True)
 
     def evaluate(*args: Any) -> np.ndarray:
