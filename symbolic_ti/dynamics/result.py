@@ -136,6 +136,8 @@ class Dynamics(Rendered):
         self._check_numeric("enclosures")
         trial = self.task.check_trial((i, j))
         q = sp.Rational(parse_time(t))
+        if q == 0:
+            return 0.0, 0.0
         prec = bits_of(digits or self.dps or 15)
         with flint.ctx.workprec(prec):
             v = self.balls(trial, prec).value(flint.arb(flint.fmpq(int(q.p), int(q.q))))
@@ -195,6 +197,7 @@ class Dynamics(Rendered):
                 self._balls[key] = self._numeric_terms(trial, prec)
                 return self._balls[key]
             work = prec
+            assert self.course is not None
             while True:  # the weights are polynomials with large coefficients: raise the working precision until
                 # every amplitude is accurate to prec / 2 bits (cancellation in Horner's rule)
                 got = arb_terms(self.course, trial, self.limits[trial], work,
