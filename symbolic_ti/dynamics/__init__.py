@@ -16,11 +16,11 @@ import sympy as sp
 from ..arguments import ExactLike, RidgeLike, parse_ridge
 from ..errors import ParameterError
 from ..families import Family, get_family
-from ..gram import is_swap_invariant
 from ..solvers.dispatch import solve
 from ..task import ExceptionLike, Task
 from .evaluate import is_rational_course, limit_exact
-from .modes import MU, NotRational, TimeCourse, time_course
+from .certified import gram_entries
+from .modes import MU, TimeCourse, time_course
 from .result import TIME, Dynamics, parse_time
 from .timegrid import evaluate_grid
 from .times import CriticalTime, CriticalTimes, TrialTimes, critical_times, level_time
@@ -37,13 +37,12 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
         raise ParameterError(f"dps must be an integer number of digits from 10 to 1000, got {dps!r}")
     family.check_task(task)
     symbolic = bool(family.free_symbols) or (lam is not None and bool(sp.sympify(lam).free_symbols))
-    course: TimeCourse | None
-    try:
-        course = time_course(task, family, lam, "gram" if method in ("halved", "full") else method)
-    except NotRational:
-        if symbolic:
-            raise
-        course = None  # irrational Gram matrix: certified numeric modes (docs/dynamics.md#the-numeric-path)
+    course: TimeCourse | None = None
+    generic = method in ("gram", "halved", "full") or (method == "auto" and not family.exchangeable)
+    entries = gram_entries(task, family) if generic and not symbolic else None
+    if entries is None or entries.rational:
+        course = time_course(task, family, lam, "gram" if generic else method)
+    # else: an irrational Gram matrix: certified numeric modes only (docs/dynamics.md#the-certified-numeric-path)
     limits: Mapping[tuple[int, int], Any]
     if course is not None and is_rational_course(course):
         inverses: dict = {}
@@ -51,8 +50,11 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
         return Dynamics(task, family, lam, course, limits, course.method)
     res = solve(task, family, "ridgeless" if lam is None else lam)
     limits = res.predictions  # built on access (the Laplacian path's closed forms are lazy)
-    kind = course.method if course is not None else ("halved" if is_swap_invariant(task, family) else "full")
-    return Dynamics(task, family, lam, course, limits, kind, None if symbolic else dps)
+    kind = course.method if course is not None else ("halved" if entries is not None and entries.halved else "full")
+    dyn = Dynamics(task, family, lam, course, limits, kind, None if symbolic else dps)
+    if entries is not None:
+        dyn._balls["entries"] = entries
+    return dyn
 
 
 def dynamics(

@@ -30,10 +30,10 @@ import sympy as sp
 from ..analysis.roots_ball import ball_coefficients
 from ..errors import SolveError
 from ..families.base import Family, Trial
-from ..gram import build_system, is_swap_invariant
+from ..gram import is_swap_invariant, swap
 from ..task import Task
 
-__all__ = ["Cluster", "NumericModes", "numeric_modes", "bits_of"]
+__all__ = ["Cluster", "NumericModes", "GramEntries", "gram_entries", "numeric_modes", "bits_of"]
 
 
 def bits_of(dps: int) -> int:
@@ -142,8 +142,52 @@ def _norm(v: Any, size: int) -> Any:
     return s.sqrt()
 
 
-def numeric_modes(task: Task, family: Family, ridge: sp.Expr | None, prec: int,
-                  queries: tuple[Trial, ...] | None = None) -> NumericModes:
+@dataclass(frozen=True)
+class GramEntries:
+    """The exact (sympy) entries of the halved (full) system, row-major, as :func:`symbolic_ti.gram.build_system`
+    defines them but without a common domain (cheap for irrational kernels).
+
+    Attributes
+    ----------
+    halved : bool
+    m : int
+        Number of rows (unknowns).
+    queries : tuple of trials
+    flat : list of sympy expressions
+        Gram matrix (m x m), then cross kernels (len(queries) x m), then targets (m).
+    """
+
+    halved: bool
+    m: int
+    queries: tuple[Trial, ...]
+    flat: list[sp.Expr]
+
+    @property
+    def rational(self) -> bool:
+        """Whether every entry is a rational number (then the exact path applies)."""
+        return all(sp.sympify(e).is_Rational for e in self.flat)
+
+
+def gram_entries(task: Task, family: Family) -> GramEntries:
+    """The halved (swap-invariant kernels) or full Gram matrix, cross kernels of every trial and targets."""
+    halved = is_swap_invariant(task, family)
+    if halved:
+        rows: tuple[Trial, ...] = task.positive_training
+        targets: list[sp.Expr] = [sp.Integer(1)] * len(rows)
+
+        def k(a: Trial, b: Trial) -> sp.Expr:
+            return sp.sympify(family.kernel(a, b) - family.kernel(a, swap(b)))
+    else:
+        rows = tuple(t for t, _ in task.training)
+        targets = [sp.Integer(y) for _, y in task.training]
+
+        def k(a: Trial, b: Trial) -> sp.Expr:
+            return sp.sympify(family.kernel(a, b))
+    flat = [k(p, q) for p in rows for q in rows] + [k(x, q) for x in task.trials for q in rows] + targets
+    return GramEntries(halved, len(rows), task.trials, flat)
+
+
+def numeric_modes(entries: GramEntries, ridge: sp.Expr | None, prec: int) -> NumericModes:
     """Certified numeric modes of the halved (full) Gram matrix at ``prec`` bits (module docstring).
 
     Raises
@@ -152,13 +196,8 @@ def numeric_modes(task: Task, family: Family, ridge: sp.Expr | None, prec: int,
         If the eigenvalues cannot be enclosed, or a rate cannot be certified positive (ridgeless flow with a
         zero eigenvalue).
     """
-    halved = is_swap_invariant(task, family)
-    system = build_system(task, family, None, halved, queries)
-    dom = system.domain
-    m, nq = len(system.rows), len(system.queries)
-    flat = [dom.to_sympy(x) for row in system.gram.to_list() for x in row]
-    flat += [dom.to_sympy(x) for row in system.cross.to_list() for x in row]
-    flat += [dom.to_sympy(row[0]) for row in system.targets.to_list()]
+    halved, flat = entries.halved, entries.flat
+    m, nq = entries.m, len(entries.queries)
     lam_expr = sp.Integer(0) if ridge is None else sp.sympify(ridge)
     balls = ball_coefficients([*flat, lam_expr], prec)
     lam = balls[-1]
@@ -193,7 +232,7 @@ def numeric_modes(task: Task, family: Family, ridge: sp.Expr | None, prec: int,
         limit_vec = cross * shifted.solve(y)
         ynorm = _norm(y, m)
         amps, mags, lims, slack = {}, {}, {}, {}
-        for qi, x in enumerate(system.queries):
+        for qi, x in enumerate(entries.queries):
             knorm = (sum((cross[qi, j] ** 2 for j in range(m)), flint.arb(0))).sqrt()
             a_list, s_list = [], []
             sv, sd = flint.arb(0), flint.arb(0)

@@ -22,7 +22,7 @@ from ..errors import ParameterError
 from ..families.base import Family, Trial
 from ..task import Task
 from .evaluate import ArbTerms, arb_terms, derivative_at_zero, expression, is_rational_course
-from .certified import NumericModes, bits_of, numeric_modes
+from .certified import NumericModes, bits_of, gram_entries, numeric_modes
 from .modes import TimeCourse
 
 __all__ = ["TIME", "Dynamics", "parse_time"]
@@ -119,7 +119,9 @@ class Dynamics(Rendered):
         prec = max(prec, bits_of(self.dps))
         key = ("numeric", prec)
         if key not in self._balls:
-            self._balls[key] = numeric_modes(self.task, self.family, self.ridge, prec)
+            if "entries" not in self._balls:
+                self._balls["entries"] = gram_entries(self.task, self.family)
+            self._balls[key] = numeric_modes(self._balls["entries"], self.ridge, prec)
         return self._balls[key]
 
     def _numeric_terms(self, trial: Trial, prec: int) -> ArbTerms:
