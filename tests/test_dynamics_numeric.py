@@ -137,3 +137,18 @@ def test_cli_numeric_path(capsys):
     assert main(["dynamics", "--items", "5", "--dps", "5"]) == 2
     msg = capsys.readouterr().err.strip().splitlines()
     assert len(msg) == 1 and "--dps" in msg[0] and "10 to 1000" in msg[0]
+
+
+def test_early_stopping_phases_on_the_numeric_path_match_the_dense_flow():
+    from symbolic_ti.dynamics.window import early_stopping
+
+    d = dynamics(5, ["4>2"], family="relu-ntk", parameters={"depth": 1}, ridge="1/10", method="gram")
+    phases = early_stopping(d).phases
+    assert len(phases) >= 2
+    task = Task(5, ["4>2"])
+    kern = _kern(get_family("relu-ntk", depth=1), "float")
+    for ph in phases:
+        t = float(ph.start) * 2 + 1 if ph.end is None else float(ph.start + ph.end) / 2
+        ref = dense_flow(task, kern, 0.1, t)
+        wrong = {x for x in task.trials if task.ground_truth(x) is not None and task.ground_truth(x) * ref[x] < 0}
+        assert wrong == set(ph.errors)
