@@ -123,14 +123,20 @@ def _clusters(gram: Any, prec: int) -> list[Cluster]:
             except ValueError:
                 work *= 2
                 continue
-        reals = sorted((e.real for e in eig), key=lambda b: float(b.mid()))
-        groups: list[list[Any]] = []
-        for r in reals:
-            if groups and groups[-1][0].overlaps(r):
-                groups[-1][0] = groups[-1][0].union(r)
-                groups[-1][1] += 1
-            else:
-                groups.append([r, 1])
+        groups: list[list[Any]] = [[e.real, 1] for e in eig]
+        merged = True
+        while merged:  # until no two groups' intervals overlap
+            merged = False
+            for a in range(len(groups)):
+                for b in range(a + 1, len(groups)):
+                    if groups[a][0].overlaps(groups[b][0]):
+                        groups[a] = [groups[a][0].union(groups[b][0]), groups[a][1] + groups[b][1]]
+                        del groups[b]
+                        merged = True
+                        break
+                if merged:
+                    break
+        groups.sort(key=lambda g: float(g[0].mid()))
         return [Cluster(b, c) for b, c in groups]
     raise SolveError(f"could not enclose the eigenvalues of the Gram matrix at {work // 2} bits")
 
@@ -228,6 +234,10 @@ def numeric_modes(entries: GramEntries, ridge: sp.Expr | None, prec: int) -> Num
         upper = tuple(flint.arb(r.upper()) for r in rate_balls)
         widths = [flint.arb((2 * r.rad()).upper()) if c.count > 1 else flint.arb(2 * r.rad())
                   for r, c in zip(rate_balls, clusters, strict=True)]
+        if not all(lo > 0 for lo in lower):
+            raise SolveError(f"a rate of the Gram matrix's modes (eigenvalue plus ridge) could not be certified "
+                             f"positive at {prec} bits; a ridgeless flow along a zero eigenvalue is not certified "
+                             "on the numeric path (give a ridge > 0)")
         shifted = gram + flint.arb_mat(m, m, [lam if i == j else 0 for i in range(m) for j in range(m)])
         limit_vec = cross * shifted.solve(y)
         ynorm = _norm(y, m)
@@ -239,10 +249,6 @@ def numeric_modes(entries: GramEntries, ridge: sp.Expr | None, prec: int) -> Num
             for ci, cl in enumerate(clusters):
                 a = proj[ci][qi, 0] + flint.arb(0, (eps[ci] * knorm * ynorm).upper())
                 s = flint.arb(abs(a).upper()) if cl.count == 1 else flint.arb((knorm * ynorm).upper())
-                if not lower[ci] > 0:
-                    raise SolveError(f"trial {x}: a rate of the Gram matrix's modes (eigenvalue plus ridge) could "
-                                     f"not be certified positive at {prec} bits; a ridgeless flow along a zero "
-                                     "eigenvalue grows without bound")
                 a_list.append(a)
                 s_list.append(s)
                 sv += 2 * s * widths[ci] / lower[ci] ** 2
