@@ -152,3 +152,16 @@ def test_early_stopping_phases_on_the_numeric_path_match_the_dense_flow():
         ref = dense_flow(task, kern, 0.1, t)
         wrong = {x for x in task.trials if task.ground_truth(x) is not None and task.ground_truth(x) * ref[x] < 0}
         assert wrong == set(ph.errors)
+
+
+def test_numeric_values_within_their_bound_of_the_exact_laplacian_modes():
+    # relu-ntk is exchangeable: its exact Laplacian-mode expressions (irrational rates) evaluated by sympy at 40
+    # digits must lie within the certified numeric path's radius
+    d = dynamics(5, ["4>2"], family="relu-ntk", parameters={"depth": 1}, ridge="1/10")
+    assert d.course is not None and d.dps == 30
+    for x in [(1, 5), (4, 2)]:
+        exact = sp.N(d.f(*x, sp.Rational(7, 4)), 40)
+        mid, rad = d.enclosure(*x, "7/4")
+        assert abs(sp.Float(mid, 40) - exact) < 1e-15
+        ball = d.balls(x, 128).value(__import__("flint").arb(7) / 4)
+        assert abs(sp.Float(ball.mid().str(35, radius=False), 40) - exact) <= float(ball.rad()) + 1e-30

@@ -80,7 +80,7 @@ def dynamics(
         Exceptions, each with ``L + 2 <= W <= n``.
     family : str or Family
         Representation family name or instance. Exchangeable kernels may keep ``alpha`` (and the ridge) symbolic;
-        other families need exact rational values of every parameter.
+        other families keep no parameter symbolic (irrational values take the certified numeric path, ``dps``).
     parameters : mapping name -> value, optional
         Exact values of family parameters (decimals read exactly).
     ridge : number, str or None
