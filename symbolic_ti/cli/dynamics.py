@@ -48,6 +48,17 @@ def parse_times_option(text: str) -> tuple[sp.Expr, sp.Expr, int]:
     return a, b, k
 
 
+def _dps(text: str) -> int:
+    """``--dps``: an integer number of digits from 10 to 1000."""
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0
+    if not 10 <= v <= 1000:
+        raise ParameterError(f"--dps must be an integer number of digits from 10 to 1000, got {text!r}")
+    return v
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: CliContext) -> None:
     """Add the subcommand ``dynamics`` to the subparsers ``sub`` of ``symbolic-ti``.
 
@@ -77,6 +88,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="target error set of --window (default: the trials that fail first as alpha grows)")
     c.add_argument("--ridges", action="store_true", help="with --window: the time <-> ridge table")
     c.add_argument("--level", metavar="C", help="first time the exception margin reaches the level C")
+    c.add_argument("--dps", type=option_type("--dps", _dps), default=30, metavar="D",
+                   help="digits of the certified numeric path (irrational Gram matrices, e.g. relu-ntk), 10..1000; "
+                        "default 30")
     context.output_options(c, FORMATS)
     context.standalone_option(c)
     c.set_defaults(run=lambda args: _run(args, context))
@@ -116,7 +130,7 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     from ..dynamics.window import early_stopping
 
     try:
-        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge)
+        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge, dps=args.dps)
     except SymbolicTIError as err:
         raise context.fail("--set", err) from None
     if (args.critical or args.window or args.level is not None) and not d.is_numeric:

@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import sympy as sp
+
 from ..arguments import ExactLike, RidgeLike, parse_ridge
 from ..errors import ParameterError
 from ..families import Family, get_family
 from ..solvers.dispatch import solve
 from ..task import ExceptionLike, Task
 from .evaluate import is_rational_course, limit_exact
+from .certified import gram_entries
 from .modes import MU, TimeCourse, time_course
 from .result import TIME, Dynamics, parse_time
 from .timegrid import evaluate_grid
@@ -26,19 +29,32 @@ __all__ = ["dynamics", "Dynamics", "TimeCourse", "TIME", "MU", "parse_time", "Cr
            "TrialTimes", "critical_times", "level_time", "gradient_flow", "evaluate_grid"]
 
 
-def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *, method: str = "auto") -> Dynamics:
+def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *, method: str = "auto",
+                  dps: int = 30) -> Dynamics:
     """The gradient-flow :class:`Dynamics` of a task and family (see :func:`dynamics`)."""
     lam = parse_ridge(ridge)
+    if isinstance(dps, bool) or not isinstance(dps, int) or not 10 <= dps <= 1000:
+        raise ParameterError(f"dps must be an integer number of digits from 10 to 1000, got {dps!r}")
     family.check_task(task)
-    course = time_course(task, family, lam, "gram" if method in ("halved", "full") else method)
+    symbolic = bool(family.free_symbols) or (lam is not None and bool(sp.sympify(lam).free_symbols))
+    course: TimeCourse | None = None
+    generic = method in ("gram", "halved", "full") or (method == "auto" and not family.exchangeable)
+    entries = gram_entries(task, family) if generic and not symbolic else None
+    if entries is None or entries.rational:
+        course = time_course(task, family, lam, "gram" if generic else method)
+    # else: an irrational Gram matrix: certified numeric modes only (docs/dynamics.md#the-certified-numeric-path)
     limits: Mapping[tuple[int, int], Any]
-    if is_rational_course(course):
+    if course is not None and is_rational_course(course):
         inverses: dict = {}
         limits = {x: limit_exact(course, x, inverses) for x in task.trials}
-    else:
-        res = solve(task, family, "ridgeless" if lam is None else lam)
-        limits = res.predictions  # built on access (the Laplacian path's closed forms are lazy)
-    return Dynamics(task, family, lam, course, limits, course.method)
+        return Dynamics(task, family, lam, course, limits, course.method)
+    res = solve(task, family, "ridgeless" if lam is None else lam)
+    limits = res.predictions  # built on access (the Laplacian path's closed forms are lazy)
+    kind = course.method if course is not None else ("halved" if entries is not None and entries.halved else "full")
+    dyn = Dynamics(task, family, lam, course, limits, kind, None if symbolic else dps)
+    if entries is not None:
+        dyn._balls["entries"] = entries
+    return dyn
 
 
 def dynamics(
@@ -49,6 +65,7 @@ def dynamics(
     parameters: Mapping[str, ExactLike] | None = None,
     ridge: RidgeLike = "ridgeless",
     method: str = "auto",
+    dps: int = 30,
 ) -> Dynamics:
     """Exact gradient-flow predictions ``f_t(i, j)`` of every trial of a TI task, as functions of time.
 
@@ -63,7 +80,7 @@ def dynamics(
         Exceptions, each with ``L + 2 <= W <= n``.
     family : str or Family
         Representation family name or instance. Exchangeable kernels may keep ``alpha`` (and the ridge) symbolic;
-        other families need exact rational values of every parameter.
+        other families keep no parameter symbolic (irrational values take the certified numeric path, ``dps``).
     parameters : mapping name -> value, optional
         Exact values of family parameters (decimals read exactly).
     ridge : number, str or None
@@ -72,11 +89,18 @@ def dynamics(
     method : {"auto", "laplacian", "gram", "halved", "full"}
         ``"laplacian"``: the graph-Laplacian modes (exchangeable only); ``"gram"`` (``"halved"``, ``"full"``):
         the eigenvalues of the halved (or full) Gram matrix.
+    dps : int
+        Decimal digits (10 to 1000, default 30) of the certified numeric path, used for every number (values,
+        signs, critical times) when the exact modes are not rational: an irrational Gram matrix (relu-nngp,
+        relu-ntk through ``method="gram"``, algebraic parameter values, embeddings; then ``f`` at finite ``t``
+        is a Float expression) or irrational rates of exact modes (relu-ntk's Laplacian modes). See
+        :attr:`Dynamics.path`; exact results are unaffected.
 
     Returns
     -------
     Dynamics
-        Immutable; ``f(i, j, t)``, ``margins_at(t)``, ``critical_times()``, ``early_stopping()``.
+        Immutable; ``f(i, j, t)``, ``margins_at(t)``, ``critical_times()``, ``early_stopping()``;
+        ``path`` says whether its numbers are exact or certified numeric.
 
     Raises
     ------
@@ -103,4 +127,4 @@ def dynamics(
         fam = get_family(family, **dict(parameters or {}))
     else:
         raise ParameterError(f"family must be a family name such as 'exchangeable' or a Family, got {family!r}")
-    return gradient_flow(task, fam, ridge, method=method)
+    return gradient_flow(task, fam, ridge, method=method, dps=dps)

@@ -153,25 +153,44 @@ def expression(tc: TimeCourse, trial: Trial, t: sp.Expr, limit: sp.Expr) -> sp.E
 
 @dataclass(frozen=True)
 class ArbTerms:
-    """A trial's course in balls: ``f(t) = limit - sum C_k exp(-rho_k t)``, every ``rho_k > 0``."""
+    """A trial's course in balls: ``f(t) = limit - sum C_k exp(-rho_k t) + e(t)``, every ``rho_k > 0``.
+
+    ``e`` is 0 on the exact path; on the certified numeric path (:mod:`.certified`) ``|e(t)| <= slack[0]`` and
+    ``|e'(t)| <= slack[1]`` for every ``t``, and ``bounds`` holds per term an upper bound of the summed
+    ``|C_mu|`` of its eigenvalues and the lowest and highest of their rates (for the tail and Taylor bounds of
+    :mod:`.signs`).
+    """
 
     limit: flint.arb
     amplitudes: tuple[flint.arb, ...]
     rates: tuple[flint.arb, ...]
+    slack: tuple[flint.arb, flint.arb] | None = None
+    bounds: tuple[tuple[flint.arb, flint.arb, flint.arb], ...] | None = None
 
     def value(self, t: flint.arb) -> flint.arb:
         """``f(t)`` as a ball."""
         s = self.limit
         for c, r in zip(self.amplitudes, self.rates, strict=True):
             s -= c * (-r * t).exp()
-        return s
+        return s if self.slack is None else s + flint.arb(0, self.slack[0])
 
     def derivative(self, t: flint.arb) -> flint.arb:
         """``f'(t)`` as a ball."""
         s = flint.arb(0)
         for c, r in zip(self.amplitudes, self.rates, strict=True):
             s += c * r * (-r * t).exp()
-        return s
+        return s if self.slack is None else s + flint.arb(0, self.slack[1])
+
+    def magnitudes(self) -> tuple[tuple[flint.arb, flint.arb, flint.arb], ...]:
+        """Per term: an upper bound of ``|C|``, the lowest and the highest rate."""
+        if self.bounds is not None:
+            return self.bounds
+        return tuple((abs(c), r, r) for c, r in zip(self.amplitudes, self.rates, strict=True))
+
+    def shifted(self, sign: int, shift: flint.arb) -> ArbTerms:
+        """``sign f(t) - shift`` in the same form."""
+        return ArbTerms(sign * self.limit - shift, tuple(sign * v for v in self.amplitudes), self.rates,
+                        self.slack, self.bounds)
 
 
 def _arb_poly(w: flint.fmpq_poly, mu: flint.arb) -> flint.arb:

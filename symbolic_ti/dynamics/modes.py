@@ -33,7 +33,11 @@ from ..gram import build_system, is_swap_invariant
 from ..task import Task
 from .spectral import Factor, X, mod_inverse, spectral_components
 
-__all__ = ["Term", "TimeCourse", "time_course", "MU"]
+__all__ = ["Term", "TimeCourse", "time_course", "MU", "NotRational"]
+
+
+class NotRational(ParameterError):
+    """The exact Gram-matrix modes need a rational Gram matrix (the certified numeric path takes over)."""
 
 #: The eigenvalue variable of the mode groups.
 MU = sp.Symbol("mu")
@@ -158,7 +162,7 @@ def _generic(task: Task, family: Family, ridge: sp.Expr) -> TimeCourse:
     system = build_system(task, family, None, halved)
     if not system.domain.is_QQ and not system.domain.is_ZZ:
         free = ", ".join(s.name for s in family.free_symbols) or "none free, but irrational values"
-        raise ParameterError(
+        raise NotRational(
             f"dynamics of the {family.name} family needs exact rational values of every parameter (left: {free}); "
             "only exchangeable kernels keep parameters symbolic")
     dom = system.domain

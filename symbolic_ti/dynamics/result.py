@@ -22,6 +22,7 @@ from ..errors import ParameterError
 from ..families.base import Family, Trial
 from ..task import Task
 from .evaluate import ArbTerms, arb_terms, derivative_at_zero, expression, is_rational_course
+from .certified import NumericModes, bits_of, gram_entries, numeric_modes
 from .modes import TimeCourse
 
 __all__ = ["TIME", "Dynamics", "parse_time"]
@@ -70,15 +71,21 @@ class Dynamics(Rendered):
     limits : mapping trial -> sympy expression
         ``f_oo``: exact, equal to :func:`symbolic_ti.derive`'s prediction.
     method : str
-        ``"laplacian"`` (graph-Laplacian reduction) or ``"halved"`` / ``"full"`` (Gram matrix modes), all exact.
+        ``"laplacian"`` (graph-Laplacian reduction) or ``"halved"`` / ``"full"`` (Gram matrix modes).
+    dps : int or None
+        ``None``: numbers (values, signs, critical times) come from the exact modes. Otherwise they come from the
+        certified numeric modes of the halved (full) Gram matrix (:mod:`.certified`) at ``dps`` decimal digits
+        (raised automatically where a sign needs it); ``course`` is then the exact course if the kernel has one
+        (irrational constant rates, e.g. relu-ntk) or None (irrational Gram matrix: expressions are numeric).
     """
 
     task: Task
     family: Family
     ridge: sp.Expr | None
-    course: TimeCourse = field(repr=False)
+    course: TimeCourse | None = field(repr=False)
     limits: Mapping[Trial, sp.Expr] = field(repr=False)
     method: str
+    dps: int | None = None
     _balls: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -89,13 +96,61 @@ class Dynamics(Rendered):
     @property
     def is_numeric(self) -> bool:
         """Whether rates and amplitudes are numbers (needed for critical times and grids)."""
-        return is_rational_course(self.course) and isinstance(self.limits, MappingProxyType) and all(
-            not v.free_symbols for v in self.limits.values())
+        if self.dps is not None:
+            return True
+        return self.course is not None and is_rational_course(self.course) and isinstance(
+            self.limits, MappingProxyType) and all(not v.free_symbols for v in self.limits.values())
+
+    @property
+    def path(self) -> str:
+        """How the numbers are computed: ``"exact"`` (exact modes, by irreducible factor) or
+        ``"certified numeric at D digits"`` (ball eigen-decomposition of the Gram matrix, :mod:`.certified`)."""
+        return "exact" if self.dps is None else f"certified numeric at {self.dps} digits"
+
+    @property
+    def exact_expressions(self) -> bool:
+        """Whether :meth:`f` gives exact expressions at finite ``t`` (False: sympy Floats at ``dps`` digits,
+        each within :meth:`enclosure`'s radius)."""
+        return self.course is not None
+
+    def numeric_modes(self, prec: int) -> NumericModes:
+        """The certified numeric modes at ``prec`` bits (at least the ``dps`` precision), cached."""
+        assert self.dps is not None
+        prec = max(prec, bits_of(self.dps))
+        key = ("numeric", prec)
+        if key not in self._balls:
+            if "entries" not in self._balls:
+                self._balls["entries"] = gram_entries(self.task, self.family)
+            self._balls[key] = numeric_modes(self._balls["entries"], self.ridge, prec)
+        return self._balls[key]
+
+    def _numeric_terms(self, trial: Trial, prec: int) -> ArbTerms:
+        nm = self.numeric_modes(prec)
+        with flint.ctx.workprec(nm.prec):
+            amps = tuple(a / r for a, r in zip(nm.amplitudes[trial], nm.rates, strict=True))
+            bounds = tuple((s / lo, lo, hi) for s, lo, hi in zip(nm.magnitudes[trial], nm.lower, nm.upper,
+                                                                 strict=True))
+        return ArbTerms(nm.limits[trial], amps, nm.rates, nm.slack[trial], bounds)
+
+    def enclosure(self, i: int, j: int, t: Any, digits: int | None = None) -> tuple[float, float]:
+        """``f_t(i, j)`` at a rational time as ``(midpoint, radius)``: the exact value lies within ``radius``
+        of ``midpoint`` (ball arithmetic, exact and numeric paths; numeric results only)."""
+        self._check_numeric("enclosures")
+        trial = self.task.check_trial((i, j))
+        q = sp.Rational(parse_time(t))
+        if q == 0:
+            return 0.0, 0.0
+        prec = bits_of(digits or self.dps or 15)
+        with flint.ctx.workprec(prec):
+            v = self.balls(trial, prec).value(flint.arb(flint.fmpq(int(q.p), int(q.q))))
+        return float(v.mid()), float(v.rad())
 
     @property
     def rates(self) -> tuple[sp.Expr, ...]:
         """The distinct decay rates as exact expressions in the root variable ``mu`` of each group: the group
         ``Q(mu)`` decays at ``a + b mu`` (see :attr:`course`)."""
+        if self.course is None:
+            return (sp.Integer(0) if self.ridge is None else sp.sympify(self.ridge), sp.Integer(1))
         a, b = self.course.rate
         return (sp.expand(a), sp.expand(b))
 
@@ -108,7 +163,18 @@ class Dynamics(Rendered):
             For an invalid trial or time.
         """
         trial = self.task.check_trial((i, j))
-        return expression(self.course, trial, parse_time(t), self.limits[trial])
+        tt = parse_time(t)
+        if self.course is None:  # certified numeric path without exact modes: Floats at dps digits
+            if tt is sp.oo or tt == 0:
+                return self.limits[trial] if tt is sp.oo else sp.Integer(0)
+            at = self.balls(trial, bits_of(self.dps or 30))
+            dps = self.dps or 30
+            def num(x: flint.arb) -> sp.Float:
+                return sp.Float(x.mid().str(dps, radius=False), dps)
+
+            return num(at.limit) - sp.Add(*[num(c) * sp.exp(-num(r) * tt)
+                                            for c, r in zip(at.amplitudes, at.rates, strict=True)])
+        return expression(self.course, trial, tt, self.limits[trial])
 
     def margin(self, i: int, j: int, t: Any = None) -> sp.Expr | None:
         """``g f_t(i, j)`` with ``g`` the target or ground truth; ``None`` without ground truth."""
@@ -129,7 +195,11 @@ class Dynamics(Rendered):
         key = (trial, prec)
         if key not in self._balls:
             self._check_numeric("ball values")
+            if self.dps is not None:
+                self._balls[key] = self._numeric_terms(trial, prec)
+                return self._balls[key]
             work = prec
+            assert self.course is not None
             while True:  # the weights are polynomials with large coefficients: raise the working precision until
                 # every amplitude is accurate to prec / 2 bits (cancellation in Horner's rule)
                 got = arb_terms(self.course, trial, self.limits[trial], work,
@@ -167,7 +237,8 @@ class Dynamics(Rendered):
             raise ParameterError(f"trial {trial} has no ground truth, so no margin")
         q = sp.Rational(parse_time(t))
         prec = 64
-        while prec <= 8192:
+        cap = 8192 if self.dps is None else 4 * bits_of(self.dps)
+        while prec <= cap:
             with flint.ctx.workprec(prec):
                 v = g * self.balls(trial, prec).value(flint.arb(flint.fmpq(int(q.p), int(q.q))))
             if v > 0:
@@ -177,10 +248,16 @@ class Dynamics(Rendered):
             prec *= 2
         return 0
 
-    def derivative_at_zero(self, i: int, j: int, order: int) -> Fraction:
-        """``d^order f_t(i, j) / dt^order`` at ``t = 0``, exactly (numeric results, ``order >= 1``)."""
+    def derivative_at_zero(self, i: int, j: int, order: int) -> Fraction | flint.arb:
+        """``d^order f_t(i, j) / dt^order`` at ``t = 0``, exactly (numeric results, ``order >= 1``; a ball on the
+        certified numeric path)."""
         self._check_numeric("derivatives at 0")
-        return derivative_at_zero(self.course, self.task.check_trial((i, j)), order)
+        trial = self.task.check_trial((i, j))
+        if self.dps is not None:
+            nm = self.numeric_modes(bits_of(self.dps))
+            return nm.derivative_at_zero(trial, order, self.task.trials.index(trial))
+        assert self.course is not None
+        return derivative_at_zero(self.course, trial, order)
 
     def errors_at(self, t: Any) -> tuple[Trial, ...]:
         """Trials with a negative margin at the rational time ``t`` (signs decided with balls)."""
@@ -198,6 +275,7 @@ class Dynamics(Rendered):
 
     def _check_numeric(self, what: str) -> None:
         if not self.is_numeric:
+            assert self.course is not None
             free = sorted({s.name for v in (*self.course.rate, *self.course.amplitudes[1]) for s in
                            sp.sympify(v).free_symbols})
             if not free:
@@ -209,7 +287,8 @@ class Dynamics(Rendered):
     def label(self) -> str:
         """Short description, e.g. ``"n=9, exception 6>4, exchangeable(alpha=1/10), ridge 1/10, gradient flow"``."""
         ridge = "no ridge" if self.ridge is None else f"ridge {self.ridge}"
-        return f"{self.task.label()}, {self.family.describe()}, {ridge}, gradient flow ({self.method})"
+        path = "" if self.dps is None else f"; {self.path}"
+        return f"{self.task.label()}, {self.family.describe()}, {ridge}, gradient flow ({self.method}{path})"
 
     def __repr__(self) -> str:
         return f"Dynamics({self.label()})"

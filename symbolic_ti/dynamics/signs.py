@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from collections.abc import Callable
+from typing import Any
 
 import flint
 
@@ -111,7 +112,7 @@ def _split(u: Fraction, v: Fraction) -> Fraction:
     return (u + v) / 2
 
 
-def scan_signs(balls: Callable[[int], ArbTerms], value0: Fraction, derivative: Callable[[int], Fraction],
+def scan_signs(balls: Callable[[int], ArbTerms], value0: Fraction, derivative: Callable[[int], Any],
                prec: int = 96, max_order: int = 60, horizon: Fraction | None = None) -> SignScan:
     """Isolate the sign changes of ``h(t) = F - sum C_k exp(-rho_k t)`` on ``t > 0`` (module docstring).
 
@@ -121,8 +122,9 @@ def scan_signs(balls: Callable[[int], ArbTerms], value0: Fraction, derivative: C
         The sum's balls at a working precision (bits).
     value0 : Fraction
         ``h(0)``, exact.
-    derivative : callable j -> Fraction
-        ``h^(j)(0)``, exact, ``j >= 1``.
+    derivative : callable j -> Fraction or arb
+        ``h^(j)(0)``, exact, ``j >= 1``; or a ball (certified numeric path: the first ball decides the sign
+        just after 0 if it excludes 0; otherwise the sign there is 0, "unresolved").
     prec : int
         Starting working precision in bits.
     max_order : int
@@ -142,26 +144,30 @@ def scan_signs(balls: Callable[[int], ArbTerms], value0: Fraction, derivative: C
         else:
             for j in range(1, max_order + 1):
                 dj = derivative(j)
-                if dj != 0:
+                if isinstance(dj, flint.arb) or dj != 0:
                     break
             else:
                 return SignScan(0, (), True, Fraction(0))
             s = flint.arb(0)
-            for c, r in zip(terms.amplitudes, terms.rates, strict=True):
-                s += abs(c) * abs(r) ** (j + 1)
-            initial = 1 if dj > 0 else -1
-            delta = abs(dj) * (j + 1) / (2 * _to_frac_up(s)) if s != 0 else Fraction(1)
+            for c, _, hi in terms.magnitudes():
+                s += c * abs(hi) ** (j + 1)
+            if isinstance(dj, flint.arb):  # a ball (certified numeric path): its sign must be certain
+                initial = _sign(dj)
+                size = _lower(abs(dj)) if initial else Fraction(0)
+            else:
+                initial, size = (1 if dj > 0 else -1), abs(dj)
+            delta = size * (j + 1) / (2 * _to_frac_up(s)) if s != 0 else Fraction(1)
         tail = False
         far = horizon if horizon is not None else max(Fraction(10 ** 6), delta * 2)
         f_abs = abs(terms.limit)
         if not terms.rates:
             far, tail = max(delta * 2, Fraction(1)), True
         elif not f_abs.contains(0):
-            rmin = min(_lower(r) for r in terms.rates)
+            rmin = min(_lower(lo) for _, lo, _ in terms.magnitudes())
             if rmin > 0:
                 total = flint.arb(0)
-                for c in terms.amplitudes:
-                    total += abs(c)
+                for c, _, _ in terms.magnitudes():
+                    total += c
                 ratio = total / f_abs
                 cut = ratio.log() / _arb(rmin) if ratio > 1 else flint.arb(0)
                 end = max(_to_frac_up(cut) + 1, delta * 2, Fraction(1))

@@ -44,6 +44,9 @@ _CHUNK = 16384
 def _modes(dyn: Dynamics, trials: list[Trial], prec: int = 160) -> tuple[list[Any], list[Any], np.ndarray, list]:
     """Every (group, root) mode: its mu (arb), the weight matrix W (trials x modes, arb) and the term kinds."""
     tc = dyn.course
+    if tc is None:
+        raise ParameterError("grid evaluation needs exact modes; this kernel's Gram matrix is irrational (certified "
+                             "numeric path): evaluate points with Dynamics.enclosure or value")
     mus: list[Any] = []
     index: dict[tuple[int, int], int] = {}
     with flint.ctx.workprec(prec):
@@ -120,9 +123,13 @@ def evaluate_grid(dyn: Dynamics, t: Any, alpha: Any = None, ridge: Any = None, t
     Raises
     ------
     ParameterError
+        For a result without exact modes (irrational Gram matrix, ``dyn.course is None``);
         For negative times or ridges, alpha outside [0, 1], a symbolic value that is not given, or ``alpha`` with a
         Gram-matrix result.
     """
+    if dyn.course is None:
+        raise ParameterError("grid evaluation needs exact modes; this kernel's Gram matrix is irrational (certified "
+                             "numeric path): evaluate points with Dynamics.enclosure or value")
     chosen = list(dyn.task.trials) if trials is None else [dyn.task.check_trial(x) for x in trials]
     fam_alpha = dyn.family.exchangeable_form()[1] if dyn.method == "laplacian" else None
     if alpha is not None and dyn.method != "laplacian":

@@ -21,6 +21,7 @@ from ..errors import ParameterError
 from ..families.base import Trial
 from ..task import Task
 from .evaluate import ArbTerms
+from .certified import bits_of
 from .result import Dynamics
 from .signs import SignChange, SignScan, scan_signs
 
@@ -97,15 +98,22 @@ class CriticalTimes(Rendered):
 
 
 def _scan(dyn: Dynamics, trial: Trial, shift: sp.Rational, g: int) -> SignScan:
-    """Scan ``g f_t(trial) - shift`` (``g`` the ground truth)."""
+    """Scan ``g f_t(trial) - shift`` (``g`` the ground truth). On the certified numeric path a scan with an
+    unresolved piece or an uncertified tail is repeated at twice and four times the precision."""
     c = flint.arb(flint.fmpq(int(shift.p), int(shift.q)))
 
     def balls(prec: int) -> ArbTerms:
-        at = dyn.balls(trial, prec)
-        return ArbTerms(g * at.limit - c, tuple(g * v for v in at.amplitudes), at.rates)
+        return dyn.balls(trial, prec).shifted(g, c)
 
     value0 = -Fraction(int(shift.p), int(shift.q))
-    return scan_signs(balls, value0, lambda j: g * dyn.derivative_at_zero(*trial, j))
+    if dyn.dps is None:
+        return scan_signs(balls, value0, lambda j: g * dyn.derivative_at_zero(*trial, j))
+    base = bits_of(dyn.dps)
+    for prec in (base, 2 * base, 4 * base):
+        scan = scan_signs(balls, value0, lambda j: g * dyn.derivative_at_zero(*trial, j), prec=prec)
+        if scan.tail and all(ch.direction != 0 for ch in scan.changes) and scan.initial != 0:
+            break
+    return scan
 
 
 def _times(trial: Trial, changes: tuple[SignChange, ...]) -> tuple[CriticalTime, ...]:
@@ -143,7 +151,10 @@ def critical_times(dyn: Dynamics, trials: Any = None) -> CriticalTimes:
         if not scan.tail:
             notes.append(f"{x}: sign not certified constant after t = {float(scan.horizon):.6g}")
         if any(c.direction == "unresolved" for c in ct):
-            notes.append(f"{x}: a piece without a certified simple root (possible tangency)")
+            notes.append(f"{x}: a piece without a certified simple root (possible tangency)"
+                         + ("" if dyn.dps is None else f", even at {4 * dyn.dps} digits"))
+        if scan.initial == 0 and dyn.dps is not None:
+            notes.append(f"{x}: its sign just after t = 0 could not be certified at {4 * dyn.dps} digits")
         out.append(TrialTimes(x, _STATE[scan.initial], ct, g * dyn.limits[x], scan.tail))
     return CriticalTimes(dyn.label(), tuple(out), tuple(notes))
 

@@ -80,11 +80,15 @@ class EarlyStopping(Rendered):
 
 def default_target(dyn: Dynamics) -> tuple[Trial, ...]:
     """The test trials that fail first as conjunctivity grows (exchangeable kernels) at the dynamics' ridge and
-    ``kappa_d``; for other kernels the errors at ``t = oo``."""
+    ``kappa_d``; for other kernels, and for exchangeable ones whose rescaled ridge is irrational (relu-nngp,
+    relu-ntk with a ridge), the errors at ``t = oo``."""
     if dyn.family.exchangeable:
         scale, _, kd = dyn.family.exchangeable_form()
-        ridge = "ridgeless" if dyn.ridge is None else sp.cancel(dyn.ridge / scale)
-        return tuple(critical_conjunctivity(dyn.task, ridge, kd).first_failing)
+        if dyn.ridge is None:  # ridgeless: kappa_d and the scale do not change the predictions
+            return tuple(critical_conjunctivity(dyn.task, "ridgeless", 0).first_failing)
+        ridge = sp.cancel(dyn.ridge / scale)
+        if ridge.is_Rational and sp.sympify(kd).is_Rational:
+            return tuple(critical_conjunctivity(dyn.task, ridge, kd).first_failing)
     return dyn.errors_at("oo")
 
 

@@ -34,8 +34,8 @@ __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "dynamics_to_text", "dynamics_to_lat
 
 #: ``meta.format`` of a dynamics report.
 FORMAT_NAME = "symbolic_ti.dynamics"
-# 1: first format (issue 11).
-FORMAT_VERSION = 1
+# 1: first format (issue 11). 2: "path", "dps", "clusters"; "margin_error_bounds" on the numeric path.
+FORMAT_VERSION = 2
 
 DEFAULT_TIMES: tuple[Any, ...] = (0, 1, 2, 5, 10, 20, "oo")
 
@@ -46,7 +46,24 @@ def _trials(d: Dynamics, trials: Any) -> list[tuple[int, int]]:
     return [d.task.check_trial(x) for x in trials]
 
 
+def _clusters(d: Dynamics) -> list[dict[str, Any]]:
+    """The certified numeric eigenvalue clusters (numeric path): centre, radius, count, rate centre."""
+    nm = d.numeric_modes(0)
+    return [{"eigenvalue": float(c.eigenvalues.mid()), "radius": float(c.eigenvalues.rad()), "count": c.count,
+             "rate": float(r.mid())} for c, r in zip(nm.clusters, nm.rates, strict=True)]
+
+
+def _path(d: Dynamics) -> str:
+    if d.dps is None:
+        return "Path: exact (modes grouped by irreducible factor of the characteristic polynomial)"
+    modes = "exact modes, " if d.course is not None else ""
+    return (f"Path: {modes}numbers {d.path} (ball eigenvalues of the {d.numeric_modes(0).method} Gram matrix; "
+            "every value carries a certified error bound)")
+
+
 def _groups(d: Dynamics) -> list[tuple[sp.Expr, int, sp.Expr]]:
+    if d.course is None:
+        return []
     a, b = d.course.rate
     out = []
     for q in d.course.groups:
@@ -70,13 +87,21 @@ def _value(d: Dynamics, x: tuple[int, int], t: Any) -> float | None:
 def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> str:
     """Plain text: description, mode groups, and margins of the chosen trials at the chosen times."""
     times = list(DEFAULT_TIMES if times is None else times)
-    lines = [d.label(), "", "Mode groups (eigenvalues mu: roots of each factor; a mode decays at its rate):"]
-    for poly, deg, rate in _groups(d):
-        lines.append(f"  {poly} = 0   ({deg} mode{'s' if deg > 1 else ''}), rate {rate}")
+    lines = [d.label(), _path(d), ""]
+    if d.course is not None:
+        lines.append("Mode groups (eigenvalues mu: roots of each factor; a mode decays at its rate):")
+        for poly, deg, rate in _groups(d):
+            lines.append(f"  {poly} = 0   ({deg} mode{'s' if deg > 1 else ''}), rate {rate}")
+    else:
+        lines.append("Eigenvalue clusters of the Gram matrix (certified numeric; a mode decays at mu + lambda):")
+        for c in _clusters(d):
+            lines.append(f"  mu = {c['eigenvalue']:.15g} +/- {c['radius']:.2g}   ({c['count']} mode"
+                         f"{'s' if c['count'] > 1 else ''}), rate {c['rate']:.15g}")
     lines.append("")
     if d.is_numeric:
         head = "  trial    " + "".join(f"{'t=' + str(t):>12}" for t in times)
-        lines += ["Margins g f_t(i, j) (floats certified to 15 digits; t=oo exact):", head]
+        what = "floats certified to 15 digits" if d.dps is None else f"numeric, certified to 15 digits by {d.path}"
+        lines += [f"Margins g f_t(i, j) ({what}; t=oo exact):", head]
         for x in _trials(d, trials):
             if d.task.ground_truth(x) is None:
                 continue
@@ -102,7 +127,9 @@ def dynamics_to_latex(d: Dynamics, *, trials: Any = None, notebook: bool = False
     rows = [rf"f_t({i}, {j}) &= {sp.latex(d.f(i, j))}" for i, j in chosen]
     if notebook:
         return r"$\displaystyle \begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}$"
-    return f"% {d.label()}\n\\begin{{align*}}\n  " + " \\\\\n  ".join(rows) + "\n\\end{align*}\n"
+    note = "" if d.course is not None else (f"% numeric: coefficients at {d.dps} digits from {d.path}; "
+                                           "Dynamics.enclosure gives each value's error bound\n")
+    return f"% {d.label()}\n% {_path(d)}\n{note}\\begin{{align*}}\n  " + " \\\\\n  ".join(rows) + "\n\\end{align*}\n"
 
 
 @renderer("notebook_latex", Dynamics)
@@ -122,7 +149,7 @@ def dynamics_to_dict(d: Dynamics, *, trials: Any = None, times: Any = None) -> d
     ``times``."""
     times = list(DEFAULT_TIMES if times is None else times)
     groups = []
-    for (poly, deg, rate), q in zip(_groups(d), d.course.groups, strict=True):
+    for (poly, deg, rate), q in zip(_groups(d), d.course.groups if d.course is not None else (), strict=True):
         groups.append({"factor": exact_value(poly), "degree": deg, "rate": exact_value(rate),
                        "roots": [exact_value(r) for r in exact_roots(q)] if deg <= 2 else None})
     out_trials = []
@@ -132,10 +159,17 @@ def dynamics_to_dict(d: Dynamics, *, trials: Any = None, times: Any = None) -> d
         if d.is_numeric and d.task.ground_truth(x) is not None:
             entry["margins"] = {str(t): (float(sp.sympify(d.margin(*x, t="oo"))) if str(t) in ("oo", "inf")
                                          else _value(d, x, t)) for t in times}
+            if d.dps is not None:  # numeric path: each finite-time margin's certified error bound
+                entry["margin_error_bounds"] = {str(t): d.enclosure(*x, t)[1] for t in times
+                                                if str(t) not in ("oo", "inf")}
+        if d.course is None:
+            entry["expression_numeric"] = True
         out_trials.append(entry)
     return {"meta": meta_block(FORMAT_NAME, FORMAT_VERSION), "kind": "dynamics", "label": d.label(),
             "n": d.task.n, "exceptions": [str(e) for e in d.task.exceptions], "family": d.family.describe(),
             "ridge": exact_value(d.ridge) if d.ridge is not None else "none", "method": d.method,
+            "path": "exact" if d.dps is None else "numeric", "dps": d.dps,
+            "clusters": _clusters(d) if d.dps is not None else None,
             "time_symbol": str(TIME), "groups": groups, "trials": out_trials}
 
 
