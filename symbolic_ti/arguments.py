@@ -448,8 +448,11 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
     if isinstance(trials, str) or not isinstance(trials, Iterable):
         raise TaskError(f"trials must be a list of trials (i, j), got {trials!r}")
     out: list[tuple[int, int]] = []
+    seen: set[tuple[int, int]] = set()
     for raw in trials:
         t = task.check_trial(raw, "trials entry")
+        if t in seen:
+            continue
         if test_only and t in task.training_targets:
             raise TaskError(f"trial {t} is a training trial; critical conjunctivity concerns test trials "
                             "(use symbolic_ti.critical_values for training trials)")
@@ -458,8 +461,8 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
                 f"trial ({t[0]}, {t[1]}) has no ground truth (both items lie in one exception's cycle), "
                 "so it has no margin and no critical values"
             )
-        if t not in out:
-            out.append(t)
+        seen.add(t)
+        out.append(t)
     return out
 
 
