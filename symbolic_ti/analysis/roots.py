@@ -26,6 +26,7 @@ docs/critical_conjunctivity.md#method-and-what-is-certified and docs/theory.md#c
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from functools import cmp_to_key
 from collections.abc import Iterable
@@ -365,6 +366,11 @@ class RootRegistry:
     roots of different polynomials that are the same number share one object (docs/critical_conjunctivity.md,
     "Equality and order"). Invariant: distinct registered objects are distinct numbers.
 
+    The registered roots are indexed by float bounds ``lo <= s`` and ``hi >= t`` of their isolating intervals
+    (rounded outwards by a relative ``2**-50``, far more than a float conversion's error), kept sorted by ``lo``:
+    a new root is compared exactly only with the roots whose float bounds overlap its own (a bisection), not with
+    every root met so far. Intervals only shrink, so the stored bounds stay valid.
+
     Attributes
     ----------
     known : list of RealRoot
@@ -375,11 +381,27 @@ class RootRegistry:
     def __init__(self) -> None:
         self.known: list[RealRoot] = []
         self.gcds = 0
+        self._lo: list[float] = []  # sorted float lower bounds
+        self._index: list[tuple[float, RealRoot]] = []  # (float upper bound, root), in the order of _lo
+        self._width = 0.0  # the largest hi - lo stored
+
+    @staticmethod
+    def _bounds(r: RealRoot) -> tuple[float, float]:
+        lo, hi = float(r.s), float(r.t)
+        pad = 2.0**-50
+        return lo - abs(lo) * pad - 1e-300, hi + abs(hi) * pad + 1e-300
+
+    def _candidates(self, lo: float, hi: float) -> list[RealRoot]:
+        """Registered roots whose float bounds overlap ``[lo, hi]``, in increasing order of ``lo``."""
+        end = bisect_right(self._lo, hi)
+        start = bisect_left(self._lo, lo - self._width, 0, end)
+        return [r for k in range(start, end) for h, r in (self._index[k],) if h >= lo]
 
     def register(self, new: RealRoot) -> RealRoot:
         """Return the registered root equal to ``new`` (keeping the smaller polynomial), or register ``new``."""
         new.refine_to(40)
-        for old in self.known:
+        lo, hi = self._bounds(new)
+        for old in self._candidates(lo, hi):
             if old.t < new.s or new.t < old.s:
                 continue  # disjoint isolating intervals: distinct numbers
             old.refine_to(40)
@@ -399,6 +421,10 @@ class RootRegistry:
                     old._min, old._index = new._min, new._index
                 return old
         self.known.append(new)
+        k = bisect_right(self._lo, lo)
+        self._lo.insert(k, lo)
+        self._index.insert(k, (hi, new))
+        self._width = max(self._width, hi - lo)
         return new
 
 
