@@ -431,6 +431,9 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
     Returns
     -------
     list of (int, int)
+        The task's own trials (``trials=None``) are not validated again: whether one has a ground truth is read
+        from the task's cached ``categories`` (category ``no_ground_truth``) when it has them. Given trials are
+        validated once each; repeats are dropped (a set, so the cost is linear in the number of trials).
 
     Raises
     ------
@@ -440,8 +443,12 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
     """
     if trials is None:
         pool = task.test_trials if test_only else task.trials
-        chosen = list(default) if default is not None else [t for t in pool if task.ground_truth(t) is not None]
-        return chosen
+        if default is not None:
+            return list(default)
+        cats = getattr(task, "categories", None)  # Task's cached map: no validation of the task's own trials
+        if cats is not None:
+            return [t for t in pool if cats[t] != "no_ground_truth"]
+        return [t for t in pool if task.ground_truth(t) is not None]
     if (isinstance(trials, Sequence) and not isinstance(trials, str) and len(trials) == 2
             and all(isinstance(v, Integral) and not isinstance(v, bool) for v in trials)):
         trials = [tuple(trials)]  # a single trial (i, j)
