@@ -39,7 +39,7 @@ from .isolation import isolate, single_positive_root
 from .polynomials import IntPoly, sgn, sign_at, variations
 
 __all__ = ["RealRoot", "compare", "ROOT_ORDER", "same_number", "exact_root", "roots_below", "isolate",
-           "real_roots", "positive_roots", "single_positive_root", "RootRegistry", "separate", "points_between",
+           "real_roots", "roots_below_pole", "positive_roots", "single_positive_root", "RootRegistry", "separate", "points_between",
            "to_fraction"]
 
 
@@ -170,9 +170,12 @@ class RealRoot:
         """The exact value of ``y = (a x + b) / (c x + d)`` at this root ``x``, for an increasing map on the
         interval (``a d - b c > 0`` and ``c x + d > 0`` on ``[s, t]``).
 
-        ``y`` is a root of :func:`symbolic_ti.analysis.polynomials.moebius_transform` of the minimal polynomial,
-        irreducible of the same degree; the interval maps to one of ``y``, so the index of ``y`` is the number of
-        real roots of the transformed polynomial below the image of ``s``.
+        ``y`` is a root of :func:`symbolic_ti.analysis.polynomials.moebius_transform` of the minimal polynomial
+        ``g``, irreducible of the same degree. Its index: for ``c > 0`` the map sends the real roots of ``g``
+        above its pole ``-d / c`` (this root's branch, since ``c x + d > 0``), in order, below ``a / c`` and the
+        roots below the pole above ``a / c``, so the index of ``y`` is the index of ``x`` less the number of
+        real roots of ``g`` below the pole (:func:`roots_below_pole`); for ``c = 0`` it is the index of ``x``;
+        for ``c < 0`` it is the number of real roots of the transformed polynomial below the image of ``s``.
         """
         key = (a, b, c, d, symbol)
         got = self._images.get(key)
@@ -181,9 +184,13 @@ class RealRoot:
                 x = sp.Rational(self.s.numerator, self.s.denominator)
                 got = (a * x + b) / (c * x + d)
             else:
-                gc, _ = self.minimal()
+                gc, index = self.minimal()
                 h = P.moebius_transform(gc, a, b, c, d)
-                got = exact_root(h, roots_below(h, (a * self.s + b) / (c * self.s + d)), symbol)
+                if c > 0:
+                    index -= roots_below_pole(gc, Fraction(-d, c))
+                elif c < 0:
+                    index = roots_below(h, (a * self.s + b) / (c * self.s + d))
+                got = exact_root(h, index, symbol)
             self._images[key] = got
         return got
 
@@ -313,6 +320,17 @@ def roots_below(cs: IntPoly, x: Fraction) -> int:
         elif a < x < b and sign_at(cs, a) * sx < 0:
             count += 1
     return count
+
+
+def roots_below_pole(cs: IntPoly, pole: Fraction) -> int:
+    """Number of real roots ``< pole`` of an irreducible integer polynomial of degree >= 2 (so ``pole`` is not a
+    root): the positive roots of ``u -> cs(pole - u)`` (a Moebius transform), counted by Descartes' rule when it
+    is exact (0 or 1 sign variation) and by :func:`isolate` on ``(0, oo)`` otherwise. Only the roots below the
+    pole are isolated, not all real roots as in :func:`roots_below`."""
+    p, q = pole.numerator, pole.denominator
+    h = P.moebius_transform(cs, -q, p, 0, 1)  # u = p - q x, positive exactly when x < pole
+    v = variations(h)
+    return v if v <= 1 else len(isolate(h, positive=True))
 
 
 def real_roots(cs: IntPoly) -> list[tuple[RealRoot, int]]:
