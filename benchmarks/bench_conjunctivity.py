@@ -3,6 +3,7 @@
 Usage::
 
     python benchmarks/bench_conjunctivity.py [--n 41,61,101] [--baseline main] [--repeat 1] [--output FILE.json]
+    python benchmarks/bench_conjunctivity.py --atlas-sample 61,81,101 [--output FILE.json]
 
 The baseline is the package as committed at ``--baseline`` (a git revision, default ``main``), extracted with
 ``git archive`` into a temporary directory and imported under the name ``symbolic_ti_baseline``: the same code
@@ -15,6 +16,11 @@ Task with sympy's cache cleared first:
 (ii) one atlas configuration (:func:`symbolic_ti.sweep.tasks.run_shard`'s work for a single exception):
      ``critical_gammas`` once, then ``critical_conjunctivity`` at the four ridges of derivations/atlas.toml with
      the exact ``alpha*_first`` written out as text.
+
+``--atlas-sample``: the cost of the atlas at the new speed. For each ``n`` given, every span ``D = 2..6`` at
+three positions ``L = 1``, ``L = (n - D) // 4`` and ``L = (n - D) // 2`` (15 configurations; by the reversal
+symmetry the other positions are mirror images), (ii) in both implementations, with the mean CPU seconds per
+configuration at each ``n``.
 
 Correctness: both implementations give the same exact ``alpha*_first`` text, the same first-failing trials and
 the same wrong-at-start flags. Ratios are baseline time / new time (> 1: faster now). Output: a markdown table
@@ -70,6 +76,33 @@ def atlas_config(pkg: ModuleType, n: int, exception: str) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def atlas_sample(ns: list[int], args: argparse.Namespace) -> int:
+    rows, ok = [], True
+    with tempfile.TemporaryDirectory() as tmp:
+        old = load_baseline(args.baseline, Path(tmp))
+        for n in ns:
+            for D in range(2, 7):
+                for L in sorted({1, max(1, (n - D) // 4), max(1, (n - D) // 2)}):
+                    exception = f"{L + D}>{L}"
+                    t_old, r_old = _best(lambda n=n, e=exception: atlas_config(old, n, e), 1)
+                    t_new, r_new = _best(lambda n=n, e=exception: atlas_config(symbolic_ti, n, e), 1)
+                    ok &= r_old == r_new
+                    rows.append({"n": n, "exception": exception, "baseline_s": t_old, "new_s": t_new,
+                                 "same": r_old == r_new})
+                    print(f"n={n} {exception}: {t_old:.2f} s -> {t_new:.2f} s, same={r_old == r_new}",
+                          file=sys.stderr, flush=True)
+    print("| n | configurations | baseline CPU s per configuration | new CPU s per configuration | ratio |")
+    print("|---|---|---|---|---|")
+    for n in ns:
+        sel = [r for r in rows if r["n"] == n]
+        a = sum(r["baseline_s"] for r in sel) / len(sel)
+        b = sum(r["new_s"] for r in sel) / len(sel)
+        print(f"| {n} | {len(sel)} | {a:.3f} | {b:.3f} | {a / b:.2f} |")
+    if args.output:
+        Path(args.output).write_text(json.dumps(rows, indent=2))
+    return 0 if ok else 1
+
+
 def _best(fn: Any, repeat: int) -> tuple[float, Any]:
     best, out = float("inf"), None
     for _ in range(repeat):
@@ -85,8 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", default="41,61,101")
     ap.add_argument("--baseline", default="main")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--atlas-sample", help="comma-separated n: time a sample of atlas configurations")
     ap.add_argument("--output")
     args = ap.parse_args(argv)
+    if args.atlas_sample:
+        return atlas_sample([int(x) for x in args.atlas_sample.split(",")], args)
     rows, ok = [], True
     with tempfile.TemporaryDirectory() as tmp:
         old = load_baseline(args.baseline, Path(tmp))

@@ -431,9 +431,8 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
     Returns
     -------
     list of (int, int)
-        The task's own trials (``trials=None``) are not validated again: whether one has a ground truth is read
-        from the task's cached ``categories`` (category ``no_ground_truth``) when it has them. Given trials are
-        validated once each; repeats are dropped (a set, so the cost is linear in the number of trials).
+        ``trials=None``: the task's own trials, not validated again (``no_ground_truth`` read from its cached
+        ``categories``). Given trials are validated once each, repeats dropped through a set.
 
     Raises
     ------
@@ -446,9 +445,7 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
         if default is not None:
             return list(default)
         cats = getattr(task, "categories", None)  # Task's cached map: no validation of the task's own trials
-        if cats is not None:
-            return [t for t in pool if cats[t] != "no_ground_truth"]
-        return [t for t in pool if task.ground_truth(t) is not None]
+        return [t for t in pool if (cats[t] != "no_ground_truth" if cats else task.ground_truth(t) is not None)]
     if (isinstance(trials, Sequence) and not isinstance(trials, str) and len(trials) == 2
             and all(isinstance(v, Integral) and not isinstance(v, bool) for v in trials)):
         trials = [tuple(trials)]  # a single trial (i, j)
@@ -457,8 +454,7 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
     out: list[tuple[int, int]] = []
     seen: set[tuple[int, int]] = set()
     for raw in trials:
-        t = task.check_trial(raw, "trials entry")
-        if t in seen:
+        if (t := task.check_trial(raw, "trials entry")) in seen:
             continue
         if test_only and t in task.training_targets:
             raise TaskError(f"trial {t} is a training trial; critical conjunctivity concerns test trials "
