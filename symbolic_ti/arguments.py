@@ -431,6 +431,8 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
     Returns
     -------
     list of (int, int)
+        ``trials=None``: the task's own trials, not validated again (``no_ground_truth`` read from its cached
+        ``categories``). Given trials are validated once each, repeats dropped through a set.
 
     Raises
     ------
@@ -440,16 +442,20 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
     """
     if trials is None:
         pool = task.test_trials if test_only else task.trials
-        chosen = list(default) if default is not None else [t for t in pool if task.ground_truth(t) is not None]
-        return chosen
+        if default is not None:
+            return list(default)
+        cats = getattr(task, "categories", None)  # Task's cached map: no validation of the task's own trials
+        return [t for t in pool if (cats[t] != "no_ground_truth" if cats else task.ground_truth(t) is not None)]
     if (isinstance(trials, Sequence) and not isinstance(trials, str) and len(trials) == 2
             and all(isinstance(v, Integral) and not isinstance(v, bool) for v in trials)):
         trials = [tuple(trials)]  # a single trial (i, j)
     if isinstance(trials, str) or not isinstance(trials, Iterable):
         raise TaskError(f"trials must be a list of trials (i, j), got {trials!r}")
     out: list[tuple[int, int]] = []
+    seen: set[tuple[int, int]] = set()
     for raw in trials:
-        t = task.check_trial(raw, "trials entry")
+        if (t := task.check_trial(raw, "trials entry")) in seen:
+            continue
         if test_only and t in task.training_targets:
             raise TaskError(f"trial {t} is a training trial; critical conjunctivity concerns test trials "
                             "(use symbolic_ti.critical_values for training trials)")
@@ -458,8 +464,8 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
                 f"trial ({t[0]}, {t[1]}) has no ground truth (both items lie in one exception's cycle), "
                 "so it has no margin and no critical values"
             )
-        if t not in out:
-            out.append(t)
+        seen.add(t)
+        out.append(t)
     return out
 
 

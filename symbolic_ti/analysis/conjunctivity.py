@@ -99,14 +99,16 @@ def critical_conjunctivity(task: Task, ridge: Any = "ridgeless", kappa_d: Any = 
     lam = rescaled_ridge(ridge, kappa_d)
     kd = sp.Rational(exact_number(kappa_d, "kappa_d"))
     ridge_value = None if lam == 0 else sp.Rational(exact_number(ridge, "ridge"))
-    chosen = resolve_trials(task, trials, test_only=True)
-    if gammas is None:
-        gammas = critical_gammas(task, chosen)
-    elif getattr(gammas, "task", None) != task:
-        other = getattr(gammas, "task", None)
-        raise ParameterError(
-            "gammas must come from critical_gammas(task) for this task "
-            f"({task.label()}), got an analysis of {other.label() if other is not None else 'an unknown task'}")
+    if gammas is None:  # critical_gammas validates the trials, once
+        gammas = critical_gammas(task, trials)
+        chosen = list(gammas)
+    else:
+        chosen = resolve_trials(task, trials, test_only=True)
+        if getattr(gammas, "task", None) != task:
+            other = getattr(gammas, "task", None)
+            raise ParameterError(
+                "gammas must come from critical_gammas(task) for this task "
+                f"({task.label()}), got an analysis of {other.label() if other is not None else 'an unknown task'}")
     missing = [t for t in chosen if t not in gammas]
     if missing:
         raise ParameterError(f"gammas does not cover the trials {missing[:5]}")

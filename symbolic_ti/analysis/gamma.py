@@ -185,6 +185,7 @@ class _RootFinder:
     def __init__(self, ranks: RankSolution) -> None:
         self.ranks = ranks
         self.den: IntPoly = tuple(int(c) for c in ranks.denominator.to_dense())
+        self._nums: dict[int, IntPoly] = {}  # rank numerators as integer tuples, converted once each
         self.registry = RootRegistry()
         self.factorizations = 0
 
@@ -195,8 +196,14 @@ class _RootFinder:
 
     def analyse(self, i: int, j: int) -> Analysed:
         """Positive roots (registered, with multiplicity) and end signs of ``N_i - N_j``, ``gamma^k`` removed."""
-        num = self.ranks.numerators[i - 1] - self.ranks.numerators[j - 1]
-        return self.analyse_poly(tuple(int(c) for c in num.to_dense()), self.den)
+        return self.analyse_poly(P.subtract(self.numerator(i), self.numerator(j)), self.den)
+
+    def numerator(self, i: int) -> IntPoly:
+        """The rank numerator ``N_i`` as an integer tuple (converted from sympy once per item)."""
+        got = self._nums.get(i)
+        if got is None:
+            got = self._nums[i] = tuple(int(c) for c in self.ranks.numerators[i - 1].to_dense())
+        return got
 
     def analyse_poly(self, num: IntPoly, den: IntPoly | None) -> Analysed:
         """Positive roots (registered, with multiplicity) and the signs as ``gamma -> 0+`` and ``gamma -> oo`` of

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 from collections.abc import Iterable, Sequence
 
@@ -24,7 +25,7 @@ except ImportError:  # pragma: no cover - exercised only without python-flint
     _flint = None  # type: ignore[assignment]
 
 __all__ = ["IntPoly", "sgn", "variations", "sign_at", "float_eval", "primitive", "strip_low", "cauchy_bound",
-           "divides", "reverse", "taylor_shift", "halve", "scale", "negate_variable", "multiply",
+           "divides", "reverse", "sign_at_python", "subtract", "taylor_shift", "halve", "scale", "negate_variable", "multiply",
            "moebius_transform", "gcd", "exquo", "factor", "from_rationals", "uses_flint"]
 
 #: An integer polynomial: coefficients as Python ints, highest degree first.
@@ -54,8 +55,47 @@ def variations(coeffs: Sequence[int]) -> int:
     return out
 
 
+#: Below this length the pure-Python Horner scheme is as fast as a call into FLINT.
+_FLINT_FROM = 12
+#: Working precisions (bits) of the ball evaluations tried before the exact one: at n = 101 every midpoint of a
+#: root's refinement to relative width ``2**-54`` was decided at 128 bits, two thirds of them not at 53.
+_BALL_PRECISIONS = (128, 512)
+
+
+@lru_cache(maxsize=4096)
+def _cached_flint(cs: IntPoly) -> Any:
+    return _flint.fmpz_poly(list(reversed(cs)))
+
+
 def sign_at(coeffs: IntPoly, x: Fraction) -> int:
-    """Exact sign of the polynomial at a rational point (homogeneous Horner scheme in integers)."""
+    """Exact sign of the polynomial at a rational point.
+
+    With python-flint and ``len(coeffs) >= 12``: the polynomial (converted once, cached) is evaluated in FLINT's
+    ball arithmetic (``arb``, rigorous error bounds, at 128 then 512 bits) at a ball containing ``x``; a ball
+    that excludes 0 gives the sign. Otherwise FLINT's exact evaluation at the rational ``x`` (``fmpq``: numerator/denominator
+    homogenization in integers) decides. Without FLINT, or for short polynomials: the homogeneous Horner scheme in
+    Python integers. All three are exact; measured at n = 101 (degree ~90, 120-bit coefficients) the ball
+    evaluation is about 60 times faster than the Python scheme and the exact FLINT one about 2 to 6 times
+    (docs/performance.md, "Critical conjunctivity in FLINT").
+    """
+    if _flint is not None and len(coeffs) >= _FLINT_FROM:
+        f = _cached_flint(coeffs)
+        q = _flint.fmpq(x.numerator, x.denominator)
+        for prec in _BALL_PRECISIONS:
+            with _flint.ctx.workprec(prec):
+                ball = f(_flint.arb(q))
+            if ball > 0:
+                return 1
+            if ball < 0:
+                return -1
+        v = f(q)
+        return (v > 0) - (v < 0)
+    return sign_at_python(coeffs, x)
+
+
+def sign_at_python(coeffs: IntPoly, x: Fraction) -> int:
+    """Exact sign of the polynomial at a rational point (homogeneous Horner scheme in Python integers): the
+    reference implementation of :func:`sign_at`."""
     a, b = x.numerator, x.denominator
     acc, bp = coeffs[0], 1
     for c in coeffs[1:]:
@@ -100,10 +140,13 @@ def cauchy_bound(cs: IntPoly) -> Fraction:
 
 
 def divides(g: IntPoly, p: IntPoly) -> bool:
-    """Whether the primitive polynomial ``g`` divides ``p`` in ZZ[x] (exact long division)."""
+    """Whether the primitive polynomial ``g`` divides ``p`` in ZZ[x] (exact long division, in FLINT when
+    installed)."""
     dg = len(g) - 1
     if len(p) - 1 < dg:
         return False
+    if _flint is not None and len(p) >= _FLINT_FROM:
+        return bool((_cached_flint(p) % _cached_flint(g)).is_zero())
     rem = list(p)
     lc = g[0]
     for k in range(len(p) - dg):
@@ -116,6 +159,19 @@ def divides(g: IntPoly, p: IntPoly) -> bool:
         for m in range(1, dg + 1):
             rem[k + m] -= q * g[m]
     return not any(rem[len(p) - dg:])
+
+
+def subtract(a: IntPoly, b: IntPoly) -> IntPoly:
+    """The difference ``a - b`` (highest degree first; leading zeros dropped, ``()`` for zero)."""
+    if len(a) < len(b):
+        a = (0,) * (len(b) - len(a)) + a
+    elif len(b) < len(a):
+        b = (0,) * (len(a) - len(b)) + b
+    out = [x - y for x, y in zip(a, b, strict=True)]
+    k = 0
+    while k < len(out) and out[k] == 0:
+        k += 1
+    return tuple(out[k:])
 
 
 def reverse(cs: IntPoly) -> IntPoly:

@@ -26,6 +26,7 @@ docs/critical_conjunctivity.md#method-and-what-is-certified and docs/theory.md#c
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from functools import cmp_to_key
 from collections.abc import Iterable
@@ -38,7 +39,7 @@ from .isolation import isolate, single_positive_root
 from .polynomials import IntPoly, sgn, sign_at, variations
 
 __all__ = ["RealRoot", "compare", "ROOT_ORDER", "same_number", "exact_root", "roots_below", "isolate",
-           "real_roots", "positive_roots", "single_positive_root", "RootRegistry", "separate", "points_between",
+           "real_roots", "roots_below_pole", "positive_roots", "single_positive_root", "RootRegistry", "separate", "points_between",
            "to_fraction"]
 
 
@@ -169,9 +170,12 @@ class RealRoot:
         """The exact value of ``y = (a x + b) / (c x + d)`` at this root ``x``, for an increasing map on the
         interval (``a d - b c > 0`` and ``c x + d > 0`` on ``[s, t]``).
 
-        ``y`` is a root of :func:`symbolic_ti.analysis.polynomials.moebius_transform` of the minimal polynomial,
-        irreducible of the same degree; the interval maps to one of ``y``, so the index of ``y`` is the number of
-        real roots of the transformed polynomial below the image of ``s``.
+        ``y`` is a root of :func:`symbolic_ti.analysis.polynomials.moebius_transform` of the minimal polynomial
+        ``g``, irreducible of the same degree. Its index: for ``c > 0`` the map sends the real roots of ``g``
+        above its pole ``-d / c`` (this root's branch, since ``c x + d > 0``), in order, below ``a / c`` and the
+        roots below the pole above ``a / c``, so the index of ``y`` is the index of ``x`` less the number of
+        real roots of ``g`` below the pole (:func:`roots_below_pole`); for ``c = 0`` it is the index of ``x``;
+        for ``c < 0`` it is the number of real roots of the transformed polynomial below the image of ``s``.
         """
         key = (a, b, c, d, symbol)
         got = self._images.get(key)
@@ -180,9 +184,13 @@ class RealRoot:
                 x = sp.Rational(self.s.numerator, self.s.denominator)
                 got = (a * x + b) / (c * x + d)
             else:
-                gc, _ = self.minimal()
+                gc, index = self.minimal()
                 h = P.moebius_transform(gc, a, b, c, d)
-                got = exact_root(h, roots_below(h, (a * self.s + b) / (c * self.s + d)), symbol)
+                if c > 0:
+                    index -= roots_below_pole(gc, Fraction(-d, c))
+                elif c < 0:
+                    index = roots_below(h, (a * self.s + b) / (c * self.s + d))
+                got = exact_root(h, index, symbol)
             self._images[key] = got
         return got
 
@@ -314,6 +322,17 @@ def roots_below(cs: IntPoly, x: Fraction) -> int:
     return count
 
 
+def roots_below_pole(cs: IntPoly, pole: Fraction) -> int:
+    """Number of real roots ``< pole`` of an irreducible integer polynomial of degree >= 2 (so ``pole`` is not a
+    root): the positive roots of ``u -> cs(pole - u)`` (a Moebius transform), counted by Descartes' rule when it
+    is exact (0 or 1 sign variation) and by :func:`isolate` on ``(0, oo)`` otherwise. Only the roots below the
+    pole are isolated, not all real roots as in :func:`roots_below`."""
+    p, q = pole.numerator, pole.denominator
+    h = P.moebius_transform(cs, -q, p, 0, 1)  # u = p - q x, positive exactly when x < pole
+    v = variations(h)
+    return v if v <= 1 else len(isolate(h, positive=True))
+
+
 def real_roots(cs: IntPoly) -> list[tuple[RealRoot, int]]:
     """Every distinct real root of a nonzero integer polynomial with its multiplicity, in increasing order.
 
@@ -365,6 +384,11 @@ class RootRegistry:
     roots of different polynomials that are the same number share one object (docs/critical_conjunctivity.md,
     "Equality and order"). Invariant: distinct registered objects are distinct numbers.
 
+    The registered roots are indexed by float bounds ``lo <= s`` and ``hi >= t`` of their isolating intervals
+    (rounded outwards by a relative ``2**-50``, far more than a float conversion's error), kept sorted by ``lo``:
+    a new root is compared exactly only with the roots whose float bounds overlap its own (a bisection), not with
+    every root met so far. Intervals only shrink, so the stored bounds stay valid.
+
     Attributes
     ----------
     known : list of RealRoot
@@ -375,11 +399,27 @@ class RootRegistry:
     def __init__(self) -> None:
         self.known: list[RealRoot] = []
         self.gcds = 0
+        self._lo: list[float] = []  # sorted float lower bounds
+        self._index: list[tuple[float, RealRoot]] = []  # (float upper bound, root), in the order of _lo
+        self._width = 0.0  # the largest hi - lo stored
+
+    @staticmethod
+    def _bounds(r: RealRoot) -> tuple[float, float]:
+        lo, hi = float(r.s), float(r.t)
+        pad = 2.0**-50
+        return lo - abs(lo) * pad - 1e-300, hi + abs(hi) * pad + 1e-300
+
+    def _candidates(self, lo: float, hi: float) -> list[RealRoot]:
+        """Registered roots whose float bounds overlap ``[lo, hi]``, in increasing order of ``lo``."""
+        end = bisect_right(self._lo, hi)
+        start = bisect_left(self._lo, lo - self._width, 0, end)
+        return [r for k in range(start, end) for h, r in (self._index[k],) if h >= lo]
 
     def register(self, new: RealRoot) -> RealRoot:
         """Return the registered root equal to ``new`` (keeping the smaller polynomial), or register ``new``."""
         new.refine_to(40)
-        for old in self.known:
+        lo, hi = self._bounds(new)
+        for old in self._candidates(lo, hi):
             if old.t < new.s or new.t < old.s:
                 continue  # disjoint isolating intervals: distinct numbers
             old.refine_to(40)
@@ -399,6 +439,10 @@ class RootRegistry:
                     old._min, old._index = new._min, new._index
                 return old
         self.known.append(new)
+        k = bisect_right(self._lo, lo)
+        self._lo.insert(k, lo)
+        self._index.insert(k, (hi, new))
+        self._width = max(self._width, hi - lo)
         return new
 
 
