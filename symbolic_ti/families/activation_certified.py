@@ -9,22 +9,21 @@ Petras' algorithm: rigorous for integrands analytic on a neighbourhood of the pa
 * **Integrand.** ``phi`` is translated from sympy by :func:`acb_function`, a whitelist evaluator of the
   expression tree: ``+``, ``*``, integer powers, ``sqrt`` and ``log`` (with Arb's analyticity check on the branch
   cut), ``exp``, ``erf``, ``erfc``, ``tanh``, ``atan``, ``sin``, ``cos``, exact rationals and ``pi``, ``E``
-  (``sympy.lambdify`` would turn ``1/3`` into a float). ``Abs``, ``sign``, ``Heaviside`` and ``Max`` (kinks) are
-  refused: they are not analytic, and erf, sign, step have closed forms.
-* **Reduction.** With ``u = sqrt(q) z1``, ``v = a z1 + s z2`` (``a = c / sqrt q``, ``s = sqrt(q - c^2 / q)``):
-  ``c = q`` is the 1-D ``E[f(u) g(u)]``; ``c = 0`` (an exact zero ball) the product of two 1-D expectations;
-  otherwise the nested ``E_{z1}[f(sqrt(q) z1) E_{z2}[g(a z1 + s z2)]]``, the inner integral evaluated on the outer
-  integrand's complex balls (an enclosure for every point of the ball).
+  (``sympy.lambdify`` would turn ``1/3`` into a float), and kinks at ``u = 0`` only (``|k u|``, ``sign``,
+  ``Heaviside``, ``Max(k u, 0)``, ``k > 0``): every integral is split at 0 and each half uses its analytic branch.
+* **Reduction to 1-D.** ``c = q`` is ``E[f(u)^2]``; otherwise Mehler's expansion
+  ``E[f(u) f(v)] = sum_n rho^n b_n^2``, ``rho = c / q``, ``b_n = E[f(sqrt(q) z) He_n(z)] / sqrt(n!)``, with the
+  tail after ``N`` terms at most ``|rho|^(N+1) (E[f(u)^2] - sum_{n <= N} b_n^2)`` by Parseval
+  (:func:`gaussian_expectation`); ``V`` and ``D`` are both of this form (``f = phi``, ``f = phi'``).
 * **Truncation and tails.** Each integral runs over ``[-T, T]`` of the standard normal variable. The tails are
   bounded in closed form from the growth bound ``|phi(x)| <= P(|x|)`` for real ``x``, ``P`` a polynomial with
   non-negative coefficients, **derived** from the expression by :func:`growth_bound` (``u -> |u|``; bounded
-  functions: ``|tanh|, |erf|, |sin|, |cos| <= 1``, ``|atan| <= pi/2``, ``erfc <= 2``; ``exp(g) <= 1`` when ``g <= 0``
-  on the reals (sympy decides it); ``log(c + exp(g)) <= log c + |g|`` for ``c >= 1``; ``exp(g) / (c + exp(g)) <= 1``;
-  sums and products of bounds). The tail of ``E|z|^k`` beyond ``T`` is
-  ``t_k(T) = 2^{k/2} Gamma((k+1)/2, T^2/2) / sqrt(pi)``, the full moment ``M_k = 2^{k/2} Gamma((k+1)/2) / sqrt(pi)``;
-  in 2-D ``|f(u) g(v)| <= sum c_{jk} |z1|^j |z2|^k`` and the complement of the square lies in
-  ``{|z1| > T} u {|z2| > T}``, so the tail is at most ``sum c_{jk} (t_j M_k + M_j t_k)``. An activation
-  whose growth is not polynomial by these rules is refused (no certificate).
+  functions: ``|tanh|, |erf|, |sin|, |cos|, |sign|, Heaviside <= 1``, ``|atan| <= pi/2``, ``erfc <= 2``;
+  ``exp(g) <= 1`` when ``g <= 0`` on the reals (sympy decides it); ``0 <= log(c + exp(g)) <= log c + log 2 + |g|``
+  for ``c >= 1``; ``exp(g) / (c + exp(g)) <= 1``; ``sqrt(y) <= 1 + y``; sums and products of bounds). The tail of
+  ``E|z|^k`` beyond ``T`` is ``t_k(T) = 2^{k/2} Gamma((k+1)/2, T^2/2) / sqrt(pi)`` (upper incomplete gamma, in
+  Arb); the Hermite factor is bounded by Cramer's inequality (:func:`gaussian_expectation`). An activation whose
+  growth is not polynomial by these rules is refused (no certificate).
 * **Result.** The recursion runs on the balls; :class:`CertifiedKappas` holds the balls of ``kappa_o`` and
   ``kappa_d``, their radius and whether it is below ``10^-dps``; if not, the result says so and
   :class:`~symbolic_ti.errors.UntrustedNumericWarning` is issued.
@@ -238,11 +237,6 @@ def _scale(p: list[flint.arb], sigma: flint.arb) -> list[flint.arb]:
     return [_upper(c * _upper(abs(sigma)) ** k) for k, c in enumerate(p)]
 
 
-def _hermite_abs(n: int) -> list[int]:
-    """Absolute values of the coefficients of the probabilists' Hermite polynomial ``He_n`` (constant first)."""
-    return [abs(v) for v in _hermite_signed(n)]
-
-
 def _expect(h: Any, bound: list[flint.arb], tol: flint.arb, cut: float, hermite: bool = False) -> flint.arb:
     """Ball of ``E[h(z)]``, ``z`` standard normal, with ``|h(z)| <= sum bound_k |z|^k``: ``[-T, T]`` plus tails.
 
@@ -326,19 +320,6 @@ def gaussian_expectation(f: AcbFunction, bound_f: Poly, q: flint.arb, c: Any, to
     rest = _upper(second - parseval)
     rest = rest if rest > 0 else flint.arb(0)
     return total + flint.arb(0, _upper(_upper(abs(rho)) ** (n_max + 1) * rest))
-
-
-def _hermite_signed(n: int) -> list[int]:
-    """Coefficients of ``He_n`` (constant first)."""
-    prev, cur = [1], [0, 1]
-    if n == 0:
-        return prev
-    for k in range(1, n):
-        nxt = [0] + cur
-        for j, v in enumerate(prev):
-            nxt[j] -= k * v
-        prev, cur = cur, nxt
-    return cur
 
 
 def _poly_arb_mul(p: list[flint.arb], q: list[flint.arb]) -> list[flint.arb]:
