@@ -96,3 +96,12 @@ def test_growth_bounds_and_refusals():
     for bad in (sp.exp(U), sp.Abs(U - 1), sp.gamma(U)):
         with pytest.raises(ParameterError, match="cannot certify"):
             certified_kappas(bad, "nngp", 1, dps=8)
+
+
+def test_family_method_gives_the_certified_balls():
+    from symbolic_ti.families import get_family
+    family = get_family("activation-nngp", activation="tanh(u)")
+    r = family.certified_kappas(10)
+    assert r.certified and abs(float(r.kappa_o.mid()) - 0.4725513994) < 1e-9  # the value certified above
+    with pytest.raises(ParameterError, match="closed form"):
+        get_family("activation-nngp", activation="erf").certified_kappas(10)
