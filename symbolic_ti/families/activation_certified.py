@@ -138,8 +138,9 @@ def _padd(p: Poly, q: Poly) -> Poly:
     return [(p[k] if k < len(p) else 0) + (q[k] if k < len(q) else 0) for k in range(n)]
 
 
-def _pmul(p: Poly, q: Poly) -> Poly:
-    out: Poly = [sp.Integer(0)] * (len(p) + len(q) - 1)
+def _pmul(p: list[Any], q: list[Any], zero: Any = sp.S.Zero) -> list[Any]:
+    """Product of two coefficient lists (constant first); ``zero`` of the coefficients' type."""
+    out: list[Any] = [zero] * (len(p) + len(q) - 1)
     for j, a in enumerate(p):
         for k, b in enumerate(q):
             out[j + k] += a * b
@@ -292,7 +293,7 @@ def gaussian_expectation(f: AcbFunction, bound_f: Poly, q: flint.arb, c: Any, to
     def f_at(z: Any, an: bool, side: int) -> Any:
         return f(sq * z, an, side)
 
-    second = _expect(lambda z, an, side: f_at(z, an, side) ** 2, _poly_arb_mul(pf, pf), tol, cut)
+    second = _expect(lambda z, an, side: f_at(z, an, side) ** 2, _pmul(pf, pf, flint.arb(0)), tol, cut)
     if isinstance(c, str):
         return second
     b0 = _expect(f_at, pf, tol, cut)
@@ -320,14 +321,6 @@ def gaussian_expectation(f: AcbFunction, bound_f: Poly, q: flint.arb, c: Any, to
     rest = _upper(second - parseval)
     rest = rest if rest > 0 else flint.arb(0)
     return total + flint.arb(0, _upper(_upper(abs(rho)) ** (n_max + 1) * rest))
-
-
-def _poly_arb_mul(p: list[flint.arb], q: list[flint.arb]) -> list[flint.arb]:
-    out = [flint.arb(0)] * (len(p) + len(q) - 1)
-    for j, a in enumerate(p):
-        for k, b in enumerate(q):
-            out[j + k] += a * b
-    return out
 
 
 @dataclass(frozen=True)
