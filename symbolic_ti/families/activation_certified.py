@@ -217,8 +217,18 @@ def _upper(x: Any) -> flint.arb:
     return flint.arb(x.mid()) + flint.arb(x.rad())
 
 
+def _enclose(x: sp.Expr, digits: int) -> flint.arb:
+    """A ball containing the real number ``x``: exact for a rational, else ``digits`` digits widened by
+    ``10^-(digits - 5) (1 + |x|)`` (sympy's ``N`` is accurate to its requested digits)."""
+    if x.is_Rational:
+        return flint.arb(int(x.p)) / int(x.q)
+    mid = flint.arb(str(sp.N(x, digits)))
+    return mid + flint.arb(0, _upper((1 + abs(mid)) * flint.arb(10) ** (5 - digits)))
+
+
 def _arb_poly(p: Poly) -> list[flint.arb]:
-    return [_upper(flint.arb(str(sp.N(c, 30)))) + flint.arb(10) ** -25 for c in p]  # + 1e-25 covers the rounding
+    """Upper bounds of the (non-negative) coefficients of a growth bound, as exact balls."""
+    return [_upper(_enclose(c, 30)) for c in p]
 
 
 def _moments(k_max: int, t: flint.arb) -> tuple[list[flint.arb], list[flint.arb]]:
@@ -393,10 +403,7 @@ def certified_kappas(activation: sp.Expr, kind: str, depth: int, w_std: Any = 1,
     try:
         tol = flint.arb(10) ** -(dps + 3)
         cut = math.sqrt(2 * (dps + 4) * math.log(10)) + 1.0
-        w2 = flint.arb(str(sp.N(sp.sympify(w_std) ** 2, dps + 20)))
-        b2 = flint.arb(str(sp.N(sp.sympify(b_std) ** 2, dps + 20)))
-        if sp.sympify(b_std) == 0:
-            b2 = flint.arb(0)
+        w2, b2 = (_enclose(sp.sympify(x) ** 2, dps + 20) for x in (w_std, b_std))
         sigma = [w2 * t + b2 for t in (flint.arb(1), flint.arb(1) / 2, flint.arb(0))]
         theta = list(sigma)
         for _ in range(depth):
