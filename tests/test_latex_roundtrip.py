@@ -393,3 +393,37 @@ def test_standalone_document_compiles(tmp_path, argv):
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert (tmp_path / "doc.pdf").stat().st_size > 1000
+
+
+# ------------------------------------------------------- named kernel values of the deep network families (issue 12)
+_NETWORK_CASES = [("pnas-ntk", {"slope": Q(3, 2), "p": Q(1, 3), "depth": 2}, 3),
+                  pytest.param("pnas-hidden", {"slope": Q(1, 2), "p": 0, "depth": 3}, 4, marks=_SLOW),
+                  pytest.param("activation-nngp", {"activation": "erf", "W_std": 2, "b_std": Q(1, 2), "depth": 2},
+                               4, marks=_SLOW),
+                  ("activation-ntk", {"activation": "erf", "W_std": 1, "b_std": 0, "depth": 2}, 3)]
+
+
+@pytest.mark.parametrize("name, values, n", _NETWORK_CASES, ids=["pnas-ntk", "pnas-hidden", "erf-nngp", "erf-ntk"])
+def test_network_kernel_values_read_back(name, values, n):
+    # the predictions of the new families are rational functions of two NetworkKernelValue constants
+    from symbolic_ti.families.kernel_values import NetworkKernelValue
+    r = derive(n, [(n, n - 2)] if n > 3 else [], family=get_family(name, **values), ridge=Q(1, 2))
+    value = r.predictions[(n, n - 2)]
+    assert value.atoms(NetworkKernelValue), value
+    for printer in (plain_latex, sp.latex):
+        assert parse_exported(printer(value)) == value, printer
+    # each constant alone, with its printed family label, reads back to itself and to its value
+    for c in value.atoms(NetworkKernelValue):
+        back = parse_exported(plain_latex(c))
+        assert back == c and abs(float(back) - float(c.explicit())) < 1e-12
+
+
+def test_network_kernel_value_labels_read_back_by_hand():
+    from symbolic_ti.families.kernel_values import kernel_value
+    from symbolic_ti.families.pnas import pnas_kappas
+    # pnas_kappas is the closed form of Lippl et al.'s get_kappas_ntk; printed by hand, read back
+    back = parse_exported(r"\kappa_{o}^{\mathrm{PNAS-NTK},2}\left(\frac{3}{2}, 0\right) + \lambda")
+    assert back == kernel_value("pnas", 1, 2, Q(1, 2), Q(3, 2), 0) + S.ridge
+    assert abs(float(back - S.ridge) - float(pnas_kappas(Q(3, 2), 2, 0, kind="ntk")[0])) < 1e-12
+    # an unregistered label is not a network constant (the ReLU constant's NTK label stays the ReLU one)
+    assert parse_exported(r"\kappa_{o}^{\mathrm{NTK},2}") == ReluKernelConstant(1, 2, Q(1, 2))

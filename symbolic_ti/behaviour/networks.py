@@ -27,6 +27,15 @@ The learning rate is ``lr = lr_factor / (s^(2L) (L + 1) lambda_max)`` with ``lam
 eigenvalue of the normalized NTK on the training trials (:func:`ntk_gram`), so that the fastest kernel mode
 relaxes at rate ``lr_factor`` per step at initialization (the NTK of weights scaled by ``s`` is ``s^(2L)``
 times the standard one, because the network is positively homogeneous of degree ``L + 1`` in its weights).
+
+Other activations: ``phi(u) = a u + b |u|``
+-------------------------------------------
+``activation=(a, b)`` replaces ``sqrt(2/m) relu`` by ``gain * phi`` with ``gain = 1 / sqrt((a^2 + b^2) m)``
+(``E[phi(z)^2] = a^2 + b^2`` for standard normal ``z``; ``(1/2, 1/2)`` is ReLU, the default). Then
+``E[phi(u) phi(v)] / (a^2 + b^2)`` is the PNAS map ``k`` and ``E[phi'(u) phi'(v)] / (a^2 + b^2)`` its derivative
+map with ``slope = 2 b^2 / (a^2 + b^2)`` (docs/families.md, "PNAS nonlinearity family"), so the normalized NTK
+is the ``pnas-ntk`` family at ``p = 0`` (:func:`ntk_gram` with ``slope``); ``phi`` is positively homogeneous of
+degree 1, so the learning-rate scaling above holds unchanged.
 """
 
 from __future__ import annotations
@@ -40,9 +49,31 @@ import numpy as np
 from ..errors import ParameterError
 from ..task import Task
 
-__all__ = ["TrainedNetwork", "trial_inputs", "ntk_gram", "train_relu_network", "deviation"]
+__all__ = ["TrainedNetwork", "trial_inputs", "ntk_gram", "train_relu_network", "deviation", "activation_slope"]
 
 Trial = tuple[int, int]
+#: ``(a, b)`` of ``phi(u) = a u + b |u|``; ``None`` is ReLU, ``(1/2, 1/2)``.
+Activation = tuple[float, float] | None
+
+
+def activation_slope(activation: Activation) -> float:
+    """The PNAS ``slope = 2 b^2 / (a^2 + b^2)`` of ``phi(u) = a u + b |u|`` (1 for ReLU, ``None``).
+
+    Raises
+    ------
+    ParameterError
+        If ``activation`` is not two finite numbers with ``a^2 + b^2 > 0``.
+    """
+    if activation is None:
+        return 1.0
+    try:
+        a, b = (float(v) for v in activation)
+    except (TypeError, ValueError):
+        raise ParameterError(f"activation must be two numbers (a, b) of phi(u) = a u + b |u|, got {activation!r}") \
+            from None
+    if not (math.isfinite(a) and math.isfinite(b) and a * a + b * b > 0):
+        raise ParameterError(f"activation (a, b) must be finite and not both 0, got {activation!r}")
+    return 2 * b * b / (a * a + b * b)
 
 
 def trial_inputs(n: int, trials: list[Trial] | tuple[Trial, ...]) -> np.ndarray:
@@ -64,23 +95,27 @@ def trial_inputs(n: int, trials: list[Trial] | tuple[Trial, ...]) -> np.ndarray:
     return x
 
 
-def _ntk_of_dot(dot: np.ndarray, depth: int) -> np.ndarray:
+def _ntk_of_dot(dot: np.ndarray, depth: int, slope: float = 1.0) -> np.ndarray:
     """Normalized ReLU NTK ``Theta_L / (L + 1)`` of unit inputs with inner products ``dot`` (elementwise).
 
-    Recursion of :mod:`symbolic_ti.families.relu` (Arora et al. 2019, eq. (4), (7)-(8)), in float64.
+    Recursion of :mod:`symbolic_ti.families.relu` (Arora et al. 2019, eq. (4), (7)-(8)), in float64; with
+    ``slope`` the PNAS maps ``k = (1 - s) x + s k_1``, ``k' = 1 - s acos(x) / pi`` (:mod:`symbolic_ti.families.pnas`,
+    ``p = 0``; ``slope = 1`` is ReLU, bit for bit).
     """
     c = np.clip(dot, -1.0, 1.0)
     theta = c.copy()
     for _ in range(depth):
         t = np.arccos(np.clip(c, -1.0, 1.0))
-        deriv = (np.pi - t) / np.pi
-        c = (np.sin(t) + (np.pi - t) * np.cos(t)) / np.pi
+        deriv = (np.pi - slope * t) / np.pi
+        c = (1 - slope) * c + slope * (np.sin(t) + (np.pi - t) * np.cos(t)) / np.pi
         theta = theta * deriv + c
     return theta / (depth + 1)
 
 
-def ntk_gram(task: Task, depth: int) -> np.ndarray:
+def ntk_gram(task: Task, depth: int, slope: float = 1.0) -> np.ndarray:
     """Normalized NTK (unit diagonal) between the task's training trials, float64.
+
+    ``slope``: of the PNAS map (``pnas-ntk`` at ``p = 0``); 1 is ReLU (``relu-ntk``).
 
     Returns
     -------
@@ -90,7 +125,7 @@ def ntk_gram(task: Task, depth: int) -> np.ndarray:
     # x . x' = ([i=k] + [j=l]) / 2 exactly (a float inner product of the inputs is off by an ulp, and acos
     # turns 1 - 1e-16 into an error of 1e-8)
     dot = np.array([[((a[0] == b[0]) + (a[1] == b[1])) / 2 for b in train] for a in train], dtype=float)
-    return _ntk_of_dot(dot, depth)
+    return _ntk_of_dot(dot, depth, slope)
 
 
 @dataclass(frozen=True)
@@ -129,30 +164,31 @@ class TrainedNetwork:
         return self.predictions[(i, j)]
 
 
-def _forward(weights: list[np.ndarray], x: np.ndarray) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+def _forward(weights: list[np.ndarray], x: np.ndarray,
+             activation: Activation = None) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
     """Output and per-layer (pre-activations, activations) of the network in the module docstring."""
     m = weights[0].shape[0]
-    gain = math.sqrt(2.0 / m)
+    gain = math.sqrt(2.0 / m) if activation is None else 1 / math.sqrt((activation[0] ** 2 + activation[1] ** 2) * m)
     acts, pres = [x], []
     g = x
     for w in weights[:-1]:
         z = g @ w.T
         pres.append(z)
-        g = gain * np.maximum(z, 0.0)
+        g = gain * (np.maximum(z, 0.0) if activation is None else activation[0] * z + activation[1] * np.abs(z))
         acts.append(g)
     return g @ weights[-1], pres, acts
 
 
 def _gradients(weights: list[np.ndarray], pres: list[np.ndarray], acts: list[np.ndarray],
-               resid: np.ndarray) -> list[np.ndarray]:
+               resid: np.ndarray, activation: Activation = None) -> list[np.ndarray]:
     """Gradients of ``(1/2) sum resid^2`` (``resid = f - y`` on the batch) with respect to every weight."""
     m = weights[0].shape[0]
-    gain = math.sqrt(2.0 / m)
+    gain = math.sqrt(2.0 / m) if activation is None else 1 / math.sqrt((activation[0] ** 2 + activation[1] ** 2) * m)
     grads: list[np.ndarray] = [np.empty(0)] * len(weights)
     grads[-1] = acts[-1].T @ resid
     dg = np.outer(resid, weights[-1])
     for h in range(len(weights) - 2, -1, -1):
-        dz = dg * gain * (pres[h] > 0)
+        dz = dg * gain * ((pres[h] > 0) if activation is None else activation[0] + activation[1] * np.sign(pres[h]))
         grads[h] = dz.T @ acts[h]
         if h:
             dg = dz @ weights[h]
@@ -161,7 +197,7 @@ def _gradients(weights: list[np.ndarray], pres: list[np.ndarray], acts: list[np.
 
 def train_relu_network(task: Task, width: int, depth: int = 1, *, seed: int = 0, init_scale: float = 1.0,
                        steps: int = 2000, lr_factor: float = 0.5, tol: float = 0.0,
-                       lr_scale: str = "init") -> TrainedNetwork:
+                       lr_scale: str = "init", activation: Activation = None) -> TrainedNetwork:
     """Train a bias-free ReLU network (NTK parameterization, centered output) with full-batch gradient descent.
 
     Parameters
@@ -187,6 +223,9 @@ def train_relu_network(task: Task, width: int, depth: int = 1, *, seed: int = 0,
         ``"init"`` divides the learning rate by ``s^(2L)`` (the NTK at initialization; the lazy regime);
         ``"standard"`` keeps the learning rate of ``s = 1``, which stays stable when a small initialization
         grows during rich training.
+    activation : (a, b) or None
+        ``phi(u) = a u + b |u|`` instead of ReLU (module docstring); its lazy limit is ``pnas-ntk`` at
+        ``slope = 2 b^2 / (a^2 + b^2)``, ``p = 0``. ``None`` (default) is ReLU.
 
     Returns
     -------
@@ -207,6 +246,8 @@ def train_relu_network(task: Task, width: int, depth: int = 1, *, seed: int = 0,
         raise ParameterError(f"lr_factor must be in (0, 2), got {lr_factor!r}")
     if lr_scale not in ("init", "standard"):
         raise ParameterError(f"lr_scale must be 'init' or 'standard', got {lr_scale!r}")
+    slope = activation_slope(activation)
+    act = None if activation is None else (float(activation[0]), float(activation[1]))
     rng = np.random.default_rng(seed)
     n = task.n
     train = [t for t, _ in task.training]
@@ -216,26 +257,26 @@ def train_relu_network(task: Task, width: int, depth: int = 1, *, seed: int = 0,
     shapes = [(width, 2 * n)] + [(width, width)] * (depth - 1)
     weights = [init_scale * rng.standard_normal(s) for s in shapes] + [init_scale * rng.standard_normal(width)]
     initial = [w.copy() for w in weights]
-    f0_train = _forward(weights, x_train)[0]
-    f0_all = _forward(weights, x_all)[0]
-    lam_max = float(np.linalg.eigvalsh(ntk_gram(task, depth))[-1])
+    f0_train = _forward(weights, x_train, act)[0]
+    f0_all = _forward(weights, x_all, act)[0]
+    lam_max = float(np.linalg.eigvalsh(ntk_gram(task, depth, slope))[-1])
     kernel_scale = init_scale ** (2 * depth) if lr_scale == "init" else 1.0
     lr = lr_factor / (kernel_scale * (depth + 1) * lam_max)
     loss = float("inf")
     taken = 0
     for taken in range(1, steps + 1):
-        out, pres, acts = _forward(weights, x_train)
+        out, pres, acts = _forward(weights, x_train, act)
         resid = out - f0_train - y
         loss = 0.5 * float(resid @ resid)
         if loss < tol:
             taken -= 1
             break
-        for w, g in zip(weights, _gradients(weights, pres, acts, resid), strict=True):
+        for w, g in zip(weights, _gradients(weights, pres, acts, resid, act), strict=True):
             w -= lr * g
-    out = _forward(weights, x_train)[0]
+    out = _forward(weights, x_train, act)[0]
     resid = out - f0_train - y
     loss = 0.5 * float(resid @ resid)
-    pred = _forward(weights, x_all)[0] - f0_all
+    pred = _forward(weights, x_all, act)[0] - f0_all
     change = math.sqrt(sum(float(np.sum((w - w0) ** 2)) for w, w0 in zip(weights, initial, strict=True)))
     norm0 = math.sqrt(sum(float(np.sum(w0 ** 2)) for w0 in initial))
     return TrainedNetwork(width=int(width), depth=int(depth), seed=int(seed), init_scale=float(init_scale),

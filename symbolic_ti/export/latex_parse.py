@@ -13,7 +13,9 @@ of the text, read on its own and put back as a placeholder Symbol:
 * functions as sympy prints them, ``\operatorname{acos}{(x)}``, ``\sin^{2}{(x)}``, ``\sinh``, ``\log`` (the grammar
   would let ``\sinh`` take everything after it, and has no ``\operatorname{acos}``);
 * the named ReLU constants, ``\kappa_{o}^{\mathrm{NTK},2}`` ->
-  :class:`~symbolic_ti.families.relu_kappas.ReluKernelConstant` ``(1, 2, 1/2)``;
+  :class:`~symbolic_ti.families.relu_kappas.ReluKernelConstant` ``(1, 2, 1/2)``, and the named kernel values of
+  the deep network families, ``\kappa_{o}^{\mathrm{PNAS-NTK},3}(\frac{3}{2}, 0)`` ->
+  :class:`~symbolic_ti.families.kernel_values.NetworkKernelValue` ``("pnas", 1, 3, 1/2, 3/2, 0)``;
 * Symbols with a name of several letters, printed ``\mathit{ab}``;
 * ``\operatorname{CRootOf}{(p, k)}`` (a root of a polynomial of degree >= 3, in critical values), which has no
   LaTeX notation, and ``U_{a}(x)``, sympy's ``chebyshevu(a, x)`` (read unevaluated, as printed).
@@ -47,6 +49,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from ..errors import ExportError
+from ..families.kernel_values import kernel_value, registered_kernel_families
 from ..families.relu_kappas import ReluKernelConstant
 from .latex_printer import DAGGER, plain_latex
 
@@ -62,6 +65,8 @@ _FUNCTION_NAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "ln": "
 _CHEBYSHEV = re.compile(r"U_\{([^{}]*)\}\s*(?:\\left)?\(([^()]*?)(?:\\right)?\)")
 # ReluKernelConstant._latex: \kappa_{o}^{\mathrm{NTK},2} (kind NTK/NNGP, depth, o = x.x' 1/2, d = 0)
 _RELU_CONSTANT = re.compile(r"\\kappa_\{([od])\}\^\{\\mathrm\{(NTK|NNGP)\},\s*(\d+)\}")
+# NetworkKernelValue._latex: \kappa_{o}^{\mathrm{PNAS-NTK},3}\left(a, b\right) (family label, -NTK, depth)
+_NETWORK_CONSTANT = re.compile(r"\\kappa_\{([od])\}\^\{\\mathrm\{([A-Za-z]+)(-NTK)?\},\s*(\d+)\}\s*(?:\\left)?\(")
 _SUBSCRIPT = r"(?:_\{([A-Za-z0-9]+)\}|_([A-Za-z0-9]))?"
 # Greek letters sympy prints that the grammar lacks (outside a subscript); \pi alone is the constant
 _GREEK = re.compile(r"(?<!_\{)\\(iota|pi|varpi|sigma|varsigma|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Upsilon|Phi|"
@@ -208,6 +213,23 @@ def _group_end(text: str, pos: int) -> int:
     raise ExportError(f"parse_exported: unbalanced braces in {text!r}")
 
 
+def _network_arguments(text: str, pos: int) -> tuple[list[str], int]:
+    """The top-level comma-separated arguments of the parenthesis opened just before ``text[pos]``, and the index
+    after its closing parenthesis (``\\right)`` or ``)``)."""
+    depth, start, args = 1, pos, []
+    for end in range(pos, len(text)):
+        char = text[end]
+        depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(char, 0)
+        if depth == 1 and char == ",":
+            args.append(text[start:end])
+            start = end + 1
+        elif depth == 0:
+            last = text[start:end]
+            args.append(last[:-len(r"\right")] if last.rstrip().endswith(r"\right") else last)
+            return [a.strip() for a in args], end + 1
+    raise ExportError(f"parse_exported: unbalanced parentheses in {text!r}")
+
+
 def _placeholders(text: str, names: dict[str, sp.Symbol]) -> tuple[str, dict[str, sp.Basic]]:
     r"""Replace what the grammar lacks (module docstring) by placeholder Symbols, each piece parsed on its own;
     return the text and the placeholders' values by name."""
@@ -217,6 +239,20 @@ def _placeholders(text: str, names: dict[str, sp.Symbol]) -> tuple[str, dict[str
         full = f"{base}_{sub}" if sub else base
         return names.get(full, sp.Symbol(full))
 
+    families = registered_kernel_families()
+    search_from = 0
+    while (m := _NETWORK_CONSTANT.search(text, search_from)) is not None:  # before functions: args read alone
+        family = m.group(2).lower()
+        if family not in families:
+            search_from = m.end()
+            continue
+        args, end = _network_arguments(text, m.end())
+        if len(args) != 2:
+            raise ExportError(f"parse_exported: a network kernel value takes two arguments, got {args} in {text!r}")
+        value = kernel_value(family, int(m.group(3) is not None), int(m.group(4)),
+                             sp.Rational(1, 2) if m.group(1) == "o" else sp.Integer(0),
+                             _read(args[0], names), _read(args[1], names))
+        text = text[:m.start()] + holes.put(value) + text[end:]
     while _CROOTOF in text:
         start = text.index(_CROOTOF)
         pos = start + len(_CROOTOF)

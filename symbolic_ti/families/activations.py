@@ -28,7 +28,8 @@ Closed forms (``rho = c / q``):
 
 Any other activation, a sympy expression in ``u`` (``tanh(u)``, ``log(1 + exp(u))``, GELU
 ``u*(1 + erf(u/sqrt(2)))/2``, ...), goes through Gaussian quadrature in mpmath
-(:mod:`symbolic_ti.families.activation_quadrature`): numeric values, labelled as such.
+(:mod:`symbolic_ti.families.activation_quadrature`): numeric values, labelled as such; ``certified_kappas(dps)``
+gives them as certified balls (:mod:`symbolic_ti.families.activation_certified`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import ParameterError
+from .activation_certified import CertifiedKappas, certified_kappas
 from .activation_quadrature import QuadratureKernel, parse_activation
 from .base import Family, Parameter, Trial
 from .kernel_values import kernel_value, register_kernel_values
@@ -226,6 +228,23 @@ class _ActivationFamily(Family):
             cached = (ko, kd)
             self._kappas = cached
         return cached
+
+    def certified_kappas(self, dps: int = 15) -> CertifiedKappas:
+        """``(kappa_o, kappa_d)`` of an activation without closed form as certified balls at ``dps`` digits.
+
+        :func:`symbolic_ti.families.activation_certified.certified_kappas` (rigorous Gaussian quadrature in ball
+        arithmetic); ``result.certified`` is False, with an ``UntrustedNumericWarning``, if ``10^-dps`` is not
+        reached.
+
+        Raises
+        ------
+        ParameterError
+            For a closed-form activation (use :meth:`kappas`) or one outside the certified whitelist.
+        """
+        if self._closed:
+            raise ParameterError(f"{self.describe()}: the activation has a closed form; use kappas()")
+        return certified_kappas(self._activation, self._kind, self.depth, self._values["W_std"],
+                                self._values["b_std"], dps)
 
     def alpha_value(self) -> sp.Expr:
         """The conjunctivity factor ``alpha = (1 + kappa_d - 2 kappa_o)/(1 - kappa_d)``, exactly."""

@@ -19,7 +19,7 @@ from sympy.core.symbol import Str
 from ..errors import ParameterError
 from .relu_kappas import ReluKernelConstant
 
-__all__ = ["NetworkKernelValue", "register_kernel_values", "kernel_value"]
+__all__ = ["NetworkKernelValue", "register_kernel_values", "kernel_value", "registered_kernel_families"]
 
 _HALF = sp.Rational(1, 2)
 #: family name -> function (kind, depth, dot, a, b) -> exact value
@@ -38,6 +38,11 @@ def register_kernel_values(name: str, explicit: Callable[[int, int, sp.Expr, sp.
         (``kappa_d``), and the family's two exact parameters; returns the exact value.
     """
     _EXPLICIT[name] = explicit
+
+
+def registered_kernel_families() -> frozenset[str]:
+    """The family labels registered with :func:`register_kernel_values` (e.g. ``"pnas"``, ``"erf"``)."""
+    return frozenset(_EXPLICIT)
 
 
 def kernel_value(name: str, kind: int, depth: int, dot: sp.Expr, a: sp.Expr, b: sp.Expr) -> NetworkKernelValue:
