@@ -427,3 +427,22 @@ def test_network_kernel_value_labels_read_back_by_hand():
     assert abs(float(back - S.ridge) - float(pnas_kappas(Q(3, 2), 2, 0, kind="ntk")[0])) < 1e-12
     # an unregistered label is not a network constant (the ReLU constant's NTK label stays the ReLU one)
     assert parse_exported(r"\kappa_{o}^{\mathrm{NTK},2}") == ReluKernelConstant(1, 2, Q(1, 2))
+
+
+def test_euler_number_and_exponentials_read_back():
+    """Gradient-flow closed forms contain exp(-rate t): their LaTeX ``e^{...}`` reads back as exp, never as a
+    Symbol ``e`` (which gave a silently wrong value)."""
+    import sympy as sp
+
+    from symbolic_ti.dynamics import dynamics
+    from symbolic_ti.export.latex import plain_latex
+    from symbolic_ti.export.latex_parse import parse_exported
+
+    t = sp.Symbol("t", positive=True)
+    for e in (sp.E, sp.exp(-3 * t / 10), 1 - sp.exp(-t) / 2, sp.exp(sp.Rational(-7, 4))):
+        back = parse_exported(plain_latex(e), symbols=[t])
+        assert sp.simplify(back - e) == 0 and sp.Symbol("e") not in back.free_symbols
+    f = dynamics(5, [], parameters={"alpha": "1/10"}).f(1, 2, 1)
+    back = parse_exported(plain_latex(f))
+    assert "e" not in {s.name for s in back.free_symbols}
+    assert abs(float(back) - float(f)) < 1e-12

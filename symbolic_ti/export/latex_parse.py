@@ -20,7 +20,9 @@ of the text, read on its own and put back as a placeholder Symbol:
 * ``\operatorname{CRootOf}{(p, k)}`` (a root of a polynomial of degree >= 3, in critical values), which has no
   LaTeX notation, and ``U_{a}(x)``, sympy's ``chebyshevu(a, x)`` (read unevaluated, as printed).
 
-Square roots (``\sqrt{3}``, ``\sqrt[3]{x}``) the grammar reads itself.
+Square roots (``\sqrt{3}``, ``\sqrt[3]{x}``) the grammar reads itself. ``e`` is Euler's number
+(``sympy.E`` prints ``e`` and ``exp(x)`` prints ``e^{x}``, as in the gradient-flow closed forms of
+:mod:`symbolic_ti.dynamics`), unless a Symbol named ``e`` is passed as ``symbols=``.
 
 What does not read back (stated in docs/families.md, "Known gaps"):
 
@@ -29,8 +31,6 @@ What does not read back (stated in docs/families.md, "Known gaps"):
 * Symbols that sympy prints with an accent or as an upright letter (names ending in ``bar``, ``dot``, ``hat``
   ... print ``\bar{x}``; ``Alpha`` prints ``\mathrm{A}``), and Symbols with a Greek letter that the
   grammar lacks in a subscript (``x_pi`` prints ``x_{\pi}``);
-* Euler's number: ``sympy.E`` prints ``e`` and ``exp(x)`` prints ``e^{x}``, which read back with the Symbol
-  ``e`` (no family or closed form contains them);
 * a Symbol named ``pi`` prints ``\pi`` and reads back as the constant;
 * ``chebyshevu`` whose argument contains parentheses.
 
@@ -302,6 +302,9 @@ def _read(text: str, names: dict[str, sp.Symbol]) -> sp.Expr:
     sub: dict[sp.Basic, sp.Basic] = {}
     for sym in expr.free_symbols:
         key = str(sym.name).replace("{", "").replace("}", "")
+        if key == "e" and key not in names:  # sympy prints E as e and exp(x) as e^{x} (the dynamics' closed forms)
+            sub[sym] = sp.E
+            continue
         sub[sym] = holes[key] if key in holes else names.get(key, sp.Symbol(key))
     return expr.xreplace(sub)
 
