@@ -34,3 +34,14 @@ def test_bad_values_one_line_exit_2(tmp_path):
     for args, word in cases:
         out = _run(*args)
         assert out.returncode == 2 and out.stderr.count("\n") == 1 and word in out.stderr, out.stderr
+
+
+def test_symbolic_slope_at_depth_two_is_one_clear_line(capsys):
+    """From depth 2 the PNAS kernel has acos(slope/pi): not a rational function of slope, so the exact solve
+    refuses a symbolic slope with one line (it raised a PolynomialError, exit 1)."""
+    from symbolic_ti.cli import main
+
+    code = main(["derive", "-n", "5", "-e", "4>2", "--family", "pnas-ntk", "--set", "depth=2", "--ridge", "1/10",
+                 "--trial", "1,3"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "acos(" in err[0] and "--set slope=" in err[0]

@@ -34,6 +34,7 @@ import sympy as sp
 from sympy import ZZ
 from sympy.polys.rings import PolyElement, ring
 
+from ..errors import SolveError
 from ..families.base import Family
 from ..task import Task
 
@@ -251,6 +252,15 @@ def effective_parameters(family: Family, ridge: Any) -> tuple[sp.Expr, sp.Expr, 
     return alpha, lam, gamma
 
 
+def _transcendental(p: sp.Expr, q: sp.Expr, gens: tuple[sp.Symbol, ...]) -> str:
+    """The first function of the parameters in ``p / q`` that is not a polynomial (for a message)."""
+    for e in (p, q):
+        for f in sp.sympify(e).atoms(sp.Function):
+            if f.free_symbols & set(gens):
+                return str(f)
+    return "a non-polynomial function"
+
+
 class _Homogenizer:
     """Replace gamma by ``P / Q`` in canceled univariate rational functions, exactly and without swell.
 
@@ -263,10 +273,17 @@ class _Homogenizer:
     def __init__(self, p: sp.Expr, q: sp.Expr, gens: tuple[sp.Symbol, ...]) -> None:
         self.gens = gens
         # exact rational coefficients use QQ; algebraic ones (e.g. alpha = sqrt(2)/4) sympy's EX domain
-        rational = all(c.is_Rational for e in (p, q) for c in sp.Poly(e, *gens).coeffs()) if gens else \
-            (sp.sympify(p).is_Rational and sp.sympify(q).is_Rational)
+        try:
+            rational = all(c.is_Rational for e in (p, q) for c in sp.Poly(e, *gens).coeffs()) if gens else \
+                (sp.sympify(p).is_Rational and sp.sympify(q).is_Rational)
+            polynomial = bool(gens)
+        except sp.PolynomialError:  # gamma not a rational function of the parameters (e.g. acos(slope/pi))
+            names = ", ".join(g.name for g in gens)
+            raise SolveError(f"the kernel is not a rational function of {names} (it contains "
+                             f"{_transcendental(p, q, gens)}): the exact solve needs a number for {names} "
+                             f"(e.g. --set {gens[0].name}=1/2)") from None
         self.exact_rational = bool(rational)
-        if gens:
+        if polynomial:
             self.ring, *_ = ring(list(gens), sp.QQ if rational else sp.EX)
             self.p, self.q = self.ring(p), self.ring(q)
         else:
