@@ -1,0 +1,47 @@
+"""Dynamics figures (issue 15): identical trajectories share one legend entry, critical times are labelled,
+the (alpha, t) heatmap explains its zero curve and keeps its title inside the figure."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from symbolic_ti.dynamics import dynamics  # noqa: E402
+from symbolic_ti.figures.dynamics import (draw_time_heatmap, draw_trajectories, time_heatmap_data,  # noqa: E402
+                                          trajectory_data)
+
+
+@pytest.fixture(scope="module")
+def traj():
+    return trajectory_data(dynamics(9, ["6>4"], parameters={"alpha": "1/10"}), t_range=(0.01, 100.0), count=60)
+
+
+def test_mirror_trials_share_one_legend_entry(traj):
+    # items 1..9 with 6>4 are invariant under (i, j) -> (10 - j, 10 - i), which maps (3, 6) to (4, 7) and
+    # (2, 6) to (4, 8): their margins are the same function of t; (3, 6) and (3, 7) are not mirror images
+    names = {tuple(traj.trials[i] for i in g) for g in traj.groups}
+    assert ((3, 6), (4, 7)) in names and ((2, 6), (4, 8)) in names
+    assert not any((3, 6) in g and (3, 7) in g for g in names)
+    fig = draw_trajectories(traj)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert any(lab.startswith("(3, 6) = (4, 7), t* = 11.5") for lab in labels)  # docs: t* = 11.53
+    assert len(labels) == len(traj.groups)
+
+
+def test_critical_times_are_labelled_on_the_top_axis(traj):
+    fig = draw_trajectories(traj)
+    fig.canvas.draw()
+    top = [ax for ax in fig.axes[0].child_axes]
+    ticks = {t.get_text() for ax in top for t in ax.get_xticklabels()}
+    assert {"2.29", "3.05", "3.93", "11.5"} <= ticks  # docs/dynamics.md's critical times
+
+
+def test_heatmap_title_fits_and_zero_curve_is_explained():
+    d = dynamics(9, ["6>4"], parameters={"alpha": "symbolic"})
+    fig = draw_time_heatmap(time_heatmap_data(d, (3, 6), count=(30, 20)))
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    title = ax.title.get_window_extent()
+    assert title.x0 >= 0 and title.x1 <= fig.bbox.width
+    assert "margin of (3, 6) = 0" in ax.get_legend().get_texts()[0].get_text()
