@@ -169,7 +169,7 @@ def draw_trajectories(data: TrajectoryData, *, title: str | None = None) -> Figu
             ax.plot([tc], [0.0], marker="^" if direction == "to_correct" else "v", color=line.get_color(), ms=7)
             ax.axvline(tc, color=line.get_color(), lw=0.7, ls=":")
             if not any(abs(v - tc) <= 1e-9 * max(abs(v), 1.0) for v in marks):
-                marks[tc] = line.get_color()
+                marks[tc] = str(line.get_color())
     ax.axhline(0.0, color="k", lw=0.8)
     if data.log_time:
         ax.set_xscale("log")
