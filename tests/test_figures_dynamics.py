@@ -45,3 +45,34 @@ def test_heatmap_title_fits_and_zero_curve_is_explained():
     title = ax.title.get_window_extent()
     assert title.x0 >= 0 and title.x1 <= fig.bbox.width
     assert "margin of (3, 6) = 0" in ax.get_legend().get_texts()[0].get_text()
+
+
+# ------------------------------------------------------------------ heatmap number labels (issue 15, relu-ntk)
+def test_cell_text_never_rounds_a_nonzero_value_to_zero():
+    from symbolic_ti.figures.labels import cell_text
+
+    assert cell_text(-0.0031) == "-0.0031" and cell_text(0.003) == "0.003" and cell_text(4.2e-7) == "4.2e-07"
+    assert cell_text(-0.004999) == "-0.005" and cell_text(-1e-300) == "-1e-300"
+    assert cell_text(-0.1) == "-0.10" and cell_text(1.19) == "1.19" and cell_text(0.0) == "0"
+    for v in (1e-12, -1e-5, 0.0049, -0.00999, 0.01, -0.0051):
+        assert float(cell_text(v)) != 0 and cell_text(v) not in ("0.00", "-0.00")
+        assert abs(float(cell_text(v)) - v) <= 0.051 * abs(v)  # 2 significant digits at least
+
+
+def test_diverging_ticks_are_round_and_contain_the_centre():
+    from symbolic_ti.figures.labels import diverging_ticks
+
+    assert diverging_ticks(0.0, 1.19, 1.19) == [-1.0, -0.5, 0.0, 0.5, 1.0]
+    assert diverging_ticks(0.0, 0.2, 2.01) == [-0.2, -0.1, 0.0, 1.0, 2.0]
+
+
+def test_relu_ntk_heatmap_labels_and_colour_bar():
+    import symbolic_ti as st
+    from symbolic_ti.figures import plot
+
+    fig = plot.heatmap(st.derive(9, ["6>4"], family="relu-ntk", ridge="1/10"), {}, "f")
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert "0.00" not in texts and "-0.00" not in texts
+    bar = fig.axes[1]
+    ticks = [float(t) for t in bar.get_yticks()]
+    assert 0.0 in ticks and all(abs(t * 2 - round(t * 2)) < 1e-12 for t in ticks)  # multiples of 0.5

@@ -17,6 +17,7 @@ import numpy as np
 from ..results import Result
 from .backend import new_figure, require_matplotlib
 from .heatmaps import HeatmapData, heatmap_data
+from .labels import cell_text, diverging_ticks
 from .margin_curves import CurveData, curve_data
 from .phase_diagrams import PhaseData, phase_data
 
@@ -85,9 +86,8 @@ def heatmap(data: HeatmapData | Result, values: Mapping[str, Any] | None = None,
     norm = TwoSlopeNorm(vcenter=centre, vmin=centre - down, vmax=centre + up)
     im = ax.imshow(mat, cmap="RdBu_r", norm=norm, origin="upper", extent=(0.5, n + 0.5, n + 0.5, 0.5))
     bar = fig.colorbar(im, ax=ax, shrink=0.8, label=cb)
-    bar.set_ticks([centre - down, centre - down / 2, centre, centre + up / 2, centre + up])
-    bar.ax.set_yticklabels([f"{t:.2g}" for t in (centre - down, centre - down / 2, centre, centre + up / 2,
-                                                  centre + up)])
+    ticks = diverging_ticks(centre, down, up)
+    bar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
     if annotate is None:
         annotate = n <= 12
     font = 9 if n <= 7 else 8 if n <= 10 else 7
@@ -110,7 +110,8 @@ def heatmap(data: HeatmapData | Result, values: Mapping[str, Any] | None = None,
                 ax.plot([j + 0.3], [i - 0.3], marker="x", color="black", markersize=4.5, markeredgewidth=1.4)
             if annotate and not np.isnan(v):
                 dark = abs(float(norm(v)) - 0.5) > 0.32
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=font,
+                text = cell_text(float(v))
+                ax.text(j, i, text, ha="center", va="center", fontsize=font if len(text) <= 5 else font - 1.5,
                         fontweight="bold" if wrong else "normal", color="white" if dark else "0.1")
             elif wrong:
                 ax.plot([j], [i], marker="x", color="black", markersize=7, markeredgewidth=1.8)

@@ -155,6 +155,8 @@ def draw_trajectories(data: TrajectoryData, *, title: str | None = None) -> Figu
     vertical line, labelled on the top axis with its trials and time. Trials with identical margins (see
     :attr:`TrajectoryData.groups`) are one curve and one legend entry ``"(3, 6) = (4, 7)"``."""
     fig = new_figure((7.0, 4.6))
+    from matplotlib.colors import to_hex
+
     ax = fig.add_subplot(1, 1, 1)
     groups = data.groups or tuple((k,) for k in range(len(data.trials)))
     marks: dict[float, str] = {}
@@ -169,7 +171,7 @@ def draw_trajectories(data: TrajectoryData, *, title: str | None = None) -> Figu
             ax.plot([tc], [0.0], marker="^" if direction == "to_correct" else "v", color=line.get_color(), ms=7)
             ax.axvline(tc, color=line.get_color(), lw=0.7, ls=":")
             if not any(abs(v - tc) <= 1e-9 * max(abs(v), 1.0) for v in marks):
-                marks[tc] = str(line.get_color())
+                marks[tc] = to_hex(line.get_color())
     ax.axhline(0.0, color="k", lw=0.8)
     if data.log_time:
         ax.set_xscale("log")
