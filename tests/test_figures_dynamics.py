@@ -76,3 +76,27 @@ def test_relu_ntk_heatmap_labels_and_colour_bar():
     bar = fig.axes[1]
     ticks = [float(t) for t in bar.get_yticks()]
     assert 0.0 in ticks and all(abs(t * 2 - round(t * 2)) < 1e-12 for t in ticks)  # multiples of 0.5
+
+
+# ------------------------------------------------------------------ phase diagram curve labels (issue 15)
+def test_phase_labels_every_drawn_curve_inside_and_apart():
+    import symbolic_ti as st
+    from matplotlib.contour import ContourSet
+
+    from symbolic_ti.figures import plot
+
+    r = st.derive(9, ["6>4"], family="geometric", parameters={"rho": "1/3"})
+    data = plot.phase_data(r, resolution=(24, 20), curve_rows=3)
+    fig = plot.phase(data)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    branches = sum(len(seg) > 1 for c in ax.collections if isinstance(c, ContourSet) and list(c.levels) == [0.0]
+                   for seg in c.allsegs[0])
+    labels = [t.get_text() for t in ax.texts]
+    assert len(labels) == branches  # one label per drawn dashed branch
+    # the (1,6), (4,9) curve lies at alpha > 0.93 only (the labels used to stop at 3/4 of the width)
+    assert "(1,6), (4,9)" in labels and {"(2,6), (4,8)", "(3,5), (5,7)", "(3,6), (4,7)", "(3,7)"} <= set(labels)
+    frame = ax.get_window_extent()
+    boxes = [t.get_window_extent() for t in ax.texts]
+    assert all(frame.x0 <= b.x0 and b.x1 <= frame.x1 and frame.y0 <= b.y0 and b.y1 <= frame.y1 for b in boxes)
+    assert not any(a.overlaps(b) for k, a in enumerate(boxes) for b in boxes[k + 1:])
