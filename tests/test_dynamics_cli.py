@@ -62,3 +62,15 @@ def test_renderers():
     es = early_stopping(d, [(3, 5)])
     assert "Target errors: (3, 5), (5, 3)" in es.to_text()
     assert es.to_dict()["target"] == [[3, 5], [5, 3]]
+
+
+def test_long_times_are_written_short_in_the_text(capsys):
+    # issue 15: --time 1e400 printed a 414-character header with all 401 digits
+    code, out, _ = run(capsys, "dynamics", "--items", "5", "--exception", "4>2", "--set", "alpha=0.1", "--time",
+                       "1e400", "--time", "2")
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) < 100
+    head = next(line for line in out.splitlines() if line.lstrip().startswith("trial"))
+    assert head.split()[1:] == ["t=1.000e+400", "(401", "digits)", "t=2"]
+    row = next(line for line in out.splitlines() if line.lstrip().startswith("(1, 2)"))
+    assert len(row) == len(head)  # the columns stay aligned under the wider header

@@ -21,6 +21,7 @@ from typing import Any
 
 import sympy as sp
 
+from ..arguments import short_numbers
 from ..display import renderer
 from ..dynamics import TIME, CriticalTimes, Dynamics
 from ..dynamics.evaluate import exact_roots
@@ -99,19 +100,21 @@ def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> s
                          f"{'s' if c['count'] > 1 else ''}), rate {c['rate']:.15g}")
     lines.append("")
     if d.is_numeric:
-        head = "  trial    " + "".join(f"{'t=' + str(t):>12}" for t in times)
+        names = ["t=" + short_numbers(str(t)) for t in times]  # t=1e400: 1.000e+400 (401 digits), not 400 digits
+        widths = [max(12, len(name) + 2) for name in names]
+        head = "  trial    " + "".join(f"{name:>{w}}" for name, w in zip(names, widths, strict=True))
         what = "floats certified to 15 digits" if d.dps is None else f"numeric, certified to 15 digits by {d.path}"
         lines += [f"Margins g f_t(i, j) ({what}; t=oo exact):", head]
         for x in _trials(d, trials):
             if d.task.ground_truth(x) is None:
                 continue
             cells = []
-            for t in times:
+            for t, w in zip(times, widths, strict=True):
                 if str(t) in ("oo", "inf"):
-                    cells.append(f"{str(d.margin(*x, t='oo')):>12}")
+                    cells.append(f"{str(d.margin(*x, t='oo')):>{w}}")
                 else:
                     v = _value(d, x, t)
-                    cells.append(f"{_fmt(v) if v is not None else '-':>12}")
+                    cells.append(f"{_fmt(v) if v is not None else '-':>{w}}")
             lines.append(f"  {str(x):<9}" + "".join(cells))
     else:
         lines.append("Exact limits f_oo (the result is symbolic; set the parameters for margins over time):")
