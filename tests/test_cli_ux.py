@@ -206,3 +206,13 @@ def test_ctrl_c_during_the_imports_prints_no_traceback():
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert proc.returncode in (-signal.SIGINT, 130), (proc.returncode, err)
     assert err in ("", "symbolic-ti: interrupted\n") and out == ""
+
+
+def test_families_list_has_no_rest_roles_and_names_what_activation_takes(capsys):
+    assert cli.main(["families"]) == 0
+    out = capsys.readouterr().out
+    assert ":mod:" not in out and "`" not in out
+    assert "(symbolic_ti.families.activations)." in out
+    lines = [line.split() for line in out.splitlines() if line.strip().startswith("activation ")]
+    assert len(lines) == 2 and all(parts[1] == "NAME|EXPR" for parts in lines)
+    assert any(line.split()[:2] == ["matrix", "FILE"] for line in out.splitlines())

@@ -62,3 +62,30 @@ def test_renderers():
     es = early_stopping(d, [(3, 5)])
     assert "Target errors: (3, 5), (5, 3)" in es.to_text()
     assert es.to_dict()["target"] == [[3, 5], [5, 3]]
+
+
+def test_long_times_are_written_short_in_the_text(capsys):
+    # issue 15: --time 1e400 printed a 414-character header with all 401 digits
+    code, out, _ = run(capsys, "dynamics", "--items", "5", "--exception", "4>2", "--set", "alpha=0.1", "--time",
+                       "1e400", "--time", "2")
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) < 100
+    head = next(line for line in out.splitlines() if line.lstrip().startswith("trial"))
+    assert head.split()[1:] == ["t=1.000e+400", "(401", "digits)", "t=2"]
+    row = next(line for line in out.splitlines() if line.lstrip().startswith("(1, 2)"))
+    assert len(row) == len(head)  # the columns stay aligned under the wider header
+
+
+def test_notebook_html_display():
+    import re
+
+    # CONVENTIONS: at alpha = lambda = 1/10 the ridge solution has f(3, 6) = -387/3925, which gradient flow with
+    # that ridge reaches at t = oo; at t = 0 every margin is 0
+    d = dynamics(9, ["6>4"], parameters={"alpha": "1/10"}, ridge="1/10")
+    out = d._repr_html_()
+    assert out is not None and out.startswith("<div>") and "6&gt;4" in out
+    row = re.search(r"<tr><th[^>]*>\(3, 6\)</th>(.*?)</tr>", out).group(1)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+    assert cells[0] == "0" and cells[-1] == "-387/3925" and row.count("#b00000") >= 1
+    sym = dynamics(5, ["4>2"], parameters={"alpha": "symbolic"})._repr_html_()
+    assert sym is not None and "exact limits f_oo" in sym and "alpha" in sym

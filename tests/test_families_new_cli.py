@@ -18,7 +18,7 @@ def test_families_listed_with_domains():
     assert entries["pnas-hidden"] == {"slope": "[0, 2]", "p": "[0, 1]", "depth": "[1, oo)"}
     assert entries["pnas-ntk"]["slope"] == "[0, 2]"
     assert entries["precomputed"] == {"gram": "FILE"}
-    assert entries["activation-ntk"] == {"activation": "FILE", "W_std": "(0, oo)", "b_std": "[0, oo)",
+    assert entries["activation-ntk"] == {"activation": "NAME|EXPR", "W_std": "(0, oo)", "b_std": "[0, oo)",
                                          "depth": "[1, oo)"}
 
 

@@ -11,6 +11,7 @@ family's parameter table.
 from __future__ import annotations
 
 import argparse
+import re
 from typing import TypedDict
 
 from .options import CliContext
@@ -23,6 +24,12 @@ class _Entry(TypedDict):
     description: str
     parameters: list[dict[str, str]]
 
+
+#: What a data parameter takes, where it is not a file (``activation=erf`` or ``activation="tanh(u)"``).
+_DATA_DOMAINS = {"activation": "NAME|EXPR"}
+
+#: A reST role such as ``:mod:`symbolic_ti.families` `` or ``:func:`~x.y <y>` ``: kept is its text.
+_ROLE = re.compile(r":[A-Za-z]+(?::[A-Za-z]+)?:`~?([^`<]*?)\s*(?:<[^`]*>)?`")
 
 #: The ridge, a parameter of every family.
 _RIDGE = {"name": "lambda", "domain": "[0, oo)",
@@ -52,7 +59,7 @@ def _entries() -> list[_Entry]:
     entries: list[_Entry] = []
     for name, cls in FAMILIES.items():  # registration order: exchangeable first
         doc = (cls.__doc__ or "").strip()
-        data = [{"name": key, "domain": "FILE", "description": text}
+        data = [{"name": key, "domain": _DATA_DOMAINS.get(key, "FILE"), "description": text}
                 for key, text in getattr(cls, "data_parameters", ())]
         entries.append({
             "name": name,
@@ -64,8 +71,9 @@ def _entries() -> list[_Entry]:
 
 
 def _first_sentence(doc: str) -> str:
-    """The first sentence of a docstring's first paragraph (which may span several lines), without RST quotes."""
-    paragraph = " ".join(doc.split("\n\n", 1)[0].split()).replace("``", "")
+    """The first sentence of a docstring's first paragraph (which may span several lines), without reST quotes and
+    roles (``:mod:`x.y``` reads ``x.y``)."""
+    paragraph = _ROLE.sub(r"\1", " ".join(doc.split("\n\n", 1)[0].split())).replace("``", "")
     end = paragraph.find(". ")
     return paragraph if end < 0 else paragraph[:end + 1]
 
@@ -81,8 +89,9 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     for e in entries:
         lines.append(f"{e['name']}: {e['description']}")
         width = max(len(p["name"]) for p in e["parameters"] + [_RIDGE])
+        domain = max([8] + [len(p["domain"]) for p in e["parameters"]])
         for p in e["parameters"]:
-            lines.append(f"  {p['name']:<{width}}  {p['domain']:<8}  {p['description']}")
+            lines.append(f"  {p['name']:<{width}}  {p['domain']:<{domain}}  {p['description']}")
         lines.append("")
     lines.append(f"every family: {_RIDGE['name']} in {_RIDGE['domain']}, {_RIDGE['description']}")
     return "\n".join(lines)

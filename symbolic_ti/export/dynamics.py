@@ -21,6 +21,7 @@ from typing import Any
 
 import sympy as sp
 
+from ..arguments import short_numbers
 from ..display import renderer
 from ..dynamics import TIME, CriticalTimes, Dynamics
 from ..dynamics.evaluate import exact_roots
@@ -29,7 +30,7 @@ from ..dynamics.window import EarlyStopping
 from .values import exact_value, meta_block
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "dynamics_to_text", "dynamics_to_latex", "dynamics_to_dict",
-           "dynamics_to_notebook", "times_to_text", "times_to_dict", "times_to_latex", "stopping_to_text",
+           "dynamics_to_notebook", "dynamics_to_html", "times_to_text", "times_to_dict", "times_to_latex", "stopping_to_text",
            "stopping_to_dict"]
 
 #: ``meta.format`` of a dynamics report.
@@ -99,19 +100,21 @@ def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> s
                          f"{'s' if c['count'] > 1 else ''}), rate {c['rate']:.15g}")
     lines.append("")
     if d.is_numeric:
-        head = "  trial    " + "".join(f"{'t=' + str(t):>12}" for t in times)
+        names = ["t=" + short_numbers(str(t)) for t in times]  # t=1e400: 1.000e+400 (401 digits), not 400 digits
+        widths = [max(12, len(name) + 2) for name in names]
+        head = "  trial    " + "".join(f"{name:>{w}}" for name, w in zip(names, widths, strict=True))
         what = "floats certified to 15 digits" if d.dps is None else f"numeric, certified to 15 digits by {d.path}"
         lines += [f"Margins g f_t(i, j) ({what}; t=oo exact):", head]
         for x in _trials(d, trials):
             if d.task.ground_truth(x) is None:
                 continue
             cells = []
-            for t in times:
+            for t, w in zip(times, widths, strict=True):
                 if str(t) in ("oo", "inf"):
-                    cells.append(f"{str(d.margin(*x, t='oo')):>12}")
+                    cells.append(f"{str(d.margin(*x, t='oo')):>{w}}")
                 else:
                     v = _value(d, x, t)
-                    cells.append(f"{_fmt(v) if v is not None else '-':>12}")
+                    cells.append(f"{_fmt(v) if v is not None else '-':>{w}}")
             lines.append(f"  {str(x):<9}" + "".join(cells))
     else:
         lines.append("Exact limits f_oo (the result is symbolic; set the parameters for margins over time):")
@@ -253,3 +256,49 @@ def stopping_to_dict(es: EarlyStopping) -> dict[str, Any]:
                              "ridge_directions": list(r.ridge_directions), "times": list(r.times),
                              "time_directions": list(r.time_directions)} for r in es.ridge_table],
             "notes": list(es.notes)}
+
+
+# ------------------------------------------------------------------------------------------------- HTML
+#: Longest exact limit written out in the HTML display (longer ones: see ``to_latex()``).
+_HTML_LIMIT = 160
+
+
+@renderer("html", Dynamics)
+def dynamics_to_html(d: Dynamics) -> str:
+    """The notebook's ``_repr_html_``: description, path and mode groups, then a table of the margins of the
+    trials ``i < j`` at the times of :data:`DEFAULT_TIMES` (negative margins in red; numeric results), or the
+    exact limits ``f_oo`` (symbolic results; long ones shortened, ``to_latex()`` has them all). Escaped."""
+    from .notebook import _CELL, _WRONG, _e, _table
+
+    head = f"<p><b>symbolic_ti gradient-flow dynamics</b>: {_e(d.label())}<br><small>{_e(_path(d))}</small></p>"
+    groups = "".join(f"<li><code>{_e(poly)} = 0</code> ({deg} mode{'s' if deg > 1 else ''}), rate "
+                     f"<code>{_e(rate)}</code></li>" for poly, deg, rate in _groups(d))
+    body = head + (f"<p>mode groups (eigenvalues mu):</p><ul>{groups}</ul>" if groups else "")
+    chosen = [x for x in _trials(d, None) if d.task.ground_truth(x) is not None]
+    if d.is_numeric:
+        rows = []
+        for x in chosen:
+            cells = [f'<th style="{_CELL}">{_e(x)}</th>']
+            for t in DEFAULT_TIMES:
+                if t == "oo":
+                    m = d.margin(*x, t="oo")
+                    cells.append(f'<td style="{_CELL};{_WRONG if m is not None and m < 0 else ""}" '
+                                 f'title="{float(sp.sympify(m)):.6g}">{_e(m)}</td>')
+                else:
+                    v = _value(d, x, t)
+                    style = _WRONG if v is not None and v < 0 else ""
+                    cells.append(f'<td style="{_CELL};{style}">{"-" if v is None else _fmt(v)}</td>')
+            rows.append(f"<tr>{''.join(cells)}</tr>")
+        what = "floats certified to 15 digits" if d.dps is None else f"numeric, certified to 15 digits by {d.path}"
+        body += _table(["trial"] + [f"t={t}" for t in DEFAULT_TIMES], rows,
+                       f"margins g f_t(i, j) ({what}; t=oo exact; red: wrong)")
+    else:
+        items = []
+        for x in _trials(d, None):
+            text = str(d.f(*x, "oo"))
+            if len(text) > _HTML_LIMIT:
+                text = text[:_HTML_LIMIT] + f"... ({len(text)} characters)"
+            items.append(f"<li><code>f{_e(x)} -> {_e(text)}</code></li>")
+        body += ("<p>exact limits f_oo (symbolic; set the parameters for margins over time, "
+                 f"<code>to_latex()</code> for every formula):</p><ul>{''.join(items)}</ul>")
+    return f"<div>{body}</div>"

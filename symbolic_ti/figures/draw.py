@@ -17,6 +17,7 @@ import numpy as np
 from ..results import Result
 from .backend import new_figure, require_matplotlib
 from .heatmaps import HeatmapData, heatmap_data
+from .labels import cell_text, diverging_ticks
 from .margin_curves import CurveData, curve_data
 from .phase_diagrams import PhaseData, phase_data
 
@@ -85,9 +86,8 @@ def heatmap(data: HeatmapData | Result, values: Mapping[str, Any] | None = None,
     norm = TwoSlopeNorm(vcenter=centre, vmin=centre - down, vmax=centre + up)
     im = ax.imshow(mat, cmap="RdBu_r", norm=norm, origin="upper", extent=(0.5, n + 0.5, n + 0.5, 0.5))
     bar = fig.colorbar(im, ax=ax, shrink=0.8, label=cb)
-    bar.set_ticks([centre - down, centre - down / 2, centre, centre + up / 2, centre + up])
-    bar.ax.set_yticklabels([f"{t:.2g}" for t in (centre - down, centre - down / 2, centre, centre + up / 2,
-                                                  centre + up)])
+    ticks = diverging_ticks(centre, down, up)
+    bar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
     if annotate is None:
         annotate = n <= 12
     font = 9 if n <= 7 else 8 if n <= 10 else 7
@@ -110,7 +110,8 @@ def heatmap(data: HeatmapData | Result, values: Mapping[str, Any] | None = None,
                 ax.plot([j + 0.3], [i - 0.3], marker="x", color="black", markersize=4.5, markeredgewidth=1.4)
             if annotate and not np.isnan(v):
                 dark = abs(float(norm(v)) - 0.5) > 0.32
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=font,
+                text = cell_text(float(v))
+                ax.text(j, i, text, ha="center", va="center", fontsize=font if len(text) <= 5 else font - 1.5,
                         fontweight="bold" if wrong else "normal", color="white" if dark else "0.1")
             elif wrong:
                 ax.plot([j], [i], marker="x", color="black", markersize=7, markeredgewidth=1.8)
@@ -203,6 +204,7 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
     for g in present:
         ghandles.append(Patch(color=colors[g], label=f"{_trials_text(data.groups[g])} first"))
     points = any(c.exact == "points" for c in data.curves)
+    drawn: list[tuple[Sequence[tuple[int, int]], np.ndarray, np.ndarray]] = []
     for ax in axes:
         for c in data.curves:
             style = _curve_style(c.kind)
@@ -210,16 +212,23 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
                 ax.plot(c.x, c.y, linestyle="none", marker="o", color=style["color"], markersize=3.2)
             else:
                 ax.plot(c.x, c.y, **style)
+                if ax is axes[0]:
+                    drawn.append((c.trials, np.asarray(c.x), np.asarray(c.y)))
         if points:  # each group's critical curve: the zero level of its margin on the grid, through the dots
             fields = [data.min_transitive_margin] if data.group_margins is None else list(data.group_margins)
-            for f in fields:
+            for g, f in enumerate(fields):
                 if np.nanmin(f) < 0 < np.nanmax(f):
                     xs, ys, field = _padded(data, f)
-                    ax.contour(xs, ys, field, levels=[0.0], colors=[_curve_style("transitive")["color"]],
-                               linewidths=0.9, linestyles="--")
+                    cs = ax.contour(xs, ys, field, levels=[0.0], colors=[_curve_style("transitive")["color"]],
+                                    linewidths=0.9, linestyles="--")
+                    if ax is axes[0] and data.group_margins is not None:
+                        for seg in cs.allsegs[0]:
+                            drawn.append((data.groups[g], seg[:, 0], seg[:, 1]))
             if data.exception_margin is not None:
                 xs, ys, field = _padded(data, data.exception_margin)
-                ax.contour(xs, ys, field, levels=[0.0], colors=["black"], linewidths=1.8)
+                cs = ax.contour(xs, ys, field, levels=[0.0], colors=["black"], linewidths=1.8)
+                if ax is axes[0] and data.exceptions:
+                    drawn.extend((data.exceptions, seg[:, 0], seg[:, 1]) for seg in cs.allsegs[0])
         ax.set_xlim(data.x_edges[0], data.x_edges[-1])
         ax.set_ylim(data.y_edges[0], data.y_edges[-1])
         if data.x_log:
@@ -227,7 +236,7 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
         if data.y_log:
             ax.set_yscale("log")
         ax.set_xlabel(_symbol(data.x_name))
-    _label_curves(axes[0], data)
+    _label_curves(axes[0], data, drawn)
     axes[0].set_ylabel(_symbol(data.y_name))
     lines = []
     if any(c.kind == "exception" for c in data.curves) or (points and data.exception_margin is not None
@@ -297,30 +306,66 @@ def _smooth_regions(ax: Any, data: PhaseData) -> None:
     inner.set_clip_path(clip)
 
 
-def _label_curves(ax: Any, data: PhaseData) -> None:
-    """Write the trials of each critical curve next to it, at a point inside the plot away from the others."""
-    used: list[tuple[float, float]] = []
+def _branches(x: np.ndarray, y: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The NaN-separated pieces of a polyline."""
+    bad = ~(np.isfinite(x) & np.isfinite(y))
+    cuts = np.flatnonzero(bad)
+    out = []
+    for idx in np.split(np.arange(len(x)), cuts):
+        idx = idx[~bad[idx]]
+        if idx.size:
+            out.append((x[idx], y[idx]))
+    return out
+
+
+def _label_curves(ax: Any, data: PhaseData, drawn: Sequence[tuple[Sequence[tuple[int, int]], np.ndarray, np.ndarray]]
+                  ) -> None:
+    """Write the trials of every drawn critical curve (each branch of it) next to it, at a point inside the plot
+    away from the labels already placed; near the right or top edge the label goes to the left or below.
+
+    ``drawn`` holds ``(trials, x, y)`` per drawn line (NaN separates branches)."""
+    used: list[tuple[float, float, float, float]] = []  # label boxes in axes fractions
     x0, x1, y0, y1 = data.x_edges[0], data.x_edges[-1], data.y_edges[0], data.y_edges[-1]
+    box = ax.get_position()
+    width_in, height_in = ax.figure.get_size_inches() * np.array([box.width, box.height])
+    char_w, line_h, pad = 0.058 / width_in, 0.14 / height_in, (5 / 72) / width_in  # 7 pt text
 
     def frac(v: np.ndarray, lo: float, hi: float, log: bool) -> np.ndarray:
         return (np.log(v) - np.log(lo)) / (np.log(hi) - np.log(lo)) if log else (v - lo) / (hi - lo)
 
-    for c in data.curves:
-        with np.errstate(all="ignore"):
-            fx, fy = frac(np.asarray(c.x), x0, x1, data.x_log), frac(np.asarray(c.y), y0, y1, data.y_log)
-        inside = np.flatnonzero(np.isfinite(fx) & np.isfinite(fy) & (fx > 0.03) & (fx < 0.75) & (fy > 0.06)
-                                & (fy < 0.9))
-        if not inside.size:
-            continue
-        candidates = inside[np.linspace(0, inside.size - 1, min(inside.size, 40)).astype(int)]
-        # the middle of the curve, or where it is farthest from the labels already placed
-        spread = [min((abs(float(fx[k]) - u) + abs(float(fy[k]) - v) for u, v in used), default=1.0)
-                  - 0.01 * abs(m - len(candidates) / 2) for m, k in enumerate(candidates)]
-        k = int(candidates[int(np.argmax(spread))])
-        used.append((float(fx[k]), float(fy[k])))
-        ax.annotate(_trials_text(c.trials), (c.x[k], c.y[k]), xytext=(4, 4), textcoords="offset points",
-                    fontsize=7, color="black" if c.kind == "exception" else "0.15",
-                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+    def overlap(b: tuple[float, float, float, float]) -> float:
+        out = sum(max(0.0, min(b[2], u[2]) - max(b[0], u[0])) * max(0.0, min(b[3], u[3]) - max(b[1], u[1]))
+                  for u in used)
+        return out + max(0.0, -b[0]) + max(0.0, b[2] - 1) + max(0.0, -b[1]) + max(0.0, b[3] - 1)
+
+    for trials, xs, ys in drawn:
+        text = _trials_text(trials)
+        w = char_w * len(text) + 2 * pad
+        for bx, by in _branches(np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)):
+            with np.errstate(all="ignore"):
+                fx, fy = frac(bx, x0, x1, data.x_log), frac(by, y0, y1, data.y_log)
+            inside = np.flatnonzero(np.isfinite(fx) & np.isfinite(fy) & (fx > 0.02) & (fx < 0.98) & (fy > 0.03)
+                                    & (fy < 0.97))
+            if not inside.size:
+                continue
+            candidates = inside[np.linspace(0, inside.size - 1, min(inside.size, 40)).astype(int)]
+            best: tuple[float, int, int, int, tuple[float, float, float, float]] | None = None
+            for m, k in enumerate(candidates):
+                for sx in (1, -1):  # label to the right or to the left of the point, above or below it
+                    for sy in (1, -1):
+                        u, v = float(fx[k]) + sx * pad, float(fy[k]) + sy * pad
+                        b = (u if sx > 0 else u - w, v if sy > 0 else v - line_h,
+                             u + w if sx > 0 else u, v + line_h if sy > 0 else v)
+                        score = overlap(b) * 100 + 0.01 * abs(m - len(candidates) / 2) / len(candidates)
+                        if best is None or score < best[0]:
+                            best = (score, int(k), sx, sy, b)
+            assert best is not None
+            _, k, sx, sy, b = best
+            used.append(b)
+            ax.annotate(text, (bx[k], by[k]), xytext=(4 * sx, 4 * sy), textcoords="offset points",
+                        ha="left" if sx > 0 else "right", va="bottom" if sy > 0 else "top", fontsize=7,
+                        color="0.15", bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none",
+                                            "alpha": 0.8})
 
 
 def marker_text(value: Any, value_float: float, width: int = 12) -> str:

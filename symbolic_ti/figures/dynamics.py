@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import sympy as sp
 
 from ..dynamics import Dynamics, critical_times, evaluate_grid
 from ..errors import ParameterError
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = ["TrajectoryData", "TimeHeatmapData", "trajectory_data", "time_heatmap_data", "draw_trajectories",
-           "draw_time_heatmap"]
+           "draw_time_heatmap", "identical_groups"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,6 +41,9 @@ class TrajectoryData:
     critical : tuple of tuple of (float, str)
         Per trial: (time, direction) of each certified crossing.
     log_time : bool
+    groups : tuple of tuple of int
+        Row indices of trials whose margins are the same exact closed form (drawn once, labelled together);
+        empty means every trial alone.
     """
 
     label: str
@@ -48,6 +52,7 @@ class TrajectoryData:
     margins: np.ndarray
     critical: tuple[tuple[tuple[float, str], ...], ...]
     log_time: bool
+    groups: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,7 +96,45 @@ def trajectory_data(dyn: Dynamics, trials: Sequence[Sequence[int]] | None = None
     t = _time_axis(t_range, count, log_time)
     gv = evaluate_grid(dyn, t, trials=list(chosen))
     marks = tuple(tuple((c.value, c.direction) for c in by[x].crossings) if x in by else () for x in chosen)
-    return TrajectoryData(dyn.label(), read_only(t), chosen, read_only(gv.margins()), marks, log_time)
+    margins = gv.margins()
+    return TrajectoryData(dyn.label(), read_only(t), chosen, read_only(margins), marks, log_time,
+                          identical_groups(dyn, chosen, margins))
+
+
+def identical_groups(dyn: Dynamics, trials: Sequence[Trial], margins: np.ndarray) -> tuple[tuple[int, ...], ...]:
+    """Group the rows of ``trials`` whose margins are exactly the same function of time.
+
+    Two trials are grouped only if their sampled ``margins`` agree (a cheap filter) and their exact closed
+    forms ``g f_t`` are identical (``expand`` of the difference is 0); without exact expressions (certified
+    numeric path) every trial stays alone.
+
+    Returns
+    -------
+    tuple of tuple of int
+        Row indices, each group in row order, groups ordered by their first row.
+    """
+    groups: list[list[int]] = []
+    exact = dyn.exact_expressions
+    forms: dict[int, object] = {}
+
+    def form(k: int) -> object:
+        if k not in forms:
+            forms[k] = dyn.margin(*trials[k])
+        return forms[k]
+
+    for k in range(len(trials)):
+        for g in groups:
+            if exact and np.allclose(margins[g[0]], margins[k], rtol=1e-12, atol=1e-14):
+                if sp.expand(form(g[0]) - form(k)) == 0:  # type: ignore[operator]
+                    g.append(k)
+                    break
+        else:
+            groups.append([k])
+    return tuple(tuple(g) for g in groups)
+
+
+def _trial_text(x: Trial) -> str:
+    return f"({x[0]}, {x[1]})"
 
 
 def time_heatmap_data(dyn: Dynamics, trial: Sequence[int], *, t_range: tuple[float, float] = (0.01, 100.0),
@@ -108,37 +151,63 @@ def time_heatmap_data(dyn: Dynamics, trial: Sequence[int], *, t_range: tuple[flo
 
 
 def draw_trajectories(data: TrajectoryData, *, title: str | None = None) -> Figure:
-    """Margin trajectories over time; each critical time is a marker on its curve (up: to correct)."""
-    fig = new_figure((7.0, 4.2))
+    """Margin trajectories over time; each critical time is a marker on its curve (up: to correct) and a dotted
+    vertical line, labelled on the top axis with its trials and time. Trials with identical margins (see
+    :attr:`TrajectoryData.groups`) are one curve and one legend entry ``"(3, 6) = (4, 7)"``."""
+    fig = new_figure((7.0, 4.6))
+    from matplotlib.colors import to_hex
+
     ax = fig.add_subplot(1, 1, 1)
-    for k, x in enumerate(data.trials):
-        (line,) = ax.plot(data.t, data.margins[k], lw=1.4, label=f"({x[0]},{x[1]})")
+    groups = data.groups or tuple((k,) for k in range(len(data.trials)))
+    marks: dict[float, str] = {}
+    for g in groups:
+        k = g[0]
+        name = " = ".join(_trial_text(data.trials[i]) for i in g)
+        times = [tc for tc, _ in data.critical[k]]
+        if times:
+            name += ", t* = " + ", ".join(f"{tc:.3g}" for tc in times)
+        (line,) = ax.plot(data.t, data.margins[k], lw=1.4, label=name)
         for tc, direction in data.critical[k]:
             ax.plot([tc], [0.0], marker="^" if direction == "to_correct" else "v", color=line.get_color(), ms=7)
-            ax.axvline(tc, color=line.get_color(), lw=0.6, ls=":")
+            ax.axvline(tc, color=line.get_color(), lw=0.7, ls=":")
+            if not any(abs(v - tc) <= 1e-9 * max(abs(v), 1.0) for v in marks):
+                marks[tc] = to_hex(line.get_color())
     ax.axhline(0.0, color="k", lw=0.8)
     if data.log_time:
         ax.set_xscale("log")
     ax.set_xlabel("training time t (gradient flow, unit learning rate)")
     ax.set_ylabel("margin")
-    ax.set_title(title or data.label, fontsize=9)
-    ax.legend(fontsize=7, ncol=2)
+    if marks:
+        ticks = sorted(marks)
+        top = ax.secondary_xaxis("top")
+        top.set_xticks(ticks, [f"{tc:.3g}" for tc in ticks], fontsize=7, rotation=90)
+        top.minorticks_off()
+        top.set_xlabel("critical times t* (dotted lines; marker up: becomes right)", fontsize=7)
+        for label, tc in zip(top.get_xticklabels(), ticks, strict=True):
+            label.set_color(marks[tc])
+    ax.set_title(title or data.label, fontsize=8, wrap=True)
+    ax.legend(fontsize=7, ncol=1, loc="upper left", title="trial (i, j), critical time", title_fontsize=7)
     return fig
 
 
 def draw_time_heatmap(data: TimeHeatmapData, *, title: str | None = None) -> Figure:
     """Heatmap of one trial's margin over (alpha, t), with its zero contour (the critical times)."""
-    fig = new_figure((6.0, 4.4))
+    from matplotlib.lines import Line2D
+
+    fig = new_figure((6.0, 4.6))
     ax = fig.add_subplot(1, 1, 1)
     m = data.margin
     vmax = float(np.nanmax(np.abs(m))) or 1.0
     mesh = ax.pcolormesh(data.alpha, data.t, m, cmap="RdBu", vmin=-vmax, vmax=vmax, shading="auto")
-    ax.contour(data.alpha, data.t, m, levels=[0.0], colors="k", linewidths=1.0)
+    if np.nanmin(m) < 0 < np.nanmax(m):
+        ax.contour(data.alpha, data.t, m, levels=[0.0], colors="k", linewidths=1.0)
+        ax.legend(handles=[Line2D([], [], color="k", lw=1.0,
+                                  label=f"margin of {_trial_text(data.trial)} = 0\n(its critical time t*(alpha))")],
+                  loc="lower right", fontsize=7, framealpha=0.9)
     if data.log_time:
         ax.set_yscale("log")
     ax.set_xlabel("conjunctivity alpha")
     ax.set_ylabel("training time t")
-    ax.set_title(title or f"margin of {data.trial}: {data.label}", fontsize=8)
-    fig.colorbar(mesh, ax=ax, label="margin")
+    ax.set_title(title or f"margin of {_trial_text(data.trial)}\n{data.label}", fontsize=8, wrap=True)
+    fig.colorbar(mesh, ax=ax, label=f"margin of {_trial_text(data.trial)} (red: wrong, blue: right)")
     return fig
-

@@ -1,0 +1,65 @@
+"""Number labels of the figures: heatmap cell values that never round a nonzero value to ``0.00``, and
+readable colour-bar ticks (0 and nice round values on each side of a diverging scale). No matplotlib."""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["cell_text", "diverging_ticks"]
+
+
+def cell_text(value: float) -> str:
+    """The label of a heatmap cell: 2 decimals for ``|value| >= 0.01``, else 2 significant digits
+    (``-0.0031``, ``4.2e-07``), and ``0`` only for an exact zero, so that no nonzero value reads ``0.00``/``-0.00``.
+
+    Parameters
+    ----------
+    value : float
+        Finite.
+
+    Returns
+    -------
+    str
+    """
+    if value == 0:
+        return "0"
+    if abs(value) >= 0.01:
+        text = f"{value:.2f}"
+        if float(text) != 0:
+            return text
+    return f"{value:.2g}"
+
+
+def _nice_step(span: float, count: int) -> float:
+    raw = span / count
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * (1 - 1e-12))
+
+
+def diverging_ticks(centre: float, down: float, up: float, per_side: int = 3) -> list[float]:
+    """Colour-bar ticks of a diverging scale from ``centre - down`` to ``centre + up``: the centre and, on each
+    side, the multiples of a round step (1, 2, 2.5 or 5 times a power of ten) that fit, at most about
+    ``per_side`` + 1 per side.
+
+    Parameters
+    ----------
+    centre : float
+    down, up : float >= 0
+        Extent of each side.
+    per_side : int, default 3
+
+    Returns
+    -------
+    list of float
+        Increasing, containing ``centre``.
+    """
+    ticks = [centre]
+    for sign, extent in ((-1.0, down), (1.0, up)):
+        if not extent > 0:
+            continue
+        step = _nice_step(extent, per_side)
+        k = 1
+        while k * step <= extent * (1 + 1e-9):
+            ticks.append(round(centre + sign * k * step, 12))
+            k += 1
+    return sorted(ticks)
