@@ -434,3 +434,26 @@ def test_irrational_coefficients_numeric_crossings():
             assert (1 if below > 0 else -1, 1 if above > 0 else -1) == want
         start = numeric_predictions(task, fam, {}, 1e-9)[tc.trial] * g
         assert tc.error_at_start == (start < 0)
+
+
+def test_json_float_of_a_critical_value_is_its_correctly_rounded_value():
+    """The JSON ``float`` of each exact critical value comes from its isolating interval (refined to 2**-54);
+    it must equal sympy's own 30-digit evaluation of the exact value, rounded to a float."""
+    import json
+
+    import sympy as sp
+
+    from symbolic_ti import critical
+    from symbolic_ti.export.jsonreport import expression_from_dict
+
+    d = json.loads(critical(9, ["6>4"], parameter="alpha", ridge="1/10").to_json(margins=False))
+    seen = 0
+    for trial in d["trials"]:
+        for c in trial["crossings"]:
+            exact = expression_from_dict(c["value_exact"])
+            assert c["value_exact"]["float"] == pytest.approx(float(sp.N(exact, 30)), rel=2 ** -52)
+            seen += 1
+    for f in d["failure_order"]:
+        assert f["value_exact"]["float"] == pytest.approx(float(sp.N(expression_from_dict(f["value_exact"]), 30)),
+                                                          rel=2 ** -52)
+    assert seen > 0

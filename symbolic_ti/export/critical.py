@@ -47,7 +47,7 @@ def crossing_to_dict(c: Crossing) -> dict[str, Any]:
         "value_float": c.value_float,
         "direction": c.direction,
         "kind": c.kind,
-        "value_exact": exact_value(c.value),
+        "value_exact": exact_value(c.value, known_float=c.value_float),
     }
     if isinstance(c, UncertainCrossing):
         out["uncertain"] = True
@@ -82,7 +82,7 @@ def critical_to_dict(report: CriticalReport, margins: bool = True) -> dict[str, 
         "symbolic": report.symbolic,
         "method": report.method,
         "trials": [trial_critical_to_dict(t, margins) for t in report.trials],
-        "failure_order": [{"trial": list(t), "value": v, "value_exact": exact_value(e)}
+        "failure_order": [{"trial": list(t), "value": v, "value_exact": exact_value(e, known_float=v)}
                           for (t, v), (_, e) in zip(report.failure_order, report.failure_values(), strict=True)],
         "notes": list(report.notes),
         "interval_exact": [exact_value(report.interval[0]), exact_value(report.interval[1])],

@@ -28,7 +28,7 @@ LARGE_SREPR = 20000
 ENCODINGS = ("srepr", "poly")
 
 
-def exact_value(e: Any, encoding: str = "srepr") -> dict[str, Any] | None:
+def exact_value(e: Any, encoding: str = "srepr", known_float: float | None = None) -> dict[str, Any] | None:
     """Store one expression as ``{"srepr", "latex", "text", "float"}`` (or ``{"poly", "latex", "text", "float"}``).
 
     Parameters
@@ -42,6 +42,11 @@ def exact_value(e: Any, encoding: str = "srepr") -> dict[str, Any] | None:
         (:func:`symbolic_ti.export.poly_form.poly_fraction`), the compact term lists ``poly`` replace ``srepr``
         and ``latex``/``text`` are printed from the terms (expanded, in time proportional to their size);
         otherwise, and for ``"srepr"``, the record below.
+    known_float : float, optional
+        The value of ``e`` as a float, already certified by the caller (e.g. a critical value's isolating
+        interval refined to a relative width of ``2**-54``, :attr:`symbolic_ti.analysis.roots.RealRoot.value_float`),
+        used as ``float`` instead of evaluating ``e`` again (``float`` of a ``CRootOf`` of high degree costs
+        ~20 ms in sympy).
 
     Returns
     -------
@@ -57,7 +62,7 @@ def exact_value(e: Any, encoding: str = "srepr") -> dict[str, Any] | None:
     if isinstance(e, PolyFraction):  # the solver's polynomial form: printed from its terms, no sympy printer
         return _fraction_value(e, encoding)
     e = sp.sympify(e)
-    value = _float(e)
+    value = known_float if known_float is not None else _float(e)
     if encoding == "poly":
         form = poly_fraction(e)
         if form is not None:
