@@ -261,7 +261,7 @@ def test_cli_plot_and_output(capsys, csv_file, tmp_path):
 
 @pytest.mark.parametrize("extra, words", [
     (["--data", "/nonexistent/x.csv"], ["--data", "does not exist"]),
-    (["--value-column", "zz"], ["--data", "'zz'", "available columns"]),
+    (["--value-column", "zz"], ["--value-column", "'zz'", "available columns"]),
     (["--filter", "n=7"], ["--filter", "n=7", "selects no rows", "'200'"]),
     (["--filter", "cond"], ["--filter", "COLUMN=VALUE"]),
     (["--item-columns", "first"], ["--item-columns", "A,B"]),

@@ -384,10 +384,8 @@ def load_behaviour(
         for _, r in numbered:
             if ci < len(r):
                 per_trial.setdefault((r[ia].strip(), r[ib].strip()), set()).add(r[ci].strip())  # type: ignore[arg-type]
-        if any(len(v) > 1 for v in per_trial.values()):
-            values_seen = sorted(set().union(*per_trial.values()))
-            if len(values_seen) <= 20:  # a design factor (model, phase, ...), not another measurement column
-                varying.append((col, tuple(values_seen)))
+        if any(len(v) > 1 for v in per_trial.values()):  # every pooled column, design factor or measurement
+            varying.append((col, tuple(sorted(set().union(*per_trial.values())))))
     if kind == "accuracy":
         bad = [t for t, g in zip(trials, gts, strict=True) if g is None]
         if bad:

@@ -22,7 +22,7 @@ import numpy as np
 
 from .model import LikelihoodModel
 
-__all__ = ["BoundInfo", "bound_of", "gradient_check", "likelihood_basis", "GAIN_TOLERANCE", "BOX_TOLERANCE"]
+__all__ = ["BoundInfo", "bound_of", "limit_text", "gradient_check", "likelihood_basis", "GAIN_TOLERANCE", "BOX_TOLERANCE"]
 
 #: Largest log-likelihood that a Newton step from a converged point may still gain.
 GAIN_TOLERANCE = 0.05
@@ -74,9 +74,16 @@ def bound_of(model: LikelihoodModel, z: np.ndarray, k: int) -> BoundInfo:
     end = c.natural_bound(side)
     if math.isfinite(end):
         return BoundInfo(side, True, f"at bound: domain end {end:g}")
-    limit = lo if side < 0 else hi
+    return BoundInfo(side, False, f"at bound: {limit_text(model, k, side)}")
+
+
+def limit_text(model: LikelihoodModel, k: int, side: int) -> str:
+    """``"optimiser limit e^9 = 8103"``: the optimiser box of coordinate ``k`` on ``side`` (-1 lower, +1 upper),
+    in optimiser coordinates (``e^z`` for an exponential coordinate) and in natural units."""
+    c = model.coords[k]
+    limit = c.zbounds[0] if side < 0 else c.zbounds[1]
     shown = f"e^{limit:g}" if c.kind == "exp" else f"{limit:g}"
-    return BoundInfo(side, False, f"at bound: optimiser limit {shown} = {c.to_natural(limit):.4g}")
+    return f"optimiser limit {shown} = {c.to_natural(limit):.4g}"
 
 
 def gradient_check(model: LikelihoodModel, z: np.ndarray, bounds: list[BoundInfo]) -> list[str]:

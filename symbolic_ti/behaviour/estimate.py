@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import FamilyError, ParameterError
 from ..families import FAMILIES, Family
-from .diagnostics import bound_of, gradient_check, likelihood_basis
+from .diagnostics import bound_of, gradient_check, likelihood_basis, limit_text
 from .fit_parts import ParameterEstimate
 from .model import LikelihoodModel
 from .optimize import minimize, profile_interval, scipy_optimize, starting_points
@@ -144,7 +144,13 @@ def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, ov
             lo, hi, lb, ub = profile_interval(model, zhat, idx, nll_min, threshold, better)
         else:
             lo, hi, lb, ub = math.nan, math.nan, False, False
-        estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub, bounds[idx].text))
+        limits = [limit_text(model, idx, side) if flag and math.isfinite(end)
+                  and not math.isfinite(c.natural_bound(side)) else ""
+                  for side, flag, end in ((-1, lb, lo), (1, ub, hi))]
+        problems += [f"{c.name}: the {'lower' if side < 0 else 'upper'} end of the profile interval is the "
+                     f"{text} (the interval is open there, not an estimated end)"
+                     for side, text in zip((-1, 1), limits, strict=True) if text]
+        estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub, bounds[idx].text, *limits))
     if better and better[0][0] < -1e-4:
         where = ", ".join(f"{n}={v:.4g}" for n, v in model.natural(better[0][1]).items())
         problems.append(f"the profile likelihood found a log-likelihood higher by {-better[0][0]:.3g} at {where}; "

@@ -34,6 +34,9 @@ class ParameterEstimate(Rendered):
         ``""`` for an interior estimate; else where the estimate sits, ``"at bound: domain end 0"`` (a boundary
         estimate: the interval is open on that side) or ``"at bound: optimiser limit e^7 = 1097"`` (no maximum
         inside the optimiser's box: the value is not an estimate).
+    lower_limit, upper_limit : str
+        ``""``, or e.g. ``"optimiser limit e^9 = 8103"`` when that end of the interval is a finite optimiser limit
+        rather than a domain end (``*_at_bound`` is then True too): the interval is open there.
     """
 
     name: str
@@ -43,6 +46,8 @@ class ParameterEstimate(Rendered):
     lower_at_bound: bool = False
     upper_at_bound: bool = False
     at_bound: str = ""
+    lower_limit: str = ""
+    upper_limit: str = ""
 
 
 @dataclass(frozen=True)

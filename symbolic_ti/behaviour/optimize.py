@@ -125,8 +125,11 @@ def profile_interval(model: LikelihoodModel, zhat: np.ndarray, k: int, nll_min: 
     Returns
     -------
     (lower, upper, lower_at_bound, upper_at_bound)
-        The ends (a domain end when the interval reaches the optimiser box; then the flag is True). Each end is
-        bracketed by doubling steps from ``zhat`` and found with ``brentq`` (``xtol = 1e-6`` in ``z``).
+        The ends; the flag is True when the interval reaches the optimiser box (within ``1e-3`` in ``z``). The
+        end is then the domain end where the box stands for one (``0`` of an exponential coordinate, either end
+        of a logistic one); otherwise it is the finite optimiser limit itself (e.g. ``e^9`` for the ridge),
+        which :func:`symbolic_ti.behaviour.diagnostics.limit_text` names. Each end is bracketed by doubling
+        steps from ``zhat`` and found with ``brentq`` (``xtol = 1e-6`` in ``z``).
     """
     opt = scipy_optimize()
     coord = model.coords[k]
@@ -168,6 +171,11 @@ def profile_interval(model: LikelihoodModel, zhat: np.ndarray, k: int, nll_min: 
             root = outside
         else:
             root = opt.brentq(excess, a, b, xtol=1e-6)
+        if abs(root - bound) < 1e-3:  # the end is the box itself: a domain end, or else an optimiser limit
+            end = coord.natural_bound(side)
+            ends.append(end if math.isfinite(end) else coord.to_natural(bound))
+            at_bound.append(True)
+            continue
         ends.append(coord.to_natural(root))
         at_bound.append(False)
     return ends[0], ends[1], at_bound[0], at_bound[1]

@@ -118,7 +118,11 @@ def _parse_labels(text: str) -> tuple[str, ...]:
 
 
 #: Where a loader message points: its first words and the option to name.
-_DATA_OPTIONS = (("filter", "--filter"), ("no rows", "--filter"), ("items ", "--items"),
+#: Message starts of the loaders (``column_index`` names each column's role first) and the option each is about.
+_DATA_OPTIONS = (("correct-count column", "--correct-column"), ("total-count column", "--total-column"),
+                 ("distance column", "--distance-column"), ("value column", "--value-column"),
+                 ("first-item column", "--item-columns"), ("second-item column", "--item-columns"),
+                 ("filter", "--filter"), ("no rows", "--filter"), ("items ", "--items"),
                  ("cannot tell from the column name", "--value-column"), ("count column", "--count-column"),
                  ("correct and total", "--correct-column"), ("correct-out-of-total", "--kind"),
                  ("subject column", "--subject-column"), ("item_labels", "--item-labels"))
@@ -294,8 +298,11 @@ def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: An
             return _run_compare(args, context, data, family)
     except DataError as err:
         msg = str(err)
-        option = ("--distance-column" if "distance" in msg.split(":")[-1][:40] or msg.startswith("distance") else
-                  "--kind" if msg.startswith("data by distance") else _data_option(msg, args))
+        option = _data_option(msg, args)
+        if option == "--data" and ("distance" in msg.split(":")[-1][:40] or msg.startswith("distance")):
+            option = "--distance-column"
+        elif option == "--data" and msg.startswith("data by distance"):
+            option = "--kind"
         raise context.fail(option, err) from None
     ridge = context.ridge(args)
     result = fit_distances(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts,

@@ -76,7 +76,15 @@ def _trial_list(ts: Iterable[Trial]) -> list[list[int]]:
 def parameter_dict(p: ParameterEstimate) -> dict[str, Any]:
     """JSON of one estimate (non-finite interval ends as strings)."""
     return {"name": p.name, "value": p.value, "lower": json_float(p.lower), "upper": json_float(p.upper),
-            "lower_at_bound": p.lower_at_bound, "upper_at_bound": p.upper_at_bound, "at_bound": p.at_bound or None}
+            "lower_at_bound": p.lower_at_bound, "upper_at_bound": p.upper_at_bound, "at_bound": p.at_bound or None,
+            "lower_limit": p.lower_limit or None, "upper_limit": p.upper_limit or None}
+
+
+def _end_note(at_bound: bool, limit: str) -> str:
+    """`` (domain end)``, `` (open: optimiser limit e^9)`` or nothing, after an interval end."""
+    if limit:
+        return f" (open: {limit.split(' = ')[0]})"
+    return " (domain end)" if at_bound else ""
 
 
 @renderer("text", ParameterEstimate)
@@ -85,8 +93,8 @@ def parameter_text(p: ParameterEstimate) -> str:
     where = f"   {p.at_bound}" if p.at_bound else ""
     if math.isnan(p.lower) and math.isnan(p.upper):
         return f"{p.name:<8} {number_text(p.value):>10}   (interval not computed){where}"
-    lo = number_text(p.lower) + (" (domain end)" if p.lower_at_bound else "")
-    hi = number_text(p.upper) + (" (domain end)" if p.upper_at_bound else "")
+    lo = number_text(p.lower) + _end_note(p.lower_at_bound, p.lower_limit)
+    hi = number_text(p.upper) + _end_note(p.upper_at_bound, p.upper_limit)
     if p.at_bound:
         where += "; the interval is open on that side"
     return f"{p.name:<8} {number_text(p.value):>10}   [{lo}, {hi}]{where}"

@@ -27,6 +27,16 @@ def _ground_truth(result: Result, chosen: tuple[Trial, ...]) -> np.ndarray:
     return np.array(out)
 
 
+def _to_float(c: Any) -> float:
+    """A constant coefficient as a float: evaluated at 30 digits first, so that ``pi``, ``sqrt`` and ``acos`` terms
+    and the named kernel constants (:class:`~symbolic_ti.families.relu.ReluKernelConstant` and its subclasses, as
+    in :func:`symbolic_ti.behaviour.model.compile_predictions`) round once."""
+    value = sp.sympify(c).evalf(30)
+    if not value.is_Number:
+        raise SolveError(f"compile_result: coefficient {c} is not a real constant")
+    return float(value)
+
+
 def _domains(result: Result, names: Iterable[str]) -> dict[str, tuple[float, float, bool, bool]]:
     table = {p.name: p for p in result.family.active_parameters}
     out = {}
@@ -131,8 +141,8 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
         trial_sign[k] = ns * ds
     monos = sorted({m for h in factors for m, _ in h.terms})
     mono_index = {m: r for r, m in enumerate(monos)}
-    split = tuple((tuple((mono_index[m], float(c)) for m, c in h.terms if c > 0),
-                   tuple((mono_index[m], -float(c)) for m, c in h.terms if c < 0)) for h in factors)
+    split = tuple((tuple((mono_index[m], _to_float(c)) for m, c in h.terms if c > 0),
+                   tuple((mono_index[m], -_to_float(c)) for m, c in h.terms if c < 0)) for h in factors)
     max_deg = tuple(max((m[k] for m in monos), default=0) for k in range(len(gens)))
     degree = max((sum(m) for m in monos), default=0)
     weights = np.array([len(h.terms) + degree + 2 for h in factors], dtype=float)
@@ -149,7 +159,7 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
         _max_deg=max_deg, _monomials=tuple(monos), _split_terms=split, _nonnegative=nonnegative,
         _weights=weights, _factors=tuple(factors), _rationals=tuple(rationals),
         _trial_rational=trial_rational, _trial_sign=trial_sign, _result=result, _conditions=conditions,
-        _const_float=np.array([float(rat.const) for rat in rationals]),
+        _const_float=np.array([_to_float(rat.const) for rat in rationals]),
     )
 
 
@@ -202,6 +212,8 @@ def _sympy_factored(result: Result, chosen: tuple[Trial, ...], syms: tuple[sp.Sy
                 const, fl = p.factor_list()
             except (sp.PolynomialError, NotImplementedError):  # pragma: no cover - exotic coefficient domains
                 const, fl = sp.Integer(1), [(p, 1)]
+            if sp.sympify(const).has(*gens):  # domain EX (e.g. pi and sqrt(3)): sympy returns p itself as the
+                const, fl = sp.Integer(1), [(p, 1)]  # "constant"; keep p as one (unfactored) factor instead
             for h, e in fl:
                 if h.LC() < 0 if h.LC().is_comparable else False:
                     h, const = -h, const * (-1) ** e

@@ -1,0 +1,53 @@
+"""The fit's messages name what they are about (issue 13 review, item 3): a missing column names its own option,
+and the pooling note lists every column that varies within the pooled trials (not only those with few values)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from symbolic_ti import Task, cli
+from symbolic_ti.behaviour.data import load_behaviour
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+MONKEY = ["fit", "--data", str(EXAMPLES / "monkey_sessions.csv"), "--items", "7", "--item-columns", "first,second",
+          "--item-labels", "A,B,C,D,E,F,G"]
+COUNTS = ["--correct-column", "correct", "--total-column", "total", "--subject-column", "session"]
+HUMAN = ["fit", "--data", str(EXAMPLES / "human_by_distance.csv"), "--items", "7", "--distance-column", "distance"]
+
+
+@pytest.mark.parametrize("base", [MONKEY, HUMAN], ids=["per-trial", "by-distance"])
+@pytest.mark.parametrize("option", ["--correct-column", "--total-column", "--subject-column"])
+def test_missing_count_or_subject_column_names_its_option(capsys, base, option):
+    args = base + COUNTS
+    args[args.index(option) + 1] = "nope"
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"symbolic-ti: error: argument {option}: ") and "'nope'" in err and "\n" not in err
+
+
+@pytest.mark.parametrize("base, extra, option", [
+    (MONKEY, ["--value-column", "nope", "--kind", "accuracy", "--count-column", "none"], "--value-column"),
+    (MONKEY, ["--value-column", "acc", "--count-column", "nope"], "--count-column"),
+    (HUMAN, ["--value-column", "nope", "--kind", "accuracy", "--count-column", "none"], "--value-column"),
+    (HUMAN, ["--value-column", "correct", "--kind", "accuracy", "--count-column", "nope"], "--count-column"),
+    (HUMAN[:-1] + ["nope"], ["--value-column", "correct", "--kind", "accuracy", "--count-column", "none"],
+     "--distance-column"),
+])
+def test_missing_value_count_distance_column_names_its_option(capsys, base, extra, option):
+    assert cli.main(base + extra) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"symbolic-ti: error: argument {option}: ") and "'nope'" in err
+
+
+def test_pooling_note_lists_every_varying_column(tmp_path):
+    """25 sessions (more than a handful of values) and a measurement column both vary within each trial."""
+    lines = ["session,item_a,item_b,p,rt"] + [f"{s},{a},{b},0.7,{300 + s}" for s in range(1, 26)
+                                                for a, b in ((1, 2), (2, 1), (2, 3), (3, 2))]
+    path = tmp_path / "s.csv"
+    path.write_text("\n".join(lines) + "\n")
+    d = load_behaviour(path, Task(3), value_column="p", count_column=None, truth_column=None, kind="probability")
+    cols = dict(d.averaged_over)
+    assert set(cols) == {"session", "rt"} and len(cols["session"]) == 25  # not p, the value column itself
+    assert "session (25 values)" in d.averaged_text()
