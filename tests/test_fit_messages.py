@@ -51,3 +51,19 @@ def test_pooling_note_lists_every_varying_column(tmp_path):
     cols = dict(d.averaged_over)
     assert set(cols) == {"session", "rt"} and len(cols["session"]) == 25  # not p, the value column itself
     assert "session (25 values)" in d.averaged_text()
+
+
+def test_pooling_note_names_design_columns_not_measurements(tmp_path):
+    """A column that varies within a trial is named as pooled when it is a design factor (labels, integer
+    session numbers), not when it holds measurements (non-integer numbers such as another accuracy)."""
+    from symbolic_ti import Task
+    from symbolic_ti.behaviour.data import load_behaviour
+
+    rows = ["item_a,item_b,p,n,session,other_score"]
+    for s in (1, 2):
+        for i, j in Task(3).trials:
+            rows.append(f"{i},{j},{0.6 + 0.1 * s},10,{s},{0.25 * s + 0.01 * i}")
+    f = tmp_path / "d.csv"
+    f.write_text("\n".join(rows) + "\n")
+    d = load_behaviour(f, Task(3), value_column="p", count_column="n")
+    assert [c for c, _ in d.averaged_over] == ["session"]

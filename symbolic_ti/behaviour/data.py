@@ -384,7 +384,7 @@ def load_behaviour(
         for _, r in numbered:
             if ci < len(r):
                 per_trial.setdefault((r[ia].strip(), r[ib].strip()), set()).add(r[ci].strip())  # type: ignore[arg-type]
-        if any(len(v) > 1 for v in per_trial.values()):  # every pooled column, design factor or measurement
+        if any(len(v) > 1 for v in per_trial.values()) and not _measurement(set().union(*per_trial.values())):
             varying.append((col, tuple(sorted(set().union(*per_trial.values())))))
     if kind == "accuracy":
         bad = [t for t, g in zip(trials, gts, strict=True) if g is None]
@@ -415,6 +415,16 @@ def load_behaviour(
         coding=coding,
     )
 
+
+
+def _measurement(values: set[str]) -> bool:
+    """Whether a column's values are measurements (numbers, some not integers: ``0.83``), not a design factor
+    (labels, or integers such as a session number) that the average pools over."""
+    try:
+        numbers = [float(v) for v in values if v]
+    except ValueError:
+        return False
+    return any(not x.is_integer() for x in numbers)
 
 
 def behaviour_from_arrays(task: Task, trials: Sequence[Trial], values: Sequence[float], counts: Sequence[float],
