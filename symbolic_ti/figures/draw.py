@@ -194,8 +194,17 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
     if present:
         top = max(max(present), int(ff.max()))
         gmap = ListedColormap([colors.get(g, "white") for g in range(top + 1)])
-        axes[1].pcolormesh(data.x_edges, data.y_edges, ff, cmap=gmap, vmin=-0.5, vmax=top + 0.5,
-                           shading="flat", rasterized=True)
+        if data.group_margins is not None and len(data.groups) > 1:
+            # each group where its margin is the smallest: boundaries between groups follow the exact level
+            # set m_g = min of the others (smooth), not the grid's cells
+            gm = np.asarray(data.group_margins, dtype=float)
+            for g in present:
+                lead = np.delete(gm, g, axis=0).min(axis=0) - gm[g]
+                xs, ys, field = _padded(data, lead)
+                axes[1].contourf(xs, ys, field, levels=[0.0, np.inf], colors=[colors[g]], antialiased=True)
+        else:
+            axes[1].pcolormesh(data.x_edges, data.y_edges, ff, cmap=gmap, vmin=-0.5, vmax=top + 0.5,
+                               shading="flat", rasterized=True)
         # the generalizing region (white) over it with a smooth boundary: the zero level of the smallest margin
         xs, ys, field = _padded(data, data.min_transitive_margin)
         axes[1].contourf(xs, ys, field, levels=[0.0, np.inf], colors=["white"], antialiased=True)
