@@ -43,7 +43,8 @@ import sympy as sp
 from ..errors import ParameterError
 from .activation_certified import CertifiedKappas, certified_kappas
 from .activation_quadrature import QuadratureKernel, parse_activation
-from .base import Family, Parameter, Trial
+from .base import Parameter, Trial
+from .layered import LayeredFamily
 from .kernel_values import kernel_value, register_kernel_values
 from .relu_kappas import relu_conjunctivity
 
@@ -163,10 +164,11 @@ def _numeric_recursion(activation: str, kind: str, depth: int, w2: Any, b2: Any,
     return out[1] / out[0], out[2] / out[0]
 
 
-class _ActivationFamily(Family):
+class _ActivationFamily(LayeredFamily):
     """Shared code of :class:`ActivationNNGP` and :class:`ActivationNTK`."""
 
     parameters: ClassVar[tuple[Parameter, ...]] = (_W, _B, _DEPTH)
+    _defaults = {"W_std": 1, "b_std": 0}
     exchangeable = True
     swap_invariant = True
     data_parameters = (("activation", "erf, sign, step (closed forms), or a sympy expression in u such as "
@@ -186,25 +188,10 @@ class _ActivationFamily(Family):
             self._quadrature = QuadratureKernel(self._activation, self._kind, self.depth,
                                                 self._values["W_std"], self._values["b_std"])
 
-    def _complete(self, bound: dict[str, sp.Expr]) -> dict[str, sp.Expr]:
-        if "depth" in self._explicit_symbolic:
-            raise ParameterError(f"{self.name}: depth cannot be symbolic; give an integer >= 1")
-        out = dict(bound)
-        out.setdefault("depth", sp.Integer(1))
-        for key, default in (("W_std", sp.Integer(1)), ("b_std", sp.Integer(0))):
-            if key not in self._explicit_symbolic:
-                out.setdefault(key, default)
-        return out
-
     @property
     def activation(self) -> str:
         """The activation: a closed-form name or the sympy expression's text."""
         return self._activation if isinstance(self._activation, str) else str(self._activation)
-
-    @property
-    def depth(self) -> int:
-        """Number of hidden layers."""
-        return int(self._values["depth"])
 
     @property
     def numeric_only(self) -> bool:
@@ -271,13 +258,6 @@ class _ActivationFamily(Family):
         """Exact ``K(a, b)``: 1, ``kappa_o`` or ``kappa_d`` by the number of shared positions, as the compact
         closed forms of :meth:`kappas` (not expanded: expanding nested forms only makes them longer)."""
         return self._kernel_expr(a, b, {})
-
-    def _kernel_expr(self, a: Trial, b: Trial, p: Mapping[str, sp.Expr]) -> sp.Expr:
-        shared = int(a[0] == b[0]) + int(a[1] == b[1])
-        if shared == 2:
-            return sp.Integer(1)
-        ko, kd = self.kappas()
-        return ko if shared == 1 else kd
 
     def kernel_numeric(self, a: Trial, b: Trial, p: Mapping[str, Any]) -> Any:
         shared = int(a[0] == b[0]) + int(a[1] == b[1])

@@ -51,7 +51,8 @@ import mpmath
 import sympy as sp
 
 from ..errors import ParameterError
-from .base import Family, Parameter, Trial
+from .base import Parameter, Trial
+from .layered import LayeredFamily
 from .kernel_values import kernel_value, register_kernel_values
 from .relu_kappas import ReluKernelConstant, relu_conjunctivity
 
@@ -195,27 +196,14 @@ def _explicit(kind: int, depth: int, dot: sp.Expr, slope: sp.Expr, p: sp.Expr) -
 register_kernel_values("pnas", _explicit)
 
 
-class _PnasFamily(Family):
+class _PnasFamily(LayeredFamily):
     """Shared code of :class:`PnasHidden` and :class:`PnasNTK` (the map: module docstring)."""
 
     parameters = (SLOPE, ADDITIVE, _DEPTH)
+    _defaults = {"p": 0}
     exchangeable = True
     swap_invariant = True
     _kind: str = "hidden"
-
-    def _complete(self, bound: dict[str, sp.Expr]) -> dict[str, sp.Expr]:
-        if "depth" in self._explicit_symbolic:
-            raise ParameterError(f"{self.name}: depth cannot be symbolic; give an integer >= 1, e.g. depth=2")
-        out = dict(bound)
-        out.setdefault("depth", sp.Integer(1))
-        if "p" not in self._explicit_symbolic:
-            out.setdefault("p", sp.Integer(0))
-        return out
-
-    @property
-    def depth(self) -> int:
-        """Number of layers."""
-        return int(self._values["depth"])
 
     def kappas(self) -> tuple[sp.Expr, sp.Expr]:
         """``(kappa_o, kappa_d)`` exactly, in the free parameters (cached)."""
@@ -254,13 +242,6 @@ class _PnasFamily(Family):
         """Exact ``K(a, b)``: 1, ``kappa_o`` or ``kappa_d`` by the number of shared positions, as the compact
         closed forms of :meth:`kappas` (not expanded: expanding nested forms only makes them longer)."""
         return self._kernel_expr(a, b, {})
-
-    def _kernel_expr(self, a: Trial, b: Trial, p: Mapping[str, sp.Expr]) -> sp.Expr:
-        shared = int(a[0] == b[0]) + int(a[1] == b[1])
-        if shared == 2:
-            return sp.Integer(1)
-        ko, kd = self.kappas()
-        return ko if shared == 1 else kd
 
     def kernel_numeric(self, a: Trial, b: Trial, p: Mapping[str, Any]) -> Any:
         # Independent of the sympy path: the same recursion in float or mpmath arithmetic.

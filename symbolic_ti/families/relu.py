@@ -50,8 +50,8 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from ..errors import ParameterError
-from .base import Family, Parameter, Trial
+from .base import Parameter, Trial
+from .layered import LayeredFamily
 from .relu_kappas import (_HALF, ReluKernelConstant, arccos_derivative, arccos_kernel, relu_conjunctivity,
                           relu_explicit, relu_ntk_kappas, relu_nngp_kappas)
 
@@ -77,25 +77,12 @@ DEPTH = Parameter("depth", _DEPTH_SYMBOL, sp.Integer(1), sp.oo, False, True,
                   integer=True)
 
 
-class _ReluFamily(Family):
+class _ReluFamily(LayeredFamily):
     """Shared code of :class:`ReluNNGP` and :class:`ReluNTK` (the network: module docstring)."""
 
     parameters = (DEPTH,)
     exchangeable = True
     swap_invariant = True
-
-    def _complete(self, bound: dict[str, sp.Expr]) -> dict[str, sp.Expr]:
-        if "depth" in self._explicit_symbolic:
-            raise ParameterError(f"{self.name}: depth cannot be symbolic; give an integer >= 1 "
-                                 "(the number of hidden layers), e.g. depth=1")
-        out = dict(bound)
-        out.setdefault("depth", sp.Integer(1))
-        return out
-
-    @property
-    def depth(self) -> int:
-        """Number of hidden layers ``L``."""
-        return int(self._values["depth"])
 
     def kappas(self) -> tuple[sp.Expr, sp.Expr]:
         """``(kappa_o, kappa_d)`` exactly (cached)."""
@@ -132,13 +119,6 @@ class _ReluFamily(Family):
             return sp.Integer(1), self.alpha_value(), self.kappas()[1]
         ko, kd = self.solver_kappas()
         return sp.Integer(1), (1 + kd - 2 * ko) / (1 - kd), kd
-
-    def _kernel_expr(self, a: Trial, b: Trial, p: Mapping[str, sp.Expr]) -> sp.Expr:
-        shared = int(a[0] == b[0]) + int(a[1] == b[1])
-        if shared == 2:
-            return sp.Integer(1)
-        ko, kd = self.kappas()
-        return ko if shared == 1 else kd
 
     def kernel_numeric(self, a: Trial, b: Trial, p: Mapping[str, Any]) -> Any:
         # Independent of the exact path: the recursion on the angle theta = acos(c), with J_1 = sin + (pi - t) cos
