@@ -22,7 +22,7 @@ from sympy.polys.matrices import DomainMatrix
 from .families.base import Family, Trial
 from .task import Task
 
-__all__ = ["GramSystem", "build_system", "is_swap_invariant", "swap"]
+__all__ = ["GramSystem", "build_system", "system_entries", "is_swap_invariant", "swap"]
 
 
 def swap(t: Trial) -> Trial:
@@ -102,6 +102,42 @@ def is_swap_invariant(task: Task, family: Family) -> bool:
     return True
 
 
+def system_entries(task: Task, family: Family, halved: bool, queries: tuple[Trial, ...] | None = None
+                   ) -> tuple[tuple[Trial, ...], list[sp.Expr], list[sp.Expr], list[int]]:
+    """The rows, Gram entries, query-kernel entries and targets of the ridge system, as sympy expressions (no
+    common domain: :func:`build_system` puts them in one; the certified numeric dynamics read them as balls).
+
+    Parameters
+    ----------
+    task : Task
+    family : Family
+    halved : bool
+        The antisymmetric halving (swap-invariant kernels only; the caller checks).
+    queries : tuple of trials, optional
+        Default every ordered trial of the task.
+
+    Returns
+    -------
+    (rows, gram, cross, targets)
+        ``rows`` the m training trials of the system; ``gram`` its m x m entries row by row; ``cross`` the
+        ``len(queries) x m`` query kernels row by row; ``targets`` the m targets. Halved: rows
+        ``task.positive_training``, targets 1, ``K(p, q) - K(p, swap q)``; full: every training trial, its
+        target, ``K(p, q)`` (docs/theory.md#antisymmetric-halving).
+    """
+    queries = task.trials if queries is None else queries
+    if halved:
+        rows = task.positive_training
+        targets = [1] * len(rows)
+
+        def k(a: Trial, b: Trial) -> sp.Expr:
+            return family.kernel(a, b) - family.kernel(a, swap(b))
+    else:
+        rows = tuple(t for t, _ in task.training)
+        targets = [y for _, y in task.training]
+        k = family.kernel
+    return (rows, [k(p, q) for p in rows for q in rows], [k(t, q) for t in queries for q in rows], targets)
+
+
 def build_system(
     task: Task,
     family: Family,
@@ -133,19 +169,8 @@ def build_system(
         in the one domain of :attr:`GramSystem.domain`.
     """
     queries = task.trials if queries is None else queries
-    if halved:
-        rows = task.positive_training
-        targets = [1] * len(rows)
-
-        def k(a: Trial, b: Trial) -> sp.Expr:
-            return family.kernel(a, b) - family.kernel(a, swap(b))
-    else:
-        rows = tuple(t for t, _ in task.training)
-        targets = [y for _, y in task.training]
-        k = family.kernel
+    rows, gram_entries, cross_entries, targets = system_entries(task, family, halved, queries)
     m = len(rows)
-    gram_entries = [k(p, q) for p in rows for q in rows]
-    cross_entries = [k(t, q) for t in queries for q in rows]
     extra = [sp.sympify(ridge)] if ridge is not None else []
     dom, elems = _common_domain(gram_entries + cross_entries + [sp.Integer(y) for y in targets] + extra)
     g = elems[: m * m]

@@ -30,7 +30,7 @@ import sympy as sp
 from ..analysis.roots_ball import ball_coefficients
 from ..errors import SolveError
 from ..families.base import Family, Trial
-from ..gram import is_swap_invariant, swap
+from ..gram import is_swap_invariant, system_entries
 from ..task import Task
 
 __all__ = ["Cluster", "NumericModes", "GramEntries", "gram_entries", "numeric_modes", "bits_of"]
@@ -177,19 +177,8 @@ class GramEntries:
 def gram_entries(task: Task, family: Family) -> GramEntries:
     """The halved (swap-invariant kernels) or full Gram matrix, cross kernels of every trial and targets."""
     halved = is_swap_invariant(task, family)
-    if halved:
-        rows: tuple[Trial, ...] = task.positive_training
-        targets: list[sp.Expr] = [sp.Integer(1)] * len(rows)
-
-        def k(a: Trial, b: Trial) -> sp.Expr:
-            return sp.sympify(family.kernel(a, b) - family.kernel(a, swap(b)))
-    else:
-        rows = tuple(t for t, _ in task.training)
-        targets = [sp.Integer(y) for _, y in task.training]
-
-        def k(a: Trial, b: Trial) -> sp.Expr:
-            return sp.sympify(family.kernel(a, b))
-    flat = [k(p, q) for p in rows for q in rows] + [k(x, q) for x in task.trials for q in rows] + targets
+    rows, gram, cross, targets = system_entries(task, family, halved)
+    flat = [sp.sympify(e) for e in gram + cross] + [sp.Integer(y) for y in targets]
     return GramEntries(halved, len(rows), task.trials, flat)
 
 
