@@ -13,7 +13,7 @@ from ..errors import ParameterError, SolveError
 from ..families.base import Trial
 from ..results import Result
 from .compiled import CompiledResult, _Factor, _Rational
-from .grid_poly import flint_factored
+from .grid_poly import flint_factored, signed_lookup
 
 __all__ = ["compile_result"]
 
@@ -199,11 +199,9 @@ def _sympy_factored(result: Result, chosen: tuple[Trial, ...], syms: tuple[sp.Sy
 
     def poly_id(p: sp.Poly) -> tuple[int, int]:
         key = tuple(sorted(p.terms()))
-        if key in poly_index:
-            return poly_index[key], 1
-        neg = tuple((m, -c) for m, c in key)
-        if neg in poly_index:
-            return poly_index[neg], -1
+        known = signed_lookup(poly_index, key)
+        if known is not None:
+            return known
         parts: list[tuple[int, int]] = []
         if p.is_ground:
             const = p.LC() if not p.is_zero else sp.Integer(0)

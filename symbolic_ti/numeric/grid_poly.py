@@ -22,7 +22,7 @@ from sympy.polys.polytools import parallel_poly_from_expr
 from ..families.base import Trial
 from ..results import PolyFraction, Result, Terms
 
-__all__ = ["poly_fraction", "flint_factored"]
+__all__ = ["poly_fraction", "flint_factored", "signed_lookup"]
 
 _flint: Any
 try:  # python-flint is a dependency; keep the grid working without it (sympy path)
@@ -98,6 +98,15 @@ def _fraction(result: Result, t: Trial) -> PolyFraction | None:
     return f if f is not None else poly_fraction(result.predictions[t])
 
 
+def signed_lookup(index: dict[tuple, int], key: tuple) -> tuple[int, int] | None:
+    """``(id, 1)`` if the polynomial with sorted terms ``key`` ((monomial, coefficient) pairs) is in ``index``,
+    ``(id, -1)`` if its negative is, else ``None``: the grid compilers factor each polynomial once, up to sign."""
+    if key in index:
+        return index[key], 1
+    neg = tuple((m, -c) for m, c in key)
+    return (index[neg], -1) if neg in index else None
+
+
 def flint_factored(result: Result, chosen: tuple[Trial, ...], syms: tuple[sp.Symbol, ...]) -> Any:
     """Distinct numerators and denominators of the chosen closed forms, factored once each with FLINT.
 
@@ -127,11 +136,9 @@ def flint_factored(result: Result, chosen: tuple[Trial, ...], syms: tuple[sp.Sym
 
     def poly_id(terms: dict[tuple[int, ...], Fraction]) -> tuple[int, int]:
         key = tuple(sorted(terms.items()))
-        if key in poly_index:
-            return poly_index[key], 1
-        neg = tuple((m, -c) for m, c in key)
-        if neg in poly_index:
-            return poly_index[neg], -1
+        known = signed_lookup(poly_index, key)
+        if known is not None:
+            return known
         scale = math.lcm(*(c.denominator for _, c in key)) if key else 1
         p = ctx.from_dict({m: int(c * scale) for m, c in key})
         parts: list[tuple[int, int]] = []
