@@ -72,6 +72,25 @@ def test_conjunctivity_rows_agree_with_direct_calls(conj_local):
         assert sorted(zip(got.i, got.j, strict=True)) == sorted(t for t in rep.first_failing if t[0] < t[1])
 
 
+def test_mirror_writes_the_rows_a_direct_computation_gives(conj_local, tmp_path):
+    # mirror = true computes one of each pair W>L, (n+1-L)>(n+1-W) and maps the other's rows over; the table
+    # must be the one computed without the symmetry (conj_local), row for row, categories included
+    spec = spec_from_dict({**CONJ, "mirror": True})
+    kept = [c for s in make_shards(spec) for c in s.configs]
+    assert len(kept) == 10 and sum(c.mirror is not None for c in kept) == 7  # 17 configurations, 7 pairs
+    summary = run_sweep(spec, tmp_path / "mirror", jobs=0)
+    assert summary.ok and summary.configurations == 10
+    got = table(tmp_path / "mirror")
+    mirrored = got[got.mirror_of.notna()]
+    assert set(zip(mirrored.n, mirrored.exceptions, strict=True)) == {
+        (6, "6>4"), (6, "5>3"), (6, "6>3"), (7, "7>5"), (7, "6>4"), (7, "7>4"), (7, "6>3")}
+    want = table(conj_local)
+    cols = [c for c in want.columns if c != "mirror_of"]
+    order = ["config", "ridge", "quantity", "i", "j"]
+    pd.testing.assert_frame_equal(got[cols].sort_values(order).reset_index(drop=True),
+                                  want[cols].sort_values(order).reset_index(drop=True))
+
+
 def test_alpha_first_is_where_a_margin_of_derive_changes_sign(conj_local):
     """Independent of critical_conjunctivity: the exact margins of derive() just below and above alpha*_first."""
     df = table(conj_local)

@@ -83,6 +83,8 @@ BAD = [
     ("n = [5]\nexceptions = [{kind = 'explicit', sets = [[]]}]\n", "must be a non-empty list"),
     ("n = [5]\nexceptions = 'all'\n", "key 'exceptions[0]': must be a table"),
     ("n = [5\n", "is not valid TOML"),
+    ("n = [5]\nmirror = 'yes'\n", "key 'mirror': must be true or false"),
+    ("n = [5]\nmirror = true\ncompute = ['margins']\n", "key 'mirror': is allowed only with compute in"),
 ]
 
 

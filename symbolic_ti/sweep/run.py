@@ -35,11 +35,13 @@ class DryRun:
     shards: int
     estimated_seconds: float
     by_n: tuple[tuple[int, int, float], ...]
+    mirrored: int = 0
 
     def text(self) -> str:
         """A short report: totals and the estimated cost per n (largest first)."""
-        lines = [f"sweep {self.name!r}: {self.configurations} configurations in {self.shards} shards, estimated "
-                 f"{self.estimated_seconds:.4g} s of one core ({self.estimated_seconds / 3600:.3g} h)"]
+        also = f" (and {self.mirrored} written from them by the reversal symmetry)" if self.mirrored else ""
+        lines = [f"sweep {self.name!r}: {self.configurations} configurations{also} in {self.shards} shards, "
+                 f"estimated {self.estimated_seconds:.4g} s of one core ({self.estimated_seconds / 3600:.3g} h)"]
         lines += [f"  n = {n}: {c} configurations, ~{s:.3g} s" for n, c, s in sorted(self.by_n, key=lambda r: -r[2])[:8]]
         return "\n".join(lines)
 
@@ -100,7 +102,8 @@ def dry_run(spec: SweepSpec) -> DryRun:
     for c in configurations(spec):
         by_n.setdefault(c.n, []).append(estimate_seconds(c, spec))
     return DryRun(spec.name, sum(len(s.configs) for s in shards), len(shards), sum(s.cost for s in shards),
-                  tuple((n, len(v), sum(v)) for n, v in by_n.items()))
+                  tuple((n, len(v), sum(v)) for n, v in by_n.items()),
+                  sum(c.mirror is not None for s in shards for c in s.configs))
 
 
 def _outcomes(spec: SweepSpec, todo: list[Shard], engine: str, jobs: int | None, workers: int | None,
@@ -167,7 +170,7 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
             write_shard(out, spec, shard, result)
             written += 1
             computed += len(shard.configs)
-            failed += [(r["config"], r["error"]) for r in result if r.get("error")]
+            failed += [(r["config"], r["error"]) for r in result if r.get("error") and not r.get("mirror_of")]
             elapsed = time.perf_counter() - start
             rate = computed / elapsed if elapsed > 0 else 0.0
             eta = (total - computed) / rate if rate > 0 else 0.0

@@ -10,6 +10,7 @@ one)::
     ridge = ["ridgeless", "1/10"]       # read by symbolic_ti.arguments.parse_ridge
     compute = ["critical_conjunctivity", "first_failing"]
     output = "sweep-output"             # a directory; --output overrides it
+    mirror = true                       # compute one of each pair W>L, (n+1-L)>(n+1-W) (see SweepSpec)
 
     [parameters]                        # exact values, every combination is a configuration
     kappa_d = ["0"]
@@ -49,7 +50,7 @@ from ..arguments import check_int, exact_number, parse_interval, parse_ridge, re
 from ..errors import SymbolicTIError, ParameterError
 from ..task import MAX_ITEMS, Task
 
-__all__ = ["QUANTITIES", "EXCEPTION_KINDS", "ExceptionAxis", "CriticalSpec", "SweepSpec", "load_spec",
+__all__ = ["QUANTITIES", "MIRROR_QUANTITIES", "EXCEPTION_KINDS", "ExceptionAxis", "CriticalSpec", "SweepSpec", "load_spec",
            "spec_from_dict", "SpecError"]
 
 #: What a sweep can compute per configuration (one row per configuration and quantity, or per trial).
@@ -57,7 +58,9 @@ QUANTITIES = ("predictions", "margins", "critical_conjunctivity", "first_failing
 #: Kinds of exception generators.
 EXCEPTION_KINDS = ("none", "single", "pairs", "explicit")
 _TOP_KEYS = ("name", "n", "family", "parameters", "ridge", "compute", "exceptions", "critical", "trials", "output",
-             "shard_seconds")
+             "shard_seconds", "mirror")
+#: What ``mirror = true`` may be used with: quantities invariant under the reversal of the items.
+MIRROR_QUANTITIES = ("critical_conjunctivity", "first_failing")
 _AXIS_KEYS = ("kind", "span", "n_min", "n_max", "sets")
 
 
@@ -140,6 +143,12 @@ class SweepSpec:
     name : str
     shard_seconds : float
         Target estimated seconds of work per shard (small configurations are grouped into one shard file).
+    mirror : bool
+        Compute only one of each pair of configurations related by the reversal of the items ``i -> n + 1 - i``
+        (the exception ``W>L`` becomes ``(n+1-L)>(n+1-W)``) and write the other's rows from it: same
+        ``alpha*_first``, first failing trials ``(i, j) -> (n+1-j, n+1-i)``, column ``mirror_of`` naming the
+        computed configuration. Only with ``compute`` in :data:`MIRROR_QUANTITIES` (the exchangeable family,
+        whose kernel does not depend on the item order). The symmetry: docs/atlas.md ("Reversal symmetry").
     """
 
     n: tuple[int, ...]
@@ -153,6 +162,7 @@ class SweepSpec:
     output: str | None = None
     name: str = "sweep"
     shard_seconds: float = field(default=5.0)
+    mirror: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dictionary (the form stored in the dataset's metadata)."""
@@ -162,6 +172,8 @@ class SweepSpec:
         """SHA-256 of the spec without ``output`` (a resumed sweep must have the same digest)."""
         d = self.to_dict()
         d.pop("output", None)
+        if not d.get("mirror"):
+            d.pop("mirror", None)  # specs without the option keep the digest they had before it existed
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()
 
     def parameter_points(self) -> list[tuple[tuple[str, str], ...]]:
@@ -293,7 +305,8 @@ def spec_from_dict(data: Mapping[str, Any]) -> SweepSpec:
     ----------
     data : mapping
         Keys ``n`` (required), ``exceptions``, ``family``, ``parameters``, ``ridge``, ``compute``, ``critical``,
-        ``trials``, ``output``, ``name``, ``shard_seconds`` (see the module docstring).
+        ``trials``, ``output``, ``name``, ``shard_seconds``, ``mirror`` (see the module docstring and
+        :class:`SweepSpec`).
 
     Returns
     -------
@@ -326,6 +339,9 @@ def spec_from_dict(data: Mapping[str, Any]) -> SweepSpec:
     shard_seconds = data.get("shard_seconds", 5.0)
     if isinstance(shard_seconds, bool) or not isinstance(shard_seconds, (int, float)) or shard_seconds <= 0:
         raise _fail("shard_seconds", f"must be a number of seconds > 0, got {shard_seconds!r}")
+    mirror = data.get("mirror", False)
+    if not isinstance(mirror, bool):
+        raise _fail("mirror", f"must be true or false, got {mirror!r}")
     output = data.get("output")
     if output is not None and not isinstance(output, str):
         raise _fail("output", f"must be a directory path, got {output!r}")
@@ -336,7 +352,7 @@ def spec_from_dict(data: Mapping[str, Any]) -> SweepSpec:
         ridge=tuple(str(r) for r in _as_list(data.get("ridge", "ridgeless"), "ridge")),
         compute=compute, critical=critical,
         trials=_trials(data["trials"]) if "trials" in data else None,
-        output=output, name=str(name), shard_seconds=float(shard_seconds))
+        output=output, name=str(name), shard_seconds=float(shard_seconds), mirror=mirror)
     return spec.validated()
 
 
@@ -420,6 +436,11 @@ def _check(spec: SweepSpec) -> None:
                                                              ("lambda", "ridge") and set(spec.compute) == {"critical"}):
                 raise _fail("ridge", f"{r!r}: a symbolic ridge is allowed only for compute = ['critical'] with "
                                      "parameter = 'lambda'")
+    if spec.mirror:
+        other = sorted(set(spec.compute) - set(MIRROR_QUANTITIES))
+        if other:
+            raise _fail("mirror", f"is allowed only with compute in {', '.join(MIRROR_QUANTITIES)} (invariant under "
+                                  f"the reversal of the items), got {other[0]!r}")
     if spec.trials is not None:
         try:
             resolve_trials(Task(min(spec.n)), list(spec.trials))

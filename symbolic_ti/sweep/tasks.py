@@ -26,7 +26,7 @@ from ..task import Task
 from .spec import SweepSpec
 
 __all__ = ["Configuration", "Shard", "COLUMNS", "configurations", "estimate_seconds", "make_shards", "run_shard",
-           "ridge_label"]
+           "ridge_label", "reversed_exception"]
 
 #: The columns of every row, with their Arrow types (see :mod:`symbolic_ti.sweep.dataset`).
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -34,7 +34,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("n_exceptions", "int64"), ("L", "int64"), ("W", "int64"), ("span", "int64"), ("ridge", "string"),
     ("ridge_float", "float64"), ("quantity", "string"), ("i", "int64"), ("j", "int64"), ("category", "string"),
     ("value", "string"), ("value_float", "float64"), ("detail", "string"), ("error", "string"),
-    ("seconds", "float64"),
+    ("seconds", "float64"), ("mirror_of", "string"),
 )
 
 
@@ -46,6 +46,9 @@ class Configuration:
     parameters: tuple[tuple[str, str], ...]
     n: int
     exceptions: tuple[str, ...]
+    #: With ``mirror = true``: the exception set of the configuration whose rows are written from this one's by
+    #: the reversal of the items (``None`` when there is none, or it is this one).
+    mirror: tuple[str, ...] | None = None
 
     @property
     def key(self) -> str:
@@ -69,8 +72,19 @@ class Shard:
         return f"part-{self.index:05d}-{digest}.parquet"
 
 
+def reversed_exception(exception: str, n: int) -> str:
+    """The exception ``W>L`` after renumbering the items ``i -> n + 1 - i``: ``(n+1-L)>(n+1-W)`` (same span)."""
+    W, L = (int(x) for x in exception.split(">"))
+    return f"{n + 1 - L}>{n + 1 - W}"
+
+
 def configurations(spec: SweepSpec) -> list[Configuration]:
-    """Every configuration of ``spec`` without repeats, in axis order (family, parameters, n, exceptions)."""
+    """Every configuration of ``spec`` to compute, without repeats, in axis order (family, parameters, n,
+    exceptions).
+
+    With ``spec.mirror``, of two configurations related by the reversal of the items only the first in axis
+    order is returned, with the other's exception set in :attr:`Configuration.mirror`.
+    """
     out: dict[str, Configuration] = {}
     for family in spec.family:
         for point in spec.parameter_points():
@@ -79,21 +93,37 @@ def configurations(spec: SweepSpec) -> list[Configuration]:
                     for excs in axis.exception_sets(n):
                         c = Configuration(family, point, n, excs)
                         out.setdefault(c.key, c)
-    return list(out.values())
+    if not spec.mirror:
+        return list(out.values())
+    by_set = {(c.family, c.parameters, c.n, frozenset(c.exceptions)): c for c in out.values()}
+    kept: list[Configuration] = []
+    written_from_other: set[str] = set()
+    for c in out.values():
+        if c.key in written_from_other:
+            continue
+        m = by_set.get((c.family, c.parameters, c.n, frozenset(reversed_exception(e, c.n) for e in c.exceptions)))
+        if m is not None and m.key != c.key:
+            written_from_other.add(m.key)
+            c = Configuration(c.family, c.parameters, c.n, c.exceptions, m.exceptions)
+        kept.append(c)
+    return kept
 
 
 def estimate_seconds(config: Configuration, spec: SweepSpec) -> float:
     """Estimated seconds of one configuration on one core.
 
-    The exchangeable critical-conjunctivity cost is the fit ``0.94 s (n / 61)^3.2`` to measurements of
-    ``critical_gammas`` plus four ridges on the development machine (n = 11, 21, 41, 61: 0.005, 0.031, 0.28,
-    0.94 s); a derive of a dense family is taken as 30 times that with one more power of n (an order of
-    magnitude, used only to order and group the work).
+    The exchangeable critical-conjunctivity cost (``critical_gammas`` once plus four ridges) is the fit
+    ``0.231 s (n / 61)^4.07`` to the CPU times of ``benchmarks/bench_conjunctivity.py --atlas-sample 61,81,101``
+    on the development machine (means over spans 2..6 and three positions: 0.231, 0.725, 1.796 s; see
+    docs/atlas.md). A derive is taken as ``0.94 s (n / 61)^3.2`` per ridge (exchangeable), or 30 times that
+    with one more power of n for a dense family (an order of magnitude, used only to order and group the work).
     """
     scale = config.n / 61
-    per = 0.94 * scale ** 3.2
+    per = 0.0
+    if {"critical_conjunctivity", "first_failing"} & set(spec.compute):
+        per += 0.231 * scale ** 4.07
     if config.family != "exchangeable" or {"predictions", "margins", "critical"} & set(spec.compute):
-        per += (30 * scale ** 4 if config.family != "exchangeable" else per) * len(spec.ridge)
+        per += (30 * scale ** 4 if config.family != "exchangeable" else 0.94 * scale ** 3.2) * len(spec.ridge)
     return 2e-3 + per * (1 + 0.5 * max(0, len(config.exceptions) - 1))
 
 
@@ -155,7 +185,7 @@ def _row(base: dict[str, Any], quantity: str, trial: tuple[int, int] | None = No
     return {**base, "quantity": quantity, "i": None if trial is None else trial[0],
             "j": None if trial is None else trial[1], "category": category,
             "value": None if value is None else str(value), "value_float": value_float,
-            "detail": detail, "error": None}
+            "detail": detail, "error": None, "mirror_of": None}
 
 
 def _conjunctivity_rows(config: Configuration, spec: SweepSpec, ridges: list[sp.Expr | None]) -> list[dict]:
@@ -224,11 +254,42 @@ def _one(config: Configuration, spec: SweepSpec, ridges: list[sp.Expr | None]) -
         message = f"{type(err).__name__}: {' '.join(str(err).split())} (at {last.name}, line {last.lineno})"
         rows = [{**_base(config, None), "ridge": None, "ridge_float": math.nan, "quantity": "error", "i": None,
                  "j": None, "category": None, "value": None, "value_float": math.nan, "detail": None,
-                 "error": message}]
+                 "error": message, "mirror_of": None}]
     seconds = time.perf_counter() - start
     for r in rows:
         r["seconds"] = seconds
+    if config.mirror is not None:
+        rows += _mirrored_rows(config, rows)
     return rows
+
+
+def _mirrored_rows(config: Configuration, rows: list[dict]) -> list[dict]:
+    """The rows of the reversed configuration, from ``rows`` of ``config``.
+
+    Renumbering the items ``i -> n + 1 - i`` maps the task with exceptions ``W>L`` to the one with
+    ``(n+1-L)>(n+1-W)`` and the trial ``(i, j)`` to ``(n+1-j, n+1-i)``; the exchangeable Gram matrix is the same,
+    so every margin, ``alpha*_first`` and the first failing trials map over (checked against a direct
+    computation in tests/test_sweep.py; docs/atlas.md, "Reversal symmetry"). Categories are those of the
+    reversed task.
+    """
+    start = time.perf_counter()
+    assert config.mirror is not None
+    other = Configuration(config.family, config.parameters, config.n, config.mirror)
+    n = config.n
+    task = Task(n, list(other.exceptions))
+    out = []
+    for r in rows:
+        base = _base(other, None)
+        new = {**r, **{k: base[k] for k in ("config", "exceptions", "n_exceptions", "L", "W", "span")},
+               "mirror_of": config.key}
+        if r["i"] is not None:
+            new["i"], new["j"] = n + 1 - r["j"], n + 1 - r["i"]
+            new["category"] = task.category((new["i"], new["j"]))
+        out.append(new)
+    seconds = time.perf_counter() - start
+    for r in out:
+        r["seconds"] = seconds
+    return out
 
 
 def run_shard(spec: SweepSpec, shard: Shard) -> list[dict[str, Any]]:
@@ -247,7 +308,8 @@ def run_shard(spec: SweepSpec, shard: Shard) -> list[dict[str, Any]]:
         missing with ``detail = "never"`` when no test trial ever fails) and one per (configuration, ridge,
         trial) for ``first_failing`` (pairs ``i < j``), ``prediction``, ``margin`` and ``critical:<name>``
         (one per crossing; ``detail`` its direction). A configuration that raises gives one row with
-        ``quantity = "error"`` and the message in ``error``; the others are computed.
+        ``quantity = "error"`` and the message in ``error``; the others are computed. With ``spec.mirror``,
+        each configuration's rows are followed by those of its reversed configuration (``mirror_of`` set).
     """
     ridges = [parse_ridge(r) for r in spec.ridge]
     rows: list[dict[str, Any]] = []
