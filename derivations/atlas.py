@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import time
 from pathlib import Path
 
@@ -120,6 +121,23 @@ def summary(df) -> str:
             cells.append("-" if row is None else {"crossing": f"{row.value_float:.4g}", "at_start": "0+",
                                                   "never": "never"}[row.detail])
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    lines += ["", "Central exception, ridgeless gamma*_first n^2 (gamma = 2 alpha / (1 - alpha)) against the network "
+              "limit (2 arccosh((2D+1)/D))^2 of docs/critical_conjunctivity.md:", "",
+              "| n | D = 2 | D = 3 | D = 4 | D = 5 | D = 6 | order of the spans, first failing first |",
+              "|---|---|---|---|---|---|---|"]
+    for n in [m for m in (21, 41, 61, 81, 101) if m in set(r.n)]:
+        vals = {}
+        for D in (2, 3, 4, 5, 6):
+            s = r[(r.n == n) & (r.span == D) & (r.detail == "crossing")]
+            s = s.assign(off=(s.L + s.W - (n + 1)).abs() * 2 + (s.L + s.W > n + 1)).sort_values("off")
+            if len(s):
+                a_ = s.iloc[0].value_float
+                vals[D] = 2 * a_ / (1 - a_) * n * n
+        order = " < ".join(f"D={D}" for D in sorted(vals, key=vals.get))
+        lines.append(f"| {n} | " + " | ".join(f"{vals[D]:.3f}" if D in vals else "-" for D in (2, 3, 4, 5, 6))
+                     + f" | {order} |")
+    lines.append("| limit | " + " | ".join(f"{(2 * math.acosh((2 * D + 1) / D)) ** 2:.3f}" for D in (2, 3, 4, 5, 6))
+                 + " | D=6 < D=5 < D=4 < D=3 < D=2 |")
     pairs = df[(df.quantity == "alpha_first") & (df.n_exceptions == 2)]
     if len(pairs):
         lines += ["", "Two exceptions (n <= 15):", "", "| ridge | configurations | wrong as alpha -> 0+ | crossing "
