@@ -4,8 +4,9 @@ Results and reports are plain data (:mod:`symbolic_ti.results`, :mod:`symbolic_t
 ``to_text``, ``to_latex``, ``to_dict``, ``to_json`` methods and notebook hooks (``_repr_latex_``,
 ``_repr_html_``) come from :class:`Rendered` and call :func:`render`, which looks up the renderer that
 :mod:`symbolic_ti.export` registered for the object's type with :func:`renderer`. So data flows one way: the
-export package imports the report types, never the other way round. ``import symbolic_ti`` registers every
-renderer.
+export package imports the report types, never the other way round. The renderers are registered lazily:
+``import symbolic_ti`` names the package that registers them (:func:`renderers_from`), and the first lookup that
+finds no renderer imports it, so that a command which renders nothing never pays for importing the renderers.
 
 Formats: ``"text"``, ``"latex"``, ``"dict"`` (JSON-ready), ``"notebook_latex"`` (MathJax for Jupyter) and
 ``"html"`` (Jupyter; a renderer may return ``None`` to let the notebook fall back to LaTeX).
@@ -13,18 +14,23 @@ Formats: ``"text"``, ``"latex"``, ``"dict"`` (JSON-ready), ``"notebook_latex"`` 
 
 from __future__ import annotations
 
+import importlib
 import json
+import threading
 from typing import Any, TypeVar
 from collections.abc import Callable
 
 from .errors import ExportError
 
-__all__ = ["FORMATS", "renderer", "render", "has_renderer", "dumps", "Rendered"]
+__all__ = ["FORMATS", "renderer", "renderers_from", "render", "has_renderer", "dumps", "Rendered"]
 
 #: The formats a renderer can be registered for.
 FORMATS = ("text", "latex", "dict", "notebook_latex", "html")
 
 _RENDERERS: dict[tuple[str, type], Callable[..., Any]] = {}
+#: Modules whose import registers renderers, not imported yet (:func:`renderers_from`).
+_PENDING: list[str] = []
+_PENDING_LOCK = threading.RLock()  # held while importing, so that another thread's lookup waits for it
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,12 +53,48 @@ def renderer(fmt: str, cls: type) -> Callable[[F], F]:
     return register
 
 
-def _lookup(fmt: str, obj: Any) -> Callable[..., Any] | None:
+def renderers_from(module: str) -> None:
+    """Name a module whose import registers renderers; it is imported by the first lookup that finds none.
+
+    ``import symbolic_ti`` names :mod:`symbolic_ti.export` this way, so that importing the package does not import
+    every renderer (and what they import) before any result is rendered; this module never imports it itself.
+
+    Parameters
+    ----------
+    module : str
+        Absolute module name, e.g. ``"symbolic_ti.export"``.
+    """
+    with _PENDING_LOCK:
+        if module not in _PENDING:
+            _PENDING.append(module)
+
+
+def _load_pending() -> bool:
+    """Import the modules named by :func:`renderers_from` not imported yet; whether there were any."""
+    with _PENDING_LOCK:
+        if not _PENDING:
+            return False
+        while _PENDING:
+            module = _PENDING[0]
+            importlib.import_module(module)  # an ImportError leaves the module pending
+            if _PENDING and _PENDING[0] == module:  # (a render during that import may have popped it)
+                _PENDING.pop(0)
+        return True
+
+
+def _find(fmt: str, obj: Any) -> Callable[..., Any] | None:
     for klass in type(obj).__mro__:
         func = _RENDERERS.get((fmt, klass))
         if func is not None:
             return func
     return None
+
+
+def _lookup(fmt: str, obj: Any) -> Callable[..., Any] | None:
+    func = _find(fmt, obj)
+    if func is None and _load_pending():
+        func = _find(fmt, obj)
+    return func
 
 
 def has_renderer(fmt: str, obj: Any) -> bool:
