@@ -6,7 +6,7 @@ Conventions: docs/conventions.md.
 The public names below are imported on first use (a module ``__getattr__``, PEP 562), so that ``import
 symbolic_ti`` and a command line that needs only part of the package do not import all of it (numpy, the solvers,
 the renderers); ``from symbolic_ti import X`` works for every name of ``__all__``. The renderers of
-:mod:`symbolic_ti.export` are registered when the first result is rendered (:func:`symbolic_ti.display.
+:mod:`symbolic_ti.export` are imported by the first render that needs them (:func:`symbolic_ti.display.
 renderers_from`).
 """
 
@@ -104,5 +104,6 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-_renderers_from("symbolic_ti.export")  # results and reports show themselves: their renderers load on first use
+# results and reports show themselves: their renderers load on first use (symbolic_ti.export, display.py)
+_renderers_from("symbolic_ti.export")
 _compat.install(__name__, lazy=_LAZY)

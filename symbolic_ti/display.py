@@ -5,8 +5,10 @@ Results and reports are plain data (:mod:`symbolic_ti.results`, :mod:`symbolic_t
 ``_repr_html_``) come from :class:`Rendered` and call :func:`render`, which looks up the renderer that
 :mod:`symbolic_ti.export` registered for the object's type with :func:`renderer`. So data flows one way: the
 export package imports the report types, never the other way round. The renderers are registered lazily:
-``import symbolic_ti`` names the package that registers them (:func:`renderers_from`), and the first lookup that
-finds no renderer imports it, so that a command which renders nothing never pays for importing the renderers.
+``import symbolic_ti`` names :mod:`symbolic_ti.export`, which names its renderer modules in order
+(:func:`renderers_from`; a Result's first), and a lookup that finds no renderer imports the next of them until it
+finds one. So a command that renders nothing imports no renderer, and one that renders a result does not import
+those of the fitting or dynamics reports.
 
 Formats: ``"text"``, ``"latex"``, ``"dict"`` (JSON-ready), ``"notebook_latex"`` (MathJax for Jupyter) and
 ``"html"`` (Jupyter; a renderer may return ``None`` to let the notebook fall back to LaTeX).
@@ -53,32 +55,35 @@ def renderer(fmt: str, cls: type) -> Callable[[F], F]:
     return register
 
 
-def renderers_from(module: str) -> None:
-    """Name a module whose import registers renderers; it is imported by the first lookup that finds none.
+def renderers_from(*modules: str) -> None:
+    """Name modules whose import registers renderers, imported one by one, in order, by lookups that find none.
 
-    ``import symbolic_ti`` names :mod:`symbolic_ti.export` this way, so that importing the package does not import
-    every renderer (and what they import) before any result is rendered; this module never imports it itself.
+    ``import symbolic_ti`` names :mod:`symbolic_ti.export` this way, and that package names its renderer modules
+    (:data:`symbolic_ti.export.RENDERER_MODULES`), so that importing the package imports no renderer (nor what
+    they import) before something is rendered; this module never imports them itself. A lookup imports the next pending module only while it finds no renderer, so a module named before
+    another must not register a renderer for a base class of a type the later one registers (the subclass's
+    renderer would not be found first); ``tests/test_startup.py`` checks this for the modules named.
 
     Parameters
     ----------
-    module : str
-        Absolute module name, e.g. ``"symbolic_ti.export"``.
+    *modules : str
+        Absolute module names, e.g. ``"symbolic_ti.export.text"``, in the order to import them.
     """
     with _PENDING_LOCK:
-        if module not in _PENDING:
-            _PENDING.append(module)
+        for module in modules:
+            if module not in _PENDING:
+                _PENDING.append(module)
 
 
-def _load_pending() -> bool:
-    """Import the modules named by :func:`renderers_from` not imported yet; whether there were any."""
+def _load_next() -> bool:
+    """Import the next module named by :func:`renderers_from`; whether there was one."""
     with _PENDING_LOCK:
         if not _PENDING:
             return False
-        while _PENDING:
-            module = _PENDING[0]
-            importlib.import_module(module)  # an ImportError leaves the module pending
-            if _PENDING and _PENDING[0] == module:  # (a render during that import may have popped it)
-                _PENDING.pop(0)
+        module = _PENDING[0]
+        importlib.import_module(module)  # an ImportError leaves the module pending
+        if module in _PENDING:  # (a render during that import may have loaded it already)
+            _PENDING.remove(module)
         return True
 
 
@@ -92,7 +97,7 @@ def _find(fmt: str, obj: Any) -> Callable[..., Any] | None:
 
 def _lookup(fmt: str, obj: Any) -> Callable[..., Any] | None:
     func = _find(fmt, obj)
-    if func is None and _load_pending():
+    while func is None and _load_next():
         func = _find(fmt, obj)
     return func
 

@@ -3,7 +3,7 @@
 ``import symbolic_ti`` imports its public names on first use and the renderers of :mod:`symbolic_ti.export` on
 the first render, so a fresh interpreter that only imports the package, or runs ``symbolic-ti --version`` or
 ``symbolic-ti families``, must not import the numeric, plotting, fitting or data stacks. Checked on
-``sys.modules`` of fresh subprocesses (no timing: benchmarks/bench_startup.py measures the time). Rendering a
+``sys.modules`` of fresh subprocesses (``derive`` of a small task, text output, too; no timing: benchmarks/bench_startup.py measures the time). Rendering a
 result after the lazy import must give exactly what a process that imported every renderer eagerly gives.
 """
 
@@ -49,17 +49,18 @@ def test_import_and_families_command_load_no_heavy_stack():
         assert symbolic_ti.__file__.startswith({str(ROOT)!r}), symbolic_ti.__file__
         loaded = {{"import": {_LOADED}}}
         from symbolic_ti.cli import main
-        for argv in (["--version"], ["families"], ["families", "--format", "json"]):
+        for argv in (["--version"], ["families"], ["families", "--format", "json"], ["derive", "-n", "5", "-e", "4>2"]):
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf):
                 code = main(argv)
             assert code == 0, (argv, code)
             loaded[" ".join(argv)] = {_LOADED}
-        text = buf.getvalue()
+            if argv[0] == "families" and len(argv) == 3:
+                text = buf.getvalue()
         assert {{f["name"] for f in json.loads(text)["families"]}} >= {{"exchangeable", "similarity", "embedding"}}
         print(json.dumps(loaded))
     """)
-    assert out == {"import": [], "--version": [], "families": [], "families --format json": []}
+    assert out == {"import": [], "--version": [], "families": [], "families --format json": [], "derive -n 5 -e 4>2": []}
 
 
 def test_families_command_output_is_unchanged_by_the_lazy_imports():
@@ -172,6 +173,32 @@ def test_every_public_name_is_the_object_of_its_module():
         symbolic_ti.no_such_name  # noqa: B018
     with pytest.raises(AttributeError):
         symbolic_ti.grid  # noqa: B018  (a deprecated path is an attribute only once imported, as before)
+
+
+def test_renderer_modules_are_listed_and_ordered_so_that_no_subclass_is_shadowed():
+    """Every module of ``export/`` that registers a renderer is in ``RENDERER_MODULES``; imported in that order (as
+    lookups that miss import them), no module registers a renderer for a base class of a type whose own renderer
+    of the same format comes from a later module (the lookup would stop at the base class's)."""
+    from symbolic_ti.export import RENDERER_MODULES
+
+    registering = sorted(p.stem for p in (ROOT / "symbolic_ti" / "export").glob("*.py")
+                         if "renderer(" in p.read_text(encoding="utf-8"))
+    assert set(registering) <= set(RENDERER_MODULES), set(registering) - set(RENDERER_MODULES)
+    out = _run("""
+        import importlib, json
+        from symbolic_ti import display
+        from symbolic_ti.export import RENDERER_MODULES
+        step = {}
+        for k, module in enumerate(RENDERER_MODULES):
+            importlib.import_module(f"symbolic_ti.export.{module}")
+            for key in display._RENDERERS:
+                step.setdefault(key, k)
+        bad = [f"{fmt} {sub.__name__} (module {step[fmt, sub]}) after {base.__name__} (module {step[fmt, base]})"
+               for (fmt, sub) in step for (fmt2, base) in step
+               if fmt2 == fmt and sub is not base and issubclass(sub, base) and step[fmt, sub] > step[fmt, base]]
+        print(json.dumps({"bad": bad, "registered": len(step)}))
+    """)
+    assert out["bad"] == [] and out["registered"] > 60
 
 
 def test_renderers_from_imports_the_module_on_the_first_miss_only(tmp_path, monkeypatch):
