@@ -60,9 +60,10 @@ def renderers_from(*modules: str) -> None:
 
     ``import symbolic_ti`` names :mod:`symbolic_ti.export` this way, and that package names its renderer modules
     (:data:`symbolic_ti.export.RENDERER_MODULES`), so that importing the package imports no renderer (nor what
-    they import) before something is rendered; this module never imports them itself. A lookup imports the next pending module only while it finds no renderer, so a module named before
-    another must not register a renderer for a base class of a type the later one registers (the subclass's
-    renderer would not be found first); ``tests/test_startup.py`` checks this for the modules named.
+    they import) before something is rendered; this module never imports them itself. A lookup imports the next
+    pending module only while it finds no renderer, so a module named before another must not register a
+    renderer for a base class of a type the later one registers (the subclass's renderer would not be found
+    first); ``tests/test_startup.py`` checks this for the modules of :mod:`symbolic_ti.export`.
 
     Parameters
     ----------
