@@ -21,7 +21,7 @@ and both as ratios to ``import sympy`` measured the same way in the same run. Th
   --version``, ``families``, ``derive -n 5 -e '4>2'``; and, once per round, the time to build the CLI parser in
   a process that has imported it (``build_parser``, in-process, milliseconds).
 
-Results on the project's machine are in docs/performance.md#start-up-of-import-symbolic_ti-and-the-cli.
+Results on the project's machine are in docs/performance.md#start-up-of-import-symbolic_ti-and-the-cli-issue-18.
 """
 
 from __future__ import annotations
