@@ -18,8 +18,8 @@ and both as ratios to ``import sympy`` measured the same way in the same run. Th
   ``import flint``, ``import numpy`` (what sympy and the package may pull in);
 * for each tree (``new``: this checkout; ``old``: ``--baseline``, the code before, e.g. /work/main), run with
   that tree as working directory and first on ``PYTHONPATH``: ``import symbolic_ti``, ``python -m symbolic_ti
-  --version``, ``families``, ``derive -n 5 -e '4>2'``; and, once per round, the time to build the CLI parser in
-  a process that has imported it (``build_parser``, in-process, milliseconds).
+  --version``, ``--help``, ``families``, ``derive -n 5 -e '4>2'``; and, once per round, the time to build the CLI
+  parser in a process that has imported it (``build_parser``, in-process, milliseconds).
 
 Results on the project's machine are in docs/performance.md#start-up-of-import-symbolic_ti-and-the-cli-issue-18.
 """
@@ -45,6 +45,7 @@ PLAIN = (("python -c pass", ["-c", "pass"]), ("import sympy", ["-c", "import sym
 #: (label, argv after the interpreter) of the cases run in each tree.
 TREE = (("import symbolic_ti", ["-c", "import symbolic_ti"]),
         ("symbolic-ti --version", ["-m", "symbolic_ti", "--version"]),
+        ("symbolic-ti --help", ["-m", "symbolic_ti", "--help"]),
         ("symbolic-ti families", ["-m", "symbolic_ti", "families"]),
         ("symbolic-ti derive -n 5 -e '4>2'", ["-m", "symbolic_ti", "derive", "-n", "5", "-e", "4>2"]))
 _PARSER = ("import time; from symbolic_ti.cli.app import build_parser; t = time.perf_counter(); build_parser(); "
