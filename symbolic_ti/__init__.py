@@ -2,34 +2,41 @@
 
 Data flow: task -> representation family -> Gram matrix -> solver -> results -> export.
 Conventions: docs/conventions.md.
+
+The public names below are imported on first use (a module ``__getattr__``, PEP 562), so that ``import
+symbolic_ti`` and a command line that needs only part of the package do not import all of it (numpy, the solvers,
+the renderers); ``from symbolic_ti import X`` works for every name of ``__all__``. The renderers of
+:mod:`symbolic_ti.export` are imported by the first render that needs them (:func:`symbolic_ti.display.
+renderers_from`).
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+from typing import TYPE_CHECKING, Any
+
 from . import progress as _progress  # noqa: F401  (first: installs progress.quiet_startup_interrupt)
-# tasks
-from .task import CATEGORIES, ExceptionPair, Task
-# representation families
-from .families import FAMILIES, Exchangeable, Family, Geometric, get_family
-# solving
-from .solvers.dispatch import RIDGELESS, solve
-from .results import CategorySummary, Result
-from .api import critical, derive
-from .analysis.crossings import CriticalReport, critical_values
-# numeric cross-checks
-from .numeric.predictions import numeric_predictions
-from .numeric.verification import VerifyReport, verify
-# grid evaluation (numpy; plots live in symbolic_ti.figures.plot, behaviour fits in symbolic_ti.behaviour.fitting)
-from .numeric.grid import compile_result
-from .dynamics import Dynamics, dynamics as learning_dynamics  # symbolic_ti.dynamics is the subpackage
+from . import _compat
+from .display import renderers_from as _renderers_from
 # errors
 from .errors import (DataError, ExportError, FamilyError, IllConditionedWarning, ParameterError, SolveError,
                      SymbolicTIError, TaskError, UntrustedNumericWarning)
-from . import symbols
-from . import export  # noqa: F401  (registers every renderer: results and reports show themselves)
-from . import _compat
 
 from ._version import __version__ as __version__
+
+if TYPE_CHECKING:  # pragma: no cover  (the names of _LAZY, for type checkers)
+    from . import symbols
+    from .analysis.crossings import CriticalReport, critical_values
+    from .api import critical, derive
+    from .dynamics import Dynamics, dynamics as learning_dynamics
+    from .families import FAMILIES, Exchangeable, Family, Geometric, get_family
+    from .numeric.grid import compile_result
+    from .numeric.predictions import numeric_predictions
+    from .numeric.verification import VerifyReport, verify
+    from .results import CategorySummary, Result
+    from .solvers.dispatch import RIDGELESS, solve
+    from .task import CATEGORIES, ExceptionPair, Task
 
 __all__ = [
     "Task", "ExceptionPair", "CATEGORIES",
@@ -42,4 +49,61 @@ __all__ = [
     "symbols",
 ]
 
-_compat.install(__name__)
+#: Public name -> (module, attribute; ``None`` for the module itself), imported on first use.
+_LAZY: dict[str, tuple[str, str | None]] = {
+    # tasks
+    "Task": ("symbolic_ti.task", "Task"),
+    "ExceptionPair": ("symbolic_ti.task", "ExceptionPair"),
+    "CATEGORIES": ("symbolic_ti.task", "CATEGORIES"),
+    # representation families
+    "Family": ("symbolic_ti.families", "Family"),
+    "Exchangeable": ("symbolic_ti.families", "Exchangeable"),
+    "Geometric": ("symbolic_ti.families", "Geometric"),
+    "FAMILIES": ("symbolic_ti.families", "FAMILIES"),
+    "get_family": ("symbolic_ti.families", "get_family"),
+    # solving
+    "solve": ("symbolic_ti.solvers.dispatch", "solve"),
+    "RIDGELESS": ("symbolic_ti.solvers.dispatch", "RIDGELESS"),
+    "Result": ("symbolic_ti.results", "Result"),
+    "CategorySummary": ("symbolic_ti.results", "CategorySummary"),
+    "derive": ("symbolic_ti.api", "derive"),
+    "critical": ("symbolic_ti.api", "critical"),
+    "critical_values": ("symbolic_ti.analysis.crossings", "critical_values"),
+    "CriticalReport": ("symbolic_ti.analysis.crossings", "CriticalReport"),
+    # numeric cross-checks
+    "numeric_predictions": ("symbolic_ti.numeric.predictions", "numeric_predictions"),
+    "verify": ("symbolic_ti.numeric.verification", "verify"),
+    "VerifyReport": ("symbolic_ti.numeric.verification", "VerifyReport"),
+    # grid evaluation (numpy; plots live in symbolic_ti.figures.plot, behaviour fits in symbolic_ti.behaviour.fitting)
+    "compile_result": ("symbolic_ti.numeric.grid", "compile_result"),
+    "learning_dynamics": ("symbolic_ti.dynamics", "dynamics"),  # symbolic_ti.dynamics is the subpackage
+    "Dynamics": ("symbolic_ti.dynamics", "Dynamics"),
+    "symbols": ("symbolic_ti.symbols", None),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the public name ``name`` (:data:`_LAZY`) or the subpackage ``name`` on first use and keep it as a
+    module attribute."""
+    try:
+        module, attribute = _LAZY[name]
+    except KeyError:
+        # a subpackage or module (``symbolic_ti.export.latex`` after ``import symbolic_ti``), as when every
+        # subpackage was imported eagerly; a deprecated path is never reached this way
+        module, attribute = f"{__name__}.{name}", None
+        if name.startswith("_") or module in _compat.MOVED_MODULES or importlib.util.find_spec(module) is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = importlib.import_module(module)
+    if attribute is not None:
+        value = getattr(value, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+# results and reports show themselves: their renderers load on first use (symbolic_ti.export, display.py)
+_renderers_from("symbolic_ti.export")
+_compat.install(__name__, lazy=_LAZY)

@@ -15,6 +15,7 @@ import importlib.machinery
 import sys
 import types
 import warnings
+from collections.abc import Collection
 from typing import Any
 
 #: Old module path -> new module path.
@@ -79,18 +80,32 @@ class _MovedModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             module.__path__ = []
 
 
+#: Public names of the package that its module ``__getattr__`` imports on first use (see :func:`install`).
+_LAZY_NAMES: set[str] = set()
+
+
 class _Package(types.ModuleType):
     """Module type of the top-level package: importing an old module path binds it as an attribute of its
-    parent, which must not replace a public function of the same name (``critical``, ``solve``, ``verify``)."""
+    parent, which must not replace a public function of the same name (``critical``, ``solve``, ``verify``),
+    whether that function is imported already or only on first use."""
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, DeprecatedModule) and name in self.__dict__:
+        if isinstance(value, DeprecatedModule) and (name in self.__dict__ or name in _LAZY_NAMES):
             return
         super().__setattr__(name, value)
 
 
-def install(package_name: str) -> None:
-    """Install the finder of old module paths and protect the package's public names (called once on import)."""
+def install(package_name: str, lazy: Collection[str] = ()) -> None:
+    """Install the finder of old module paths and protect the package's public names (called once on import).
+
+    Parameters
+    ----------
+    package_name : str
+        The top-level package (``"symbolic_ti"``).
+    lazy : collection of str
+        Public names the package imports on first attribute access: protected like those already imported.
+    """
     if not any(isinstance(f, _MovedModuleFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _MovedModuleFinder())
+    _LAZY_NAMES.update(lazy)
     sys.modules[package_name].__class__ = _Package

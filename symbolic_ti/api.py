@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 
-from .arguments import ExactLike, IntervalLike, RidgeLike, TrialsLike
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from .analysis.crossings import CriticalReport, critical_values
+from .arguments import ExactLike, IntervalLike, RidgeLike, TrialsLike
 from .errors import ParameterError
 from .families import Family, get_family
 from .results import Result
 from .solvers.dispatch import solve
 from .task import ExceptionLike, Task
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .analysis.crossings import CriticalReport
 
 __all__ = ["derive", "make_family", "critical"]
 
@@ -149,6 +152,7 @@ def critical(
     >>> rep.trials[0].crossings[0].value
     4/3 - sqrt(13)/3
     """
+    from .analysis.crossings import critical_values  # (here: derive alone needs none of the analysis)
     from .analysis.parameters import check_parameter
     from .arguments import parse_interval, parse_ridge, resolve_trials
 

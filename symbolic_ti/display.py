@@ -4,8 +4,11 @@ Results and reports are plain data (:mod:`symbolic_ti.results`, :mod:`symbolic_t
 ``to_text``, ``to_latex``, ``to_dict``, ``to_json`` methods and notebook hooks (``_repr_latex_``,
 ``_repr_html_``) come from :class:`Rendered` and call :func:`render`, which looks up the renderer that
 :mod:`symbolic_ti.export` registered for the object's type with :func:`renderer`. So data flows one way: the
-export package imports the report types, never the other way round. ``import symbolic_ti`` registers every
-renderer.
+export package imports the report types, never the other way round. The renderers are registered lazily:
+``import symbolic_ti`` names :mod:`symbolic_ti.export`, which names its renderer modules in order
+(:func:`renderers_from`; a Result's first), and a lookup that finds no renderer imports the next of them until it
+finds one. So a command that renders nothing imports no renderer, and one that renders a result does not import
+those of the fitting or dynamics reports.
 
 Formats: ``"text"``, ``"latex"``, ``"dict"`` (JSON-ready), ``"notebook_latex"`` (MathJax for Jupyter) and
 ``"html"`` (Jupyter; a renderer may return ``None`` to let the notebook fall back to LaTeX).
@@ -13,18 +16,23 @@ Formats: ``"text"``, ``"latex"``, ``"dict"`` (JSON-ready), ``"notebook_latex"`` 
 
 from __future__ import annotations
 
+import importlib
 import json
+import threading
 from typing import Any, TypeVar
 from collections.abc import Callable
 
 from .errors import ExportError
 
-__all__ = ["FORMATS", "renderer", "render", "has_renderer", "dumps", "Rendered"]
+__all__ = ["FORMATS", "renderer", "renderers_from", "render", "has_renderer", "dumps", "Rendered"]
 
 #: The formats a renderer can be registered for.
 FORMATS = ("text", "latex", "dict", "notebook_latex", "html")
 
 _RENDERERS: dict[tuple[str, type], Callable[..., Any]] = {}
+#: Modules whose import registers renderers, not imported yet (:func:`renderers_from`).
+_PENDING: list[str] = []
+_PENDING_LOCK = threading.RLock()  # held while importing, so that another thread's lookup waits for it
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,12 +55,52 @@ def renderer(fmt: str, cls: type) -> Callable[[F], F]:
     return register
 
 
-def _lookup(fmt: str, obj: Any) -> Callable[..., Any] | None:
+def renderers_from(*modules: str) -> None:
+    """Name modules whose import registers renderers, imported one by one, in order, by lookups that find none.
+
+    ``import symbolic_ti`` names :mod:`symbolic_ti.export` this way, and that package names its renderer modules
+    (:data:`symbolic_ti.export.RENDERER_MODULES`), so that importing the package imports no renderer (nor what
+    they import) before something is rendered; this module never imports them itself. A lookup imports the next
+    pending module only while it finds no renderer, so a module named before another must not register a
+    renderer for a base class of a type the later one registers (the subclass's renderer would not be found
+    first); ``tests/test_startup.py`` checks this for the modules of :mod:`symbolic_ti.export`.
+
+    Parameters
+    ----------
+    *modules : str
+        Absolute module names, e.g. ``"symbolic_ti.export.text"``, in the order to import them.
+    """
+    with _PENDING_LOCK:
+        for module in modules:
+            if module not in _PENDING:
+                _PENDING.append(module)
+
+
+def _load_next() -> bool:
+    """Import the next module named by :func:`renderers_from`; whether there was one."""
+    with _PENDING_LOCK:
+        if not _PENDING:
+            return False
+        module = _PENDING[0]
+        importlib.import_module(module)  # an ImportError leaves the module pending
+        if module in _PENDING:  # (a render during that import may have loaded it already)
+            _PENDING.remove(module)
+        return True
+
+
+def _find(fmt: str, obj: Any) -> Callable[..., Any] | None:
     for klass in type(obj).__mro__:
         func = _RENDERERS.get((fmt, klass))
         if func is not None:
             return func
     return None
+
+
+def _lookup(fmt: str, obj: Any) -> Callable[..., Any] | None:
+    func = _find(fmt, obj)
+    while func is None and _load_next():
+        func = _find(fmt, obj)
+    return func
 
 
 def has_renderer(fmt: str, obj: Any) -> bool:

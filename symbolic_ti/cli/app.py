@@ -57,7 +57,6 @@ import warnings
 from collections.abc import Sequence
 
 from .._version import __version__
-from ..arguments import short_numbers
 from ..errors import ExportError, SymbolicTIError
 from . import critical, derive, dynamics, families, fit, general, plot, sweep
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
@@ -117,6 +116,8 @@ def _emit(text: str, output: str | None) -> None:
 # ---------------------------------------------------------------------------------------------- main
 def _one_line(text: object) -> str:
     """``text`` on one line, with long numbers written short (``--set alpha=1e400``: ``1.000e+400 (401 digits)``)."""
+    from ..arguments import short_numbers
+
     return short_numbers(" ".join(str(text).split()))
 
 

@@ -16,9 +16,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-import sympy as sp
-
-from ..arguments import RIDGE_NAMES, resolve_trials
 from ..errors import SymbolicTIError
 from .options import FORMATS, PROG, CliContext, option_type, parse_interval_option, parse_trial
 
@@ -53,6 +50,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
 
 
 def _run(args: argparse.Namespace, context: CliContext) -> str:
+    import sympy as sp
+
+    from ..arguments import RIDGE_NAMES, resolve_trials
+
     standalone = context.standalone(args)
     if args.margins and args.format != "json":
         raise context.fail("--margins", f"only applies with --format json (the {args.format} report lists the "

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import argparse
 from fractions import Fraction
-from typing import Any
-
-import sympy as sp
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ParameterError, SymbolicTIError
 from .options import FORMATS, CliContext, option_type, parse_trial
+
+if TYPE_CHECKING:  # pragma: no cover
+    import sympy as sp
 
 __all__ = ["register", "parse_time_option", "parse_times_option"]
 
@@ -35,6 +36,8 @@ def parse_time_option(text: str) -> sp.Expr:
 
 def parse_times_option(text: str) -> tuple[sp.Expr, sp.Expr, int]:
     """``A:B:K``: K >= 2 times from A to B (0 <= A < B, both exact)."""
+    import sympy as sp
+
     parts = text.split(":")
     if len(parts) != 3:
         raise ParameterError(f"expected A:B:K such as 0:20:11, got {text!r}")
@@ -97,6 +100,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
 
 
 def _times(args: argparse.Namespace, context: CliContext) -> list[Any] | None:
+    import sympy as sp
+
     if args.times is None:
         if args.log_times:
             raise context.fail("--log-times", "needs --times A:B:K")
@@ -177,6 +182,8 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
 def time_scan(args: argparse.Namespace, context: CliContext) -> str:
     """``symbolic-ti critical --parameter time``: the certified critical times of the chosen trials (``--interval``
     keeps the crossings inside it), as :func:`symbolic_ti.dynamics.critical_times` reports them."""
+    import sympy as sp
+
     task, (_, values) = context.task(args), context.family(args)
     ridge = "ridgeless" if args.ridge is None and not args.ridgeless else context.ridge(args)
     trials = context.trials(task, args.trial) if args.trial is not None else None

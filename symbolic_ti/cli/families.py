@@ -82,7 +82,7 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     context.check_output(args)
     entries = _entries()
     if args.format == "json":
-        from ..export.jsonreport import dumps
+        from ..display import dumps  # (as export.jsonreport.dumps; without importing the renderers)
 
         return dumps({"families": entries, "ridge": _RIDGE})
     lines = []

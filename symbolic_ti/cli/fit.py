@@ -38,8 +38,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     context : CliContext
         Shared option builders and readers (:mod:`symbolic_ti.cli.options`).
     """
-    from ..behaviour.data import parse_filter
-
     p = sub.add_parser(
         "fit", parents=[context.debug], help="fit a family's parameters to per-trial behaviour",
         description="Maximum-likelihood fit of a representation family (its symbolic parameters, the ridge unless "
@@ -50,7 +48,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     p.add_argument("--data", required=True, metavar="FILE", help="CSV or CSV.gz table, one row per trial "
                                                                  "observation (header row required)")
     p.add_argument("--filter", action="append", default=[], metavar="COL=VALUE",
-                   type=context.option_type("--filter", parse_filter),
+                   type=context.option_type("--filter", _parse_filter),
                    help="keep rows with COL equal to VALUE (repeat; values of one column: any; columns: all); "
                         "the remaining rows are averaged per trial")
     p.add_argument("--item-columns", default=("item_a", "item_b"), metavar="A,B",
@@ -106,6 +104,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                         "svg; needs matplotlib)")
     context.output_options(p, ("text", "json"))
     p.set_defaults(run=lambda args: _run_fit(args, context))
+
+
+def _parse_filter(text: str) -> tuple[str, str]:
+    """``--filter COL=VALUE`` (:func:`symbolic_ti.behaviour.data.parse_filter`, imported only when ``fit`` runs:
+    building the parser of every subcommand must not import numpy)."""
+    from ..behaviour.data import parse_filter
+
+    return parse_filter(text)
 
 
 def _parse_labels(text: str) -> tuple[str, ...]:

@@ -24,12 +24,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-import sympy as sp
-
-from ..arguments import INFINITY_WORDS, RIDGE_NAMES, RIDGELESS_WORDS, SYMBOLIC_RIDGE_WORDS, check_int, exact_number, parse_ridge
 from ..errors import ExportError, ParameterError, SymbolicTIError
 
 if TYPE_CHECKING:  # pragma: no cover
+    import sympy as sp
+
     from ..families import Family
     from ..task import Task
 
@@ -90,6 +89,8 @@ def fail(option: str, err: Exception | str) -> UsageError:
 # ------------------------------------------------------------------------------------ value parsers
 def parse_items(text: str) -> int:
     """``--items``: the number of items, an integer >= 3."""
+    from ..arguments import check_int
+
     try:
         value = int(text.strip())
     except ValueError:
@@ -102,6 +103,8 @@ def parse_assignment(text: str) -> tuple[str, str]:
 
     The ridge (any of :data:`~symbolic_ti.arguments.RIDGE_NAMES`) is refused: it has ``--ridge``/``--ridgeless``.
     """
+    from ..arguments import RIDGE_NAMES
+
     name, sep, value = text.partition("=")
     name, value = name.strip(), value.strip()
     if not sep or not name or not value:
@@ -120,6 +123,8 @@ def parse_ridge_option(text: str) -> sp.Expr:
     ``lambda``, ...) are refused here: the command line has ``--ridgeless``, and the ridge is symbolic when
     neither option is given.
     """
+    from ..arguments import RIDGELESS_WORDS, SYMBOLIC_RIDGE_WORDS, exact_number, parse_ridge
+
     if text.strip().lower() in RIDGELESS_WORDS + SYMBOLIC_RIDGE_WORDS:
         raise argparse.ArgumentTypeError(
             f"the ridge must be a number >= 0 (use --ridgeless for the limit lambda -> 0+, or leave --ridge out for "
@@ -148,6 +153,10 @@ def parse_trial(text: str) -> tuple[int, int]:
 def parse_interval_option(text: str) -> tuple[sp.Expr, sp.Expr]:
     """``--interval A,B``: exact numbers ``A < B``; ``B`` may be +infinity (:data:`~symbolic_ti.arguments.
     INFINITY_WORDS`). The parameter's domain is checked by the subcommand, which knows the parameter."""
+    import sympy as sp
+
+    from ..arguments import INFINITY_WORDS, exact_number
+
     parts = [p.strip() for p in text.split(",")]
     if len(parts) != 2 or not all(parts):
         raise argparse.ArgumentTypeError(f"expected A,B with exact numbers A < B (e.g. 0,1/2), got {text!r}")
@@ -205,6 +214,8 @@ def parse_pair(text: str) -> tuple[float, float]:
     Each end is read exactly (:func:`~symbolic_ti.arguments.exact_number`: ``1e-3``, ``0.1`` or ``1/3``), then
     rounded once to a float.
     """
+    from ..arguments import exact_number
+
     parts = [p.strip() for p in text.split(",")]
     try:
         if len(parts) != 2:

@@ -20,7 +20,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..arguments import RIDGE_NAMES
 from .options import CliContext, parse_pair, parse_resolution, parse_trial
 
 __all__ = ["register"]
@@ -109,6 +108,8 @@ def _scanned(args: argparse.Namespace, context: Any, family: Any, values: dict[s
              ) -> list[str]:
     """The parameters the figure scans (``--x``/``--y`` or ``--parameter``, or their defaults), checked against
     the family, ``--set`` and ``--ridge``/``--ridgeless`` so that each error names the option at fault."""
+    from ..arguments import RIDGE_NAMES
+
     options = {"phase": ["--x", "--y"], "curve": ["--parameter"]}.get(kind, [])
     names = []
     for option in options:

@@ -17,7 +17,6 @@ import warnings
 from typing import Any
 
 import mpmath
-import numpy as np
 import sympy as sp
 
 from ..errors import ParameterError, UntrustedNumericWarning
@@ -61,6 +60,8 @@ def hermite_rule(n: int, dps: int) -> tuple[list[Any], list[Any]]:
     -------
     (nodes, weights) : lists of n mpf; ``sum(weights) = sqrt(pi)``
     """
+    import numpy as np
+
     x0, _ = np.polynomial.hermite.hermgauss(n)
     xs, ws = [], []
     with mpmath.workdps(dps + 10):

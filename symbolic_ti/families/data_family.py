@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import mpmath
-import numpy as np
 import sympy as sp
 
 from ..errors import FamilyError, ParameterError
@@ -23,6 +22,8 @@ from .similarity import ALPHA, BETA, DELTA, ItemSimilarityFamily
 from .similarity_checks import _check_psd_symbolic, _is_zero
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..task import Task
 
 __all__: list[str] = []
@@ -157,6 +158,8 @@ class _DataSimilarity(ItemSimilarityFamily):
         ParameterError
             If a symbol of the matrix has no value.
         """
+        import numpy as np
+
         if self._data.floats is not None:
             return self._data.floats.copy()
         m = self.similarity_matrix()
@@ -210,6 +213,8 @@ class _DataSimilarity(ItemSimilarityFamily):
 
     def identity_similarity(self) -> bool:
         """Whether ``S`` is exactly the identity (then the solver uses the exchangeable fast path)."""
+        import numpy as np
+
         cache = self._data._cache
         key = ("identity", tuple(sorted((s.name, str(v)) for s, v in self._bound_symbols().items())))
         if key not in cache:

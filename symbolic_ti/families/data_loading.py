@@ -13,19 +13,22 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 from numbers import Integral, Rational as _PyRational
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-import numpy as np
 import sympy as sp
 
 from ..arguments import exact_number
 from ..errors import ParameterError
 
+if TYPE_CHECKING:
+    import numpy as np
+
 __all__ = ["EXACT_DECIMALS", "DataArgument"]
 
 #: Data of a family as given: a sympy Matrix, a 2-D numpy array, a list of rows, a CSV or JSON file path, or an
 #: inline JSON string (docs/families.md#data-files).
-DataArgument: TypeAlias = sp.MatrixBase | np.ndarray | Sequence[Sequence[object]] | str | os.PathLike[str]
+#: (A string, so that numpy is imported only by the functions that read data.)
+DataArgument: TypeAlias = "sp.MatrixBase | np.ndarray | Sequence[Sequence[object]] | str | os.PathLike[str]"
 
 #: ``numeric="auto"``: a decimal (or a float's shortest repr) with more digits after the point than this, or
 #: in exponent notation, is taken as a machine float and makes the data numeric.
@@ -54,6 +57,8 @@ def _entry(x: Any, name: str, where: str, allow_symbols: bool) -> tuple[sp.Expr,
     ParameterError
         For a value that is not a finite real number (or, if allowed, a real sympy expression).
     """
+    import numpy as np
+
     if isinstance(x, np.generic):
         if isinstance(x, np.bool_):
             raise ParameterError(f"{name}: entry {where} must be a number, got the boolean {x!r}")
@@ -136,6 +141,8 @@ def _load_rows(raw: DataArgument, name: str) -> tuple[list[list[Any]], str]:
     ``raw``: a sympy Matrix, a 2-D numpy array, a list of rows, a file path (str or os.PathLike; JSON when the
     content starts with ``[`` or ``{``, else CSV), or an inline JSON string starting with ``[`` or ``{``.
     """
+    import numpy as np
+
     origin = "given"
     if isinstance(raw, (str, os.PathLike)):
         text = raw.strip() if isinstance(raw, str) else None
@@ -185,6 +192,8 @@ def _load_rows(raw: DataArgument, name: str) -> tuple[list[list[Any]], str]:
 
 def _parse_numeric_flag(value: Any) -> bool | None:
     """``None`` for auto, else True/False; accepts bools and the strings auto/true/false/yes/no/1/0."""
+    import numpy as np
+
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, (int, np.integer)) and int(value) in (0, 1):

@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import mpmath
-import numpy as np
 import sympy as sp
 
 from ..errors import ParameterError, UndecidedCheckWarning
@@ -123,6 +122,8 @@ class Embedding(_DataSimilarity):
                                    "similarity; a CSV or JSON file, or an array in Python"),)
 
     def _load(self, raw: Any, numeric: bool | None) -> _Data:
+        import numpy as np
+
         rows, origin = _load_rows(raw, "vectors")
         parsed = [[_entry(x, "vectors", f"({r + 1}, {c + 1})", False) for c, x in enumerate(row)]
                   for r, row in enumerate(rows)]
@@ -181,6 +182,8 @@ class Embedding(_DataSimilarity):
         return self._exact_numeric(i, k, p, mp)
 
     def _exact_numeric(self, i: int, k: int, p: Mapping[str, Any], mp: bool) -> Any:
+        import numpy as np
+
         if i == k:
             return mpmath.mpf(1) if mp else 1.0
         cache = self._data._cache

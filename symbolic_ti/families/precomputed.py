@@ -22,7 +22,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import mpmath
-import numpy as np
 import sympy as sp
 
 from ..errors import FamilyError, ParameterError
@@ -32,6 +31,8 @@ from .precomputed_loading import read_gram, standard_trials
 from .similarity_checks import _psd_rational
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..task import Task
 
 __all__ = ["Precomputed", "GRAM_FLOAT_TOL", "ALGEBRAIC_PSD_DPS"]
@@ -111,6 +112,8 @@ def _check_exact(rows: list[list[sp.Expr]], trials: Sequence[Trial]) -> sp.Immut
 
 
 def _check_float(rows: list[list[sp.Expr]], trials: Sequence[Trial]) -> np.ndarray:
+    import numpy as np
+
     g = np.array([[float(v) for v in row] for row in rows], dtype=float)
     scale = max(float(np.abs(g).max()), np.finfo(float).tiny)
     asym = np.abs(g - g.T)
@@ -129,6 +132,8 @@ def _check_float(rows: list[list[sp.Expr]], trials: Sequence[Trial]) -> np.ndarr
 
 
 def _load(raw: Any, trials: Sequence[Any] | None, flag: bool | None) -> _TrialGram:
+    import numpy as np
+
     rows, machine, n, origin = read_gram(raw, trials)
     order = standard_trials(n)
     if _auto_numeric(flag, machine):

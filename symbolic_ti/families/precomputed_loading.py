@@ -15,7 +15,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import sympy as sp
 
 from ..errors import ParameterError
@@ -109,6 +108,8 @@ def _from_json(data: Any, origin: str) -> tuple[Any, list[tuple[int, int]] | Non
 
 def _load(raw: Any) -> tuple[list[list[Any]], list[tuple[int, int]] | None, str]:
     """Rows of raw entries, optional labels, and where they came from."""
+    import numpy as np
+
     origin = "given"
     labels = None
     if isinstance(raw, (str, os.PathLike)):

@@ -13,14 +13,17 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-import numpy as np
 import sympy as sp
 from sympy.polys.domains import QQ
 
 from ..arguments import short_numbers
 from ..errors import ParameterError, UndecidedCheckWarning
 from .data_loading import DataArgument, _entry, _load_rows
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["FLOAT_SYMMETRY_TOL", "FLOAT_PSD_TOL", "PSD_SAMPLE_POINTS", "check_similarity_matrix"]
 
@@ -89,6 +92,8 @@ def _psd_rational(rows: list[list[sp.Expr]]) -> tuple[bool, tuple[int, ...], sp.
 
 def _psd_exact(m: sp.ImmutableMatrix) -> tuple[bool | None, str]:
     """``(verdict, reason)`` for a symmetric matrix of exact numbers; verdict None when undecided."""
+    import numpy as np
+
     rows = m.tolist()
     if all(v.is_Rational for row in rows for v in row):
         ok, items, minor = _psd_rational(rows)
@@ -217,6 +222,8 @@ def _float_similarity(exact: list[list[sp.Expr]]) -> np.ndarray:
         If the matrix is not square, has an entry that overflows a float, is not symmetric, has no unit diagonal
         or a too negative eigenvalue.
     """
+    import numpy as np
+
     n = len(exact)
     for r, row in enumerate(exact, 1):
         if len(row) != n:
