@@ -164,7 +164,8 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
     Returns
     -------
     sympy expression
-        ``N / D`` as :meth:`symbolic_ti.export.poly_form.PolyFraction.as_expr` builds it.
+        ``N / D`` as :meth:`symbolic_ti.export.poly_form.PolyFraction.as_expr` builds it (with ``"negated":
+        true``: ``-((-N) / D)``, the tree of a form made by negating another).
 
     Raises
     ------
@@ -178,7 +179,7 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
             raise ValueError("an exponent list has not one entry per generator")
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as err:
         raise ExportError(f"cannot read a 'poly' expression object: {err}") from None
-    return PolyFraction(gens, terms[0], terms[1]).as_expr()
+    return PolyFraction(gens, terms[0], terms[1], negated=p.get("negated") is True).as_expr()
 
 
 # ---------------------------------------------------------------------- report

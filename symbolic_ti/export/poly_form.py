@@ -128,17 +128,22 @@ def fraction_latex(p: PolyFraction, gen_latex: Callable[[sp.Expr], str] = sp.lat
 
 
 def fraction_srepr(p: PolyFraction) -> str:
-    """srepr of ``Mul(N, Pow(D, -1))`` (``N`` when ``D == 1``): the tree :meth:`PolyFraction.as_expr` builds."""
+    """srepr of ``Mul(N, Pow(D, -1))`` (``N`` when ``D == 1``; ``Mul(Integer(-1), <f>)`` for a form made as
+    ``-f``, :attr:`PolyFraction.negated`): the tree :meth:`PolyFraction.as_expr` builds."""
+    if p.negated:
+        return f"Mul(Integer(-1), {fraction_srepr(-p)})"
     num = _poly_srepr(p.gens, p.num)
     return num if p.is_polynomial else f"Mul({num}, Pow({_poly_srepr(p.gens, p.den)}, Integer(-1)))"
 
 
 def fraction_terms(p: PolyFraction) -> dict[str, Any]:
-    """The compact encoding (docs/json_schema.md): generators, then ``[exponents, "p/q"]`` term lists."""
+    """The compact encoding (docs/json_schema.md): generators, then ``[exponents, "p/q"]`` term lists (and
+    ``"negated": true`` for a form made as ``-f``, so that the reader rebuilds the same tree)."""
     def enc(terms: Terms) -> list[list[Any]]:
         return [[list(m), str(c)] for m, c in _ordered(terms)]
-    return {"gens": [_gen_names(g)[0] for g in p.gens], "gens_srepr": [_gen_names(g)[2] for g in p.gens],
-            "num": enc(p.num), "den": enc(p.den)}
+    out = {"gens": [_gen_names(g)[0] for g in p.gens], "gens_srepr": [_gen_names(g)[2] for g in p.gens],
+           "num": enc(p.num), "den": enc(p.den)}
+    return {**out, "negated": True} if p.negated else out
 
 
 def _join_signs(pieces: list[tuple[bool, str]], zero: str) -> str:
