@@ -366,9 +366,12 @@ class _Homogenizer:
                 self._shares[share] = tuple(self._mpoly(self.ring(v)) for v in sp.fraction(sp.cancel(share)))
             fs_num, fs_den = self._shares[share]
             ftop, fbot = self._fpair(num, den)
-            fnumer = (fs_den - fs_num) * ftop + target * fs_num * fbot
-            if fnumer.gcd(fs_den).is_one():  # else sympy's ring below (its gcd and exquo, as before)
-                return PolyFraction.from_polys(fnumer, fs_den * fbot, self.gens)
+            fnumer, fdenom = (fs_den - fs_num) * ftop + target * fs_num * fbot, fs_den * fbot
+            if not fnumer.is_zero():  # (else sympy's ring below: its gcd(0, t) is not monic)
+                g = fnumer.gcd(fs_den)  # monic in lex order, as sympy's gcd over QQ: the same quotients
+                if not g.is_one():
+                    fnumer, fdenom = fnumer / g, fdenom / g
+                return PolyFraction.from_polys(fnumer, fdenom, self.gens)
         if self.ring is None or not self.exact_rational:
             top, bot = self.pair(num, den)
             d = top / bot if self.ring is None else top.as_expr() / bot.as_expr()
