@@ -60,7 +60,7 @@ class PolyFraction:
         return cls(tuple(num.ring.symbols) if gens is None else gens, num, den)
 
     def _terms(self, k: int) -> Terms:
-        if not isinstance(self._raw[k], dict):
+        if type(self._raw[k]) is not dict:
             p = self._raw[k]
             items = p.to_dict().items() if hasattr(p, "to_dict") else p.terms()
             self._raw[k] = {tuple(int(x) for x in m): Fraction(int(c.numerator), int(c.denominator))
@@ -74,14 +74,14 @@ class PolyFraction:
     def is_polynomial(self) -> bool:
         """Whether ``D == 1``."""
         den = self._raw[1]
-        return den == {(0,) * len(self.gens): Fraction(1)} if isinstance(den, dict) else bool(den == 1)
+        return den == {(0,) * len(self.gens): Fraction(1)} if type(den) is dict else bool(den == 1)
 
     def __neg__(self) -> PolyFraction:
         return self._base or PolyFraction(self.gens, _negate(self._raw[0]), self._raw[1], negated=True, base=self)
 
     def target_minus(self, y: int) -> PolyFraction:
         """``y - N / D = (y D - N) / D``, canceled (a common factor of it and ``D`` would divide ``N``)."""
-        if not any(isinstance(p, dict) for p in self._raw):
+        if not any(type(p) is dict for p in self._raw):  # (a sympy PolyElement is a dict subclass)
             return PolyFraction(self.gens, y * self._raw[1] - self._raw[0], self._raw[1])
         top = {m: y * c for m, c in self.den.items()}
         for m, c in self.num.items():
@@ -100,7 +100,7 @@ class PolyFraction:
 
 
 def _negate(raw: Any) -> Any:
-    return {m: -c for m, c in raw.items()} if isinstance(raw, dict) else -raw
+    return {m: -c for m, c in raw.items()} if type(raw) is dict else -raw
 
 
 def _terms_expr(gens: tuple[sp.Expr, ...], terms: Terms) -> sp.Expr:
