@@ -161,17 +161,25 @@ def factored(e: sp.Expr) -> tuple[bool, sp.Expr, sp.Expr]:
 LARGE_FORM_TERMS = 100
 
 
-def large_form(e: sp.Expr) -> PolyFraction | None:
-    """The polynomial form of ``e`` when it has more than :data:`LARGE_FORM_TERMS` terms, else ``None``."""
+def large_form(e: sp.Expr | PolyFraction) -> PolyFraction | None:
+    """The polynomial form of ``e`` when it has more than :data:`LARGE_FORM_TERMS` terms, else ``None`` (a
+    PolyFraction is its own polynomial form)."""
+    if isinstance(e, PolyFraction):
+        return e if len(e.num) + len(e.den) > LARGE_FORM_TERMS else None
     num, den = sp.fraction(e)
     if len(sp.Add.make_args(num)) + len(sp.Add.make_args(den)) <= LARGE_FORM_TERMS:
         return None
     return poly_fraction(e)
 
 
-def expr_latex(e: sp.Expr) -> str:
+def expr_latex(e: sp.Expr | PolyFraction) -> str:
     r"""LaTeX of one value: ``sympy.latex`` of a number, ``\frac{num}{den}`` of factored parts otherwise (expanded,
-    from the polynomial form, for a form of more than :data:`LARGE_FORM_TERMS` terms)."""
+    from the polynomial form, for a form of more than :data:`LARGE_FORM_TERMS` terms; a
+    :class:`~symbolic_ti.results.PolyFraction` of that size is printed from its terms, no expression built)."""
+    if isinstance(e, PolyFraction):
+        if large_form(e) is not None and any(g.is_Symbol for g in e.gens):
+            return fraction_latex(e, plain_latex)
+        e = e.as_expr()
     e = sp.sympify(e)
     if not e.free_symbols:
         return plain_latex(e)
