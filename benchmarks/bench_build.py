@@ -16,8 +16,9 @@ number of a case measured in this one process:
   (then extrapolated per form, ``build_old_est``);
 - ``expr_on_demand``: ``Result.f(i, j)`` of the new result on the same forms (the lazy Expr a user asks for),
   per form, and ``structural``: whether each equals the old path's expression (``==``, the same tree);
-- with ``--exports``: ``to_json()`` (``srepr``), ``to_json(encoding="poly")``, ``to_latex()``, ``to_text()`` of
-  the new result after ``build``, each against ``solve + build``.
+- with ``--exports``: the JSON report in both encodings streamed to a temporary file
+  (:func:`symbolic_ti.export.stream.write_json`, what ``derive --format json --output FILE`` does), ``to_latex()``
+  and ``to_text()`` of the new result after ``build``, each against ``solve + build``.
 
 Ratios are printed as markdown; ``--output`` writes JSON atomically. Exit status 1 when an expression differs.
 """
@@ -28,12 +29,14 @@ import argparse
 import json
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symbolic_ti import derive  # noqa: E402
+from symbolic_ti.export.stream import write_json  # noqa: E402
 from symbolic_ti.files import write_atomic  # noqa: E402
 from symbolic_ti.results import LazyPredictions, Result  # noqa: E402
 from symbolic_ti.solvers.laplacian import laplacian_predictor  # noqa: E402
@@ -77,14 +80,20 @@ def run(name: str, old_sample: int | None, exports: bool) -> dict[str, object]:
     out["ratio_build"] = old_build / out["build"]
     if exports:
         base = out["solve"] + out["build"]
-        for key, make in (("json_srepr", lambda: r.to_json()), ("json_poly", lambda: r.to_json(encoding="poly")),
-                          ("latex", r.to_latex), ("text", r.to_text)):
-            t = time.process_time()
-            s = make()
-            out[key] = time.process_time() - t
-            out[f"{key}_bytes"] = len(s.encode())
-            out[f"{key}_over_solve_build"] = out[key] / base
-            print(f"  {key}: {out[key]:.2f} s", file=sys.stderr, flush=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "r.json"
+
+            def streamed(encoding: str) -> int:
+                write_json(r, path, encoding)
+                return path.stat().st_size
+            for key, make in (("json_srepr", lambda: streamed("srepr")), ("json_poly", lambda: streamed("poly")),
+                              ("latex", lambda: len(r.to_latex().encode())),
+                              ("text", lambda: len(r.to_text().encode()))):
+                t = time.process_time()
+                out[f"{key}_bytes"] = make()
+                out[key] = time.process_time() - t
+                out[f"{key}_over_solve_build"] = out[key] / base
+                print(f"  {key}: {out[key]:.2f} s", file=sys.stderr, flush=True)
     return out
 
 

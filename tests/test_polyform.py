@@ -21,7 +21,9 @@ from symbolic_ti import derive
 from symbolic_ti import symbols as S
 from symbolic_ti.export.jsonreport import expression_from_dict
 from symbolic_ti.export.poly_form import fraction_srepr, fraction_terms
+from symbolic_ti.gram import build_system
 from symbolic_ti.results import LazyPredictions, PolyFraction, Result
+from symbolic_ti.solvers import flint_backend
 from symbolic_ti.solvers.laplacian import laplacian_predictor
 
 Q = sp.Rational
@@ -48,6 +50,19 @@ def test_same_trees_as_the_sympy_path(args, kw):
     assert r.margins == old.margins
     assert [(f.prediction, f.residual) for f in r.training_fit] == [(f.prediction, f.residual)
                                                                       for f in old.training_fit]
+
+
+@pytest.mark.parametrize("n,exc,kw", [(5, ["4>2"], {"parameters": {"rho": "1/2"}}), (5, ["4>2"], {}),
+                                      (5, ["4>2", "5>3"], {"ridge": "1/3"})])
+def test_dense_flint_path_keeps_polynomials_with_the_same_trees(n, exc, kw):
+    r = derive(n, exc, family="geometric", **kw)
+    assert r.method == "halved/flint"
+    system = build_system(r.task, r.family, r.ridge, True)
+    listed = dict(zip(system.queries, flint_backend.solve_predictions(system.gram, system.ridge, system.targets,
+                                                                      system.cross), strict=True))
+    assert all(r.fraction(*t) is not None for t in r.task.trials)
+    for (i, j) in r.task.trials:  # the fast path negates f(i, j) for j > i (the halved system's antisymmetry)
+        assert r.f(i, j) == (listed[(i, j)] if i < j else -listed[(j, i)])
 
 
 def test_values_of_the_conventions_and_the_dense_solve():
