@@ -44,13 +44,14 @@ Terms = dict[tuple[int, ...], Fraction]
 class PolyFraction:
     """A canceled closed form ``N / D`` in ``gens`` (Symbols, irrational constants), which a solver may hand to
     :class:`Result` instead of an expression (built by :meth:`as_expr` on request, cached); printers and JSON work
-    from the terms ``num``, ``den``: ``{exponents: Fraction}``, read on first access from the polynomials given
-    (:meth:`from_polys`). ``negated``: made as ``-f`` of a form ``f`` (``base``): the value is ``N / D`` (``N``
+    from the terms ``num``, ``den``: ``{exponents: Fraction}``, read on first access from ``polys``, the two
+    polynomials given (:meth:`from_polys`). ``negated``: made as ``-f`` of a form ``f`` (``base``): the value is ``N / D`` (``N``
     negated) and :meth:`as_expr` is ``-f.as_expr()``, sympy's tree for ``-f`` (``Mul(-1, N, Pow(D, -1))``)."""
 
     def __init__(self, gens: tuple[sp.Expr, ...], num: Any, den: Any, negated: bool = False,
                  base: PolyFraction | None = None) -> None:
-        self.gens, self._raw, self.negated = tuple(gens), [num, den], negated  # _raw: Terms or polynomials
+        self.gens, self.polys, self.negated = tuple(gens), (num, den), negated  # Terms or polynomials, as given
+        self._terms_of: list[Terms | None] = [None, None]
         self._base = base if base is not None or not negated else PolyFraction(gens, _negate(num), den)
 
     @classmethod
@@ -60,12 +61,13 @@ class PolyFraction:
         return cls(tuple(num.ring.symbols) if gens is None else gens, num, den)
 
     def _terms(self, k: int) -> Terms:
-        if type(self._raw[k]) is not dict:
-            p = self._raw[k]
-            items = p.to_dict().items() if hasattr(p, "to_dict") else p.terms()
-            self._raw[k] = {tuple(int(x) for x in m): Fraction(int(c.numerator), int(c.denominator))
-                            for m, c in items}
-        return self._raw[k]
+        p, terms = self.polys[k], self._terms_of[k]
+        if terms is not None or type(p) is dict:
+            return terms if terms is not None else p
+        items = p.to_dict().items() if hasattr(p, "to_dict") else p.terms()
+        terms = self._terms_of[k] = {tuple(int(x) for x in m): Fraction(int(c.numerator), int(c.denominator))
+                                     for m, c in items}
+        return terms
 
     num = property(lambda self: self._terms(0), doc="The numerator's terms ``{exponents: Fraction}``.")
     den = property(lambda self: self._terms(1), doc="The denominator's terms ``{exponents: Fraction}``.")
@@ -73,16 +75,16 @@ class PolyFraction:
     @property
     def is_polynomial(self) -> bool:
         """Whether ``D == 1``."""
-        den = self._raw[1]
+        den = self.polys[1]
         return den == {(0,) * len(self.gens): Fraction(1)} if type(den) is dict else bool(den == 1)
 
     def __neg__(self) -> PolyFraction:
-        return self._base or PolyFraction(self.gens, _negate(self._raw[0]), self._raw[1], negated=True, base=self)
+        return self._base or PolyFraction(self.gens, _negate(self.polys[0]), self.polys[1], negated=True, base=self)
 
     def target_minus(self, y: int) -> PolyFraction:
         """``y - N / D = (y D - N) / D``, canceled (a common factor of it and ``D`` would divide ``N``)."""
-        if not any(type(p) is dict for p in self._raw):  # (a sympy PolyElement is a dict subclass)
-            return PolyFraction(self.gens, y * self._raw[1] - self._raw[0], self._raw[1])
+        if not any(type(p) is dict for p in self.polys):  # (a sympy PolyElement is a dict subclass)
+            return PolyFraction(self.gens, y * self.polys[1] - self.polys[0], self.polys[1])
         top = {m: y * c for m, c in self.den.items()}
         for m, c in self.num.items():
             top[m] = top.get(m, Fraction(0)) - c
@@ -184,10 +186,6 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
                 self._form(t)
                 done += 1
                 progress.update("closed forms", done, len(pairs))
-
-
-def _is_number(e: sp.Expr) -> bool:
-    return not e.free_symbols
 
 
 @dataclass(frozen=True)
@@ -396,7 +394,7 @@ class Result(Rendered):
         trials = tuple(t for t in self.task.trials if self.task.categories[t] == category)
         margins = {t: self.margin(*t) for t in trials}
         numeric = [m for m in margins.values() if m is not None]
-        if numeric and all(_is_number(m) for m in numeric):
+        if numeric and all(not m.free_symbols for m in numeric):
             return CategorySummary(category, trials, MappingProxyType(margins), min(numeric),
                                    sum(1 for m in numeric if m < 0))
         return CategorySummary(category, trials, MappingProxyType(margins), None, None)

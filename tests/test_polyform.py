@@ -20,7 +20,8 @@ import symbolic_ti.cli.app as cli
 from symbolic_ti import derive
 from symbolic_ti import symbols as S
 from symbolic_ti.export.jsonreport import expression_from_dict
-from symbolic_ti.export.poly_form import fraction_srepr, fraction_terms
+from symbolic_ti.export.latex_printer import plain_latex
+from symbolic_ti.export.poly_form import fraction_latex, fraction_srepr, fraction_terms, fraction_text
 from symbolic_ti.gram import build_system
 from symbolic_ti.results import LazyPredictions, PolyFraction, Result
 from symbolic_ti.solvers import flint_backend
@@ -90,6 +91,17 @@ def test_negated_forms_keep_sympy_trees():
     assert expression_from_dict({"poly": {**fraction_terms(g), "negated": False}}) == PolyFraction(
         f.gens, g.num, f.den).as_expr()
     assert sp.cancel(g.target_minus(1).as_expr() - (1 + e)) == 0
+
+
+@pytest.mark.parametrize("family", ["exchangeable", "geometric"])
+def test_printers_from_flint_equal_the_printers_from_terms(family):
+    r = derive(6, ["5>2"], family=family)  # FLINT polynomials (fmpq_mpoly, fmpz_mpoly) behind every form
+    for t in r.task.trials:
+        f = r.fraction(*t)
+        plain = PolyFraction(f.gens, dict(f.num), dict(f.den), negated=f.negated)  # term dictionaries only
+        assert type(f.polys[0]) is not dict
+        for printer in (fraction_text, fraction_srepr, fraction_terms, lambda p: fraction_latex(p, plain_latex)):
+            assert printer(f) == printer(plain)
 
 
 def _round_trip(r: Result, structural: bool) -> None:

@@ -35,7 +35,7 @@ from sympy.printing.latex import LatexPrinter
 
 from ..results import PolyFraction
 from ..solvers.flint_backend import factor_list as flint_factor_list
-from .poly_form import fraction_latex, poly_fraction
+from .poly_form import fraction_latex, fraction_size, poly_fraction
 
 __all__ = ["DAGGER", "LARGE_FORM_TERMS", "plain_latex", "factored", "expr_latex", "large_form"]
 
@@ -165,7 +165,7 @@ def large_form(e: sp.Expr | PolyFraction) -> PolyFraction | None:
     """The polynomial form of ``e`` when it has more than :data:`LARGE_FORM_TERMS` terms, else ``None`` (a
     PolyFraction is its own polynomial form)."""
     if isinstance(e, PolyFraction):
-        return e if len(e.num) + len(e.den) > LARGE_FORM_TERMS else None
+        return e if fraction_size(e) > LARGE_FORM_TERMS else None
     num, den = sp.fraction(e)
     if len(sp.Add.make_args(num)) + len(sp.Add.make_args(den)) <= LARGE_FORM_TERMS:
         return None

@@ -16,7 +16,7 @@ import sympy as sp
 from .._version import __version__
 from ..results import PolyFraction
 from .latex_printer import LARGE_FORM_TERMS, plain_latex
-from .poly_form import fraction_latex, fraction_srepr, fraction_terms, fraction_text, poly_fraction
+from .poly_form import fraction_latex, fraction_size, fraction_srepr, fraction_terms, fraction_text, poly_fraction
 
 __all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "meta_block"]
 
@@ -92,7 +92,7 @@ def _fraction_value(form: PolyFraction, encoding: str) -> dict[str, Any]:
     A form of at most :data:`~symbolic_ti.export.latex_printer.LARGE_FORM_TERMS` terms in the ``srepr`` encoding
     is recorded from its expression with sympy's printers instead (the record of a result that holds expressions,
     character for character; cheap at that size)."""
-    if encoding == "srepr" and len(form.num) + len(form.den) <= LARGE_FORM_TERMS:
+    if encoding == "srepr" and fraction_size(form) <= LARGE_FORM_TERMS:
         small = exact_value(form.as_expr())
         assert small is not None
         return small
