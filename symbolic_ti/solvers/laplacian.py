@@ -20,7 +20,9 @@ continuants ``theta_0 = 1``, ``theta_1 = 1 + gamma``, ``theta_k = (2 + gamma) th
 exception) update for the exception edges, all in univariate polynomials over ZZ (fraction free), in FLINT's
 ``fmpz_poly`` (C; returned as sympy ``PolyElement``, with the gcds of :meth:`RankSolution.rank_difference` also
 taken in FLINT). Only then is ``gamma``
-replaced by its expression in the family parameters and the ridge, trial by trial and on demand.
+replaced by its expression in the family parameters and the ridge, trial by trial and on demand: with rational
+coefficients in FLINT's ``fmpq_mpoly`` (Horner's rule in ``P``), the closed form handed over as a
+:class:`~symbolic_ti.results.PolyFraction` whose sympy expression is built only when asked for (issue 17).
 """
 
 from __future__ import annotations
