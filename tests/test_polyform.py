@@ -123,7 +123,7 @@ def _drawn_result(n, family, data, ridge=None):
     return derive(n, list(dict.fromkeys(excs)), family=family, parameters=params, ridge=ridge)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(4, 7), data=st.data())
 def test_hypothesis_json_round_trip(n, data):
     r = _drawn_result(n, "exchangeable", data)  # alpha and lambda symbolic
@@ -155,3 +155,16 @@ def test_cli_encoding_and_streamed_output(tmp_path, capsys):
         assert cli.main(["derive", "-n", "5", *argv]) == 2
         err = capsys.readouterr().err
         assert "--encoding" in err and word in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("limit", [None, 4])
+def test_text_and_latex_reports_equal_those_of_expressions(limit, monkeypatch):
+    from symbolic_ti.export import latex_printer
+
+    if limit is not None:  # every form counts as large: printed from the polynomials, FLINT's printer included
+        monkeypatch.setattr(latex_printer, "LARGE_FORM_TERMS", limit)
+    for n, exc, kw in [(5, ["5>2"], {}), (4, ["4>2"], {"family": "geometric", "ridge": "1/2"})]:
+        r, other = derive(n, exc, **kw), derive(n, exc, **kw)
+        held = Result(task=r.task, family=r.family, ridge=r.ridge, method=r.method, seconds=r.seconds,
+                      predictions={t: other.f(*t) for t in r.task.trials})
+        assert r.to_text() == held.to_text() and r.to_latex() == held.to_latex()
