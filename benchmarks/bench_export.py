@@ -9,7 +9,8 @@ n = 9, exception 6>4, alpha, rho and lambda symbolic; ``n61``: exchangeable, n =
 lambda symbolic (build only, unless ``--sample``). CPU seconds (``time.process_time``), measured in this process:
 
 - ``solve``: ``derive`` (no closed form built);
-- ``build``: every closed form as a sympy expression (``Result.build_all`` of the lazy result, today's path);
+- ``build``: every closed form as a sympy expression (``Result.build_all`` and ``Result.f`` of every trial; the
+  report of a result holding these expressions is the sympy printers' path);
 - ``to_poly``: every closed form converted to a :class:`~symbolic_ti.results.PolyFraction`
   (:func:`~symbolic_ti.export.poly_form.poly_fraction`), the step a solver that hands polynomials over skips;
 - ``json_sympy``: ``to_json()`` of today's result (srepr and sympy's latex/str per expression), measured on the
@@ -65,6 +66,9 @@ def run(name: str, sample: int | None, check: int, build_only: bool) -> dict[str
     out["solve"] = _clock() - t
     t = _clock()
     r.build_all()
+    # today's result as sympy expressions (the solvers now hand PolyFractions over: benchmarks/bench_build.py)
+    r = Result(task=r.task, family=r.family, ridge=r.ridge, predictions={p: r.f(*p) for p in r.task.trials},
+               method=r.method, ridgeless_conditions=r.ridgeless_conditions)
     out["build"] = _clock() - t
     pairs = [p for p in r.task.trials if p[0] < p[1]]
     out["forms"] = len(pairs)

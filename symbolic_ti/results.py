@@ -41,55 +41,68 @@ __all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions", "PolyF
 Terms = dict[tuple[int, ...], Fraction]
 
 
-@dataclass(frozen=True, eq=False)
 class PolyFraction:
-    """A canceled closed form ``N / D``: numerator and denominator as rational term dictionaries in ``gens``.
+    """A canceled closed form ``N / D`` in ``gens`` (Symbols, irrational constants), which a solver may hand to
+    :class:`Result` instead of an expression (built by :meth:`as_expr` on request, cached); printers and JSON work
+    from the terms ``num``, ``den``: ``{exponents: Fraction}``, read on first access from ``polys``, the two
+    polynomials given (:meth:`from_polys`). ``negated``: made as ``-f`` of a form ``f`` (``base``): the value is ``N / D`` (``N``
+    negated) and :meth:`as_expr` is ``-f.as_expr()``, sympy's tree for ``-f`` (``Mul(-1, N, Pow(D, -1))``)."""
 
-    What a solver may hand to :class:`Result` instead of an expression, which is then built only on request
-    (:meth:`as_expr`, cached); printers and JSON work from the terms (:mod:`symbolic_ti.export.poly_form`).
-    ``gens``: Symbols and irrational constants taken as generators; ``num``, ``den``: ``{exponents: Fraction}``.
-    """
-
-    gens: tuple[sp.Expr, ...]
-    num: Terms
-    den: Terms
+    def __init__(self, gens: tuple[sp.Expr, ...], num: Any, den: Any, negated: bool = False,
+                 base: PolyFraction | None = None) -> None:
+        self.gens, self.polys, self.negated = tuple(gens), (num, den), negated  # Terms or polynomials, as given
+        self._terms_of: list[Terms | None] = [None, None]
+        self._base = base if base is not None or not negated else PolyFraction(gens, _negate(num), den)
 
     @classmethod
     def from_polys(cls, num: Any, den: Any, gens: tuple[sp.Expr, ...] | None = None) -> PolyFraction:
-        """From two coprime polynomials: sympy ``PolyElement`` (``terms()``) or python-flint ``fmpz_mpoly`` /
-        ``fmpq_mpoly`` (``to_dict()``); ``gens`` default to the sympy ring's symbols."""
-        if gens is None:
-            gens = tuple(num.ring.symbols)
+        """From two coprime polynomials: sympy ``PolyElement`` or python-flint ``fmpz_mpoly`` / ``fmpq_mpoly``
+        in the order of ``gens`` (default: the sympy ring's symbols), kept until :attr:`num` is read."""
+        return cls(tuple(num.ring.symbols) if gens is None else gens, num, den)
 
-        def terms(p: Any) -> Terms:
-            items = p.terms() if hasattr(p, "terms") else p.to_dict().items()
-            return {tuple(int(x) for x in m): Fraction(int(c.numerator), int(c.denominator))
-                    for m, c in items}
-        return cls(tuple(gens), terms(num), terms(den))
+    def _terms(self, k: int) -> Terms:
+        p, terms = self.polys[k], self._terms_of[k]
+        if terms is not None or type(p) is dict:
+            return terms if terms is not None else p
+        items = p.to_dict().items() if hasattr(p, "to_dict") else p.terms()
+        terms = self._terms_of[k] = {tuple(int(x) for x in m): Fraction(int(c.numerator), int(c.denominator))
+                                     for m, c in items}
+        return terms
+
+    num = property(lambda self: self._terms(0), doc="The numerator's terms ``{exponents: Fraction}``.")
+    den = property(lambda self: self._terms(1), doc="The denominator's terms ``{exponents: Fraction}``.")
 
     @property
     def is_polynomial(self) -> bool:
         """Whether ``D == 1``."""
-        return self.den == {(0,) * len(self.gens): Fraction(1)}
+        den = self.polys[1]
+        return den == {(0,) * len(self.gens): Fraction(1)} if type(den) is dict else bool(den == 1)
 
     def __neg__(self) -> PolyFraction:
-        return PolyFraction(self.gens, {m: -c for m, c in self.num.items()}, self.den)
+        return self._base or PolyFraction(self.gens, _negate(self.polys[0]), self.polys[1], negated=True, base=self)
 
     def target_minus(self, y: int) -> PolyFraction:
         """``y - N / D = (y D - N) / D``, canceled (a common factor of it and ``D`` would divide ``N``)."""
+        if not any(type(p) is dict for p in self.polys):  # (a sympy PolyElement is a dict subclass)
+            return PolyFraction(self.gens, y * self.polys[1] - self.polys[0], self.polys[1])
         top = {m: y * c for m, c in self.den.items()}
         for m, c in self.num.items():
             top[m] = top.get(m, Fraction(0)) - c
         return PolyFraction(self.gens, {m: c for m, c in top.items() if c}, self.den)
 
     def as_expr(self) -> sp.Expr:
-        """The sympy expression ``N / D`` (``Add`` of ``Mul`` terms), built once and cached."""
-        cached = self.__dict__.get("_expr")
-        if cached is None:
-            num = _terms_expr(self.gens, self.num)
-            cached = num if self.is_polynomial else num / _terms_expr(self.gens, self.den)
-            object.__setattr__(self, "_expr", cached)
-        return cached
+        """The sympy expression ``N / D`` (``Add`` of ``Mul`` terms; ``-f`` when negated), built once, cached."""
+        if "_expr" not in self.__dict__:
+            if self._base is not None:
+                self._expr = -self._base.as_expr()
+            else:
+                num = _terms_expr(self.gens, self.num)
+                self._expr = num if self.is_polynomial else num / _terms_expr(self.gens, self.den)
+        return self.__dict__["_expr"]
+
+
+def _negate(raw: Any) -> Any:
+    return {m: -c for m, c in raw.items()} if type(raw) is dict else -raw
 
 
 def _terms_expr(gens: tuple[sp.Expr, ...], terms: Terms) -> sp.Expr:
@@ -159,11 +172,8 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
         return len(self._cache)
 
     def build_all(self) -> None:
-        """Build every prediction not built yet, showing progress on a terminal (:mod:`symbolic_ti.progress`).
-
-        Display, JSON and margins need all of them; at large n with free parameters this takes long (n = 25
-        with symbolic alpha and ridge: about 20 s), and Ctrl-C stops it cleanly (built forms stay cached).
-        """
+        """Build every prediction not built yet, showing progress on a terminal (:mod:`symbolic_ti.progress`);
+        Ctrl-C stops it cleanly (built forms stay cached). Display, JSON and margins need all of them."""
         pairs = [t for t in self._trials if t[0] < t[1]]
         missing = [t for t in pairs if t not in self._cache]
         if not missing:
@@ -176,10 +186,6 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
                 self._form(t)
                 done += 1
                 progress.update("closed forms", done, len(pairs))
-
-
-def _is_number(e: sp.Expr) -> bool:
-    return not e.free_symbols
 
 
 @dataclass(frozen=True)
@@ -388,7 +394,7 @@ class Result(Rendered):
         trials = tuple(t for t in self.task.trials if self.task.categories[t] == category)
         margins = {t: self.margin(*t) for t in trials}
         numeric = [m for m in margins.values() if m is not None]
-        if numeric and all(_is_number(m) for m in numeric):
+        if numeric and all(not m.free_symbols for m in numeric):
             return CategorySummary(category, trials, MappingProxyType(margins), min(numeric),
                                    sum(1 for m in numeric if m < 0))
         return CategorySummary(category, trials, MappingProxyType(margins), None, None)

@@ -94,6 +94,8 @@ class _OutputError(Exception):
 
 
 def _emit(text: str, output: str | None) -> None:
+    if output is None and text == "":  # the command wrote its file itself and has nothing to say
+        return
     if not text.endswith("\n"):
         text += "\n"
     if output is None or output == "-":  # "-o -" means standard output

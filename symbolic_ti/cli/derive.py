@@ -4,11 +4,14 @@
 
     symbolic-ti derive --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
                        [--ridge VALUE | --ridgeless] [--trial I,J ...] [--format text|json|latex|gram]
-                       [--standalone] [--output FILE]
+                       [--encoding srepr|poly] [--standalone] [--output FILE]
 
 The whole result is rendered by :mod:`symbolic_ti.export` (``Result.to_text``, ``to_latex``, ``to_dict``);
 ``--trial`` writes only the chosen trials' closed forms and margins. ``--format gram`` writes the Gram and
 cross-Gram matrices in scikit-learn's precomputed layout (:mod:`symbolic_ti.export.gram`, docs/interop.md).
+``--format json --encoding poly`` stores each exact value as generators and term lists (docs/json_schema.md), and
+``--format json --output FILE`` streams the whole report to FILE record by record (atomically, with progress:
+:func:`symbolic_ti.export.stream.write_json`).
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     context.task_options(d)
     context.output_options(d, FORMATS + ("gram",))
     d.add_argument("--standalone", action="store_true", help="with --format latex: a complete .tex document")
+    d.add_argument("--encoding", choices=("srepr", "poly"), default=None,
+                   help="with --format json: exact values as sympy srepr (default) or as generators and "
+                        "[exponents, coefficient] term lists (poly; docs/json_schema.md)")
     d.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
                    type=option_type("--trial", parse_trial),
                    help="only these trials' closed forms and margins (repeat; default: every trial). Large "
@@ -53,6 +59,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
 def _run(args: argparse.Namespace, context: CliContext) -> str:
     if args.standalone and args.format != "latex":
         raise context.fail("--standalone", "only applies with --format latex")
+    if args.encoding is not None and args.format != "json":
+        raise context.fail("--encoding", f"only applies with --format json (got --format {args.format})")
+    encoding = args.encoding or "srepr"
     task, (family, _) = context.task(args), context.family(args)
     context.check_output(args)
     from .. import api
@@ -71,7 +80,7 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         result = api.derive(task.n, task.exceptions, family=family, ridge=context.ridge(args))
         progress.update(f"writing {args.format}")
         if trials is not None:
-            return _chosen_trials(result, list(dict.fromkeys(trials)), args.format)
+            return _chosen_trials(result, list(dict.fromkeys(trials)), args.format, encoding)
         if result.free_symbols and task.n > 25 and not getattr(args, "quiet", False):
             print(f"{PROG}: note: writing all {len(task.trials)} symbolic closed forms of n = {task.n} takes long "
                   f"and much memory; --trial I,J writes only the trials you name", file=sys.stderr)
@@ -82,7 +91,17 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         if args.format == "json":
             from ..export.jsonreport import dumps
 
-            return dumps(result.to_dict())
+            if args.output is None or args.output == "-":
+                return dumps(result.to_dict(encoding=encoding))
+            from ..errors import ExportError
+            from ..export.stream import write_json
+
+            try:  # record by record into the temporary file, renamed when complete
+                write_json(result, args.output, encoding)
+            except ExportError as err:
+                raise context.fail("--output", err) from None
+            args.output = None  # written here; nothing goes to standard output
+            return ""
         if args.format == "latex":
             return result.to_latex(standalone=args.standalone)
         return result.to_text()
@@ -100,19 +119,23 @@ def _gram(task: Task, family: Family, ridge: Any) -> PrecomputedGram:
         raise fail("--format", f"gram: {err}") from None
 
 
-def _chosen_trials(result: Result, trials: list[tuple[int, int]], fmt: str) -> str:
+def _chosen_trials(result: Result, trials: list[tuple[int, int]], fmt: str, encoding: str = "srepr") -> str:
     """``derive --trial``: the closed forms and margins of the chosen trials only."""
     cats = result.task.categories
     rows = [(t, result.f(*t), result.margin(*t), cats[t]) for t in trials]
     if fmt == "json":
-        from ..export.jsonreport import dumps, expression_to_dict
+        from ..export.jsonreport import dumps
+        from ..export.values import exact_value
+
+        def ex(e: Any) -> dict[str, Any] | None:
+            return exact_value(e, encoding)
 
         return dumps({"task": {"n": result.task.n, "exceptions": [str(e) for e in result.task.exceptions]},
                       "family": result.family.describe(),
                       "ridge": "ridgeless" if result.ridgeless else str(result.ridge), "method": result.method,
-                      "ridgeless_conditions": [expression_to_dict(c) for c in result.ridgeless_conditions],
-                      "trials": [{"trial": list(t), "category": c, "value": expression_to_dict(v),
-                                  "margin": expression_to_dict(m)} for t, v, m, c in rows]})
+                      "ridgeless_conditions": [ex(c) for c in result.ridgeless_conditions],
+                      "trials": [{"trial": list(t), "category": c, "value": ex(v), "margin": ex(m)}
+                                 for t, v, m, c in rows]})
     if fmt == "latex":
         from ..export.latex import expr_latex
 

@@ -27,7 +27,7 @@ from ..errors import ExportError
 from ..families.kernel_values import NetworkKernelValue
 from ..families.relu import ReluKernelConstant
 from ..results import PolyFraction, Result
-from ..task import CATEGORIES
+from .forms import category_summaries, margin_form, residual_form
 from .poly_form import poly_fraction
 from .values import LARGE_SREPR, ENCODINGS, exact_value, meta_block
 
@@ -164,7 +164,8 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
     Returns
     -------
     sympy expression
-        ``N / D`` as :meth:`symbolic_ti.export.poly_form.PolyFraction.as_expr` builds it.
+        ``N / D`` as :meth:`symbolic_ti.export.poly_form.PolyFraction.as_expr` builds it (with ``"negated":
+        true``: ``-((-N) / D)``, the tree of a form made by negating another).
 
     Raises
     ------
@@ -178,16 +179,10 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
             raise ValueError("an exponent list has not one entry per generator")
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as err:
         raise ExportError(f"cannot read a 'poly' expression object: {err}") from None
-    return PolyFraction(gens, terms[0], terms[1]).as_expr()
+    return PolyFraction(gens, terms[0], terms[1], negated=p.get("negated") is True).as_expr()
 
 
 # ---------------------------------------------------------------------- report
-def _is_number(f: Any) -> bool:
-    if isinstance(f, PolyFraction):
-        return not any(g.is_Symbol for g in f.gens)
-    return not sp.sympify(f).free_symbols
-
-
 def _trial(t: tuple[int, int]) -> list[int]:
     return [t[0], t[1]]
 
@@ -250,32 +245,14 @@ def report_dict(result: Result, encoding: str, records: Records) -> dict[str, An
             converted[t] = poly_fraction(e) or e
         return converted[t]
 
-    def margin(t: tuple[int, int]) -> Any:
-        g = task.ground_truth(t)
-        f = form(t)
-        return None if g is None else (f if g == 1 else -f)
-
-    def residual(t: tuple[int, int], y: int) -> Any:
-        f = form(t)
-        if isinstance(f, PolyFraction):
-            return f.target_minus(y)
-        num, den = sp.fraction(f)  # canceled already, as Result.training_fit
-        return sp.expand(y * den - num) / den if den != 1 else y - f
-
     if result.ridgeless:
         ridge = "ridgeless"
     else:
         ridge = str(result.ridge)
     categories = task.categories
     margin_trials = [t for t in task.trials if task.ground_truth(t) is not None]
-    summaries = {}
-    for c in (c for c in CATEGORIES if c in set(categories.values())):
-        trials = tuple(t for t in task.trials if categories[t] == c)
-        if all(_is_number(form(t)) for t in trials if task.ground_truth(t) is not None):  # as Result.categories
-            s = result.category_summary(c)
-            summaries[c] = (trials, ex(s.min_margin), s.n_errors)
-        else:  # a symbolic margin: no minimum, no count of errors, and no expression built
-            summaries[c] = (trials, None, None)
+    # as Result.categories; a symbolic margin: no minimum, no count of errors, and no expression built
+    summaries = {c: (trials, ex(mm), ne) for c, (trials, mm, ne) in category_summaries(result, form).items()}
     return {
         "meta": meta_block(FORMAT_NAME, FORMAT_VERSION),
         "task": {
@@ -297,7 +274,7 @@ def report_dict(result: Result, encoding: str, records: Records) -> dict[str, An
             "trial": _trial(t), "category": categories[t], "ground_truth": task.ground_truth(t),
             "value": ex(form(t))}),
         "margins": records(margin_trials, lambda t: {
-            "trial": _trial(t), "category": categories[t], "value": ex(margin(t))}),
+            "trial": _trial(t), "category": categories[t], "value": ex(margin_form(result, t, form))}),
         "exception_margins": [
             {"exception": str(e), "trial": [e.winner, e.loser], "value": ex(form((e.winner, e.loser)))}
             for e in task.exceptions
@@ -308,5 +285,5 @@ def report_dict(result: Result, encoding: str, records: Records) -> dict[str, An
         },
         "training_fit": records(list(task.training), lambda ty: {
             "trial": _trial(ty[0]), "target": ty[1], "prediction": ex(form(ty[0])),
-            "residual": ex(residual(ty[0], ty[1]))}),
+            "residual": ex(residual_form(form(ty[0]), ty[1]))}),
     }

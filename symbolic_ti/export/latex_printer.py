@@ -35,7 +35,7 @@ from sympy.printing.latex import LatexPrinter
 
 from ..results import PolyFraction
 from ..solvers.flint_backend import factor_list as flint_factor_list
-from .poly_form import fraction_latex, poly_fraction
+from .poly_form import fraction_latex, fraction_size, poly_fraction
 
 __all__ = ["DAGGER", "LARGE_FORM_TERMS", "plain_latex", "factored", "expr_latex", "large_form"]
 
@@ -161,17 +161,25 @@ def factored(e: sp.Expr) -> tuple[bool, sp.Expr, sp.Expr]:
 LARGE_FORM_TERMS = 100
 
 
-def large_form(e: sp.Expr) -> PolyFraction | None:
-    """The polynomial form of ``e`` when it has more than :data:`LARGE_FORM_TERMS` terms, else ``None``."""
+def large_form(e: sp.Expr | PolyFraction) -> PolyFraction | None:
+    """The polynomial form of ``e`` when it has more than :data:`LARGE_FORM_TERMS` terms, else ``None`` (a
+    PolyFraction is its own polynomial form)."""
+    if isinstance(e, PolyFraction):
+        return e if fraction_size(e) > LARGE_FORM_TERMS else None
     num, den = sp.fraction(e)
     if len(sp.Add.make_args(num)) + len(sp.Add.make_args(den)) <= LARGE_FORM_TERMS:
         return None
     return poly_fraction(e)
 
 
-def expr_latex(e: sp.Expr) -> str:
+def expr_latex(e: sp.Expr | PolyFraction) -> str:
     r"""LaTeX of one value: ``sympy.latex`` of a number, ``\frac{num}{den}`` of factored parts otherwise (expanded,
-    from the polynomial form, for a form of more than :data:`LARGE_FORM_TERMS` terms)."""
+    from the polynomial form, for a form of more than :data:`LARGE_FORM_TERMS` terms; a
+    :class:`~symbolic_ti.results.PolyFraction` of that size is printed from its terms, no expression built)."""
+    if isinstance(e, PolyFraction):
+        if large_form(e) is not None and any(g.is_Symbol for g in e.gens):
+            return fraction_latex(e, plain_latex)
+        e = e.as_expr()
     e = sp.sympify(e)
     if not e.free_symbols:
         return plain_latex(e)

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-import sympy as sp
 
 from ..display import renderer
 from ..errors import ExportError
 from ..results import Result
+from .forms import category_summaries, margin_form, prediction_form, same_value
 from .latex_printer import DAGGER, expr_latex, plain_latex
 from .summary import summary_if_large
 
@@ -40,7 +40,7 @@ def trial_latex(result: Result, i: int, j: int) -> str:
     TaskError
         If ``(i, j)`` is not a trial of the task.
     """
-    return f"f({i}, {j}) = {expr_latex(result.f(i, j))}"
+    return f"f({i}, {j}) = {expr_latex(prediction_form(result, result.task.check_trial((i, j))))}"
 
 
 def ridge_latex(result: Result) -> str:
@@ -98,8 +98,9 @@ def _footnote(result: Result) -> str | None:
     notes = []
     for e in result.task.exceptions:
         w, l = e.winner, e.loser
-        antisym = sp.cancel(result.f(w, l) + result.f(l, w)) == 0
-        rel = f"$f({w}, {l}) = -f({l}, {w})$" if antisym else f"$f({w}, {l}) = {expr_latex(result.f(w, l))}$"
+        fwl = prediction_form(result, (w, l))
+        antisym = same_value(fwl, -prediction_form(result, (l, w)))
+        rel = f"$f({w}, {l}) = -f({l}, {w})$" if antisym else f"$f({w}, {l}) = {expr_latex(fwl)}$"
         notes.append(f"exception {w}$>${l}: the cell is $f({l}, {w})$; the trained exception is {rel}, "
                      f"answered as trained when the cell is negative")
     if not notes:
@@ -187,14 +188,17 @@ def _text_math(s: str) -> str:
 def _margin_items(result: Result) -> list[tuple[str, list[str]]]:
     """(heading, math lines) for the exception margins, then the transitive margins by category."""
     items: list[tuple[str, list[str]]] = []
-    exc = [f"f({e.winner}, {e.loser}) = {expr_latex(m)}" for e, m in result.exception_margins.items()]
+    exc = [f"f({e.winner}, {e.loser}) = {expr_latex(prediction_form(result, (e.winner, e.loser)))}"
+           for e in result.task.exceptions]
     if exc:
         items.append(("exception margin" + ("s" if len(exc) > 1 else ""), exc))
-    transitive = result.transitive_margins
-    for name, summary in result.categories.items():
+    training = result.task.training_targets  # the transitive margins, as Result.transitive_margins
+    transitive = {t: m for t in result.task.trials if t not in training
+                  for m in [margin_form(result, t)] if m is not None}
+    for name, (trials, _, _) in category_summaries(result).items():
         # (i, j) and (j, i) share a category; list m(j, i) only where it differs from m(i, j)
-        shown = [(i, j) for (i, j) in summary.trials if (i, j) in transitive
-                 and (i < j or sp.cancel(transitive[(i, j)] - transitive[(j, i)]) != 0)]
+        shown = [(i, j) for (i, j) in trials if (i, j) in transitive
+                 and (i < j or not same_value(transitive[(i, j)], transitive[(j, i)]))]
         lines = [f"m({i}, {j}) = {expr_latex(transitive[(i, j)])}" for (i, j) in shown]
         if lines:
             items.append((f"transitive margins, {_text(name)}", lines))
@@ -204,12 +208,12 @@ def _margin_items(result: Result) -> list[tuple[str, list[str]]]:
 def _summary_rows(result: Result) -> list[tuple[str, str, str, str]]:
     """(category, number of trials, min margin, number of errors) per category; ``--`` where symbolic."""
     rows = []
-    for name, s in result.categories.items():
-        mm = "--" if s.min_margin is None else expr_latex(s.min_margin)
-        ne = "--" if s.n_errors is None else str(s.n_errors)
+    for name, (trials, min_margin, n_errors) in category_summaries(result).items():
+        mm = "--" if min_margin is None else expr_latex(min_margin)
+        ne = "--" if n_errors is None else str(n_errors)
         if name == "no_ground_truth":
             mm, ne = "no ground truth", "--"
-        rows.append((_text(name), str(len(s.trials)), mm, ne))
+        rows.append((_text(name), str(len(trials)), mm, ne))
     return rows
 
 
@@ -299,7 +303,7 @@ def _prediction_lines(result: Result) -> list[str]:
     """``f(i, j) &= ...``, ``j > i``, the exception's cell marked."""
     n = result.task.n
     marks = _exception_cells(result)
-    return [f"f({i}, {j}){DAGGER if (i, j) in marks else ''} &= {expr_latex(result.f(i, j))}"
+    return [f"f({i}, {j}){DAGGER if (i, j) in marks else ''} &= {expr_latex(prediction_form(result, (i, j)))}"
             for i in range(1, n) for j in range(i + 1, n + 1)]
 
 

@@ -32,10 +32,10 @@ from typing import Any
 import sympy as sp
 
 from ..numeric.grid_poly import poly_fraction
-from ..results import PolyFraction, Terms
+from ..results import PolyFraction
 
 __all__ = ["PolyFraction", "poly_fraction", "fraction_text", "fraction_latex", "fraction_srepr",
-           "fraction_terms"]
+           "fraction_terms", "fraction_size"]
 
 
 
@@ -49,12 +49,31 @@ def _coeff_srepr(c: Fraction) -> str:
     return f"Integer({c.numerator})" if c.denominator == 1 else f"Rational({c.numerator}, {c.denominator})"
 
 
-def _ordered(terms: Terms) -> list[tuple[tuple[int, ...], Fraction]]:
-    return sorted(terms.items(), reverse=True)
+Items = list[tuple[tuple[int, ...], Any]]
 
 
+def _items(p: PolyFraction, k: int) -> Items:
+    """The terms of ``N`` (``k = 0``) or ``D`` in decreasing order of their exponent tuples: a FLINT polynomial's
+    own order (lex, decreasing; coefficients ``fmpq``/``fmpz``, no conversion), else the sorted term dictionary."""
+    poly = p.polys[k]
+    if hasattr(poly, "context") and str(poly.context().ordering()) == "Ordering.lex":
+        return list(zip(poly.monoms(), poly.coeffs(), strict=True))
+    return sorted((p.num if k == 0 else p.den).items(), reverse=True)
+
+
+def _flint_text(p: PolyFraction, k: int) -> str | None:
+    """FLINT's own printer (C) of a polynomial whose generators are Symbols named as its context's variables:
+    the text of :func:`_poly_text` with ``^`` for ``**``; ``None`` where it does not apply."""
+    poly = p.polys[k]
+    if not hasattr(poly, "context") or str(poly.context().ordering()) != "Ordering.lex" or \
+            tuple(poly.context().names()) != tuple(g.name if g.is_Symbol else "" for g in p.gens):
+        return None
+    return str(poly).replace("^", "**")
+
+
+@lru_cache(maxsize=1 << 16)  # the same monomials recur in every form of a result
 def _factors(gens: tuple[sp.Expr, ...], monom: tuple[int, ...], kind: int,
-             names: tuple[str, ...] | None = None) -> list[str]:
+             names: tuple[str, ...] | None = None) -> tuple[str, ...]:
     out = []
     for k, (g, e) in enumerate(zip(gens, monom, strict=True)):
         if e == 0:
@@ -68,12 +87,17 @@ def _factors(gens: tuple[sp.Expr, ...], monom: tuple[int, ...], kind: int,
             out.append(base if e == 1 else f"{base}^{{{e}}}")
         else:
             out.append(name if e == 1 else f"Pow({name}, Integer({e}))")
-    return out
+    return tuple(out)
 
 
-def _poly_text(gens: tuple[sp.Expr, ...], terms: Terms) -> str:
+@lru_cache(maxsize=1 << 16)
+def _plain(gens: tuple[sp.Expr, ...], monom: tuple[int, ...]) -> bool:
+    return all(e <= 1 and g.is_Symbol for g, e in zip(gens, monom, strict=True))
+
+
+def _poly_text(gens: tuple[sp.Expr, ...], items: Items) -> str:
     pieces = []
-    for monom, c in _ordered(terms):
+    for monom, c in items:
         factors = _factors(gens, monom, 0)
         a = abs(c)
         body = str(a) if not factors else "*".join(factors if a == 1 else [str(a), *factors])
@@ -81,13 +105,13 @@ def _poly_text(gens: tuple[sp.Expr, ...], terms: Terms) -> str:
     return _join_signs(pieces, "0")
 
 
-def _poly_latex(gens: tuple[sp.Expr, ...], terms: Terms, names: tuple[str, ...]) -> str:
+def _poly_latex(gens: tuple[sp.Expr, ...], items: Items, names: tuple[str, ...]) -> str:
     pieces = []
-    for monom, c in _ordered(terms):
+    for monom, c in items:
         factors = _factors(gens, monom, 1, names)
         a = abs(c)
         # the rule of latex_printer: juxtaposition when one non-numeric factor or only plain symbols
-        plain = all(e <= 1 and g.is_Symbol for g, e in zip(gens, monom, strict=True))
+        plain = _plain(gens, monom)
         sep = " " if len(factors) <= 1 or plain else r" \cdot "
         num = rf"\frac{{{a.numerator}}}{{{a.denominator}}}" if a.denominator != 1 else str(a.numerator)
         body = num if not factors else sep.join(factors if a == 1 else [num, *factors])
@@ -95,9 +119,9 @@ def _poly_latex(gens: tuple[sp.Expr, ...], terms: Terms, names: tuple[str, ...])
     return _join_signs(pieces, "0")
 
 
-def _poly_srepr(gens: tuple[sp.Expr, ...], terms: Terms) -> str:
+def _poly_srepr(gens: tuple[sp.Expr, ...], items: Items) -> str:
     args = []
-    for monom, c in _ordered(terms):
+    for monom, c in items:
         factors = _factors(gens, monom, 2)
         if not factors:
             args.append(_coeff_srepr(c))
@@ -110,10 +134,15 @@ def _poly_srepr(gens: tuple[sp.Expr, ...], terms: Terms) -> str:
     return args[0] if len(args) == 1 else f"Add({', '.join(args)})"
 
 
+def fraction_size(p: PolyFraction) -> int:
+    """The number of terms of ``N`` plus those of ``D`` (read from the polynomials, no conversion)."""
+    return sum(len(poly) for poly in p.polys)
+
+
 def fraction_text(p: PolyFraction) -> str:
     """sympy string syntax, e.g. ``(2*alpha**2 - 1)/(alpha + 1)``, expanded (``parse_expr`` reads it back)."""
-    num = _poly_text(p.gens, p.num)
-    return num if p.is_polynomial else f"({num})/({_poly_text(p.gens, p.den)})"
+    num, den = (_flint_text(p, k) or _poly_text(p.gens, _items(p, k)) for k in (0, 1))
+    return num if p.is_polynomial else f"({num})/({den})"
 
 
 def fraction_latex(p: PolyFraction, gen_latex: Callable[[sp.Expr], str] = sp.latex) -> str:
@@ -123,22 +152,27 @@ def fraction_latex(p: PolyFraction, gen_latex: Callable[[sp.Expr], str] = sp.lat
     round-trip rules, which :mod:`~symbolic_ti.export.latex_printer` and :mod:`~symbolic_ti.export.values` pass).
     """
     names = tuple(gen_latex(g) for g in p.gens)
-    num = _poly_latex(p.gens, p.num, names)
-    return num if p.is_polynomial else rf"\frac{{{num}}}{{{_poly_latex(p.gens, p.den, names)}}}"
+    num = _poly_latex(p.gens, _items(p, 0), names)
+    return num if p.is_polynomial else rf"\frac{{{num}}}{{{_poly_latex(p.gens, _items(p, 1), names)}}}"
 
 
 def fraction_srepr(p: PolyFraction) -> str:
-    """srepr of ``Mul(N, Pow(D, -1))`` (``N`` when ``D == 1``): the tree :meth:`PolyFraction.as_expr` builds."""
-    num = _poly_srepr(p.gens, p.num)
-    return num if p.is_polynomial else f"Mul({num}, Pow({_poly_srepr(p.gens, p.den)}, Integer(-1)))"
+    """srepr of ``Mul(N, Pow(D, -1))`` (``N`` when ``D == 1``; ``Mul(Integer(-1), <f>)`` for a form made as
+    ``-f``, :attr:`PolyFraction.negated`): the tree :meth:`PolyFraction.as_expr` builds."""
+    if p.negated:
+        return f"Mul(Integer(-1), {fraction_srepr(-p)})"
+    num = _poly_srepr(p.gens, _items(p, 0))
+    return num if p.is_polynomial else f"Mul({num}, Pow({_poly_srepr(p.gens, _items(p, 1))}, Integer(-1)))"
 
 
 def fraction_terms(p: PolyFraction) -> dict[str, Any]:
-    """The compact encoding (docs/json_schema.md): generators, then ``[exponents, "p/q"]`` term lists."""
-    def enc(terms: Terms) -> list[list[Any]]:
-        return [[list(m), str(c)] for m, c in _ordered(terms)]
-    return {"gens": [_gen_names(g)[0] for g in p.gens], "gens_srepr": [_gen_names(g)[2] for g in p.gens],
-            "num": enc(p.num), "den": enc(p.den)}
+    """The compact encoding (docs/json_schema.md): generators, then ``[exponents, "p/q"]`` term lists (and
+    ``"negated": true`` for a form made as ``-f``, so that the reader rebuilds the same tree)."""
+    def enc(k: int) -> list[list[Any]]:
+        return [[[int(e) for e in m], str(c)] for m, c in _items(p, k)]  # (FLINT's exponents may be fmpz)
+    out = {"gens": [_gen_names(g)[0] for g in p.gens], "gens_srepr": [_gen_names(g)[2] for g in p.gens],
+           "num": enc(0), "den": enc(1)}
+    return {**out, "negated": True} if p.negated else out
 
 
 def _join_signs(pieces: list[tuple[bool, str]], zero: str) -> str:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import sympy as sp
 
 from ..display import renderer
-from ..results import Result
+from ..results import PolyFraction, Result
+from .forms import category_summaries, is_number, margin_form, prediction_form, residual_form
 from .latex_printer import factored, large_form
 from .poly_form import fraction_text
 from .summary import summarize
@@ -27,15 +28,21 @@ __all__ = ["CELL_WIDTH", "expr_text", "approx_suffix", "header_lines", "result_t
 CELL_WIDTH = 24
 
 
-def expr_text(e: sp.Expr | None) -> str:
+def expr_text(e: sp.Expr | PolyFraction | None) -> str:
     """One value as text: ``-387/3925`` for a number, ``-(alpha - 1)/(alpha + 2*lambda + 1)`` otherwise.
 
     Symbolic values have factored numerator and denominator (expanded, from the polynomial form, above
-    :data:`symbolic_ti.export.latex_printer.LARGE_FORM_TERMS` terms); the value is unchanged. ``None`` gives ``"-"``.
+    :data:`symbolic_ti.export.latex_printer.LARGE_FORM_TERMS` terms: a :class:`~symbolic_ti.results.PolyFraction`
+    of that size is printed from its terms); the value is unchanged. ``None`` gives ``"-"``.
     """
     if e is None:
         return "-"
+    if isinstance(e, PolyFraction):
+        if large_form(e) is not None and any(g.is_Symbol for g in e.gens):
+            return fraction_text(e)
+        e = e.as_expr()
     e = sp.sympify(e)
+    assert not isinstance(e, PolyFraction)
     if not e.free_symbols:
         return str(e)
     big = large_form(e)
@@ -53,7 +60,7 @@ def expr_text(e: sp.Expr | None) -> str:
     return body
 
 
-def approx_suffix(e: sp.Expr | None) -> str:
+def approx_suffix(e: sp.Expr | PolyFraction | None) -> str:
     """The float of a non-integer number to 6 significant digits, as a suffix: `` (~0.701783)``.
 
     Parameters
@@ -66,6 +73,8 @@ def approx_suffix(e: sp.Expr | None) -> str:
         ``" (~<float>)"`` for a number that is not an integer; ``""`` for an integer, an expression with free
         symbols, or ``None``.
     """
+    if isinstance(e, PolyFraction):
+        e = None if not is_number(e) else e.as_expr()
     if e is None or e.free_symbols or e.is_Integer:
         return ""
     return f" (~{_decimal(e)})"
@@ -144,7 +153,7 @@ def _predictions(result: Result) -> list[str]:
     n = result.task.n
     marks = {(e.loser, e.winner): e for e in result.task.exceptions}
     notes = [f"  * exception {e}: the entry is f({e.loser}, {e.winner}); the trained trial is ({e.winner}, "
-             f"{e.loser}) with f({e.winner}, {e.loser}) = {expr_text(result.f(e.winner, e.loser))}"
+             f"{e.loser}) with f({e.winner}, {e.loser}) = {expr_text(prediction_form(result, (e.winner, e.loser)))}"
              for e in result.task.exceptions]
     if result.is_numeric:
         rows = [["i\\j"] + [str(j) for j in range(2, n + 1)]]
@@ -160,29 +169,30 @@ def _predictions(result: Result) -> list[str]:
     for i in range(1, n):
         for j in range(i + 1, n + 1):
             star = "*" if (i, j) in marks else ""
-            lines.append(f"  f({i}, {j}){star} = {expr_text(result.f(i, j))}")
+            lines.append(f"  f({i}, {j}){star} = {expr_text(prediction_form(result, (i, j)))}")
     return lines + notes
 
 
 def _margins(result: Result) -> list[str]:
     lines = []
-    for e, m in result.exception_margins.items():
+    for e in result.task.exceptions:
+        m = prediction_form(result, (e.winner, e.loser))
         lines.append(f"exception margin f({e.winner}, {e.loser}) = {expr_text(m)}{approx_suffix(m)}")
     if lines:
         lines.append("")
     rows = [["category", "trials", "min margin", "errors"]]
     long_values: list[str] = []
-    for name, s in result.categories.items():
+    for name, (trials, min_margin, n_errors) in category_summaries(result).items():
         if name == "no_ground_truth":
-            rows.append([name, str(len(s.trials)), "no ground truth", "-"])
+            rows.append([name, str(len(trials)), "no ground truth", "-"])
             continue
-        if s.min_margin is None:
+        if min_margin is None:
             mm = "symbolic"
         else:
-            mm = _cell(f"min margin {name}", s.min_margin, long_values)
-            mm += approx_suffix(s.min_margin) if not mm.startswith("~") else ""
-        ne = "symbolic" if s.n_errors is None else str(s.n_errors)
-        rows.append([name, str(len(s.trials)), mm, ne])
+            mm = _cell(f"min margin {name}", min_margin, long_values)
+            mm += approx_suffix(min_margin) if not mm.startswith("~") else ""
+        ne = "symbolic" if n_errors is None else str(n_errors)
+        rows.append([name, str(len(trials)), mm, ne])
     lines += ["per category (margin = ground truth * f(i, j)):"] + _table(rows) + _long_note(long_values)
     lines.append("")
     if result.is_numeric:
@@ -201,13 +211,15 @@ def _margins(result: Result) -> list[str]:
     else:
         lines.append("errors: depend on the free parameters " + ", ".join(s.name for s in result.free_symbols))
         lines.append("transitive margins m(i, j) = ground truth * f(i, j):")
-        lines += [f"  m({i}, {j}) = {expr_text(m)}" for (i, j), m in result.transitive_margins.items() if i < j]
+        training = result.task.training_targets  # the transitive margins, as Result.transitive_margins
+        lines += [f"  m({i}, {j}) = {expr_text(margin_form(result, (i, j)))}" for (i, j) in result.task.trials
+                  if i < j and (i, j) not in training and result.task.ground_truth((i, j)) is not None]
     return lines
 
 
 def _training(result: Result) -> list[str]:
-    fits = result.training_fit
     if result.is_numeric:
+        fits = result.training_fit
         rows = [["trial", "target", "f", "residual"]]
         long_values: list[str] = []
         rows += [[f"({a}, {b})", f"{t.target:+d}", _cell(f"f({a}, {b})", t.prediction, long_values),
@@ -215,8 +227,8 @@ def _training(result: Result) -> list[str]:
         note = ["  (~: decimals; the exact f(i, j) are listed under the predictions, residual = target - f)"]
         return ["training fit (residual = target - f):"] + _table(rows) + (note if long_values else [])
     lines = ["training fit (residual = target - f):"]
-    lines += [f"  ({a}, {b}) target {t.target:+d}: residual = {expr_text(t.residual)}"
-              for t in fits for a, b in [t.trial]]
+    lines += [f"  ({a}, {b}) target {y:+d}: residual = {expr_text(residual_form(prediction_form(result, (a, b)), y))}"
+              for (a, b), y in result.task.training]
     return lines
 
 

@@ -15,8 +15,8 @@ import sympy as sp
 
 from .._version import __version__
 from ..results import PolyFraction
-from .latex_printer import plain_latex
-from .poly_form import fraction_latex, fraction_srepr, fraction_terms, fraction_text, poly_fraction
+from .latex_printer import LARGE_FORM_TERMS, plain_latex
+from .poly_form import fraction_latex, fraction_size, fraction_srepr, fraction_terms, fraction_text, poly_fraction
 
 __all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "meta_block"]
 
@@ -35,8 +35,9 @@ def exact_value(e: Any, encoding: str = "srepr", known_float: float | None = Non
     ----------
     e : sympy expression, int, Fraction, PolyFraction or None
         ``None`` (e.g. the margin of a trial without ground truth) gives ``None``. A
-        :class:`~symbolic_ti.results.PolyFraction` is printed from its terms (``srepr`` of the expression its
-        ``as_expr`` builds; ``latex`` and ``text`` expanded), without building a sympy expression.
+        :class:`~symbolic_ti.results.PolyFraction` of more than ``LARGE_FORM_TERMS`` terms (or any, with
+        ``"poly"``) is printed from its terms (``srepr`` of the expression its ``as_expr`` builds; ``latex`` and
+        ``text`` expanded), without building a sympy expression.
     encoding : {"srepr", "poly"}
         ``"poly"``: where ``e`` is a rational function over the rationals in its generators
         (:func:`symbolic_ti.export.poly_form.poly_fraction`), the compact term lists ``poly`` replace ``srepr``
@@ -86,7 +87,15 @@ def _float(e: sp.Expr) -> float | None:
 
 
 def _fraction_value(form: PolyFraction, encoding: str) -> dict[str, Any]:
-    """The record of a :class:`PolyFraction`: ``srepr`` (or ``poly``), ``latex`` and ``text`` from its terms."""
+    """The record of a :class:`PolyFraction`: ``srepr`` (or ``poly``), ``latex`` and ``text`` from its terms.
+
+    A form of at most :data:`~symbolic_ti.export.latex_printer.LARGE_FORM_TERMS` terms in the ``srepr`` encoding
+    is recorded from its expression with sympy's printers instead (the record of a result that holds expressions,
+    character for character; cheap at that size)."""
+    if encoding == "srepr" and fraction_size(form) <= LARGE_FORM_TERMS:
+        small = exact_value(form.as_expr())
+        assert small is not None
+        return small
     if not form.gens:
         value: float | None = float(form.num.get((), 0) / form.den[()]) if form.num else 0.0
     elif all(not g.is_Symbol for g in form.gens):  # a number in pi, sqrt(3), ...

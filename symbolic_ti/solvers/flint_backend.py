@@ -21,6 +21,8 @@ from typing import Any
 
 import sympy as sp
 
+from ..results import PolyFraction
+
 __all__ = ["available", "solve_predictions"]
 
 _flint: Any
@@ -72,8 +74,9 @@ def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: boo
     cross : DomainMatrix, shape (T, m)
 
     lazy : bool
-        Return a function ``t -> prediction of query t`` that cancels and converts one prediction per call
-        (turning large polynomials into sympy expressions is the slow part).
+        Return a function ``t -> prediction of query t`` that cancels one prediction per call and returns it as
+        a :class:`~symbolic_ti.results.PolyFraction` of the FLINT polynomials (turning large polynomials into
+        sympy expressions is the slow part; its ``as_expr()`` is the expression the list holds).
 
     Returns
     -------
@@ -138,22 +141,32 @@ def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: boo
             xnum.append(q)
     crows, cscale = _to_flint(cross.to_list(), ctx)
 
-    def prediction(t: int) -> sp.Expr:
+    def fraction(t: int) -> tuple[Any, Any] | None:  # canceled (num, den), den's leading coefficient > 0
         num = zero
         for c, x in zip(crows[t], xnum, strict=True):
             if not c.is_zero():
                 num = num + c * x
         if num.is_zero():
-            return sp.Integer(0)
+            return None
         den = det * cscale
         g = num.gcd(den)
         num, den = num // g, den // g
         if den.leading_coefficient() < 0:
             num, den = -num, -den
-        return dom.to_sympy(_from_flint(num, ring)) / dom.to_sympy(_from_flint(den, ring))
+        return num, den
+
+    def prediction(t: int) -> sp.Expr:
+        nd = fraction(t)
+        if nd is None:
+            return sp.Integer(0)
+        return dom.to_sympy(_from_flint(nd[0], ring)) / dom.to_sympy(_from_flint(nd[1], ring))
+
+    def form(t: int) -> PolyFraction | sp.Expr:  # the same value, kept as FLINT polynomials (issue 17)
+        nd = fraction(t)
+        return sp.Integer(0) if nd is None else PolyFraction.from_polys(*nd, gens=tuple(ring.symbols))
 
     if lazy:
-        return prediction
+        return form
     return [prediction(t) for t in range(len(crows))]
 
 

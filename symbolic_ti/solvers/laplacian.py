@@ -20,7 +20,9 @@ continuants ``theta_0 = 1``, ``theta_1 = 1 + gamma``, ``theta_k = (2 + gamma) th
 exception) update for the exception edges, all in univariate polynomials over ZZ (fraction free), in FLINT's
 ``fmpz_poly`` (C; returned as sympy ``PolyElement``, with the gcds of :meth:`RankSolution.rank_difference` also
 taken in FLINT). Only then is ``gamma``
-replaced by its expression in the family parameters and the ridge, trial by trial and on demand.
+replaced by its expression in the family parameters and the ridge, trial by trial and on demand: with rational
+coefficients in FLINT's ``fmpq_mpoly`` (Horner's rule in ``P``), the closed form handed over as a
+:class:`~symbolic_ti.results.PolyFraction` whose sympy expression is built only when asked for (issue 17).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from sympy.polys.rings import PolyElement, ring
 
 from ..errors import SolveError
 from ..families.base import Family
+from ..results import PolyFraction
 from ..task import Task
 
 __all__ = ["GAMMA", "RankSolution", "RankNumerators", "rank_solution", "effective_parameters", "laplacian_predictor"]
@@ -270,7 +273,7 @@ class _Homogenizer:
     factors ``c P - e Q`` of coprime binary forms stay coprime), so no further cancellation is needed.
     """
 
-    def __init__(self, p: sp.Expr, q: sp.Expr, gens: tuple[sp.Symbol, ...]) -> None:
+    def __init__(self, p: sp.Expr, q: sp.Expr, gens: tuple[sp.Symbol, ...], polynomials: bool = True) -> None:
         self.gens = gens
         # exact rational coefficients use QQ; algebraic ones (e.g. alpha = sqrt(2)/4) sympy's EX domain
         try:
@@ -291,6 +294,41 @@ class _Homogenizer:
             self.p, self.q = sp.sympify(p), sp.sympify(q)
         self._pp = [self._one()]
         self._qq = [self._one()]
+        gen_names = tuple(g.name for g in gens)
+        # over QQ the forms are built in FLINT's fmpq_mpoly (lex order in gens, as the sympy ring) and handed over
+        # as PolyFractions; sympy's ring stays for the EX domain and a memorized form with a common factor
+        self.ctx: Any = _flint.fmpq_mpoly_ctx.get(gen_names, "lex") if polynomials and polynomial and \
+            rational and len(set(gen_names)) == len(gen_names) else None
+        if self.ctx is not None:
+            self._fq = [self.ctx.from_dict({(0,) * len(gens): 1})]
+            self._fp, fq = (self._mpoly(v) for v in (self.p, self.q))
+            self._fqbase = fq
+            self._shares: dict[sp.Expr, tuple[Any, Any]] = {}
+
+    def _mpoly(self, poly: PolyElement) -> Any:
+        """A QQ ring element as an ``fmpq_mpoly``."""
+        return self.ctx.from_dict({m: _flint.fmpq(int(c.numerator), int(c.denominator)) for m, c in poly.terms()})
+
+    def _fform(self, poly: PolyElement) -> tuple[Any, int]:
+        """``sum_k N_k P^k Q^(a-k)`` in FLINT by Horner's rule in ``P`` (only powers of ``Q`` cached)."""
+        deg = poly.degree()
+        cs = {k: int(c) for (k,), c in poly.terms()}
+        total = self._fq[0] * cs[deg]
+        for k in range(deg - 1, -1, -1):
+            total = total * self._fp
+            if k in cs:
+                total += cs[k] * self._pow(self._fq, self._fqbase, deg - k)
+        return total, deg
+
+    def _fpair(self, num: PolyElement, den: PolyElement) -> tuple[Any, Any]:
+        """:meth:`pair` in FLINT (``fmpq_mpoly``)."""
+        top, a = self._fform(num)
+        bot, b = self._fform(den)
+        if b > a:
+            top = top * self._pow(self._fq, self._fqbase, b - a)
+        elif a > b:
+            bot = bot * self._pow(self._fq, self._fqbase, a - b)
+        return top, bot
 
     def _one(self) -> Any:
         return self.ring.one if self.ring is not None else sp.Integer(1)
@@ -319,12 +357,23 @@ class _Homogenizer:
             bot = bot * self._pow(self._qq, self.q, a - b)
         return top, bot
 
-    def memorized(self, num: PolyElement, den: PolyElement, share: sp.Expr, target: int) -> sp.Expr:
+    def memorized(self, num: PolyElement, den: PolyElement, share: sp.Expr, target: int) -> sp.Expr | PolyFraction:
         """``d + share (target - d)`` with ``d = num/den`` in gamma, without a multivariate cancel.
 
         ``d = top/bot`` is canceled and ``share = s/t``, so a common factor of the result's numerator and
         ``t * bot`` can only divide ``t`` (low degree): only that gcd is taken.
         """
+        if self.ctx is not None and num:
+            if share not in self._shares:
+                self._shares[share] = tuple(self._mpoly(self.ring(v)) for v in sp.fraction(sp.cancel(share)))
+            fs_num, fs_den = self._shares[share]
+            ftop, fbot = self._fpair(num, den)
+            fnumer, fdenom = (fs_den - fs_num) * ftop + target * fs_num * fbot, fs_den * fbot
+            if not fnumer.is_zero():  # (else sympy's ring below: its gcd(0, t) is not monic)
+                g = fnumer.gcd(fs_den)  # monic in lex order, as sympy's gcd over QQ: the same quotients
+                if not g.is_one():
+                    fnumer, fdenom = fnumer / g, fdenom / g
+                return PolyFraction.from_polys(fnumer, fdenom, self.gens)
         if self.ring is None or not self.exact_rational:
             top, bot = self.pair(num, den)
             d = top / bot if self.ring is None else top.as_expr() / bot.as_expr()
@@ -338,9 +387,11 @@ class _Homogenizer:
             numer, denom = numer.exquo(g), denom.exquo(g)
         return numer.as_expr() / denom.as_expr()
 
-    def __call__(self, num: PolyElement, den: PolyElement) -> sp.Expr:
+    def __call__(self, num: PolyElement, den: PolyElement) -> sp.Expr | PolyFraction:
         if not num:
             return sp.Integer(0)
+        if self.ctx is not None:
+            return PolyFraction.from_polys(*self._fpair(num, den), self.gens)
         top, bot = self.pair(num, den)
         if self.ring is None:
             value = top / bot
@@ -350,7 +401,7 @@ class _Homogenizer:
         return sp.cancel(top.as_expr() / bot.as_expr())
 
 
-def laplacian_predictor(task: Task, family: Family, ridge: sp.Expr | None):
+def laplacian_predictor(task: Task, family: Family, ridge: sp.Expr | None, polynomials: bool = True):
     """Build the trial -> prediction function of the Laplacian fast path.
 
     Parameters
@@ -360,11 +411,16 @@ def laplacian_predictor(task: Task, family: Family, ridge: sp.Expr | None):
         An exchangeable family (``family.exchangeable`` is True).
     ridge : sympy expression or None
         The ridge, or ``None`` for the ridgeless limit ``lambda -> 0+``.
+    polynomials : bool
+        With exact rational coefficients in the free parameters, build each closed form in FLINT
+        (``fmpq_mpoly``) and return it as a :class:`~symbolic_ti.results.PolyFraction`, whose expression
+        (``as_expr``) is the one ``polynomials=False`` returns: sympy's ring arithmetic and ``Expr`` (the path
+        before issue 17, kept for comparison; benchmarks/bench_build.py).
 
     Returns
     -------
-    (predict, conditions, ranks) : (callable (i, j) with i < j -> sympy expression, tuple of expressions,
-        RankSolution)
+    (predict, conditions, ranks) : (callable (i, j) with i < j -> sympy expression or PolyFraction, tuple of
+        expressions, RankSolution)
         ``conditions`` lists, for a ridgeless result with symbolic parameters, the polynomials whose
         non-vanishing the formulas need: the numerator of alpha (the memorized share ``alpha / (alpha + lambda')``
         jumps from 1 to 0 at ``alpha = 0``). Test-trial formulas hold for every alpha in [0, 1].
@@ -379,7 +435,7 @@ def laplacian_predictor(task: Task, family: Family, ridge: sp.Expr | None):
         p, q = sp.fraction(gam)
     gens = tuple(sorted((sp.sympify(p).free_symbols | sp.sympify(q).free_symbols | alpha.free_symbols
                          | sp.sympify(lam).free_symbols), key=lambda s: s.name))
-    hom = _Homogenizer(p, q, gens)
+    hom = _Homogenizer(p, q, gens, polynomials)
     conditions: tuple[sp.Expr, ...] = ()
     if ridge is None:
         a_num = sp.fraction(sp.cancel(alpha))[0]

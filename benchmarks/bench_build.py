@@ -1,0 +1,133 @@
+"""Building every closed form of the Laplacian path: FLINT polynomials (now) against sympy's ring and Expr (before).
+
+Usage::
+
+    python benchmarks/bench_build.py [--cases n25,n61] [--old-sample K] [--exports] [--output FILE.json]
+
+Cases (issue 17): exchangeable family, alpha and lambda symbolic, one exception: ``n25`` (14>12, 300 forms
+i < j), ``n61`` (32>30, 1,830 forms i < j, 3,660 ordered trials). CPU seconds (``time.process_time``), every
+number of a case measured in this one process:
+
+- ``solve``: ``derive(n, [exc])`` (rank solve; no closed form built);
+- ``build``: ``Result.build_all()``: every closed form homogenized in FLINT ``fmpq_mpoly`` and kept as a
+  :class:`~symbolic_ti.results.PolyFraction` (no sympy expression);
+- ``build_old``: the same through ``laplacian_predictor(..., polynomials=False)``: sympy ``PolyElement``
+  homogenization and one sympy ``Expr`` per form (the path before), on every form, or on ``--old-sample`` forms
+  (then extrapolated per form, ``build_old_est``);
+- ``expr_on_demand``: ``Result.f(i, j)`` of the new result on the same forms (the lazy Expr a user asks for),
+  per form, and ``structural``: whether each equals the old path's expression (``==``, the same tree);
+- with ``--exports``: the JSON report in both encodings streamed to a temporary file
+  (:func:`symbolic_ti.export.stream.write_json`, what ``derive --format json --output FILE`` does), ``to_latex()``
+  and ``to_text()`` of the new result after ``build``, each against ``solve + build``.
+
+Ratios are printed as markdown; ``--output`` writes JSON atomically. Exit status 1 when an expression differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from symbolic_ti import derive  # noqa: E402
+from symbolic_ti.export.stream import write_json  # noqa: E402
+from symbolic_ti.files import write_atomic  # noqa: E402
+from symbolic_ti.results import LazyPredictions, Result  # noqa: E402
+from symbolic_ti.solvers.laplacian import laplacian_predictor  # noqa: E402
+
+CASES = {"n25": (25, ["14>12"]), "n61": (61, ["32>30"])}
+
+
+def old_path(r: Result) -> Result:
+    """The same result with closed forms built the way before issue 17 (sympy ring, one Expr per form)."""
+    predict, conditions, _ = laplacian_predictor(r.task, r.family, r.ridge, polynomials=False)
+    lazy = LazyPredictions(r.task.trials, predict, r.free_symbols)
+    return Result(task=r.task, family=r.family, ridge=r.ridge, predictions=lazy, method=r.method,
+                  ridgeless_conditions=conditions)
+
+
+def run(name: str, old_sample: int | None, exports: bool) -> dict[str, object]:
+    n, exc = CASES[name]
+    out: dict[str, object] = {"case": name, "n": n, "exceptions": exc}
+    t = time.process_time()
+    r = derive(n, exc)
+    out["solve"] = time.process_time() - t
+    t = time.process_time()
+    r.build_all()
+    out["build"] = time.process_time() - t
+    pairs = [p for p in r.task.trials if p[0] < p[1]]
+    out["forms"] = len(pairs)
+    chosen = pairs if old_sample is None else random.Random(0).sample(pairs, min(old_sample, len(pairs)))
+    old = old_path(r)
+    t = time.process_time()
+    old_exprs = [old.f(*p) for p in chosen]
+    spent = time.process_time() - t
+    out["old_forms"] = len(chosen)
+    out["build_old" if old_sample is None else "build_old_est"] = spent * len(pairs) / len(chosen)
+    t = time.process_time()
+    new_exprs = [r.f(*p) for p in chosen]
+    out["expr_on_demand_per_form"] = (time.process_time() - t) / len(chosen)
+    out["structural"] = all(a == b for a, b in zip(old_exprs, new_exprs, strict=True))
+    out["terms"] = sum(len(f.num) + len(f.den) for f in (r.fraction(*p) for p in pairs) if f is not None)
+    old_build = out.get("build_old", out.get("build_old_est"))
+    assert isinstance(old_build, float)
+    out["ratio_build"] = old_build / out["build"]
+    if exports:
+        base = out["solve"] + out["build"]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "r.json"
+
+            def streamed(encoding: str) -> int:
+                write_json(r, path, encoding)
+                return path.stat().st_size
+            for key, make in (("json_srepr", lambda: streamed("srepr")), ("json_poly", lambda: streamed("poly")),
+                              ("latex", lambda: len(r.to_latex().encode())),
+                              ("text", lambda: len(r.to_text().encode()))):
+                t = time.process_time()
+                out[f"{key}_bytes"] = make()
+                out[key] = time.process_time() - t
+                out[f"{key}_over_solve_build"] = out[key] / base
+                print(f"  {key}: {out[key]:.2f} s", file=sys.stderr, flush=True)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cases", default="n25,n61")
+    ap.add_argument("--old-sample", type=int, default=None, help="time the old path on K forms and extrapolate")
+    ap.add_argument("--exports", action="store_true", help="also time JSON, LaTeX and text of the new result")
+    ap.add_argument("--output")
+    args = ap.parse_args()
+    derive(5, ["4>2"]).to_json()  # one-time initialisation, not charged to the first case
+    rows = []
+    for name in args.cases.split(","):
+        print(f"{name} ...", file=sys.stderr, flush=True)
+        rows.append(run(name, args.old_sample, args.exports))
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    print("| case | forms | terms | solve | build (FLINT) | build before | ratio | Expr on demand / form | same tree |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        old = r.get("build_old", r.get("build_old_est"))
+        est = "" if "build_old" in r else f" (est. from {r['old_forms']})"
+        print(f"| {r['case']} | {r['forms']} | {r['terms']} | {r['solve']:.3f} | {r['build']:.2f} | {old:.1f}{est} | "
+              f"{r['ratio_build']:.0f}x | {r['expr_on_demand_per_form']:.3f} | {r['structural']} |")
+    if args.exports:
+        print("\n| case | solve + build | JSON (srepr) | JSON (poly) | LaTeX | text |")
+        print("|---|---|---|---|---|---|")
+        for r in rows:
+            cells = " | ".join(f"{r[k]:.2f} ({r[k + '_over_solve_build']:.1f}x)"
+                               for k in ("json_srepr", "json_poly", "latex", "text"))
+            print(f"| {r['case']} | {r['solve'] + r['build']:.2f} | {cells} |")
+    if args.output:
+        write_atomic(args.output, json.dumps(rows, indent=2) + "\n")
+    return 0 if all(r["structural"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
