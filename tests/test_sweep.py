@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CONJ = {"n": [6, 7], "ridge": ["ridgeless", "1/10"], "compute": ["critical_conjunctivity", "first_failing"],
         "exceptions": [{"kind": "single", "span": [2, 3]}, {"kind": "explicit", "sets": [["4>2", "7>5"]]}],
-        "shard_seconds": 0.01}
+        "shard_seconds": 0.001}  # one configuration a shard (17 shards), so a kill lands mid-sweep
 DERIVE = {"n": [5], "ridge": ["1/10"], "compute": ["predictions", "margins", "critical"],
           "critical": {"parameter": "alpha"}, "parameters": {"kappa_d": ["0"]},
           "exceptions": [{"kind": "none"}, {"kind": "single", "span": 2, "n_max": 5}], "trials": ["1,3", "1,5"]}
@@ -177,7 +177,7 @@ def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
     spec_file = tmp_path / "conj.toml"
     spec_file.write_text(
         'n = [6, 7]\nridge = ["ridgeless", "1/10"]\ncompute = ["critical_conjunctivity", "first_failing"]\n'
-        'shard_seconds = 0.01\n[[exceptions]]\nkind = "single"\nspan = [2, 3]\n'
+        'shard_seconds = 0.001\n[[exceptions]]\nkind = "single"\nspan = [2, 3]\n'
         '[[exceptions]]\nkind = "explicit"\nsets = [["4>2", "7>5"]]\n')
     out = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
