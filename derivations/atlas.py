@@ -45,52 +45,108 @@ def single_table(df):
     return a[["n", "L", "W", "span", "ridge", "value", "value_float", "detail", "seconds"]]
 
 
+RIDGE_TITLE = {"ridgeless": "ridgeless", "1/100": "lambda = 1/100", "1/10": "lambda = 1/10", "1": "lambda = 1"}
+
+
 def phase_figures(df, directory: Path) -> list[Path]:
-    """One PNG per ridge: alpha*_first against (n, L) for each span (white: no test trial ever fails; black:
-    wrong already as alpha -> 0+; grey: no such exception)."""
+    """One PNG per ridge: alpha*_first against (n, L) for each span (white: no test trial ever fails; red:
+    wrong already as alpha -> 0+; grey: no such exception); colour scale from the ridge's own values."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    from symbolic_ti.figures.save import save_figure
 
     a = single_table(df)
     spans = sorted(a.span.unique())
     paths = []
     directory.mkdir(parents=True, exist_ok=True)
+    states = ListedColormap(["white", "#d62728"])  # 0: never fails, 1: wrong as alpha -> 0+
     for ridge in ("ridgeless", "1/100", "1/10", "1"):
         r = a[a.ridge == ridge]
         if r.empty:
             continue
-        fig, axes = plt.subplots(1, len(spans), figsize=(2.4 * len(spans) + 1.2, 3.0), sharey=True)
-        fig.subplots_adjust(left=0.06, right=0.9, bottom=0.16, top=0.82, wspace=0.08)
+        crossing = r[r.detail == "crossing"].value_float
+        lo = np.floor(2 * np.log10(crossing.min())) / 2 if len(crossing) else -4.0
+        hi = np.ceil(2 * np.log10(crossing.max())) / 2 if len(crossing) else 0.0
+        fig, axes = plt.subplots(1, len(spans), figsize=(2.7 * len(spans) + 1.3, 3.9), sharey=True)
+        fig.subplots_adjust(left=0.06, right=0.91, bottom=0.24, top=0.84, wspace=0.08)
         nmax = int(r.n.max())
         for ax, D in zip(np.atleast_1d(axes), spans, strict=True):
             s = r[r.span == D]
             grid = np.full((nmax + 1, nmax + 1), np.nan)
-            state = np.full_like(grid, np.nan)  # 1: wrong at alpha -> 0+, 0: never fails
+            state = np.full_like(grid, np.nan)
             for row in s.itertuples():
                 if row.detail == "crossing":
                     grid[row.L, row.n] = np.log10(row.value_float)
                 else:
                     state[row.L, row.n] = 1.0 if row.detail == "at_start" else 0.0
             ax.set_facecolor("0.8")
-            im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=-4, vmax=0,
+            im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=lo, vmax=hi,
                            interpolation="nearest")
-            ax.imshow(state, origin="lower", aspect="auto", cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
-            ax.set_title(f"D = {D}")
-            ax.set_xlabel("n")
+            ax.imshow(state, origin="lower", aspect="auto", cmap=states, vmin=0, vmax=1, interpolation="nearest")
+            ax.set_title(f"span D = W - L = {D}", fontsize=10)
+            ax.set_xlabel("n (items)")
             ax.set_xlim(4, nmax + 1)
             ax.set_ylim(0.5, nmax - 1)
-        np.atleast_1d(axes)[0].set_ylabel("L (exception loser)")
+        np.atleast_1d(axes)[0].set_ylabel("L (loser of the exception W>L)")
         fig.colorbar(im, ax=axes, label="log10 alpha*_first", fraction=0.03)
-        fig.suptitle(f"alpha*_first, {ridge}: black = wrong as alpha -> 0+, white = never fails, "
-                     "grey = no such exception", fontsize=9)
-        path = directory / f"atlas_{ridge.replace('/', '_')}.png"
-        fig.savefig(path, dpi=70)
+        fig.legend(handles=[Patch(facecolor="#d62728", label="wrong already as alpha -> 0+"),
+                            Patch(facecolor="white", edgecolor="0.5", label="no test trial ever fails"),
+                            Patch(facecolor="0.8", label="no such exception (W > n)")],
+                   loc="lower center", ncol=3, frameon=False, fontsize=9)
+        fig.suptitle(f"Critical conjunctivity alpha*_first of one exception W>L, {RIDGE_TITLE[ridge]}, "
+                     f"exchangeable family", fontsize=11)
+        paths.append(save_figure(fig, directory / f"atlas_{ridge.replace('/', '_')}.png", dpi=110))
         plt.close(fig)
-        paths.append(path)
+    paths += central_figure(a, directory)
     return paths
+
+
+def central(a, n: int, D: int):
+    """The ridgeless row of the central exception of span D at n (L + W = n + 1, else the nearest below)."""
+    s = a[(a.ridge == "ridgeless") & (a.n == n) & (a.span == D)]
+    s = s.assign(off=(s.L + s.W - (n + 1)).abs() * 2 + (s.L + s.W > n + 1)).sort_values("off")
+    return s.iloc[0] if len(s) else None
+
+
+def central_figure(a, directory: Path) -> list[Path]:
+    """gamma*_first n^2 of the central exception against n, each span, with the network limits."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from symbolic_ti.figures.save import save_figure
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fig.subplots_adjust(left=0.12, right=0.8, bottom=0.13, top=0.9)
+    colours = plt.get_cmap("tab10").colors
+    for k, D in enumerate((2, 3, 4, 5, 6)):
+        pts = []
+        for n in sorted(a.n.unique()):
+            row = central(a, int(n), D)
+            if row is not None and row.detail == "crossing":
+                pts.append((n, 2 * row.value_float / (1 - row.value_float) * n * n))
+        if not pts:
+            continue
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colours[k], lw=1.4)
+        limit = (2 * math.acosh((2 * D + 1) / D)) ** 2
+        ax.axhline(limit, color=colours[k], ls="--", lw=0.9)
+        ax.annotate(f"D = {D}: limit {limit:.3f}", (1.01, limit), xycoords=("axes fraction", "data"),
+                    color=colours[k], fontsize=8, va="center")
+    ax.set_xlabel("n (items)")
+    ax.set_ylabel("gamma*_first n^2   (gamma = 2 alpha / (1 - alpha))")
+    ax.set_title("Central exception, ridgeless: exact atlas values (solid)\nand the network limits "
+                 "(2 arccosh((2D+1)/D))^2 (dashed)", fontsize=10)
+    ax.set_ylim(7.5, None)
+    out = save_figure(fig, directory / "atlas_central.png", dpi=110)
+    plt.close(fig)
+    return [out]
 
 
 def summary(df) -> str:
@@ -115,9 +171,7 @@ def summary(df) -> str:
             continue
         cells = []
         for D in (2, 3, 4, 5, 6):
-            s = r[(r.n == n) & (r.span == D)]
-            s = s.assign(off=(s.L + s.W - (n + 1)).abs() * 2 + (s.L + s.W > n + 1)).sort_values("off")
-            row = s.iloc[0] if len(s) else None
+            row = central(a, int(n), D)
             cells.append("-" if row is None else {"crossing": f"{row.value_float:.4g}", "at_start": "0+",
                                                   "never": "never"}[row.detail])
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
@@ -128,11 +182,9 @@ def summary(df) -> str:
     for n in [m for m in (21, 41, 61, 81, 101) if m in set(r.n)]:
         vals = {}
         for D in (2, 3, 4, 5, 6):
-            s = r[(r.n == n) & (r.span == D) & (r.detail == "crossing")]
-            s = s.assign(off=(s.L + s.W - (n + 1)).abs() * 2 + (s.L + s.W > n + 1)).sort_values("off")
-            if len(s):
-                a_ = s.iloc[0].value_float
-                vals[D] = 2 * a_ / (1 - a_) * n * n
+            row = central(a, int(n), D)
+            if row is not None and row.detail == "crossing":
+                vals[D] = 2 * row.value_float / (1 - row.value_float) * n * n
         order = " < ".join(f"D={D}" for D in sorted(vals, key=vals.get))
         lines.append(f"| {n} | " + " | ".join(f"{vals[D]:.3f}" if D in vals else "-" for D in (2, 3, 4, 5, 6))
                      + f" | {order} |")
