@@ -29,7 +29,7 @@ from ..families.relu import ReluKernelConstant
 from ..results import PolyFraction, Result
 from .forms import category_summaries, margin_form, residual_form
 from .poly_form import poly_fraction
-from .values import LARGE_SREPR, ENCODINGS, exact_value, meta_block
+from .values import LARGE_SREPR, ENCODINGS, FormValues, exact_value, meta_block
 
 __all__ = ["FORMAT_VERSION", "FORMAT_NAME", "LARGE_SREPR", "result_to_dict", "expression_to_dict",
            "expression_from_dict", "expression_from_poly", "report_dict", "dumps"]
@@ -229,8 +229,7 @@ def report_dict(result: Result, encoding: str, records: Records) -> dict[str, An
     result.build_all()
     task, family = result.task, result.family
 
-    def ex(e: Any) -> dict[str, Any] | None:
-        return exact_value(e, encoding)
+    ex = FormValues(encoding)  # exact_value, each distinct closed form printed once
 
     converted: dict[tuple[int, int], Any] = {}
 

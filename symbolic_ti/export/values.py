@@ -18,7 +18,7 @@ from ..results import PolyFraction
 from .latex_printer import LARGE_FORM_TERMS, plain_latex
 from .poly_form import fraction_latex, fraction_size, fraction_srepr, fraction_terms, fraction_text, poly_fraction
 
-__all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "meta_block"]
+__all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "FormValues", "meta_block"]
 
 #: Above this many characters of ``srepr``, printed terms are not sorted (see :func:`exact_value`).
 LARGE_SREPR = 20000
@@ -104,6 +104,39 @@ def _fraction_value(form: PolyFraction, encoding: str) -> dict[str, Any]:
         value = None
     exact = {"poly": fraction_terms(form)} if encoding == "poly" else {"srepr": fraction_srepr(form)}
     return {**exact, "latex": fraction_latex(form, plain_latex), "text": fraction_text(form), "float": value}
+
+
+class FormValues:
+    """:func:`exact_value` of the closed forms of one report, each distinct form printed once.
+
+    A report stores a prediction ``f(i, j)``, its reversed trial ``-f``, and margins that are ``f`` or ``-f``
+    (:attr:`~symbolic_ti.results.PolyFraction.negated`): the record of a :class:`~symbolic_ti.results.PolyFraction`
+    is kept by its root form (``f`` for ``-f``) and sign, and the ``srepr`` of ``-f``, ``Mul(Integer(-1), <f>)``,
+    reuses ``f``'s. Every record is a new dictionary equal to ``exact_value(e, encoding)``.
+
+    Parameters
+    ----------
+    encoding : {"srepr", "poly"}
+    """
+
+    def __init__(self, encoding: str) -> None:
+        self.encoding = encoding
+        self._done: dict[tuple[int, bool], tuple[PolyFraction, dict[str, Any]]] = {}
+
+    def __call__(self, e: Any) -> dict[str, Any] | None:
+        if not isinstance(e, PolyFraction):
+            return exact_value(e, self.encoding)
+        root = -e if e.negated else e
+        key = (id(root), e.negated)
+        if key not in self._done:
+            other = self._done.get((id(root), not e.negated))
+            if e.negated and other is not None and "srepr" in other[1] and fraction_size(e) > LARGE_FORM_TERMS:
+                record = {"srepr": f"Mul(Integer(-1), {other[1]['srepr']})", "latex": fraction_latex(e, plain_latex),
+                          "text": fraction_text(e), "float": other[1]["float"] and -other[1]["float"]}
+            else:
+                record = _fraction_value(e, self.encoding)
+            self._done[key] = (root, record)  # (root kept alive: its id stays its own)
+        return dict(self._done[key][1])
 
 
 def meta_block(format_name: str, format_version: int, *, created: bool = True) -> dict[str, Any]:
