@@ -216,8 +216,9 @@ def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
 Records = Callable[[list[Any], Callable[[Any], dict[str, Any]]], list[dict[str, Any]]]
 
 
-def report_dict(result: Result, encoding: str, records: Records) -> dict[str, Any]:
-    """The body of :func:`result_to_dict`, with the long lists made by ``records`` (streaming: export/stream.py).
+def report_dict(result: Result, encoding: str, records: Records, text: bool = False) -> dict[str, Any]:
+    """The body of :func:`result_to_dict`, with the long lists made by ``records`` (streaming: export/stream.py;
+    ``text``: ``poly`` term lists as JSON text, :class:`~symbolic_ti.export.values.FormValues`).
 
     Raises
     ------
@@ -229,7 +230,7 @@ def report_dict(result: Result, encoding: str, records: Records) -> dict[str, An
     result.build_all()
     task, family = result.task, result.family
 
-    ex = FormValues(encoding)  # exact_value, each distinct closed form printed once
+    ex = FormValues(encoding, text)  # exact_value, each distinct closed form printed once
 
     converted: dict[tuple[int, int], Any] = {}
 

@@ -32,6 +32,7 @@ from typing import Any
 
 import sympy as sp
 
+from ..display import Compact, JSONText
 from ..numeric.grid_poly import poly_fraction
 from ..results import PolyFraction
 
@@ -299,11 +300,20 @@ def fraction_srepr(p: PolyFraction) -> str:
     return num if p.is_polynomial else f"Mul({num}, Pow({den}, Integer(-1)))"
 
 
-def fraction_terms(p: PolyFraction) -> dict[str, Any]:
+def fraction_terms(p: PolyFraction, text: bool = False) -> dict[str, Any]:
     """The compact encoding (docs/json_schema.md): generators, then ``[exponents, "p/q"]`` term lists (and
-    ``"negated": true`` for a form made as ``-f``, so that the reader rebuilds the same tree)."""
-    def enc(k: int) -> list[list[Any]]:
-        return [[[int(e) for e in m], str(c)] for m, c in _items(p, k)]  # (FLINT's exponents may be fmpz)
+    ``"negated": true`` for a form made as ``-f``, so that the reader rebuilds the same tree).
+
+    The term lists are :class:`~symbolic_ti.display.Compact` lists (written on one line); with ``text``, a
+    FLINT polynomial's list is its JSON text already (:class:`~symbolic_ti.display.JSONText`, printed from
+    FLINT's text without building the list: what a streamed report writes)."""
+    fast = _flint_printer(p) if text else None
+
+    def enc(k: int) -> Compact | JSONText:
+        written = fast.to_terms(p.polys[k]) if fast is not None else None
+        if written is not None:
+            return JSONText(written)
+        return Compact([[[int(e) for e in m], str(c)] for m, c in _items(p, k)])  # (FLINT's exponents: fmpz)
     out = {"gens": [_gen_names(g)[0] for g in p.gens], "gens_srepr": [_gen_names(g)[2] for g in p.gens],
            "num": enc(0), "den": enc(1)}
     return {**out, "negated": True} if p.negated else out

@@ -86,7 +86,7 @@ def _float(e: sp.Expr) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _fraction_value(form: PolyFraction, encoding: str) -> dict[str, Any]:
+def _fraction_value(form: PolyFraction, encoding: str, text: bool = False) -> dict[str, Any]:
     """The record of a :class:`PolyFraction`: ``srepr`` (or ``poly``), ``latex`` and ``text`` from its terms.
 
     A form of at most :data:`~symbolic_ti.export.latex_printer.LARGE_FORM_TERMS` terms in the ``srepr`` encoding
@@ -102,7 +102,7 @@ def _fraction_value(form: PolyFraction, encoding: str) -> dict[str, Any]:
         value = _float(form.as_expr())
     else:
         value = None
-    exact = {"poly": fraction_terms(form)} if encoding == "poly" else {"srepr": fraction_srepr(form)}
+    exact = {"poly": fraction_terms(form, text)} if encoding == "poly" else {"srepr": fraction_srepr(form)}
     return {**exact, "latex": fraction_latex(form, plain_latex), "text": fraction_text(form), "float": value}
 
 
@@ -117,10 +117,13 @@ class FormValues:
     Parameters
     ----------
     encoding : {"srepr", "poly"}
+    text : bool
+        ``poly`` term lists as JSON text where they can be printed so (``fraction_terms(..., text=True)``: for
+        a streamed report, :mod:`symbolic_ti.export.stream`).
     """
 
-    def __init__(self, encoding: str) -> None:
-        self.encoding = encoding
+    def __init__(self, encoding: str, text: bool = False) -> None:
+        self.encoding, self.text = encoding, text
         self._done: dict[tuple[int, bool], tuple[PolyFraction, dict[str, Any]]] = {}
 
     def __call__(self, e: Any) -> dict[str, Any] | None:
@@ -134,7 +137,7 @@ class FormValues:
                 record = {"srepr": f"Mul(Integer(-1), {other[1]['srepr']})", "latex": fraction_latex(e, plain_latex),
                           "text": fraction_text(e), "float": other[1]["float"] and -other[1]["float"]}
             else:
-                record = _fraction_value(e, self.encoding)
+                record = _fraction_value(e, self.encoding, self.text)
             self._done[key] = (root, record)  # (root kept alive: its id stays its own)
         return dict(self._done[key][1])
 
