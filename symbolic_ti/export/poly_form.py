@@ -169,9 +169,8 @@ class _FlintPrinter:
     (a ``/`` in the text: the callers use the term loop)."""
 
     def __init__(self, gens: tuple[sp.Expr, ...], names: tuple[str, ...], latex_names: tuple[str, ...]) -> None:
-        name = "(?:" + "|".join(re.escape(x) for x in sorted(names, key=len, reverse=True)) + ")(?![A-Za-z0-9_])"
-        mono = rf"{name}(?:\^\d+)?(?:\*{name}(?:\^\d+)?)*"
-        self.split = re.compile(rf"(\*{mono}|(?:^-?| [+-] ){mono})").split
+        # a monomial starts with a name (an identifier: a letter or _) and ends at the next space
+        self.split = re.compile(r"((?:^-?| [+-] |\*)[A-Za-z_][^ ]*)").split
         index = {x: k for k, x in enumerate(names)}
         zero = (0,) * len(gens)
 
