@@ -131,13 +131,24 @@ class Compact(list[Any]):
 
 
 class JSONText:
-    """A value already written as compact JSON text (what :class:`Compact` of the same list gives), written as it
-    is by :func:`iterencode` (a streamed report makes it without building the list)."""
+    """A value already written as compact JSON text (e.g. what :class:`Compact` of the same list gives, or a
+    quoted string), written as it is by :func:`iterencode`: ``text``, or the concatenation of a tuple of pieces
+    (so that a long string is quoted without being copied)."""
 
     __slots__ = ("text",)
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str | tuple[str, ...]) -> None:
         self.text = text
+
+    @classmethod
+    def quoted(cls, s: str) -> JSONText | str:
+        """``s`` as a JSON string (``json.dumps(s)``) where it needs no escape but backslashes, else ``s``.
+
+        The caller guarantees that ``s`` has no control character (the printers of closed forms write
+        printable generator names, digits and punctuation)."""
+        if '"' in s:
+            return s
+        return cls(('"', s.replace("\\", "\\\\") if "\\" in s else s, '"'))
 
 
 def _compact(o: Any) -> str:
@@ -185,7 +196,10 @@ def iterencode(obj: Any, indent: int = 2, level: int = 0) -> Iterator[str]:
     if scalar is not None:
         yield scalar
     elif isinstance(obj, JSONText):
-        yield obj.text
+        if isinstance(obj.text, str):
+            yield obj.text
+        else:
+            yield from obj.text
     elif isinstance(obj, Compact):
         yield _compact(obj)
     elif isinstance(obj, (list, tuple)):

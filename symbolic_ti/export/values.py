@@ -8,12 +8,14 @@ opens with :func:`meta_block`.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from datetime import datetime, timezone
 from typing import Any
 
 import sympy as sp
 
 from .._version import __version__
+from ..display import JSONText
 from ..results import PolyFraction
 from .latex_printer import LARGE_FORM_TERMS, plain_latex
 from .poly_form import fraction_latex, fraction_size, fraction_srepr, fraction_terms, fraction_text, poly_fraction
@@ -134,12 +136,23 @@ class FormValues:
         if key not in self._done:
             other = self._done.get((id(root), not e.negated))
             if e.negated and other is not None and "srepr" in other[1] and fraction_size(e) > LARGE_FORM_TERMS:
-                record = {"srepr": f"Mul(Integer(-1), {other[1]['srepr']})", "latex": fraction_latex(e, plain_latex),
-                          "text": fraction_text(e), "float": other[1]["float"] and -other[1]["float"]}
+                srepr = other[1]["srepr"]
+                record = {"srepr": JSONText(('"Mul(Integer(-1), ', srepr.text[1], ')"'))
+                          if isinstance(srepr, JSONText) else f"Mul(Integer(-1), {srepr})",
+                          "latex": fraction_latex(e, plain_latex), "text": fraction_text(e),
+                          "float": other[1]["float"] and -other[1]["float"]}
             else:
                 record = _fraction_value(e, self.encoding, self.text)
+            if self.text and _printable(e.gens):  # quoted once here, not by the encoder: one copy less
+                record = {k: JSONText.quoted(v) if isinstance(v, str) else v for k, v in record.items()}
             self._done[key] = (root, record)  # (root kept alive: its id stays its own)
         return dict(self._done[key][1])
+
+
+@lru_cache(maxsize=256)
+def _printable(gens: tuple[sp.Expr, ...]) -> bool:
+    """Whether the text, LaTeX and srepr of every generator are printable (no control character to escape)."""
+    return all(str(g).isprintable() and plain_latex(g).isprintable() and sp.srepr(g).isprintable() for g in gens)
 
 
 def meta_block(format_name: str, format_version: int, *, created: bool = True) -> dict[str, Any]:
