@@ -46,7 +46,7 @@ from symbolic_ti.files import write_atomic  # noqa: E402
 from symbolic_ti.results import LazyPredictions, Result  # noqa: E402
 from symbolic_ti.solvers.laplacian import laplacian_predictor  # noqa: E402
 
-CASES = {"n25": (25, ["14>12"]), "n61": (61, ["32>30"])}
+CASES = {"n25": (25, ["14>12"]), "n31": (31, ["17>15"]), "n61": (61, ["32>30"])}
 
 
 def old_path(r: Result) -> Result:

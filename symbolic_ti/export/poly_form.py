@@ -70,7 +70,21 @@ def _flint_text(p: PolyFraction, k: int) -> str | None:
     if not hasattr(poly, "context") or str(poly.context().ordering()) != "Ordering.lex" or \
             tuple(poly.context().names()) != tuple(g.name if g.is_Symbol else "" for g in p.gens):
         return None
-    return str(poly).replace("^", "**")
+    return _recent(poly)[1].replace("^", "**")
+
+
+_RECENT: list[list[Any]] = []
+
+
+def _recent(poly: Any) -> list[Any]:
+    """``[poly, str(poly), pieces or None]`` for one of the last few polynomials printed (the text, LaTeX and
+    srepr of a form read the same FLINT text; the polynomial is held, so that its identity stays its own)."""
+    for seen in _RECENT:
+        if seen[0] is poly:
+            return seen
+    seen = [poly, str(poly), None]
+    _RECENT[:] = [seen, *_RECENT[:3]]
+    return seen
 
 
 @lru_cache(maxsize=1 << 16)  # the same monomials recur in every form of a result
@@ -196,11 +210,13 @@ class _FlintPrinter:
     def pieces(self, poly: Any) -> tuple[list[str], list[str], str] | None:
         """(coefficient pieces, monomial tokens, the constant term's piece) of ``poly``'s text; ``None`` if a
         coefficient is not an integer."""
-        text = str(poly)
-        if "/" in text:
-            return None
-        parts = self.split(text)
-        return parts[0:-1:2], parts[1::2], parts[-1]
+        seen = _recent(poly)
+        if seen[2] is None:
+            if "/" in seen[1]:
+                return None
+            parts = self.split(seen[1])
+            seen[2] = (parts[0:-1:2], parts[1::2], parts[-1])
+        return seen[2]
 
     def to_latex(self, poly: Any) -> str | None:
         split = self.pieces(poly)
