@@ -70,3 +70,32 @@ def test_rational_coefficients_fall_back_to_the_term_loop():
     assert printer is not None and printer.to_latex(f.polys[0]) is None
     assert pf.fraction_latex(f) == r"\frac{1}{2} \alpha + 1"
     assert pf.fraction_srepr(f) == "Add(Mul(Rational(1, 2), Symbol('alpha')), Integer(1))"
+
+
+@pytest.mark.parametrize("encoding", ["srepr", "poly"])
+def test_streamed_report_of_large_forms_is_the_dictionary_report(tmp_path, encoding):
+    """The streamed report (each root form printed once, ``-f`` by flipping signs, strings as JSON pieces) is the
+    text of ``to_json`` (every record printed by ``fraction_latex``/``fraction_text``/... of its own form)."""
+    from symbolic_ti.export.stream import write_json
+
+    r = derive(14, ["8>6"])
+    assert min(pf.fraction_size(r.fraction(*t)) for t in r.task.trials) > 100  # the printers from FLINT's text
+    path = tmp_path / "r.json"
+    write_json(r, path, encoding)
+    streamed = path.read_text(encoding="utf-8")
+    created = json.loads(streamed)["meta"]["created"]
+    whole = r.to_json(encoding=encoding)
+    assert streamed == whole.replace(json.loads(whole)["meta"]["created"], created) + "\n"
+
+
+def test_flipped_signs_are_the_negated_polynomial():
+    ctx = fmpz_mpoly_ctx.get(("alpha", "lambda"), "lex")
+    a, lam = ctx.gens()
+    gens = (sp.Symbol("alpha"), sp.Symbol("lambda"))
+    for num in (a, -a, -7 * a**2 * lam + 3 * lam - 2, 4 * a - lam**3 + 1):
+        f, g = PolyFraction(gens, num, a + 1), PolyFraction(gens, -num, a + 1)
+        parts, negated = pf.fraction_parts(f, plain_latex, "terms"), pf.fraction_parts(g, plain_latex, "terms")
+        assert parts is not None and negated is not None
+        assert pf.flip_signs(parts["latex"][0]) == negated["latex"][0]
+        assert pf.flip_signs(parts["text"][0]) == negated["text"][0]
+        assert pf.flip_term_signs(parts["terms"][0]) == negated["terms"][0]

@@ -37,7 +37,7 @@ from ..numeric.grid_poly import poly_fraction
 from ..results import PolyFraction
 
 __all__ = ["PolyFraction", "poly_fraction", "fraction_text", "fraction_latex", "fraction_srepr",
-           "fraction_terms", "fraction_size"]
+           "fraction_terms", "fraction_size", "fraction_parts", "flip_signs", "flip_term_signs"]
 
 
 
@@ -332,6 +332,42 @@ def fraction_terms(p: PolyFraction, text: bool = False) -> dict[str, Any]:
     out = {"gens": [_gen_names(g)[0] for g in p.gens], "gens_srepr": [_gen_names(g)[2] for g in p.gens],
            "num": enc(0), "den": enc(1)}
     return {**out, "negated": True} if p.negated else out
+
+
+def fraction_parts(p: PolyFraction, gen_latex: Callable[[sp.Expr], str], exact: str
+                   ) -> dict[str, tuple[Any, ...]] | None:
+    r"""The numerator and denominator of ``p`` printed apart, from FLINT's text: ``{"latex": (N, D), "text": (N,
+    D), exact: (N, D), "gens": (texts, sreprs)}`` with ``exact`` ``"srepr"`` or ``"terms"`` (compact JSON text
+    of the term lists), the pieces :func:`fraction_latex`, :func:`fraction_text`, :func:`fraction_srepr` and
+    :func:`fraction_terms` join (``\frac{N}{D}``, ``(N)/(D)``, ...). ``None`` where FLINT's text does not apply
+    (:class:`_FlintPrinter`), or where a generator's text or LaTeX has a ``+`` or ``-`` (so that
+    :func:`flip_signs` may read the signs of the terms)."""
+    names = tuple(gen_latex(g) for g in p.gens)
+    fast = _flint_printer(p, names)
+    if fast is None or any("+" in x or "-" in x for x in names):
+        return None
+    show = fast.to_srepr if exact == "srepr" else fast.to_terms
+    out: dict[str, tuple[Any, ...]] = {"latex": tuple(fast.to_latex(poly) for poly in p.polys),
+                                       exact: tuple(show(poly) for poly in p.polys)}
+    if None in out["latex"] or None in out[exact]:
+        return None
+    out["text"] = tuple(_flint_text(p, k) for k in (0, 1))
+    out["gens"] = ([_gen_names(g)[0] for g in p.gens], [_gen_names(g)[2] for g in p.gens])
+    return out
+
+
+def flip_signs(s: str) -> str:
+    """The text or LaTeX of ``-N`` from that of ``N`` as these printers write it (terms joined by `` + `` and
+    `` - ``, the first one's sign in front; no ``+`` or ``-`` inside a term: :func:`fraction_parts`)."""
+    if s == "0":
+        return s
+    s = s[1:] if s[0] == "-" else "-" + s
+    return s.replace(" + ", "\0").replace(" - ", " + ").replace("\0", " - ")
+
+
+def flip_term_signs(terms: str) -> str:
+    """The compact JSON term list of ``-N`` from that of ``N`` (each coefficient follows ``], "``)."""
+    return terms.replace('], "-', "\0").replace('], "', '], "-').replace("\0", '], "')
 
 
 def _join_signs(pieces: list[tuple[bool, str]], zero: str) -> str:

@@ -18,7 +18,8 @@ from .._version import __version__
 from ..display import JSONText
 from ..results import PolyFraction
 from .latex_printer import LARGE_FORM_TERMS, plain_latex
-from .poly_form import fraction_latex, fraction_size, fraction_srepr, fraction_terms, fraction_text, poly_fraction
+from .poly_form import (flip_signs, flip_term_signs, fraction_latex, fraction_parts, fraction_size, fraction_srepr,
+                        fraction_terms, fraction_text, poly_fraction)
 
 __all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "FormValues", "meta_block"]
 
@@ -127,26 +128,53 @@ class FormValues:
     def __init__(self, encoding: str, text: bool = False) -> None:
         self.encoding, self.text = encoding, text
         self._done: dict[tuple[int, bool], tuple[PolyFraction, dict[str, Any]]] = {}
+        self._parts: dict[int, tuple[PolyFraction, dict[str, tuple[Any, ...]] | None]] = {}
 
     def __call__(self, e: Any) -> dict[str, Any] | None:
         if not isinstance(e, PolyFraction):
             return exact_value(e, self.encoding)
         root = -e if e.negated else e
+        if self.text and (self.encoding == "poly" or fraction_size(e) > LARGE_FORM_TERMS) and _printable(e.gens):
+            if id(root) not in self._parts:
+                self._parts[id(root)] = (root, _quoted_parts(root, self.encoding))
+            parts = self._parts[id(root)][1]
+            if parts is not None:
+                return _assemble(parts, e.negated, root.is_polynomial)
         key = (id(root), e.negated)
         if key not in self._done:
-            other = self._done.get((id(root), not e.negated))
-            if e.negated and other is not None and "srepr" in other[1] and fraction_size(e) > LARGE_FORM_TERMS:
-                srepr = other[1]["srepr"]
-                record = {"srepr": JSONText(('"Mul(Integer(-1), ', srepr.text[1], ')"'))
-                          if isinstance(srepr, JSONText) else f"Mul(Integer(-1), {srepr})",
-                          "latex": fraction_latex(e, plain_latex), "text": fraction_text(e),
-                          "float": other[1]["float"] and -other[1]["float"]}
-            else:
-                record = _fraction_value(e, self.encoding, self.text)
-            if self.text and _printable(e.gens):  # quoted once here, not by the encoder: one copy less
-                record = {k: JSONText.quoted(v) if isinstance(v, str) else v for k, v in record.items()}
-            self._done[key] = (root, record)  # (root kept alive: its id stays its own)
+            self._done[key] = (root, _fraction_value(e, self.encoding, self.text))  # (root held: its id stays)
         return dict(self._done[key][1])
+
+
+def _quoted_parts(root: PolyFraction, encoding: str) -> dict[str, tuple[Any, ...]] | None:
+    """:func:`~symbolic_ti.export.poly_form.fraction_parts` of ``root``, LaTeX backslashes escaped for JSON."""
+    parts = fraction_parts(root, plain_latex, "terms" if encoding == "poly" else "srepr")
+    if parts is None or any('"' in x for x in parts["latex"]):
+        return None
+    parts["latex"] = tuple(x.replace("\\", "\\\\") for x in parts["latex"])
+    return parts
+
+
+def _assemble(parts: dict[str, tuple[Any, ...]], negated: bool, polynomial: bool) -> dict[str, Any]:
+    """The record of ``f`` or ``-f`` (``negated``) from the root's printed parts, as :func:`_fraction_value` writes
+    it, each string as pieces of JSON text (nothing copied but the numerator of ``-f``)."""
+    (nl, dl), (nt, dt) = parts["latex"], parts["text"]
+    if negated:
+        nl, nt = flip_signs(nl), flip_signs(nt)
+    record: dict[str, Any] = {}
+    if "srepr" in parts:
+        ns, ds = parts["srepr"]
+        inner = (ns,) if polynomial else ("Mul(", ns, ", Pow(", ds, ", Integer(-1)))")
+        record["srepr"] = JSONText(('"Mul(Integer(-1), ', *inner, ')"') if negated else ('"', *inner, '"'))
+    else:
+        nj, dj = parts["terms"]
+        poly = {"gens": parts["gens"][0], "gens_srepr": parts["gens"][1],
+                "num": JSONText(flip_term_signs(nj) if negated else nj), "den": JSONText(dj)}
+        record["poly"] = {**poly, "negated": True} if negated else poly
+    record["latex"] = JSONText(('"', nl, '"') if polynomial else ('"\\\\frac{', nl, "}{", dl, '}"'))
+    record["text"] = JSONText(('"', nt, '"') if polynomial else ('"(', nt, ")/(", dt, ')"'))
+    record["float"] = None  # (the FLINT printer's generators are Symbols)
+    return record
 
 
 @lru_cache(maxsize=256)
