@@ -334,11 +334,11 @@ def fraction_terms(p: PolyFraction, text: bool = False) -> dict[str, Any]:
     return {**out, "negated": True} if p.negated else out
 
 
-def fraction_parts(p: PolyFraction, gen_latex: Callable[[sp.Expr], str], exact: str
+def fraction_parts(p: PolyFraction, gen_latex: Callable[[sp.Expr], str], exact: str | None
                    ) -> dict[str, tuple[Any, ...]] | None:
     r"""The numerator and denominator of ``p`` printed apart, from FLINT's text: ``{"latex": (N, D), "text": (N,
     D), exact: (N, D), "gens": (texts, sreprs)}`` with ``exact`` ``"srepr"`` or ``"terms"`` (compact JSON text
-    of the term lists), the pieces :func:`fraction_latex`, :func:`fraction_text`, :func:`fraction_srepr` and
+    of the term lists; ``None``: neither), the pieces :func:`fraction_latex`, :func:`fraction_text`, :func:`fraction_srepr` and
     :func:`fraction_terms` join (``\frac{N}{D}``, ``(N)/(D)``, ...). ``None`` where FLINT's text does not apply
     (:class:`_FlintPrinter`), or where a generator's text or LaTeX has a ``+`` or ``-`` (so that
     :func:`flip_signs` may read the signs of the terms)."""
@@ -346,10 +346,11 @@ def fraction_parts(p: PolyFraction, gen_latex: Callable[[sp.Expr], str], exact: 
     fast = _flint_printer(p, names)
     if fast is None or any("+" in x or "-" in x for x in names):
         return None
-    show = fast.to_srepr if exact == "srepr" else fast.to_terms
-    out: dict[str, tuple[Any, ...]] = {"latex": tuple(fast.to_latex(poly) for poly in p.polys),
-                                       exact: tuple(show(poly) for poly in p.polys)}
-    if None in out["latex"] or None in out[exact]:
+    out: dict[str, tuple[Any, ...]] = {"latex": tuple(fast.to_latex(poly) for poly in p.polys)}
+    if exact is not None:
+        show = fast.to_srepr if exact == "srepr" else fast.to_terms
+        out[exact] = tuple(show(poly) for poly in p.polys)
+    if any(None in v for v in out.values()):
         return None
     out["text"] = tuple(_flint_text(p, k) for k in (0, 1))
     out["gens"] = ([_gen_names(g)[0] for g in p.gens], [_gen_names(g)[2] for g in p.gens])
