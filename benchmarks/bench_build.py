@@ -19,6 +19,8 @@ number of a case measured in this one process:
 - with ``--exports``: the JSON report in both encodings streamed to a temporary file
   (:func:`symbolic_ti.export.stream.write_json`, what ``derive --format json --output FILE`` does), ``to_latex()``
   and ``to_text()`` of the new result after ``build``, each against ``solve + build``;
+- ``raw_write_json_srepr_bytes``: writing as many bytes as the srepr JSON (1 MB chunks, the same atomic writer),
+  the floor of any export of that size; ``*_MB_per_s``: each export's rate;
 - with ``--exports-before``: the same exports through the printers before the FLINT-text printers (the term
   loops of ``export/poly_form.py``, every record printed anew, the standard library's indented encoder with every
   number of a ``poly`` term list on its own line), ``*_before``: the same values (JSON read back equal).
@@ -122,6 +124,15 @@ def run(name: str, old_sample: int | None, exports: bool, before: bool = False) 
                         out[f"{key}_same_values"] = read.setdefault(key, d) == d
                         del d
                     print(f"  {key}{suffix}: {out[key + suffix]:.2f} s", file=sys.stderr, flush=True)
+            # the physical floor: as many bytes, in 1 MB str chunks, through the same atomic writer
+            size = int(out["json_srepr_bytes"])  # type: ignore[call-overload]
+            chunk = ("Mul(Integer(-1), " * 60000)[:1 << 20]
+            t = time.process_time()
+            write_atomic(path, (chunk[:min(1 << 20, size - k)] for k in range(0, size, 1 << 20)))
+            out["raw_write_json_srepr_bytes"] = time.process_time() - t
+            for key in ("json_srepr", "json_poly", "latex", "text"):
+                out[f"{key}_MB_per_s"] = out[f"{key}_bytes"] / out[key] / 1e6  # type: ignore[operator]
+            out["raw_write_MB_per_s"] = size / out["raw_write_json_srepr_bytes"] / 1e6  # type: ignore[operator]
             if before:
                 for key in ("json_srepr", "json_poly", "latex", "text"):
                     out[f"{key}_speedup"] = out[key + "_before"] / out[key]
