@@ -209,9 +209,13 @@ def iterencode(obj: Any, indent: int = 2, level: int = 0) -> Iterator[str]:
         inner = "\n" + " " * (indent * (level + 1))
         sep = "["
         for item in obj:
-            yield sep + inner
+            scalar = _scalar(item)  # (a scalar joins its separator: fewer chunks, no generator)
+            if scalar is not None:
+                yield sep + inner + scalar
+            else:
+                yield sep + inner
+                yield from iterencode(item, indent, level + 1)
             sep = ","
-            yield from iterencode(item, indent, level + 1)
         yield "\n" + " " * (indent * level) + "]"
     elif isinstance(obj, dict):
         if not obj:
@@ -220,9 +224,13 @@ def iterencode(obj: Any, indent: int = 2, level: int = 0) -> Iterator[str]:
         inner = "\n" + " " * (indent * (level + 1))
         sep = "{"
         for k, v in obj.items():
-            yield sep + inner + json.encoder.encode_basestring(_key(k)) + ": "
+            scalar = _scalar(v)
+            if scalar is not None:
+                yield sep + inner + json.encoder.encode_basestring(_key(k)) + ": " + scalar
+            else:
+                yield sep + inner + json.encoder.encode_basestring(_key(k)) + ": "
+                yield from iterencode(v, indent, level + 1)
             sep = ","
-            yield from iterencode(v, indent, level + 1)
         yield "\n" + " " * (indent * level) + "}"
     else:
         raise TypeError(f"Object of type {obj.__class__.__name__} is not JSON serializable")

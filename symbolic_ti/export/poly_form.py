@@ -201,11 +201,14 @@ class _FlintPrinter:
                 return f", Mul(Integer(-1), {f})"
             return f", {f}" if len(_factors(gens, monom, 2)) == 1 else f", Mul({f})"
 
-        def terms(sign: str, monom: tuple[int, ...]) -> tuple[str, str]:
-            return f", [{list(monom)}, \"", {"*": '"]', "+": '1"]', "-": '-1"]'}[sign]
+        def exponents(sign: str, monom: tuple[int, ...]) -> str:
+            return f", [{list(monom)}, \""
+
+        def unit(sign: str, monom: tuple[int, ...]) -> str:
+            return {"*": '"]', "+": '1"]', "-": '-1"]'}[sign]
 
         self.latex, self.srepr = _Tokens(latex, index), _Tokens(srepr, index)
-        self.terms, self.zero = _Tokens(terms, index), list(zero)
+        self.exponents, self.unit, self.zero = _Tokens(exponents, index), _Tokens(unit, index), list(zero)
 
     def pieces(self, poly: Any) -> tuple[list[str], list[str], str] | None:
         """(coefficient pieces, monomial tokens, the constant term's piece) of ``poly``'s text; ``None`` if a
@@ -258,11 +261,10 @@ class _FlintPrinter:
         if split is None or len(poly) == 0:
             return None if split is None else "[]"
         coeffs, tokens, last = split
-        looked = list(map(self.terms.__getitem__, tokens))
         out = [""] * (3 * len(tokens))
-        out[0::3] = [x[0] for x in looked]
+        out[0::3] = map(self.exponents.__getitem__, tokens)
         out[1::3] = self._signed(coeffs, "", "-")
-        out[2::3] = [x[1] for x in looked]
+        out[2::3] = map(self.unit.__getitem__, tokens)
         if last:
             out.append(f", [{self.zero}, \"{last.replace(' ', '').lstrip('+')}\"]")
         return "[" + "".join(out)[2:] + "]"
