@@ -18,7 +18,12 @@ number of a case measured in this one process:
   per form, and ``structural``: whether each equals the old path's expression (``==``, the same tree);
 - with ``--exports``: the JSON report in both encodings streamed to a temporary file
   (:func:`symbolic_ti.export.stream.write_json`, what ``derive --format json --output FILE`` does), ``to_latex()``
-  and ``to_text()`` of the new result after ``build``, each against ``solve + build``.
+  and ``to_text()`` of the new result after ``build``, each against ``solve + build``;
+- ``raw_write_json_srepr_bytes``: writing as many bytes as the srepr JSON (1 MB chunks, the same atomic writer),
+  the floor of any export of that size; ``*_MB_per_s``: each export's rate;
+- with ``--exports-before``: the same exports through the printers before the FLINT-text printers (the term
+  loops of ``export/poly_form.py``, every record printed anew, the standard library's indented encoder with every
+  number of a ``poly`` term list on its own line), ``*_before``: the same values (JSON read back equal).
 
 Ratios are printed as markdown; ``--output`` writes JSON atomically. Exit status 1 when an expression differs.
 """
@@ -26,6 +31,7 @@ Ratios are printed as markdown; ``--output`` writes JSON atomically. Exit status
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -36,12 +42,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symbolic_ti import derive  # noqa: E402
+from symbolic_ti.export import poly_form, stream, values  # noqa: E402
 from symbolic_ti.export.stream import write_json  # noqa: E402
 from symbolic_ti.files import write_atomic  # noqa: E402
 from symbolic_ti.results import LazyPredictions, Result  # noqa: E402
 from symbolic_ti.solvers.laplacian import laplacian_predictor  # noqa: E402
 
-CASES = {"n25": (25, ["14>12"]), "n61": (61, ["32>30"])}
+CASES = {"n25": (25, ["14>12"]), "n31": (31, ["17>15"]), "n61": (61, ["32>30"])}
 
 
 def old_path(r: Result) -> Result:
@@ -52,7 +59,21 @@ def old_path(r: Result) -> Result:
                   ridgeless_conditions=conditions)
 
 
-def run(name: str, old_sample: int | None, exports: bool) -> dict[str, object]:
+@contextlib.contextmanager
+def printers_before():
+    """The export path before the FLINT-text printers, by switching the three new pieces off."""
+    saved = poly_form._flint_printer, values.FormValues.__call__, stream.iterencode
+    poly_form._flint_printer = lambda *args, **kw: None
+    values.FormValues.__call__ = lambda self, e: values.exact_value(e, self.encoding)
+    stream.iterencode = lambda d, indent: json.JSONEncoder(indent=indent, ensure_ascii=False,
+                                                           allow_nan=False).iterencode(d)
+    try:
+        yield
+    finally:
+        poly_form._flint_printer, values.FormValues.__call__, stream.iterencode = saved
+
+
+def run(name: str, old_sample: int | None, exports: bool, before: bool = False) -> dict[str, object]:
     n, exc = CASES[name]
     out: dict[str, object] = {"case": name, "n": n, "exceptions": exc}
     t = time.process_time()
@@ -86,14 +107,35 @@ def run(name: str, old_sample: int | None, exports: bool) -> dict[str, object]:
             def streamed(encoding: str) -> int:
                 write_json(r, path, encoding)
                 return path.stat().st_size
-            for key, make in (("json_srepr", lambda: streamed("srepr")), ("json_poly", lambda: streamed("poly")),
-                              ("latex", lambda: len(r.to_latex().encode())),
-                              ("text", lambda: len(r.to_text().encode()))):
-                t = time.process_time()
-                out[f"{key}_bytes"] = make()
-                out[key] = time.process_time() - t
-                out[f"{key}_over_solve_build"] = out[key] / base
-                print(f"  {key}: {out[key]:.2f} s", file=sys.stderr, flush=True)
+            read: dict[str, object] = {}
+            for suffix in ("", "_before") if before else ("",):
+                for key, make in (("json_srepr", lambda: streamed("srepr")), ("json_poly", lambda: streamed("poly")),
+                                  ("latex", lambda: len(r.to_latex().encode())),
+                                  ("text", lambda: len(r.to_text().encode()))):
+                    with printers_before() if suffix else contextlib.nullcontext():
+                        t = time.process_time()
+                        out[f"{key}{suffix}_bytes"] = make()
+                        out[key + suffix] = time.process_time() - t
+                    out[f"{key}{suffix}_over_solve_build"] = out[key + suffix] / base
+                    if before and key.startswith("json") and path.stat().st_size < 3e8:  # the same values, both ways
+                        with path.open(encoding="utf-8") as fh:
+                            d = json.load(fh)
+                        del d["meta"]["created"]
+                        out[f"{key}_same_values"] = read.setdefault(key, d) == d
+                        del d
+                    print(f"  {key}{suffix}: {out[key + suffix]:.2f} s", file=sys.stderr, flush=True)
+            # the physical floor: as many bytes, in 1 MB str chunks, through the same atomic writer
+            size = int(out["json_srepr_bytes"])  # type: ignore[call-overload]
+            chunk = ("Mul(Integer(-1), " * 60000)[:1 << 20]
+            t = time.process_time()
+            write_atomic(path, (chunk[:min(1 << 20, size - k)] for k in range(0, size, 1 << 20)))
+            out["raw_write_json_srepr_bytes"] = time.process_time() - t
+            for key in ("json_srepr", "json_poly", "latex", "text"):
+                out[f"{key}_MB_per_s"] = out[f"{key}_bytes"] / out[key] / 1e6  # type: ignore[operator]
+            out["raw_write_MB_per_s"] = size / out["raw_write_json_srepr_bytes"] / 1e6  # type: ignore[operator]
+            if before:
+                for key in ("json_srepr", "json_poly", "latex", "text"):
+                    out[f"{key}_speedup"] = out[key + "_before"] / out[key]
     return out
 
 
@@ -102,13 +144,15 @@ def main() -> int:
     ap.add_argument("--cases", default="n25,n61")
     ap.add_argument("--old-sample", type=int, default=None, help="time the old path on K forms and extrapolate")
     ap.add_argument("--exports", action="store_true", help="also time JSON, LaTeX and text of the new result")
+    ap.add_argument("--exports-before", action="store_true",
+                    help="with --exports: also time the printers before (old vs new in this process)")
     ap.add_argument("--output")
     args = ap.parse_args()
     derive(5, ["4>2"]).to_json()  # one-time initialisation, not charged to the first case
     rows = []
     for name in args.cases.split(","):
         print(f"{name} ...", file=sys.stderr, flush=True)
-        rows.append(run(name, args.old_sample, args.exports))
+        rows.append(run(name, args.old_sample, args.exports, args.exports_before))
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     print("| case | forms | terms | solve | build (FLINT) | build before | ratio | Expr on demand / form | same tree |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -124,6 +168,10 @@ def main() -> int:
             cells = " | ".join(f"{r[k]:.2f} ({r[k + '_over_solve_build']:.1f}x)"
                                for k in ("json_srepr", "json_poly", "latex", "text"))
             print(f"| {r['case']} | {r['solve'] + r['build']:.2f} | {cells} |")
+            if "json_srepr_before" in r:
+                cells = " | ".join(f"{r[k + '_before']:.2f} ({r[k + '_speedup']:.1f}x faster now)"
+                                   for k in ("json_srepr", "json_poly", "latex", "text"))
+                print(f"| {r['case']}, before | | {cells} |")
     if args.output:
         write_atomic(args.output, json.dumps(rows, indent=2) + "\n")
     return 0 if all(r["structural"] for r in rows) else 1

@@ -20,11 +20,12 @@ import importlib
 import json
 import threading
 from typing import Any, TypeVar
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from .errors import ExportError
 
-__all__ = ["FORMATS", "renderer", "renderers_from", "render", "has_renderer", "dumps", "Rendered"]
+__all__ = ["FORMATS", "renderer", "renderers_from", "render", "has_renderer", "dumps", "iterencode", "Compact",
+           "JSONText", "Rendered"]
 
 #: The formats a renderer can be registered for.
 FORMATS = ("text", "latex", "dict", "notebook_latex", "html")
@@ -122,8 +123,122 @@ def render(fmt: str, obj: Any, **options: Any) -> Any:
     return func(obj, **options)
 
 
+class Compact(list[Any]):
+    """A list that :func:`dumps` and :func:`iterencode` write on one line (``json.dumps`` of it, by the C
+    encoder), inside an indented document: the long term lists of the ``poly`` encoding (docs/json_schema.md)."""
+
+    __slots__ = ()
+
+
+class JSONText:
+    """A value already written as compact JSON text (e.g. what :class:`Compact` of the same list gives, or a
+    quoted string), written as it is by :func:`iterencode`: ``text``, or the concatenation of a tuple of pieces
+    (so that a long string is quoted without being copied)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str | tuple[str, ...]) -> None:
+        self.text = text
+
+    @classmethod
+    def quoted(cls, s: str) -> JSONText | str:
+        """``s`` as a JSON string (``json.dumps(s)``) where it needs no escape but backslashes, else ``s``.
+
+        The caller guarantees that ``s`` has no control character (the printers of closed forms write
+        printable generator names, digits and punctuation)."""
+        if '"' in s:
+            return s
+        return cls(('"', s.replace("\\", "\\\\") if "\\" in s else s, '"'))
+
+
+def _compact(o: Any) -> str:
+    return json.dumps(o, ensure_ascii=False, allow_nan=False)
+
+
+def _scalar(o: Any) -> str | None:
+    """JSON of a str, None, bool, int or float as the standard library writes it (``None`` for anything else)."""
+    if isinstance(o, str):
+        return json.encoder.encode_basestring(o)
+    if o is None:
+        return "null"
+    if o is True:
+        return "true"
+    if o is False:
+        return "false"
+    if isinstance(o, int):
+        return int.__repr__(o)
+    if isinstance(o, float):
+        if o != o or o in (float("inf"), float("-inf")):
+            raise ValueError(f"Out of range float values are not JSON compliant: {o!r}")
+        return float.__repr__(o)
+    return None
+
+
+def _key(k: Any) -> str:
+    if isinstance(k, str):
+        return k
+    if isinstance(k, (bool, int, float)) or k is None:
+        return _scalar(k) or ""
+    raise TypeError(f"keys must be str, int, float, bool or None, not {k.__class__.__name__}")
+
+
+def iterencode(obj: Any, indent: int = 2, level: int = 0) -> Iterator[str]:
+    """The chunks of ``json.dumps(obj, indent=indent, ensure_ascii=False, allow_nan=False)``, except that a
+    :class:`Compact` list is written on one line and a :class:`JSONText` as its text (lists and dicts are
+    iterated, so a list whose items are made while it is iterated streams).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As ``json.dumps`` (a value of another type; NaN or infinity).
+    """
+    scalar = _scalar(obj)
+    if scalar is not None:
+        yield scalar
+    elif isinstance(obj, JSONText):
+        if isinstance(obj.text, str):
+            yield obj.text
+        else:
+            yield from obj.text
+    elif isinstance(obj, Compact):
+        yield _compact(obj)
+    elif isinstance(obj, (list, tuple)):
+        if not obj:
+            yield "[]"
+            return
+        inner = "\n" + " " * (indent * (level + 1))
+        sep = "["
+        for item in obj:
+            scalar = _scalar(item)  # (a scalar joins its separator: fewer chunks, no generator)
+            if scalar is not None:
+                yield sep + inner + scalar
+            else:
+                yield sep + inner
+                yield from iterencode(item, indent, level + 1)
+            sep = ","
+        yield "\n" + " " * (indent * level) + "]"
+    elif isinstance(obj, dict):
+        if not obj:
+            yield "{}"
+            return
+        inner = "\n" + " " * (indent * (level + 1))
+        sep = "{"
+        for k, v in obj.items():
+            scalar = _scalar(v)
+            if scalar is not None:
+                yield sep + inner + json.encoder.encode_basestring(_key(k)) + ": " + scalar
+            else:
+                yield sep + inner + json.encoder.encode_basestring(_key(k)) + ": "
+                yield from iterencode(v, indent, level + 1)
+            sep = ","
+        yield "\n" + " " * (indent * level) + "}"
+    else:
+        raise TypeError(f"Object of type {obj.__class__.__name__} is not JSON serializable")
+
+
 def dumps(obj: Any, indent: int | None = 2) -> str:
-    """JSON text of ``obj`` (a report's dict), keys in the given order, non-ASCII kept, no NaN or infinity.
+    """JSON text of ``obj`` (a report's dict), keys in the given order, non-ASCII kept, no NaN or infinity; with
+    ``indent``, a :class:`Compact` list on one line (:func:`iterencode`).
 
     Raises
     ------
@@ -131,7 +246,9 @@ def dumps(obj: Any, indent: int | None = 2) -> str:
         If ``obj`` holds a value JSON cannot store (the message says which type).
     """
     try:
-        return json.dumps(obj, indent=indent, ensure_ascii=False, allow_nan=False)
+        if indent is None:
+            return _compact(obj)
+        return "".join(iterencode(obj, indent))
     except (TypeError, ValueError) as err:
         raise ExportError(f"cannot write JSON: {err}") from None
 

@@ -35,7 +35,7 @@ def test_interrupted_stream_leaves_nothing(tmp_path, monkeypatch):
     calls = {"n": 0}
     real = stream.report_dict
 
-    def failing(result, encoding, records):
+    def failing(result, encoding, records, **kw):
         def records2(items, make):
             def make2(x):
                 calls["n"] += 1
@@ -43,7 +43,7 @@ def test_interrupted_stream_leaves_nothing(tmp_path, monkeypatch):
                     raise KeyboardInterrupt
                 return make(x)
             return records(items, make2)
-        return real(result, encoding, records2)
+        return real(result, encoding, records2, **kw)
 
     monkeypatch.setattr(stream, "report_dict", failing)
     with pytest.raises(KeyboardInterrupt):

@@ -29,7 +29,7 @@ from ..families.relu import ReluKernelConstant
 from ..results import PolyFraction, Result
 from .forms import category_summaries, margin_form, residual_form
 from .poly_form import poly_fraction
-from .values import LARGE_SREPR, ENCODINGS, exact_value, meta_block
+from .values import LARGE_SREPR, ENCODINGS, FormValues, exact_value, meta_block
 
 __all__ = ["FORMAT_VERSION", "FORMAT_NAME", "LARGE_SREPR", "result_to_dict", "expression_to_dict",
            "expression_from_dict", "expression_from_poly", "report_dict", "dumps"]
@@ -216,8 +216,9 @@ def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
 Records = Callable[[list[Any], Callable[[Any], dict[str, Any]]], list[dict[str, Any]]]
 
 
-def report_dict(result: Result, encoding: str, records: Records) -> dict[str, Any]:
-    """The body of :func:`result_to_dict`, with the long lists made by ``records`` (streaming: export/stream.py).
+def report_dict(result: Result, encoding: str, records: Records, text: bool = False) -> dict[str, Any]:
+    """The body of :func:`result_to_dict`, with the long lists made by ``records`` (streaming: export/stream.py;
+    ``text``: ``poly`` term lists as JSON text, :class:`~symbolic_ti.export.values.FormValues`).
 
     Raises
     ------
@@ -229,8 +230,7 @@ def report_dict(result: Result, encoding: str, records: Records) -> dict[str, An
     result.build_all()
     task, family = result.task, result.family
 
-    def ex(e: Any) -> dict[str, Any] | None:
-        return exact_value(e, encoding)
+    ex = FormValues(encoding, text)  # exact_value, each distinct closed form printed once
 
     converted: dict[tuple[int, int], Any] = {}
 

@@ -24,9 +24,11 @@ What the parser's grammar lacks (``\pi``, ``\operatorname{acos}``, the ReLU cons
 
 from __future__ import annotations
 
+import contextlib
 import re
+from contextvars import ContextVar
 from functools import lru_cache
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import sympy as sp
@@ -35,9 +37,40 @@ from sympy.printing.latex import LatexPrinter
 
 from ..results import PolyFraction
 from ..solvers.flint_backend import factor_list as flint_factor_list
-from .poly_form import fraction_latex, fraction_size, poly_fraction
+from .poly_form import flip_signs, fraction_latex, fraction_parts, fraction_size, poly_fraction
 
-__all__ = ["DAGGER", "LARGE_FORM_TERMS", "plain_latex", "factored", "expr_latex", "large_form"]
+__all__ = ["DAGGER", "LARGE_FORM_TERMS", "plain_latex", "factored", "expr_latex", "large_form", "printed_once"]
+
+# root form's id -> (the form, its (numerator, denominator) LaTeX or None), inside printed_once()
+_PRINTED: ContextVar[dict[int, tuple[PolyFraction, tuple[str, str] | None]] | None] = ContextVar("_PRINTED",
+                                                                                                  default=None)
+
+
+@contextlib.contextmanager
+def printed_once() -> Iterator[None]:
+    """Inside this block, :func:`expr_latex` prints the numerator and denominator of a large
+    :class:`~symbolic_ti.results.PolyFraction` once and gives ``-f`` (a margin, a reversed trial) by flipping the
+    signs of ``f``'s printed terms (:func:`~symbolic_ti.export.poly_form.flip_signs`): one report's forms."""
+    token = _PRINTED.set({})
+    try:
+        yield
+    finally:
+        _PRINTED.reset(token)
+
+
+def _large_latex(e: PolyFraction) -> str:
+    memo = _PRINTED.get()
+    if memo is None:
+        return fraction_latex(e, plain_latex)
+    root = -e if e.negated else e
+    if id(root) not in memo:
+        parts = fraction_parts(root, plain_latex, None)
+        memo[id(root)] = (root, parts["latex"] if parts is not None else None)
+    printed = memo[id(root)][1]
+    if printed is None:
+        return fraction_latex(e, plain_latex)
+    num = flip_signs(printed[0]) if e.negated else printed[0]
+    return num if root.is_polynomial else rf"\frac{{{num}}}{{{printed[1]}}}"
 
 #: The mark of an exception's table cell and ``align`` line, ``^{\dagger}`` (removed again by ``parse_exported``).
 DAGGER = r"^{\dagger}"
@@ -178,7 +211,7 @@ def expr_latex(e: sp.Expr | PolyFraction) -> str:
     :class:`~symbolic_ti.results.PolyFraction` of that size is printed from its terms, no expression built)."""
     if isinstance(e, PolyFraction):
         if large_form(e) is not None and any(g.is_Symbol for g in e.gens):
-            return fraction_latex(e, plain_latex)
+            return _large_latex(e)
         e = e.as_expr()
     e = sp.sympify(e)
     if not e.free_symbols:

@@ -22,7 +22,7 @@ from ..display import renderer
 from ..errors import ExportError
 from ..results import Result
 from .forms import category_summaries, margin_form, prediction_form, same_value
-from .latex_printer import DAGGER, expr_latex, plain_latex
+from .latex_printer import DAGGER, expr_latex, plain_latex, printed_once
 from .summary import summary_if_large
 
 __all__ = ["ARRAY_STRETCH", "trial_latex", "table_latex", "margins_latex", "ridge_latex", "result_to_latex",
@@ -361,6 +361,11 @@ def result_to_latex(result: Result, notebook: bool = False, standalone: bool = F
     str
     """
     result.build_all()
+    with printed_once():  # each large closed form printed once; a margin -f from f's printed terms
+        return _result_latex(result, notebook, standalone)
+
+
+def _result_latex(result: Result, notebook: bool, standalone: bool) -> str:
     desc = _description(result)
     if notebook:
         parts = [_text_math(desc)]

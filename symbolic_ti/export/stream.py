@@ -2,7 +2,7 @@
 
 ``Result.to_json()`` builds the whole dictionary and then the whole string (38 MB for the symbolic n = 25 result of
 issue 17) before anything is written. :func:`write_json` writes the same text (byte for byte: the same
-dictionary, through the same ``json`` encoder settings as :func:`symbolic_ti.display.dumps`) while it is made:
+dictionary, through the encoder of :func:`symbolic_ti.display.dumps`, :func:`~symbolic_ti.display.iterencode`) while it is made:
 the long lists of the report (predictions, margins, training fit) are lists whose records are made when the
 encoder reaches them, the encoder's chunks go straight to :func:`symbolic_ti.files.write_atomic` (which writes
 them to a temporary file and renames it at the end), and :class:`symbolic_ti.progress.Progress` shows the
@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..display import iterencode
 from ..errors import ExportError
 from ..files import write_atomic
 from ..progress import Progress
@@ -75,10 +76,12 @@ def iter_json(result: Result, encoding: str = "srepr", indent: int | None = 2,
     def records(items: list[Any], make: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
         return _Records(items, make, tick)
 
-    d = report_dict(result, encoding, records)
-    encoder = json.JSONEncoder(indent=indent, ensure_ascii=False, allow_nan=False)
+    d = report_dict(result, encoding, records, text=indent is not None)
     try:
-        yield from encoder.iterencode(d)
+        if indent is None:
+            yield from json.JSONEncoder(ensure_ascii=False, allow_nan=False).iterencode(d)
+        else:
+            yield from iterencode(d, indent)
     except (TypeError, ValueError) as err:  # as display.dumps
         raise ExportError(f"cannot write JSON: {err}") from None
 

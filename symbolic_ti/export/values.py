@@ -8,17 +8,20 @@ opens with :func:`meta_block`.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from datetime import datetime, timezone
 from typing import Any
 
 import sympy as sp
 
 from .._version import __version__
+from ..display import JSONText
 from ..results import PolyFraction
 from .latex_printer import LARGE_FORM_TERMS, plain_latex
-from .poly_form import fraction_latex, fraction_size, fraction_srepr, fraction_terms, fraction_text, poly_fraction
+from .poly_form import (flip_signs, flip_term_signs, fraction_latex, fraction_parts, fraction_size, fraction_srepr,
+                        fraction_terms, fraction_text, poly_fraction)
 
-__all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "meta_block"]
+__all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "FormValues", "meta_block"]
 
 #: Above this many characters of ``srepr``, printed terms are not sorted (see :func:`exact_value`).
 LARGE_SREPR = 20000
@@ -86,7 +89,7 @@ def _float(e: sp.Expr) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _fraction_value(form: PolyFraction, encoding: str) -> dict[str, Any]:
+def _fraction_value(form: PolyFraction, encoding: str, text: bool = False) -> dict[str, Any]:
     """The record of a :class:`PolyFraction`: ``srepr`` (or ``poly``), ``latex`` and ``text`` from its terms.
 
     A form of at most :data:`~symbolic_ti.export.latex_printer.LARGE_FORM_TERMS` terms in the ``srepr`` encoding
@@ -102,8 +105,82 @@ def _fraction_value(form: PolyFraction, encoding: str) -> dict[str, Any]:
         value = _float(form.as_expr())
     else:
         value = None
-    exact = {"poly": fraction_terms(form)} if encoding == "poly" else {"srepr": fraction_srepr(form)}
+    exact = {"poly": fraction_terms(form, text)} if encoding == "poly" else {"srepr": fraction_srepr(form)}
     return {**exact, "latex": fraction_latex(form, plain_latex), "text": fraction_text(form), "float": value}
+
+
+class FormValues:
+    """:func:`exact_value` of the closed forms of one report, each distinct form printed once.
+
+    A report stores a prediction ``f(i, j)``, its reversed trial ``-f``, and margins that are ``f`` or ``-f``
+    (:attr:`~symbolic_ti.results.PolyFraction.negated`): the record of a :class:`~symbolic_ti.results.PolyFraction`
+    is kept by its root form (``f`` for ``-f``) and sign, and the ``srepr`` of ``-f``, ``Mul(Integer(-1), <f>)``,
+    reuses ``f``'s. Every record is a new dictionary equal to ``exact_value(e, encoding)``.
+
+    Parameters
+    ----------
+    encoding : {"srepr", "poly"}
+    text : bool
+        ``poly`` term lists as JSON text where they can be printed so (``fraction_terms(..., text=True)``: for
+        a streamed report, :mod:`symbolic_ti.export.stream`).
+    """
+
+    def __init__(self, encoding: str, text: bool = False) -> None:
+        self.encoding, self.text = encoding, text
+        self._done: dict[tuple[int, bool], tuple[PolyFraction, dict[str, Any]]] = {}
+        self._parts: dict[int, tuple[PolyFraction, dict[str, tuple[Any, ...]] | None]] = {}
+
+    def __call__(self, e: Any) -> dict[str, Any] | None:
+        if not isinstance(e, PolyFraction):
+            return exact_value(e, self.encoding)
+        root = -e if e.negated else e
+        if self.text and (self.encoding == "poly" or fraction_size(e) > LARGE_FORM_TERMS) and _printable(e.gens):
+            if id(root) not in self._parts:
+                self._parts[id(root)] = (root, _quoted_parts(root, self.encoding))
+            parts = self._parts[id(root)][1]
+            if parts is not None:
+                return _assemble(parts, e.negated, root.is_polynomial)
+        key = (id(root), e.negated)
+        if key not in self._done:
+            self._done[key] = (root, _fraction_value(e, self.encoding, self.text))  # (root held: its id stays)
+        return dict(self._done[key][1])
+
+
+def _quoted_parts(root: PolyFraction, encoding: str) -> dict[str, tuple[Any, ...]] | None:
+    """:func:`~symbolic_ti.export.poly_form.fraction_parts` of ``root``, LaTeX backslashes escaped for JSON."""
+    parts = fraction_parts(root, plain_latex, "terms" if encoding == "poly" else "srepr")
+    if parts is None or any('"' in x for x in parts["latex"]):
+        return None
+    parts["latex"] = tuple(x.replace("\\", "\\\\") for x in parts["latex"])
+    return parts
+
+
+def _assemble(parts: dict[str, tuple[Any, ...]], negated: bool, polynomial: bool) -> dict[str, Any]:
+    """The record of ``f`` or ``-f`` (``negated``) from the root's printed parts, as :func:`_fraction_value` writes
+    it, each string as pieces of JSON text (nothing copied but the numerator of ``-f``)."""
+    (nl, dl), (nt, dt) = parts["latex"], parts["text"]
+    if negated:
+        nl, nt = flip_signs(nl), flip_signs(nt)
+    record: dict[str, Any] = {}
+    if "srepr" in parts:
+        ns, ds = parts["srepr"]
+        inner = (ns,) if polynomial else ("Mul(", ns, ", Pow(", ds, ", Integer(-1)))")
+        record["srepr"] = JSONText(('"Mul(Integer(-1), ', *inner, ')"') if negated else ('"', *inner, '"'))
+    else:
+        nj, dj = parts["terms"]
+        poly = {"gens": parts["gens"][0], "gens_srepr": parts["gens"][1],
+                "num": JSONText(flip_term_signs(nj) if negated else nj), "den": JSONText(dj)}
+        record["poly"] = {**poly, "negated": True} if negated else poly
+    record["latex"] = JSONText(('"', nl, '"') if polynomial else ('"\\\\frac{', nl, "}{", dl, '}"'))
+    record["text"] = JSONText(('"', nt, '"') if polynomial else ('"(', nt, ")/(", dt, ')"'))
+    record["float"] = None  # (the FLINT printer's generators are Symbols)
+    return record
+
+
+@lru_cache(maxsize=256)
+def _printable(gens: tuple[sp.Expr, ...]) -> bool:
+    """Whether the text, LaTeX and srepr of every generator are printable (no control character to escape)."""
+    return all(str(g).isprintable() and plain_latex(g).isprintable() and sp.srepr(g).isprintable() for g in gens)
 
 
 def meta_block(format_name: str, format_version: int, *, created: bool = True) -> dict[str, Any]:
