@@ -148,26 +148,47 @@ def test_a_raising_configuration_is_recorded_and_the_sweep_goes_on(tmp_path, mon
     assert len(df[df.quantity == "alpha_first"]) == 2 * (17 - 2)
 
 
-def _die_at_seven(config, spec, ridges):
-    if config.n == 7:
-        os._exit(1)  # the worker process dies
+_REAL_ROWS = sweep_tasks._conjunctivity_rows
+_KILLER = {"n": 7, "exceptions": ("5>3",), "marker": None}
+
+
+def _kill_worker(config, spec, ridges):
+    """The worker computing n = 7, 5>3 dies: always, or only once when a marker file is given."""
+    if config.n == _KILLER["n"] and config.exceptions == _KILLER["exceptions"]:
+        marker = _KILLER["marker"]
+        if marker is None or not marker.exists():
+            if marker is not None:
+                marker.write_text("")
+            os._exit(1)  # the worker process dies
     return _REAL_ROWS(config, spec, ridges)
 
 
-_REAL_ROWS = sweep_tasks._conjunctivity_rows
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="the patch reaches workers by fork")
+def test_a_worker_lost_once_costs_no_shard(conj_local, tmp_path, monkeypatch):
+    # the pool breaks (every shard queued on it fails with BrokenProcessPool); they run again on a fresh pool
+    monkeypatch.setattr(sweep_tasks, "_conjunctivity_rows", _kill_worker)  # inherited by the forked workers
+    monkeypatch.setitem(_KILLER, "marker", tmp_path / "killed-once")
+    summary = run_sweep(spec_from_dict(CONJ), tmp_path / "once", jobs=2)
+    assert (tmp_path / "killed-once").exists()  # the worker did die
+    assert summary.ok and summary.written == summary.shards
+    pd.testing.assert_frame_equal(table(conj_local), table(tmp_path / "once"))
 
 
 @pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="the patch reaches workers by fork")
 def test_lost_worker_leaves_complete_shards_and_resume_completes(conj_local, tmp_path, monkeypatch):
-    monkeypatch.setattr(sweep_tasks, "_conjunctivity_rows", _die_at_seven)  # inherited by the forked workers
+    # a shard that kills its worker every time is lost (it breaks the pool again when run alone); the others
+    # queued with it are computed
+    monkeypatch.setattr(sweep_tasks, "_conjunctivity_rows", _kill_worker)
     spec = spec_from_dict(CONJ)
-    summary = run_sweep(spec, tmp_path / "lost", jobs=1)
-    assert summary.lost and not summary.ok
+    summary = run_sweep(spec, tmp_path / "lost", jobs=2)
+    killer = next(s.name for s in make_shards(spec) if s.configs[0].n == 7 and s.configs[0].exceptions == ("5>3",))
+    assert [name for name, _ in summary.lost] == [killer] and "BrokenProcessPool" in summary.lost[0][1]
+    assert summary.written == summary.shards - 1 and not summary.ok
     for f in (tmp_path / "lost").glob("*.parquet"):
         assert pq.read_table(f).num_rows > 0  # every file on disk is a complete shard
     monkeypatch.undo()
     again = run_sweep(spec, tmp_path / "lost", jobs=0, resume=True)
-    assert again.ok and again.skipped + again.written == again.shards
+    assert again.ok and again.skipped == again.shards - 1 and again.written == 1
     pd.testing.assert_frame_equal(table(conj_local), table(tmp_path / "lost"))
 
 
@@ -181,25 +202,41 @@ def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
         '[[exceptions]]\nkind = "explicit"\nsets = [["4>2", "7>5"]]\n')
     out = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    slow_cli = ("import sys, time; from symbolic_ti.sweep import tasks; real = tasks._one; "
-                "tasks._one = lambda *a: (time.sleep(0.2), real(*a))[1]; "  # slow shards, so the kill lands mid-sweep
+    # every shard sleeps 0.2 s, and the third one to start blocks until its process is stopped: the Ctrl-C lands
+    # while it runs and must not wait for it (nor keep the two written before)
+    third = make_shards(spec_from_dict(CONJ))[2].configs[0].key
+    started = tmp_path / "third-started"
+    slow_cli = ("import sys, time, pathlib; from symbolic_ti.sweep import tasks; real = tasks._one\n"
+                "def slow(config, *a):\n"
+                f"    if config.key == {third!r}:\n"
+                f"        pathlib.Path({str(started)!r}).write_text('')\n"
+                "        time.sleep(3600)\n"
+                "    time.sleep(0.2)\n"
+                "    return real(config, *a)\n"
+                "tasks._one = slow\n"
                 "from symbolic_ti.cli import main; sys.exit(main(sys.argv[1:]))")
     proc = subprocess.Popen([sys.executable, "-c", slow_cli, "sweep", str(spec_file), "-o", str(out),
                              "--jobs", "1", "-q"], cwd=ROOT, env=env, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while len(list(out.glob("*.parquet"))) < 2 and time.monotonic() < deadline and proc.poll() is None:
+    while not started.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
+    assert started.exists() and len(list(out.glob("*.parquet"))) == 2
     os.killpg(proc.pid, sig)  # the whole process group, as a terminal's Ctrl-C does
-    _, err = proc.communicate()
+    try:
+        _, err = proc.communicate(timeout=120)  # a guard against a hang, not a timing: the shard sleeps 3600 s
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the sweep waited for the running shard after the signal")
     if sig == signal.SIGINT:
         assert proc.returncode == 130 and err == "symbolic-ti: interrupted\n"
     written = list(out.glob("*.parquet"))
-    assert 2 <= len(written) < len(make_shards(spec_from_dict(CONJ)))
+    assert len(written) == 2
     for f in written:
         pq.read_table(f)  # complete
     summary = run_sweep(spec_from_dict(CONJ), out, jobs=0, resume=True)
-    assert summary.ok and summary.skipped >= 2
+    assert summary.ok and summary.skipped == 2
     names = sorted(p.name for p in out.iterdir())
     assert len(names) == len(set(names)) == summary.shards + 1  # the shards and the manifest, nothing else
     pd.testing.assert_frame_equal(table(conj_local), table(out))

@@ -163,17 +163,23 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
              else (f"scheduler={scheduler}" if scheduler else f"workers={workers or default_jobs()}"))
     with Progress(label=f"symbolic-ti sweep ({engine}, {where})") as progress:
         progress.update("configurations", 0, total)
-        for shard, result in _outcomes(spec, todo, engine, jobs, workers, scheduler, processes):
-            if isinstance(result, BaseException):
-                lost.append((shard.name, f"{type(result).__name__}: {' '.join(str(result).split())}"))
-                continue
-            write_shard(out, spec, shard, result)
-            written += 1
-            computed += len(shard.configs)
-            failed += [(r["config"], r["error"]) for r in result if r.get("error") and not r.get("mirror_of")]
-            elapsed = time.perf_counter() - start
-            rate = computed / elapsed if elapsed > 0 else 0.0
-            eta = (total - computed) / rate if rate > 0 else 0.0
-            progress.update(f"{rate:.3g} configurations/s, ETA {eta:.0f} s", computed, total)
+        outcomes = _outcomes(spec, todo, engine, jobs, workers, scheduler, processes)
+        try:
+            for shard, result in outcomes:
+                if isinstance(result, BaseException):
+                    lost.append((shard.name, f"{type(result).__name__}: {' '.join(str(result).split())}"))
+                    continue
+                write_shard(out, spec, shard, result)
+                written += 1
+                computed += len(shard.configs)
+                failed += [(r["config"], r["error"]) for r in result if r.get("error") and not r.get("mirror_of")]
+                elapsed = time.perf_counter() - start
+                rate = computed / elapsed if elapsed > 0 else 0.0
+                eta = (total - computed) / rate if rate > 0 else 0.0
+                progress.update(f"{rate:.3g} configurations/s, ETA {eta:.0f} s", computed, total)
+        finally:  # Ctrl-C here, not in the engine: stop its workers now, not when the traceback is freed
+            close = getattr(outcomes, "close", None)
+            if close is not None:
+                close()
     return SweepSummary(out, len(shards), len(done), written, computed, tuple(failed), tuple(lost),
                         time.perf_counter() - start)
