@@ -251,3 +251,39 @@ def test_dask_scheduler_address(conj_local, tmp_path):
                             scheduler=cluster.scheduler_address)
     assert summary.ok
     pd.testing.assert_frame_equal(table(conj_local), table(tmp_path / "remote"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT")
+def test_ctrl_c_on_a_dask_local_cluster_prints_one_line(tmp_path):
+    """SIGINT to the process group (a terminal's Ctrl-C) while a Dask worker process computes: one line, 130."""
+    pytest.importorskip("distributed")
+    spec_file = tmp_path / "one.toml"
+    spec_file.write_text('n = [6]\ncompute = ["critical_conjunctivity"]\n[[exceptions]]\nkind = "explicit"\n'
+                         'sets = [["4>2"]]\n')
+    started = tmp_path / "started"
+    # sitecustomize runs in this command and in the spawned worker processes: the shard blocks there
+    (tmp_path / "sitecustomize.py").write_text(
+        "import os, pathlib, time\n"
+        "if os.environ.get('SWEEP_BLOCK'):\n"
+        "    from symbolic_ti.sweep import tasks\n"
+        "    def _block(*a):\n"
+        "        pathlib.Path(os.environ['SWEEP_BLOCK']).write_text('')\n"
+        "        time.sleep(3600)\n"
+        "    tasks._one = _block\n")
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}", "SWEEP_BLOCK": str(started)}
+    proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "sweep", str(spec_file), "-o",
+                             str(tmp_path / "out"), "--workers", "1", "-q"], cwd=ROOT, env=env,
+                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not started.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert started.exists()
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=120)  # a guard against a hang, not a timing
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the sweep did not stop after Ctrl-C")
+    assert proc.returncode == 130 and err == "symbolic-ti: interrupted\n", err

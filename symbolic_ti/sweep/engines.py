@@ -15,8 +15,11 @@ calling process, so a worker that dies can never leave a partial shard.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import signal
+import threading
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -158,7 +161,7 @@ def run_dask(spec: SweepSpec, shards: list[Shard], *, workers: int | None = None
         n = default_jobs() if workers is None else workers
         if n < 1:
             raise ParameterError(f"workers must be >= 1, got {n}")
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=processes, dashboard_address=None)
+        cluster = _local_cluster(LocalCluster, n, processes)
         client = Client(cluster)
     else:
         try:
@@ -179,7 +182,53 @@ def run_dask(spec: SweepSpec, shards: list[Shard], *, workers: int | None = None
             except Exception as err:  # noqa: BLE001  (a lost or failed shard: reported, the sweep goes on)
                 yield shard, err
             fut.release()
+    except BaseException:  # Ctrl-C: close without the tracebacks and warnings of the workers being stopped
+        with _quiet_distributed():
+            if cluster is not None:
+                with contextlib.suppress(Exception):  # the workers' own loggers too (their processes)
+                    client.run(_silence_distributed)
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        raise
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def _local_cluster(factory: Any, n: int, processes: bool) -> Any:
+    """A LocalCluster of ``n`` one-thread workers whose processes ignore Ctrl-C.
+
+    The worker processes inherit an ignored SIGINT from this process while they are started (an ignored signal
+    stays ignored across ``exec``), so a Ctrl-C in the terminal reaches this process only, which closes the
+    cluster; otherwise every worker prints a ``KeyboardInterrupt`` traceback. A Ctrl-C during those few seconds
+    of start-up is ignored.
+    """
+    if not processes or threading.current_thread() is not threading.main_thread():
+        return factory(n_workers=n, threads_per_worker=1, processes=processes, dashboard_address=None)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return factory(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        signal.signal(signal.SIGINT, previous)
+
+
+def _silence_distributed() -> list[tuple[logging.Logger, int]]:
+    """Silence the loggers of ``distributed`` in this process; return them with their previous levels."""
+    names = ["distributed"] + [k for k in logging.root.manager.loggerDict if k.startswith("distributed.")]
+    loggers = [logging.getLogger(k) for k in names]
+    levels = [(lg, lg.level) for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    return levels
+
+
+@contextlib.contextmanager
+def _quiet_distributed() -> Iterator[None]:
+    """Silence ``distributed`` while an interrupted cluster closes (it logs warnings and tracebacks)."""
+    levels = _silence_distributed()
+    try:
+        yield
+    finally:
+        for lg, level in levels:
+            lg.setLevel(level)
