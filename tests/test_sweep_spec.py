@@ -125,3 +125,28 @@ def test_resume_checks_the_spec(tmp_path, capsys):
     f.write_text(GOOD.replace('"0.1"', '"1"'))
     assert main(["sweep", str(f), "-o", str(out), "--jobs", "0", "--resume"]) == 2
     assert "holds a sweep of another spec" in capsys.readouterr().err
+
+
+def test_spec_that_is_not_utf8_is_one_line_exit_2(tmp_path, capsys):
+    f = tmp_path / "bin.toml"
+    f.write_bytes(b"\xff\xfe")
+    assert main(["sweep", str(f), "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not UTF-8 text" in err
+
+
+def test_a_sweep_that_cannot_start_leaves_nothing(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    f = tmp_path / "s.toml"
+    f.write_text(GOOD)
+    out = tmp_path / "new"
+    assert main(["sweep", str(f), "-o", str(out), "--scheduler", "foo", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--scheduler: cannot connect to 'foo'" in err
+    assert not out.exists()  # created by the run, removed with its manifest
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["sweep", str(f), "-o", str(empty), "--scheduler", "foo", "-q"]) == 2
+    assert empty.is_dir() and not any(empty.iterdir())  # the directory was there before: kept, empty
+    assert main(["sweep", str(f), "-o", str(empty), "--jobs", "0", "-q"]) == 0  # no --resume needed
+    capsys.readouterr()

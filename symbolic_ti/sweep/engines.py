@@ -166,7 +166,7 @@ def run_dask(spec: SweepSpec, shards: list[Shard], *, workers: int | None = None
     else:
         try:
             client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as err:
+        except (OSError, TimeoutError, ValueError) as err:  # ValueError: not an address ("missing port number")
             raise ParameterError(f"--scheduler: cannot connect to {scheduler!r}: {err}") from None
     try:
         futures = []

@@ -8,14 +8,15 @@ recorded an error). A configuration that raises is recorded as an ``error`` row 
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import ParameterError
+from ..errors import ParameterError, SymbolicTIError
 from ..progress import Progress
-from .dataset import completed_shards, prepare_output, write_shard
+from .dataset import MANIFEST, completed_shards, prepare_output, write_shard
 from .engines import Outcome, default_jobs, run_dask, run_local
 from .spec import SweepSpec
 from .tasks import Shard, configurations, estimate_seconds, make_shards
@@ -152,6 +153,7 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
         raise ParameterError("output: the spec has no output directory; give one (--output DIR)")
     start = time.perf_counter()
     shards = make_shards(spec)
+    existed = Path(target).exists()
     out = prepare_output(target, spec, shards, resume)
     done = completed_shards(out, spec, shards) if resume else set()
     todo = [s for s in shards if s.name not in done]
@@ -177,9 +179,21 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
                 rate = computed / elapsed if elapsed > 0 else 0.0
                 eta = (total - computed) / rate if rate > 0 else 0.0
                 progress.update(f"{rate:.3g} configurations/s, ETA {eta:.0f} s", computed, total)
+        except SymbolicTIError:  # the engine did not start (an unreachable scheduler): leave no sweep behind
+            if not resume and written == 0:
+                _remove_new_output(out, existed)
+            raise
         finally:  # Ctrl-C here, not in the engine: stop its workers now, not when the traceback is freed
             close = getattr(outcomes, "close", None)
             if close is not None:
                 close()
     return SweepSummary(out, len(shards), len(done), written, computed, tuple(failed), tuple(lost),
                         time.perf_counter() - start)
+
+
+def _remove_new_output(out: Path, existed: bool) -> None:
+    """Remove the manifest this run wrote (and the directory if it created it) when it wrote no shard."""
+    (out / MANIFEST).unlink(missing_ok=True)
+    if not existed:
+        with contextlib.suppress(OSError):
+            out.rmdir()

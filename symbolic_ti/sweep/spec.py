@@ -369,6 +369,8 @@ def load_spec(path: str | Path) -> SweepSpec:
         text = p.read_text(encoding="utf-8")
     except OSError as err:
         raise SpecError(f"cannot read sweep spec {str(p)!r}: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise SpecError(f"sweep spec {str(p)!r} is not UTF-8 text (byte {err.start}); a spec is a TOML file") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
