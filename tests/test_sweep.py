@@ -27,7 +27,7 @@ from symbolic_ti.sweep import tasks as sweep_tasks  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 CONJ = {"n": [6, 7], "ridge": ["ridgeless", "1/10"], "compute": ["critical_conjunctivity", "first_failing"],
-        "exceptions": [{"kind": "single", "span": [2, 3]}, {"kind": "explicit", "sets": [["4>2", "7>5"]]}],
+        "exceptions": [{"kind": "single", "span": [2, 3]}, {"kind": "explicit", "sets": [["4>2", "7>5"]], "n_min": 7}],
         "shard_seconds": 0.001}  # one configuration a shard (17 shards), so a kill lands mid-sweep
 DERIVE = {"n": [5], "ridge": ["1/10"], "compute": ["predictions", "margins", "critical"],
           "critical": {"parameter": "alpha"}, "parameters": {"kappa_d": ["0"]},
@@ -199,7 +199,7 @@ def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
     spec_file.write_text(
         'n = [6, 7]\nridge = ["ridgeless", "1/10"]\ncompute = ["critical_conjunctivity", "first_failing"]\n'
         'shard_seconds = 0.001\n[[exceptions]]\nkind = "single"\nspan = [2, 3]\n'
-        '[[exceptions]]\nkind = "explicit"\nsets = [["4>2", "7>5"]]\n')
+        '[[exceptions]]\nkind = "explicit"\nsets = [["4>2", "7>5"]]\nn_min = 7\n')
     out = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     # every shard sleeps 0.2 s, and the third one to start blocks until its process is stopped: the Ctrl-C lands
