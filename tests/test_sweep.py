@@ -20,6 +20,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 from symbolic_ti import Task, derive  # noqa: E402
 from symbolic_ti.api import critical  # noqa: E402
+from symbolic_ti.errors import ExportError  # noqa: E402
 from symbolic_ti.analysis.conjunctivity import critical_conjunctivity  # noqa: E402
 from symbolic_ti.sweep import make_shards, read_dataset, run_sweep, spec_from_dict  # noqa: E402
 from symbolic_ti.sweep import tasks as sweep_tasks  # noqa: E402
@@ -287,3 +288,33 @@ def test_ctrl_c_on_a_dask_local_cluster_prints_one_line(tmp_path):
         proc.communicate()
         pytest.fail("the sweep did not stop after Ctrl-C")
     assert proc.returncode == 130 and err == "symbolic-ti: interrupted\n", err
+
+
+def test_read_dataset_reads_the_manifests_shards_only(conj_local, tmp_path):
+    out = tmp_path / "partial"
+    out.mkdir()
+    names = sorted(p.name for p in conj_local.iterdir())
+    for name in names:
+        (out / name).write_bytes((conj_local / name).read_bytes())
+    (out / "notes.txt").write_text("not a shard")  # a stray file is not read
+    full = read_dataset(out)
+    pd.testing.assert_frame_equal(full, read_dataset(conj_local))
+    # integer columns that some rows lack are nullable integers, not floats
+    assert all(str(full[c].dtype) == "Int64" for c in ("i", "j", "L", "W", "span", "n_exceptions"))
+    ff = full[full.quantity == "first_failing"]
+    assert ff.i.notna().all() and full[full.quantity == "alpha_first"].i.isna().all()
+    shards = [n for n in names if n.endswith(".parquet")]
+    for name in shards[:3]:
+        (out / name).unlink()
+    with pytest.warns(UserWarning, match=f"3 of the {len(shards)} shards .* are missing.*--resume"):
+        part = read_dataset(out)
+    assert set(part.config) == set(full.config) - {pq.read_table(conj_local / n).column("config")[0].as_py()
+                                                   for n in shards[:3]}
+    for name in shards[3:]:
+        (out / name).unlink()
+    with pytest.warns(UserWarning, match="missing"):
+        empty = read_dataset(out)  # only the manifest: no rows, the columns
+    assert len(empty) == 0 and list(empty.columns) == list(full.columns)
+    (out / "_sweep.json").unlink()
+    with pytest.raises(ExportError, match="holds no sweep"):
+        read_dataset(out)
