@@ -80,7 +80,8 @@ def test_mirror_writes_the_rows_a_direct_computation_gives(conj_local, tmp_path)
     kept = [c for s in make_shards(spec) for c in s.configs]
     assert len(kept) == 10 and sum(c.mirror is not None for c in kept) == 7  # 17 configurations, 7 pairs
     summary = run_sweep(spec, tmp_path / "mirror", jobs=0)
-    assert summary.ok and summary.configurations == 10
+    assert summary.ok and summary.configurations == 10 and summary.mirrored == 7
+    assert "10 configurations (and 7 written from them by the reversal symmetry) in" in summary.text()
     got = table(tmp_path / "mirror")
     mirrored = got[got.mirror_of.notna()]
     assert set(zip(mirrored.n, mirrored.exceptions, strict=True)) == {

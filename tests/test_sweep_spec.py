@@ -168,3 +168,13 @@ def test_a_sweep_that_cannot_start_leaves_nothing(tmp_path, capsys):
     assert empty.is_dir() and not any(empty.iterdir())  # the directory was there before: kept, empty
     assert main(["sweep", str(f), "-o", str(empty), "--jobs", "0", "-q"]) == 0  # no --resume needed
     capsys.readouterr()
+
+
+def test_dry_run_says_when_its_estimate_is_rough():
+    exact = dry_run(spec_from_dict({"n": [5], "compute": ["critical_conjunctivity"]}))
+    assert exact.rough == () and "rough" not in exact.text()
+    other = dry_run(spec_from_dict({"n": [5], "family": ["geometric", "exchangeable"], "compute": ["critical"],
+                                    "critical": {"parameter": "alpha"}}))
+    assert other.rough == ("family geometric", "critical")
+    assert ("the estimate is measured for the critical conjunctivity of the exchangeable family; other work "
+            "(family geometric, critical) is a rough order of magnitude") in other.text()

@@ -37,14 +37,24 @@ class DryRun:
     estimated_seconds: float
     by_n: tuple[tuple[int, int, float], ...]
     mirrored: int = 0
+    #: Work other than the exchangeable critical conjunctivity (other families or quantities), whose estimate
+    #: is not measured.
+    rough: tuple[str, ...] = ()
 
     def text(self) -> str:
         """A short report: totals and the estimated cost per n (largest first)."""
-        also = f" (and {self.mirrored} written from them by the reversal symmetry)" if self.mirrored else ""
-        lines = [f"sweep {self.name!r}: {self.configurations} configurations{also} in {self.shards} shards, "
-                 f"estimated {self.estimated_seconds:.4g} s of one core ({self.estimated_seconds / 3600:.3g} h)"]
+        lines = [f"sweep {self.name!r}: {self.configurations} configurations{_mirrored(self.mirrored)} in "
+                 f"{self.shards} shards, estimated {self.estimated_seconds:.4g} s of one core "
+                 f"({self.estimated_seconds / 3600:.3g} h)"]
+        if self.rough:
+            lines.append(f"  the estimate is measured for the critical conjunctivity of the exchangeable family; "
+                         f"other work ({', '.join(self.rough)}) is a rough order of magnitude")
         lines += [f"  n = {n}: {c} configurations, ~{s:.3g} s" for n, c, s in sorted(self.by_n, key=lambda r: -r[2])[:8]]
         return "\n".join(lines)
+
+
+def _mirrored(count: int) -> str:
+    return f" (and {count} written from them by the reversal symmetry)" if count else ""
 
 
 @dataclass(frozen=True)
@@ -65,6 +75,8 @@ class SweepSummary:
     lost : tuple of (shard name, error)
         Shards not written: their worker was lost (run again with ``resume=True``).
     seconds : float
+    mirrored : int
+        Configurations written by this run from computed ones by the reversal symmetry (``mirror = true``).
     """
 
     output: Path
@@ -75,6 +87,7 @@ class SweepSummary:
     failed: tuple[tuple[str, str], ...] = ()
     lost: tuple[tuple[str, str], ...] = ()
     seconds: float = field(default=0.0, compare=False)
+    mirrored: int = 0
 
     @property
     def ok(self) -> bool:
@@ -85,7 +98,8 @@ class SweepSummary:
         """The end-of-sweep summary (also the CLI's output)."""
         rate = self.configurations / self.seconds if self.seconds > 0 else 0.0
         lines = [f"sweep: {self.written} shards written, {self.skipped} already done, of {self.shards}; "
-                 f"{self.configurations} configurations in {self.seconds:.1f} s ({rate:.3g}/s); dataset "
+                 f"{self.configurations} configurations{_mirrored(self.mirrored)} in {self.seconds:.1f} s "
+                 f"({rate:.3g}/s); dataset "
                  f"{self.output} (pandas.read_parquet)"]
         if self.failed:
             lines.append(f"{len(self.failed)} configurations failed (rows with quantity 'error'), e.g.:")
@@ -102,9 +116,11 @@ def dry_run(spec: SweepSpec) -> DryRun:
     by_n: dict[int, list[float]] = {}
     for c in configurations(spec):
         by_n.setdefault(c.n, []).append(estimate_seconds(c, spec))
+    rough = tuple(f"family {f}" for f in spec.family if f != "exchangeable") + tuple(
+        q for q in spec.compute if q not in ("critical_conjunctivity", "first_failing"))
     return DryRun(spec.name, sum(len(s.configs) for s in shards), len(shards), sum(s.cost for s in shards),
                   tuple((n, len(v), sum(v)) for n, v in by_n.items()),
-                  sum(c.mirror is not None for s in shards for c in s.configs))
+                  sum(c.mirror is not None for s in shards for c in s.configs), rough)
 
 
 def _outcomes(spec: SweepSpec, todo: list[Shard], engine: str, jobs: int | None, workers: int | None,
@@ -160,7 +176,7 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
     total = sum(len(s.configs) for s in todo)
     failed: list[tuple[str, str]] = []
     lost: list[tuple[str, str]] = []
-    written = computed = 0
+    written = computed = mirrored = 0
     where = (f"workers={jobs if jobs is not None else default_jobs()}" if engine == "local"
              else (f"scheduler={scheduler}" if scheduler else f"workers={workers or default_jobs()}"))
     with Progress(label=f"symbolic-ti sweep ({engine}, {where})") as progress:
@@ -174,6 +190,7 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
                 write_shard(out, spec, shard, result)
                 written += 1
                 computed += len(shard.configs)
+                mirrored += sum(c.mirror is not None for c in shard.configs)
                 failed += [(r["config"], r["error"]) for r in result if r.get("error") and not r.get("mirror_of")]
                 elapsed = time.perf_counter() - start
                 rate = computed / elapsed if elapsed > 0 else 0.0
@@ -188,7 +205,7 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
             if close is not None:
                 close()
     return SweepSummary(out, len(shards), len(done), written, computed, tuple(failed), tuple(lost),
-                        time.perf_counter() - start)
+                        time.perf_counter() - start, mirrored)
 
 
 def _remove_new_output(out: Path, existed: bool) -> None:

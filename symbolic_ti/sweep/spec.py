@@ -122,7 +122,8 @@ class SweepSpec:
     Attributes
     ----------
     n : tuple of int
-        Numbers of items, each ``3 <= n <= 500``.
+        Numbers of items, each ``3 <= n <= MAX_ITEMS`` (:data:`symbolic_ti.task.MAX_ITEMS`, the limit of
+        ``derive``).
     exceptions : tuple of ExceptionAxis
         Generators of exception sets; a configuration per (n, set).
     family : tuple of str
