@@ -96,6 +96,7 @@ BAD = [
     ("n = [5]\nexceptions = [{kind = 'explicit'}]\n", "key 'exceptions[0].sets': is required for kind = 'explicit'"),
     ("n = [5]\nexceptions = [{kind = 'none', span = 3}]\n", "key 'exceptions[0].span': only for kind = 'single'"),
     ("n = [5]\noutput = ''\n", "key 'output': must be a directory path"),
+    ("n = [5]\nname = 5\n", "key 'name': must be a non-empty string"),
     ("n = [5]\ncompute = ['critical']\n[critical]\nparameter = 'alpha'\ninterval = 'nope'\n",
      "key 'critical.interval': must be a pair [a, b] of exact numbers, got 'nope'"),
     ("n = [5]\ncompute = ['critical']\n[critical]\nparameter = 'alpha'\nbogus = 1\n",

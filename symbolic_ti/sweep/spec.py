@@ -347,6 +347,8 @@ def spec_from_dict(data: Mapping[str, Any]) -> SweepSpec:
         critical = CriticalSpec(str(crit["parameter"]),
                                 None if interval is None else tuple(str(x) for x in interval))  # type: ignore[arg-type]
     name = data.get("name", "sweep")
+    if not isinstance(name, str) or not name.strip():
+        raise _fail("name", f"must be a non-empty string, got {name!r}")
     shard_seconds = data.get("shard_seconds", 5.0)
     if isinstance(shard_seconds, bool) or not isinstance(shard_seconds, (int, float)) or shard_seconds <= 0:
         raise _fail("shard_seconds", f"must be a number of seconds > 0, got {shard_seconds!r}")
