@@ -20,6 +20,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 from symbolic_ti import Task, derive  # noqa: E402
 from symbolic_ti.api import critical  # noqa: E402
+from symbolic_ti.errors import ExportError  # noqa: E402
 from symbolic_ti.analysis.conjunctivity import critical_conjunctivity  # noqa: E402
 from symbolic_ti.sweep import make_shards, read_dataset, run_sweep, spec_from_dict  # noqa: E402
 from symbolic_ti.sweep import tasks as sweep_tasks  # noqa: E402
@@ -27,7 +28,7 @@ from symbolic_ti.sweep import tasks as sweep_tasks  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 CONJ = {"n": [6, 7], "ridge": ["ridgeless", "1/10"], "compute": ["critical_conjunctivity", "first_failing"],
-        "exceptions": [{"kind": "single", "span": [2, 3]}, {"kind": "explicit", "sets": [["4>2", "7>5"]]}],
+        "exceptions": [{"kind": "single", "span": [2, 3]}, {"kind": "explicit", "sets": [["4>2", "7>5"]], "n_min": 7}],
         "shard_seconds": 0.001}  # one configuration a shard (17 shards), so a kill lands mid-sweep
 DERIVE = {"n": [5], "ridge": ["1/10"], "compute": ["predictions", "margins", "critical"],
           "critical": {"parameter": "alpha"}, "parameters": {"kappa_d": ["0"]},
@@ -79,7 +80,8 @@ def test_mirror_writes_the_rows_a_direct_computation_gives(conj_local, tmp_path)
     kept = [c for s in make_shards(spec) for c in s.configs]
     assert len(kept) == 10 and sum(c.mirror is not None for c in kept) == 7  # 17 configurations, 7 pairs
     summary = run_sweep(spec, tmp_path / "mirror", jobs=0)
-    assert summary.ok and summary.configurations == 10
+    assert summary.ok and summary.configurations == 10 and summary.mirrored == 7
+    assert "10 configurations (and 7 written from them by the reversal symmetry) in" in summary.text()
     got = table(tmp_path / "mirror")
     mirrored = got[got.mirror_of.notna()]
     assert set(zip(mirrored.n, mirrored.exceptions, strict=True)) == {
@@ -148,26 +150,47 @@ def test_a_raising_configuration_is_recorded_and_the_sweep_goes_on(tmp_path, mon
     assert len(df[df.quantity == "alpha_first"]) == 2 * (17 - 2)
 
 
-def _die_at_seven(config, spec, ridges):
-    if config.n == 7:
-        os._exit(1)  # the worker process dies
+_REAL_ROWS = sweep_tasks._conjunctivity_rows
+_KILLER = {"n": 7, "exceptions": ("5>3",), "marker": None}
+
+
+def _kill_worker(config, spec, ridges):
+    """The worker computing n = 7, 5>3 dies: always, or only once when a marker file is given."""
+    if config.n == _KILLER["n"] and config.exceptions == _KILLER["exceptions"]:
+        marker = _KILLER["marker"]
+        if marker is None or not marker.exists():
+            if marker is not None:
+                marker.write_text("")
+            os._exit(1)  # the worker process dies
     return _REAL_ROWS(config, spec, ridges)
 
 
-_REAL_ROWS = sweep_tasks._conjunctivity_rows
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="the patch reaches workers by fork")
+def test_a_worker_lost_once_costs_no_shard(conj_local, tmp_path, monkeypatch):
+    # the pool breaks (every shard queued on it fails with BrokenProcessPool); they run again on a fresh pool
+    monkeypatch.setattr(sweep_tasks, "_conjunctivity_rows", _kill_worker)  # inherited by the forked workers
+    monkeypatch.setitem(_KILLER, "marker", tmp_path / "killed-once")
+    summary = run_sweep(spec_from_dict(CONJ), tmp_path / "once", jobs=2)
+    assert (tmp_path / "killed-once").exists()  # the worker did die
+    assert summary.ok and summary.written == summary.shards
+    pd.testing.assert_frame_equal(table(conj_local), table(tmp_path / "once"))
 
 
 @pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="the patch reaches workers by fork")
 def test_lost_worker_leaves_complete_shards_and_resume_completes(conj_local, tmp_path, monkeypatch):
-    monkeypatch.setattr(sweep_tasks, "_conjunctivity_rows", _die_at_seven)  # inherited by the forked workers
+    # a shard that kills its worker every time is lost (it breaks the pool again when run alone); the others
+    # queued with it are computed
+    monkeypatch.setattr(sweep_tasks, "_conjunctivity_rows", _kill_worker)
     spec = spec_from_dict(CONJ)
-    summary = run_sweep(spec, tmp_path / "lost", jobs=1)
-    assert summary.lost and not summary.ok
+    summary = run_sweep(spec, tmp_path / "lost", jobs=2)
+    killer = next(s.name for s in make_shards(spec) if s.configs[0].n == 7 and s.configs[0].exceptions == ("5>3",))
+    assert [name for name, _ in summary.lost] == [killer] and "BrokenProcessPool" in summary.lost[0][1]
+    assert summary.written == summary.shards - 1 and not summary.ok
     for f in (tmp_path / "lost").glob("*.parquet"):
         assert pq.read_table(f).num_rows > 0  # every file on disk is a complete shard
     monkeypatch.undo()
     again = run_sweep(spec, tmp_path / "lost", jobs=0, resume=True)
-    assert again.ok and again.skipped + again.written == again.shards
+    assert again.ok and again.skipped == again.shards - 1 and again.written == 1
     pd.testing.assert_frame_equal(table(conj_local), table(tmp_path / "lost"))
 
 
@@ -178,28 +201,44 @@ def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
     spec_file.write_text(
         'n = [6, 7]\nridge = ["ridgeless", "1/10"]\ncompute = ["critical_conjunctivity", "first_failing"]\n'
         'shard_seconds = 0.001\n[[exceptions]]\nkind = "single"\nspan = [2, 3]\n'
-        '[[exceptions]]\nkind = "explicit"\nsets = [["4>2", "7>5"]]\n')
+        '[[exceptions]]\nkind = "explicit"\nsets = [["4>2", "7>5"]]\nn_min = 7\n')
     out = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    slow_cli = ("import sys, time; from symbolic_ti.sweep import tasks; real = tasks._one; "
-                "tasks._one = lambda *a: (time.sleep(0.2), real(*a))[1]; "  # slow shards, so the kill lands mid-sweep
+    # every shard sleeps 0.2 s, and the third one to start blocks until its process is stopped: the Ctrl-C lands
+    # while it runs and must not wait for it (nor keep the two written before)
+    third = make_shards(spec_from_dict(CONJ))[2].configs[0].key
+    started = tmp_path / "third-started"
+    slow_cli = ("import sys, time, pathlib; from symbolic_ti.sweep import tasks; real = tasks._one\n"
+                "def slow(config, *a):\n"
+                f"    if config.key == {third!r}:\n"
+                f"        pathlib.Path({str(started)!r}).write_text('')\n"
+                "        time.sleep(3600)\n"
+                "    time.sleep(0.2)\n"
+                "    return real(config, *a)\n"
+                "tasks._one = slow\n"
                 "from symbolic_ti.cli import main; sys.exit(main(sys.argv[1:]))")
     proc = subprocess.Popen([sys.executable, "-c", slow_cli, "sweep", str(spec_file), "-o", str(out),
                              "--jobs", "1", "-q"], cwd=ROOT, env=env, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while len(list(out.glob("*.parquet"))) < 2 and time.monotonic() < deadline and proc.poll() is None:
+    while not started.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
+    assert started.exists() and len(list(out.glob("*.parquet"))) == 2
     os.killpg(proc.pid, sig)  # the whole process group, as a terminal's Ctrl-C does
-    _, err = proc.communicate()
+    try:
+        _, err = proc.communicate(timeout=120)  # a guard against a hang, not a timing: the shard sleeps 3600 s
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the sweep waited for the running shard after the signal")
     if sig == signal.SIGINT:
         assert proc.returncode == 130 and err == "symbolic-ti: interrupted\n"
     written = list(out.glob("*.parquet"))
-    assert 2 <= len(written) < len(make_shards(spec_from_dict(CONJ)))
+    assert len(written) == 2
     for f in written:
         pq.read_table(f)  # complete
     summary = run_sweep(spec_from_dict(CONJ), out, jobs=0, resume=True)
-    assert summary.ok and summary.skipped >= 2
+    assert summary.ok and summary.skipped == 2
     names = sorted(p.name for p in out.iterdir())
     assert len(names) == len(set(names)) == summary.shards + 1  # the shards and the manifest, nothing else
     pd.testing.assert_frame_equal(table(conj_local), table(out))
@@ -214,3 +253,69 @@ def test_dask_scheduler_address(conj_local, tmp_path):
                             scheduler=cluster.scheduler_address)
     assert summary.ok
     pd.testing.assert_frame_equal(table(conj_local), table(tmp_path / "remote"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT")
+def test_ctrl_c_on_a_dask_local_cluster_prints_one_line(tmp_path):
+    """SIGINT to the process group (a terminal's Ctrl-C) while a Dask worker process computes: one line, 130."""
+    pytest.importorskip("distributed")
+    spec_file = tmp_path / "one.toml"
+    spec_file.write_text('n = [6]\ncompute = ["critical_conjunctivity"]\n[[exceptions]]\nkind = "explicit"\n'
+                         'sets = [["4>2"]]\n')
+    started = tmp_path / "started"
+    # sitecustomize runs in this command and in the spawned worker processes: the shard blocks there
+    (tmp_path / "sitecustomize.py").write_text(
+        "import os, pathlib, time\n"
+        "if os.environ.get('SWEEP_BLOCK'):\n"
+        "    from symbolic_ti.sweep import tasks\n"
+        "    def _block(*a):\n"
+        "        pathlib.Path(os.environ['SWEEP_BLOCK']).write_text('')\n"
+        "        time.sleep(3600)\n"
+        "    tasks._one = _block\n")
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}", "SWEEP_BLOCK": str(started)}
+    proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "sweep", str(spec_file), "-o",
+                             str(tmp_path / "out"), "--workers", "1", "-q"], cwd=ROOT, env=env,
+                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not started.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert started.exists()
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=120)  # a guard against a hang, not a timing
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the sweep did not stop after Ctrl-C")
+    assert proc.returncode == 130 and err == "symbolic-ti: interrupted\n", err
+
+
+def test_read_dataset_reads_the_manifests_shards_only(conj_local, tmp_path):
+    out = tmp_path / "partial"
+    out.mkdir()
+    names = sorted(p.name for p in conj_local.iterdir())
+    for name in names:
+        (out / name).write_bytes((conj_local / name).read_bytes())
+    (out / "notes.txt").write_text("not a shard")  # a stray file is not read
+    full = read_dataset(out)
+    pd.testing.assert_frame_equal(full, read_dataset(conj_local))
+    # integer columns that some rows lack are nullable integers, not floats
+    assert all(str(full[c].dtype) == "Int64" for c in ("i", "j", "L", "W", "span", "n_exceptions"))
+    ff = full[full.quantity == "first_failing"]
+    assert ff.i.notna().all() and full[full.quantity == "alpha_first"].i.isna().all()
+    shards = [n for n in names if n.endswith(".parquet")]
+    for name in shards[:3]:
+        (out / name).unlink()
+    with pytest.warns(UserWarning, match=f"3 of the {len(shards)} shards .* are missing.*--resume"):
+        part = read_dataset(out)
+    assert set(part.config) == set(full.config) - {pq.read_table(conj_local / n).column("config")[0].as_py()
+                                                   for n in shards[:3]}
+    for name in shards[3:]:
+        (out / name).unlink()
+    with pytest.warns(UserWarning, match="missing"):
+        empty = read_dataset(out)  # only the manifest: no rows, the columns
+    assert len(empty) == 0 and list(empty.columns) == list(full.columns)
+    (out / "_sweep.json").unlink()
+    with pytest.raises(ExportError, match="holds no sweep"):
+        read_dataset(out)

@@ -38,7 +38,7 @@ def test_dataclasses_are_checked_too():
 def test_generators_pairs_explicit_and_cost_order():
     spec = spec_from_dict({"n": {"from": 5, "to": 9, "step": 2}, "compute": ["critical_conjunctivity"],
                            "exceptions": [{"kind": "pairs", "span": 2, "n_max": 5},
-                                          {"kind": "explicit", "sets": [["6>4", "9>7"]]}, {"kind": "none"}],
+                                          {"kind": "explicit", "sets": [["6>4", "9>7"]], "n_min": 9}, {"kind": "none"}],
                            "shard_seconds": 1e-9})
     keys = [(c.n, c.exceptions) for c in configurations(spec)]
     # pairs of the 3 span-2 exceptions at n = 5; the explicit set only where it fits (n = 9); no exception
@@ -68,7 +68,7 @@ BAD = [
     ("n = [5]\ncompute = ['critical']\n[critical]\nparameter = 'beta'\n", "key 'critical'"),
     ("n = [5]\ncompute = ['critical']\n[critical]\nparameter = 'alpha'\ninterval = ['0', '2']\n",
      "not inside its domain"),
-    ("n = [5]\ncompute = ['critical']\n[critical]\nparameter = 'alpha'\ncolour = 1\n", "key 'critical'"),
+    ("n = [5]\ncompute = ['critical']\n[critical]\nparameter = 'alpha'\ncolour = 1\n", "key 'critical.colour': unknown key"),
     ("n = [5]\nridge = ['symbolic']\ncompute = ['critical_conjunctivity']\n", "a symbolic ridge is allowed only"),
     ("n = [5]\ntrials = ['1,9']\n", "key 'trials'"),
     ("n = [5]\ntrials = ['1']\n", "each trial must be 'i,j'"),
@@ -84,6 +84,25 @@ BAD = [
     ("n = [5]\nexceptions = 'all'\n", "key 'exceptions[0]': must be a table"),
     ("n = [5\n", "is not valid TOML"),
     ("n = [5]\nmirror = 'yes'\n", "key 'mirror': must be true or false"),
+    # review 2: the messages of derive for explicit sets, the key named, no silently empty sweep
+    ("n = [7, 9]\nexceptions = [{kind = 'explicit', sets = [['4>6']]}]\n",
+     "key 'exceptions[0].sets[0]': exception 4>6: 4 beats 6 already by the rule"),
+    ("n = [7]\nexceptions = [{kind = 'explicit', sets = [['9>4']]}]\n",
+     "key 'exceptions[0].sets[0]': 9>4 does not fit n = [7] (it needs n >= 9); restrict the generator with n_min"),
+    ("n = [7, 9]\nexceptions = [{kind = 'explicit', sets = [['9>4']]}]\n", "9>4 does not fit n = [7]"),
+    ("n = [7]\nexceptions = [{kind = 'single', n_min = 20}]\n", "key 'exceptions[0].n_min': leaves no n"),
+    ("n = [9]\nexceptions = [{kind = 'single', n_max = 7}]\n", "key 'exceptions[0].n_max': leaves no n"),
+    ("n = [5]\nexceptions = [{kind = 'pairs', span = 4}]\n", "key 'exceptions[0].span': span [4, 4] gives no"),
+    ("n = [5]\nexceptions = [{kind = 'explicit'}]\n", "key 'exceptions[0].sets': is required for kind = 'explicit'"),
+    ("n = [5]\nexceptions = [{kind = 'none', span = 3}]\n", "key 'exceptions[0].span': only for kind = 'single'"),
+    ("n = [5]\noutput = ''\n", "key 'output': must be a directory path"),
+    ("n = [5]\nname = 5\n", "key 'name': must be a non-empty string"),
+    ("n = [5]\ncompute = ['critical']\n[critical]\nparameter = 'alpha'\ninterval = 'nope'\n",
+     "key 'critical.interval': must be a pair [a, b] of exact numbers, got 'nope'"),
+    ("n = [5]\ncompute = ['critical']\n[critical]\nparameter = 'alpha'\nbogus = 1\n",
+     "key 'critical.bogus': unknown key; allowed: parameter, interval"),
+    ("n = [5]\nridge = ['ridgeless', 'symbolic']\ncompute = ['critical']\n[critical]\nparameter = 'lambda'\n",
+     "key 'ridge': critical values of the ridge need ridge = ['symbolic']"),
     ("n = [5]\nmirror = true\ncompute = ['margins']\n", "key 'mirror': is allowed only with compute in"),
 ]
 
@@ -125,3 +144,38 @@ def test_resume_checks_the_spec(tmp_path, capsys):
     f.write_text(GOOD.replace('"0.1"', '"1"'))
     assert main(["sweep", str(f), "-o", str(out), "--jobs", "0", "--resume"]) == 2
     assert "holds a sweep of another spec" in capsys.readouterr().err
+
+
+def test_spec_that_is_not_utf8_is_one_line_exit_2(tmp_path, capsys):
+    f = tmp_path / "bin.toml"
+    f.write_bytes(b"\xff\xfe")
+    assert main(["sweep", str(f), "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not UTF-8 text" in err
+
+
+def test_a_sweep_that_cannot_start_leaves_nothing(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    f = tmp_path / "s.toml"
+    f.write_text(GOOD)
+    out = tmp_path / "new"
+    assert main(["sweep", str(f), "-o", str(out), "--scheduler", "foo", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--scheduler: cannot connect to 'foo'" in err
+    assert not out.exists()  # created by the run, removed with its manifest
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["sweep", str(f), "-o", str(empty), "--scheduler", "foo", "-q"]) == 2
+    assert empty.is_dir() and not any(empty.iterdir())  # the directory was there before: kept, empty
+    assert main(["sweep", str(f), "-o", str(empty), "--jobs", "0", "-q"]) == 0  # no --resume needed
+    capsys.readouterr()
+
+
+def test_dry_run_says_when_its_estimate_is_rough():
+    exact = dry_run(spec_from_dict({"n": [5], "compute": ["critical_conjunctivity"]}))
+    assert exact.rough == () and "rough" not in exact.text()
+    other = dry_run(spec_from_dict({"n": [5], "family": ["geometric", "exchangeable"], "compute": ["critical"],
+                                    "critical": {"parameter": "alpha"}}))
+    assert other.rough == ("family geometric", "critical")
+    assert ("the estimate is measured for the critical conjunctivity of the exchangeable family; other work "
+            "(family geometric, critical) is a rough order of magnitude") in other.text()

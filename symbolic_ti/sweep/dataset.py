@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -26,20 +27,25 @@ from ..files import write_atomic
 from .spec import SpecError, SweepSpec
 from .tasks import COLUMNS, Shard
 
-__all__ = ["MANIFEST", "schema", "write_shard", "prepare_output", "completed_shards", "read_dataset"]
+__all__ = ["MANIFEST", "NULLABLE_INTS", "schema", "write_shard", "prepare_output", "completed_shards", "read_dataset"]
 
 #: The manifest file of an output directory.
 MANIFEST = "_sweep.json"
 
 
-def schema(spec: SweepSpec) -> Any:
-    """The Arrow schema of a shard, with the spec, its digest and the package version as metadata."""
+def _columns() -> Any:
+    """The Arrow schema of :data:`~symbolic_ti.sweep.tasks.COLUMNS`, without metadata."""
     import pyarrow as pa
 
     types = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
+    return pa.schema([pa.field(name, types[kind]) for name, kind in COLUMNS])
+
+
+def schema(spec: SweepSpec) -> Any:
+    """The Arrow schema of a shard, with the spec, its digest and the package version as metadata."""
     meta = {"symbolic_ti.version": __version__, "symbolic_ti.spec": json.dumps(spec.to_dict(), sort_keys=True),
             "symbolic_ti.spec_digest": spec.digest()}
-    return pa.schema([pa.field(name, types[kind]) for name, kind in COLUMNS], metadata=meta)
+    return _columns().with_metadata(meta)
 
 
 def write_shard(directory: Path, spec: SweepSpec, shard: Shard, rows: list[dict[str, Any]]) -> Path:
@@ -133,13 +139,63 @@ def completed_shards(directory: Path, spec: SweepSpec, shards: list[Shard]) -> s
     return done
 
 
+#: Integer columns that are missing in some rows (read as pandas' nullable ``Int64``, not as float).
+NULLABLE_INTS = ("n_exceptions", "L", "W", "span", "i", "j")
+
+
 def read_dataset(directory: str | Path) -> Any:
     """The whole table of a sweep as a pandas DataFrame, sorted by configuration, ridge, quantity and trial.
 
-    Equivalent to ``pandas.read_parquet(directory)`` up to the row order (shards finish in any order).
+    Reads the shards the manifest (``_sweep.json``) names, and no other file; without a manifest, every
+    ``part-*.parquet`` file. The integer columns that some rows lack (:data:`NULLABLE_INTS`) are pandas'
+    nullable ``Int64``. Otherwise the same table as ``pandas.read_parquet(directory)`` up to the row order
+    (shards finish in any order).
+
+    Parameters
+    ----------
+    directory : path
+        The output directory of a sweep.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`symbolic_ti.sweep.tasks.COLUMNS`; no rows if no shard is written yet.
+
+    Raises
+    ------
+    ExportError
+        If the directory holds no sweep (neither a manifest nor a shard) or the manifest cannot be read.
+
+    Warns
+    -----
+    UserWarning
+        If shards of the manifest are missing (an interrupted sweep): how many, and that ``--resume``
+        computes them.
     """
     import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
-    df = pd.read_parquet(directory)
+    out = Path(directory)
+    manifest = out / MANIFEST
+    if manifest.is_file():
+        try:
+            names = list(json.loads(manifest.read_text(encoding="utf-8"))["shards"])
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            raise ExportError(f"cannot read the sweep manifest {str(manifest)!r}: {err}") from None
+        present = [n for n in names if (out / n).is_file()]
+        if len(present) < len(names):
+            warnings.warn(f"{len(names) - len(present)} of the {len(names)} shards of the sweep in {str(out)!r} are "
+                          f"missing (an interrupted sweep); the table has the others; 'symbolic-ti sweep SPEC -o "
+                          f"{out} --resume' computes them", UserWarning, stacklevel=2)
+    else:
+        present = sorted(p.name for p in out.glob("part-*.parquet")) if out.is_dir() else []
+        if not present:
+            raise ExportError(f"{str(out)!r} holds no sweep: no {MANIFEST} and no part-*.parquet shard")
+    tables = [pq.read_table(out / n).replace_schema_metadata(None) for n in present]
+    table = pa.concat_tables(tables) if tables else _columns().empty_table()
+    df = table.to_pandas()
+    for col in NULLABLE_INTS:
+        df[col] = df[col].astype(pd.Int64Dtype())
     keys = ["config", "ridge", "quantity", "i", "j", "value_float"]
     return df.sort_values(keys, kind="stable", na_position="first").reset_index(drop=True)

@@ -15,10 +15,14 @@ calling process, so a worker that dies can never leave a partial shard.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import signal
+import threading
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..errors import ParameterError
@@ -44,13 +48,31 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` at once: cancel the queued shards and terminate the workers (their shards are not written).
+
+    The processes are taken before ``shutdown``, which forgets them; ``shutdown(wait=False)`` does not wait for
+    the shards in flight, and the terminated workers let the pool's management thread end at once.
+    """
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)
+
+
 def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> Iterator[Outcome]:
     """Run ``shards`` on a local process pool of ``jobs`` processes (default every core; 0: in this process).
 
     At most ``2 jobs`` shards are queued at a time, in the given order, so that the expensive ones start first
-    and an interrupt cancels little; on an interrupt the workers are terminated at once (their shards are not
-    written). A worker that dies breaks the pool (``BrokenProcessPool``): the shards in
-    flight and those not yet started are yielded with that exception.
+    and an interrupt cancels little. On Ctrl-C (or when the consumer stops) the queued shards are cancelled and
+    the workers terminated at once; the shards they were computing are not yielded.
+
+    A worker that dies breaks a ``ProcessPoolExecutor`` and every shard queued on it (``BrokenProcessPool``).
+    Those shards are then run again on a fresh pool, one at a time, so that the one that kills its worker is
+    known: a shard that breaks a pool a second time, running alone, is yielded with the ``BrokenProcessPool``
+    (lost); the others are computed, and the sweep goes on with a full pool.
     """
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 0:
@@ -60,27 +82,52 @@ def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> 
             yield shard, run_shard(spec, shard)
         return
     pending = list(reversed(shards))
+    suspects: list[Shard] = []  # queued on a pool that broke: run again one at a time
+    struck: set[str] = set()  # shards that were queued on a pool that broke
     running: dict[Future[list[dict[str, Any]]], Shard] = {}
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
     try:
-        while pending or running:
-            while pending and len(running) < 2 * jobs:
-                shard = pending.pop()
-                try:
-                    running[pool.submit(run_shard, spec, shard)] = shard
-                except RuntimeError as err:  # the pool broke: a worker died
-                    yield shard, err
-            if not running:
-                continue
+        while pending or suspects or running:
+            try:
+                if suspects and not running:
+                    fut = pool.submit(run_shard, spec, suspects[0])
+                    running[fut] = suspects.pop(0)
+                while not suspects and pending and len(running) < 2 * jobs:
+                    fut = pool.submit(run_shard, spec, pending[-1])
+                    running[fut] = pending.pop()
+            except BrokenProcessPool:  # a worker died while idle: the shard was not queued
+                if not running:
+                    _stop(pool)
+                    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
+                    continue
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            alone = len(running) == 1
+            broken = False
             for fut in finished:
                 shard = running.pop(fut)
                 exc = fut.exception()
-                yield shard, (exc if exc is not None else fut.result())
+                if not isinstance(exc, BrokenProcessPool):
+                    yield shard, (exc if exc is not None else fut.result())
+                    continue
+                broken = True
+                if alone and shard.name in struck:  # the second time, and alone: it kills its worker
+                    yield shard, exc
+                else:
+                    struck.add(shard.name)
+                    suspects.append(shard)
+            if broken:  # a worker died: every shard queued on this pool fails; run them again on a fresh one
+                _stop(pool)
+                for fut in list(running):
+                    shard = running.pop(fut)
+                    if fut.done() and not fut.cancelled() and fut.exception() is None:
+                        yield shard, fut.result()
+                    else:
+                        struck.add(shard.name)
+                        suspects.append(shard)
+                suspects.sort(key=lambda s: s.index)
+                pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
     except BaseException:  # Ctrl-C, or the consumer stopped: do not wait for the shards in flight
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in list((getattr(pool, "_processes", None) or {}).values()):
-            proc.terminate()
+        _stop(pool)
         raise
     pool.shutdown(wait=True)
 
@@ -114,12 +161,12 @@ def run_dask(spec: SweepSpec, shards: list[Shard], *, workers: int | None = None
         n = default_jobs() if workers is None else workers
         if n < 1:
             raise ParameterError(f"workers must be >= 1, got {n}")
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=processes, dashboard_address=None)
+        cluster = _local_cluster(LocalCluster, n, processes)
         client = Client(cluster)
     else:
         try:
             client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as err:
+        except (OSError, TimeoutError, ValueError) as err:  # ValueError: not an address ("missing port number")
             raise ParameterError(f"--scheduler: cannot connect to {scheduler!r}: {err}") from None
     try:
         futures = []
@@ -135,7 +182,53 @@ def run_dask(spec: SweepSpec, shards: list[Shard], *, workers: int | None = None
             except Exception as err:  # noqa: BLE001  (a lost or failed shard: reported, the sweep goes on)
                 yield shard, err
             fut.release()
+    except BaseException:  # Ctrl-C: close without the tracebacks and warnings of the workers being stopped
+        with _quiet_distributed():
+            if cluster is not None:
+                with contextlib.suppress(Exception):  # the workers' own loggers too (their processes)
+                    client.run(_silence_distributed)
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        raise
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def _local_cluster(factory: Any, n: int, processes: bool) -> Any:
+    """A LocalCluster of ``n`` one-thread workers whose processes ignore Ctrl-C.
+
+    The worker processes inherit an ignored SIGINT from this process while they are started (an ignored signal
+    stays ignored across ``exec``), so a Ctrl-C in the terminal reaches this process only, which closes the
+    cluster; otherwise every worker prints a ``KeyboardInterrupt`` traceback. A Ctrl-C during those few seconds
+    of start-up is ignored.
+    """
+    if not processes or threading.current_thread() is not threading.main_thread():
+        return factory(n_workers=n, threads_per_worker=1, processes=processes, dashboard_address=None)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return factory(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        signal.signal(signal.SIGINT, previous)
+
+
+def _silence_distributed() -> list[tuple[logging.Logger, int]]:
+    """Silence the loggers of ``distributed`` in this process; return them with their previous levels."""
+    names = ["distributed"] + [k for k in logging.root.manager.loggerDict if k.startswith("distributed.")]
+    loggers = [logging.getLogger(k) for k in names]
+    levels = [(lg, lg.level) for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    return levels
+
+
+@contextlib.contextmanager
+def _quiet_distributed() -> Iterator[None]:
+    """Silence ``distributed`` while an interrupted cluster closes (it logs warnings and tracebacks)."""
+    levels = _silence_distributed()
+    try:
+        yield
+    finally:
+        for lg, level in levels:
+            lg.setLevel(level)

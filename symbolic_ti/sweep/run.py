@@ -8,14 +8,15 @@ recorded an error). A configuration that raises is recorded as an ``error`` row 
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import ParameterError
+from ..errors import ParameterError, SymbolicTIError
 from ..progress import Progress
-from .dataset import completed_shards, prepare_output, write_shard
+from .dataset import MANIFEST, completed_shards, prepare_output, write_shard
 from .engines import Outcome, default_jobs, run_dask, run_local
 from .spec import SweepSpec
 from .tasks import Shard, configurations, estimate_seconds, make_shards
@@ -36,14 +37,24 @@ class DryRun:
     estimated_seconds: float
     by_n: tuple[tuple[int, int, float], ...]
     mirrored: int = 0
+    #: Work other than the exchangeable critical conjunctivity (other families or quantities), whose estimate
+    #: is not measured.
+    rough: tuple[str, ...] = ()
 
     def text(self) -> str:
         """A short report: totals and the estimated cost per n (largest first)."""
-        also = f" (and {self.mirrored} written from them by the reversal symmetry)" if self.mirrored else ""
-        lines = [f"sweep {self.name!r}: {self.configurations} configurations{also} in {self.shards} shards, "
-                 f"estimated {self.estimated_seconds:.4g} s of one core ({self.estimated_seconds / 3600:.3g} h)"]
+        lines = [f"sweep {self.name!r}: {self.configurations} configurations{_mirrored(self.mirrored)} in "
+                 f"{self.shards} shards, estimated {self.estimated_seconds:.4g} s of one core "
+                 f"({self.estimated_seconds / 3600:.3g} h)"]
+        if self.rough:
+            lines.append(f"  the estimate is measured for the critical conjunctivity of the exchangeable family; "
+                         f"other work ({', '.join(self.rough)}) is a rough order of magnitude")
         lines += [f"  n = {n}: {c} configurations, ~{s:.3g} s" for n, c, s in sorted(self.by_n, key=lambda r: -r[2])[:8]]
         return "\n".join(lines)
+
+
+def _mirrored(count: int) -> str:
+    return f" (and {count} written from them by the reversal symmetry)" if count else ""
 
 
 @dataclass(frozen=True)
@@ -64,6 +75,8 @@ class SweepSummary:
     lost : tuple of (shard name, error)
         Shards not written: their worker was lost (run again with ``resume=True``).
     seconds : float
+    mirrored : int
+        Configurations written by this run from computed ones by the reversal symmetry (``mirror = true``).
     """
 
     output: Path
@@ -74,6 +87,7 @@ class SweepSummary:
     failed: tuple[tuple[str, str], ...] = ()
     lost: tuple[tuple[str, str], ...] = ()
     seconds: float = field(default=0.0, compare=False)
+    mirrored: int = 0
 
     @property
     def ok(self) -> bool:
@@ -84,7 +98,8 @@ class SweepSummary:
         """The end-of-sweep summary (also the CLI's output)."""
         rate = self.configurations / self.seconds if self.seconds > 0 else 0.0
         lines = [f"sweep: {self.written} shards written, {self.skipped} already done, of {self.shards}; "
-                 f"{self.configurations} configurations in {self.seconds:.1f} s ({rate:.3g}/s); dataset "
+                 f"{self.configurations} configurations{_mirrored(self.mirrored)} in {self.seconds:.1f} s "
+                 f"({rate:.3g}/s); dataset "
                  f"{self.output} (pandas.read_parquet)"]
         if self.failed:
             lines.append(f"{len(self.failed)} configurations failed (rows with quantity 'error'), e.g.:")
@@ -101,9 +116,11 @@ def dry_run(spec: SweepSpec) -> DryRun:
     by_n: dict[int, list[float]] = {}
     for c in configurations(spec):
         by_n.setdefault(c.n, []).append(estimate_seconds(c, spec))
+    rough = tuple(f"family {f}" for f in spec.family if f != "exchangeable") + tuple(
+        q for q in spec.compute if q not in ("critical_conjunctivity", "first_failing"))
     return DryRun(spec.name, sum(len(s.configs) for s in shards), len(shards), sum(s.cost for s in shards),
                   tuple((n, len(v), sum(v)) for n, v in by_n.items()),
-                  sum(c.mirror is not None for s in shards for c in s.configs))
+                  sum(c.mirror is not None for s in shards for c in s.configs), rough)
 
 
 def _outcomes(spec: SweepSpec, todo: list[Shard], engine: str, jobs: int | None, workers: int | None,
@@ -152,28 +169,48 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
         raise ParameterError("output: the spec has no output directory; give one (--output DIR)")
     start = time.perf_counter()
     shards = make_shards(spec)
+    existed = Path(target).exists()
     out = prepare_output(target, spec, shards, resume)
     done = completed_shards(out, spec, shards) if resume else set()
     todo = [s for s in shards if s.name not in done]
     total = sum(len(s.configs) for s in todo)
     failed: list[tuple[str, str]] = []
     lost: list[tuple[str, str]] = []
-    written = computed = 0
+    written = computed = mirrored = 0
     where = (f"workers={jobs if jobs is not None else default_jobs()}" if engine == "local"
              else (f"scheduler={scheduler}" if scheduler else f"workers={workers or default_jobs()}"))
     with Progress(label=f"symbolic-ti sweep ({engine}, {where})") as progress:
         progress.update("configurations", 0, total)
-        for shard, result in _outcomes(spec, todo, engine, jobs, workers, scheduler, processes):
-            if isinstance(result, BaseException):
-                lost.append((shard.name, f"{type(result).__name__}: {' '.join(str(result).split())}"))
-                continue
-            write_shard(out, spec, shard, result)
-            written += 1
-            computed += len(shard.configs)
-            failed += [(r["config"], r["error"]) for r in result if r.get("error") and not r.get("mirror_of")]
-            elapsed = time.perf_counter() - start
-            rate = computed / elapsed if elapsed > 0 else 0.0
-            eta = (total - computed) / rate if rate > 0 else 0.0
-            progress.update(f"{rate:.3g} configurations/s, ETA {eta:.0f} s", computed, total)
+        outcomes = _outcomes(spec, todo, engine, jobs, workers, scheduler, processes)
+        try:
+            for shard, result in outcomes:
+                if isinstance(result, BaseException):
+                    lost.append((shard.name, f"{type(result).__name__}: {' '.join(str(result).split())}"))
+                    continue
+                write_shard(out, spec, shard, result)
+                written += 1
+                computed += len(shard.configs)
+                mirrored += sum(c.mirror is not None for c in shard.configs)
+                failed += [(r["config"], r["error"]) for r in result if r.get("error") and not r.get("mirror_of")]
+                elapsed = time.perf_counter() - start
+                rate = computed / elapsed if elapsed > 0 else 0.0
+                eta = (total - computed) / rate if rate > 0 else 0.0
+                progress.update(f"{rate:.3g} configurations/s, ETA {eta:.0f} s", computed, total)
+        except SymbolicTIError:  # the engine did not start (an unreachable scheduler): leave no sweep behind
+            if not resume and written == 0:
+                _remove_new_output(out, existed)
+            raise
+        finally:  # Ctrl-C here, not in the engine: stop its workers now, not when the traceback is freed
+            close = getattr(outcomes, "close", None)
+            if close is not None:
+                close()
     return SweepSummary(out, len(shards), len(done), written, computed, tuple(failed), tuple(lost),
-                        time.perf_counter() - start)
+                        time.perf_counter() - start, mirrored)
+
+
+def _remove_new_output(out: Path, existed: bool) -> None:
+    """Remove the manifest this run wrote (and the directory if it created it) when it wrote no shard."""
+    (out / MANIFEST).unlink(missing_ok=True)
+    if not existed:
+        with contextlib.suppress(OSError):
+            out.rmdir()

@@ -48,7 +48,7 @@ from ..api import make_family
 from ..analysis.parameters import check_parameter
 from ..arguments import check_int, exact_number, parse_interval, parse_ridge, resolve_trials
 from ..errors import SymbolicTIError, ParameterError
-from ..task import MAX_ITEMS, Task
+from ..task import MAX_ITEMS, Task, parse_exception
 
 __all__ = ["QUANTITIES", "MIRROR_QUANTITIES", "EXCEPTION_KINDS", "ExceptionAxis", "CriticalSpec", "SweepSpec", "load_spec",
            "spec_from_dict", "SpecError"]
@@ -122,7 +122,8 @@ class SweepSpec:
     Attributes
     ----------
     n : tuple of int
-        Numbers of items, each ``3 <= n <= 500``.
+        Numbers of items, each ``3 <= n <= MAX_ITEMS`` (:data:`symbolic_ti.task.MAX_ITEMS`, the limit of
+        ``derive``).
     exceptions : tuple of ExceptionAxis
         Generators of exception sets; a configuration per (n, set).
     family : tuple of str
@@ -253,17 +254,22 @@ def _axis(raw: Any, k: int) -> ExceptionAxis:
         raise _fail(f"{key}.kind", f"must be one of {', '.join(EXCEPTION_KINDS)}, got {kind!r}")
     n_min = _int(raw["n_min"], f"{key}.n_min", 3) if "n_min" in raw else None
     n_max = _int(raw["n_max"], f"{key}.n_max", 3) if "n_max" in raw else None
+    if "span" in raw and kind in ("none", "explicit"):
+        raise _fail(f"{key}.span", f"only for kind = 'single' or 'pairs', not {kind!r}")
     span = _span(raw.get("span", 2), f"{key}.span")
     sets: list[tuple[str, ...]] = []
     if kind == "explicit":
-        for s, group in enumerate(_as_list(raw.get("sets"), f"{key}.sets")):
+        if "sets" not in raw:
+            raise _fail(f"{key}.sets", "is required for kind = 'explicit': a list of exception sets such as "
+                                       "[['6>4'], ['5>3', '9>7']]")
+        for s, group in enumerate(_as_list(raw["sets"], f"{key}.sets")):
             if not isinstance(group, (list, tuple)) or not group:
                 raise _fail(f"{key}.sets[{s}]", f"must be a non-empty list of exceptions such as ['6>4'], "
                                                 f"got {group!r}")
-            try:
-                task = Task(max(int(str(e).split(">")[0]) for e in group) if all(">" in str(e) for e in group)
-                            else 3, list(group))
-            except (SymbolicTIError, ValueError) as err:
+            try:  # read and checked as derive does, at the smallest n that holds every item named
+                pairs = [parse_exception(str(e)) for e in group]
+                task = Task(max(3, *(max(p.winner, p.loser) for p in pairs)), pairs)
+            except SymbolicTIError as err:
                 raise _fail(f"{key}.sets[{s}]", str(err)) from None
             sets.append(tuple(str(e) for e in task.exceptions))
     elif "sets" in raw:
@@ -330,12 +336,19 @@ def spec_from_dict(data: Mapping[str, Any]) -> SweepSpec:
     crit = data.get("critical")
     critical = None
     if crit is not None:
-        if not isinstance(crit, Mapping) or "parameter" not in crit or set(crit) - {"parameter", "interval"}:
+        if not isinstance(crit, Mapping) or "parameter" not in crit:
             raise _fail("critical", f"must be a table with parameter (and optionally interval), got {crit!r}")
+        extra = sorted(set(crit) - {"parameter", "interval"})
+        if extra:
+            raise _fail(f"critical.{extra[0]}", "unknown key; allowed: parameter, interval")
         interval = crit.get("interval")
+        if interval is not None and (not isinstance(interval, (list, tuple)) or len(interval) != 2):
+            raise _fail("critical.interval", f"must be a pair [a, b] of exact numbers, got {interval!r}")
         critical = CriticalSpec(str(crit["parameter"]),
                                 None if interval is None else tuple(str(x) for x in interval))  # type: ignore[arg-type]
     name = data.get("name", "sweep")
+    if not isinstance(name, str) or not name.strip():
+        raise _fail("name", f"must be a non-empty string, got {name!r}")
     shard_seconds = data.get("shard_seconds", 5.0)
     if isinstance(shard_seconds, bool) or not isinstance(shard_seconds, (int, float)) or shard_seconds <= 0:
         raise _fail("shard_seconds", f"must be a number of seconds > 0, got {shard_seconds!r}")
@@ -343,7 +356,7 @@ def spec_from_dict(data: Mapping[str, Any]) -> SweepSpec:
     if not isinstance(mirror, bool):
         raise _fail("mirror", f"must be true or false, got {mirror!r}")
     output = data.get("output")
-    if output is not None and not isinstance(output, str):
+    if output is not None and (not isinstance(output, str) or not output.strip()):
         raise _fail("output", f"must be a directory path, got {output!r}")
     spec = SweepSpec(
         n=_n_axis(data["n"]), exceptions=axes,
@@ -369,6 +382,8 @@ def load_spec(path: str | Path) -> SweepSpec:
         text = p.read_text(encoding="utf-8")
     except OSError as err:
         raise SpecError(f"cannot read sweep spec {str(p)!r}: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise SpecError(f"sweep spec {str(p)!r} is not UTF-8 text (byte {err.start}); a spec is a TOML file") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -388,6 +403,7 @@ def _check(spec: SweepSpec) -> None:
         if axis.kind not in EXCEPTION_KINDS:
             raise _fail(f"exceptions[{k}].kind", f"must be one of {', '.join(EXCEPTION_KINDS)}, got {axis.kind!r}")
         _span(list(axis.span), f"exceptions[{k}].span")
+        _check_fits(axis, k, spec.n)
     for q in spec.compute:
         if q not in QUANTITIES:
             raise _fail("compute", f"unknown quantity {q!r}; allowed: {', '.join(QUANTITIES)}")
@@ -421,6 +437,10 @@ def _check(spec: SweepSpec) -> None:
                 if spec.critical is None:
                     raise _fail("critical", "is required (a table with parameter = 'alpha' ...) when compute "
                                             "lists 'critical'")
+                fixed = [r for r, lam in zip(spec.ridge, ridges, strict=True) if lam is None or not lam.free_symbols]
+                if spec.critical.parameter in ("lambda", "ridge") and fixed:
+                    raise _fail("ridge", f"critical values of the ridge need ridge = ['symbolic'] (the ridge is "
+                                         f"the parameter), got {fixed[0]!r}")
                 for lam in ridges:
                     try:
                         name, _, lo, hi = check_parameter(
@@ -446,3 +466,23 @@ def _check(spec: SweepSpec) -> None:
             resolve_trials(Task(min(spec.n)), list(spec.trials))
         except SymbolicTIError as err:
             raise _fail("trials", f"{err} (trials must exist at the smallest n = {min(spec.n)})") from None
+
+
+def _check_fits(axis: ExceptionAxis, k: int, ns: tuple[int, ...]) -> None:
+    """Refuse a generator that gives no configuration, or an explicit set that does not fit an ``n`` it is for."""
+    key = f"exceptions[{k}]"
+    inside = [n for n in ns if not ((axis.n_min is not None and n < axis.n_min)
+                                    or (axis.n_max is not None and n > axis.n_max))]
+    if not inside:
+        bound = "n_min" if axis.n_min is not None and axis.n_min > max(ns) else "n_max"
+        raise _fail(f"{key}.{bound}", f"leaves no n of the axis n = {list(ns)} (n_min = {axis.n_min}, "
+                                      f"n_max = {axis.n_max}): the generator gives no configuration")
+    if axis.kind == "explicit":
+        for s, group in enumerate(axis.sets):
+            need = max(int(e.split(">")[0]) for e in group)
+            short = [n for n in inside if n < need]
+            if short:
+                raise _fail(f"{key}.sets[{s}]", f"{';'.join(group)} does not fit n = {short} (it needs n >= {need}); "
+                                                f"restrict the generator with n_min = {need}")
+    elif not any(axis.exception_sets(n) for n in inside):
+        raise _fail(f"{key}.span", f"span {list(axis.span)} gives no configuration of kind {axis.kind!r} at n = {inside}")
