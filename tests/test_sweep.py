@@ -319,3 +319,20 @@ def test_read_dataset_reads_the_manifests_shards_only(conj_local, tmp_path):
     (out / "_sweep.json").unlink()
     with pytest.raises(ExportError, match="holds no sweep"):
         read_dataset(out)
+
+
+def test_families_with_data_parameters_are_swept_as_derive_reads_them(tmp_path):
+    """A file (similarity matrix) and a name (activation) are passed to the family as text, as ``--set`` does."""
+    matrix = ROOT / "docs" / "examples" / "S.csv"
+    spec = spec_from_dict({"n": [5], "family": ["similarity"], "ridge": ["1/10"], "compute": ["margins"],
+                           "trials": ["1,3", "2,5"], "parameters": {"matrix": [str(matrix)], "alpha": ["1/2"]}})
+    assert run_sweep(spec, tmp_path / "sim", jobs=0).ok
+    got = table(tmp_path / "sim")
+    want = derive(5, [], family="similarity", parameters={"matrix": str(matrix), "alpha": "1/2"}, ridge="1/10")
+    assert {(r.i, r.j): sp.sympify(r.value) for r in got.itertuples()} == {t: want.margin(*t) for t in [(1, 3), (2, 5)]}
+    spec = spec_from_dict({"n": [5], "family": "activation-nngp", "ridge": ["1/10"], "compute": ["margins"],
+                           "trials": ["1,3"], "parameters": {"activation": ["sign"]}})
+    assert run_sweep(spec, tmp_path / "act", jobs=0).ok
+    row = table(tmp_path / "act").iloc[0]
+    want = derive(5, [], family="activation-nngp", parameters={"activation": "sign"}, ridge="1/10")
+    assert row.parameters == "activation=sign" and sp.sympify(row.value) == want.margin(1, 3)

@@ -49,6 +49,10 @@ def test_generators_pairs_explicit_and_cost_order():
 
 
 BAD = [
+    ("n = [5]\nfamily = 'similarity'\n", "key 'parameters': family 'similarity' needs matrix="),
+    ("n = [5]\nfamily = 'similarity'\n[parameters]\nmatrix = ['no-such-file.csv']\n",
+     "key 'parameters': matrix: cannot read the file 'no-such-file.csv'"),
+    ("n = [5]\nfamily = 'similarity'\n[parameters]\nmatrix = [3]\n", "key 'parameters.matrix': must be a file path"),
     ("n = [5]\nfoo = 1\n", "key 'foo': unknown key"),
     ("ridge = ['ridgeless']\n", "key 'n': is required"),
     ("n = [2]\n", "key 'n': must be an integer >= 3"),

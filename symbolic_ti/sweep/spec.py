@@ -48,6 +48,7 @@ from ..api import make_family
 from ..analysis.parameters import check_parameter
 from ..arguments import check_int, exact_number, parse_interval, parse_ridge, resolve_trials
 from ..errors import SymbolicTIError, ParameterError
+from ..families import FAMILIES
 from ..task import MAX_ITEMS, Task, parse_exception
 
 __all__ = ["QUANTITIES", "MIRROR_QUANTITIES", "EXCEPTION_KINDS", "ExceptionAxis", "CriticalSpec", "SweepSpec", "load_spec",
@@ -284,12 +285,22 @@ def _parameters(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
     for name, raw in value.items():
         vals = []
         for v in _as_list(raw, f"parameters.{name}"):
+            if name in _data_names():  # a file or a name, read by the family as derive --set reads it
+                if not isinstance(v, str) or not v.strip():
+                    raise _fail(f"parameters.{name}", f"must be a file path or name as text, got {v!r}")
+                vals.append(v.strip())
+                continue
             try:
                 vals.append(str(exact_number(v, f"parameters.{name}")))
             except ParameterError as err:
                 raise _fail(f"parameters.{name}", str(err)) from None
         out.append((str(name), tuple(vals)))
     return tuple(out)
+
+
+def _data_names() -> set[str]:
+    """Parameters that are files or names (``similarity`` matrix, ``embedding`` vectors, ``activation``, ...)."""
+    return {key for cls in FAMILIES.values() for key, _ in getattr(cls, "data_parameters", ())}
 
 
 def _trials(value: Any) -> tuple[tuple[int, int], ...]:
@@ -418,9 +429,9 @@ def _check(spec: SweepSpec) -> None:
     conj = {"critical_conjunctivity", "first_failing"} & set(spec.compute)
     for f in spec.family:
         try:
-            make_family(f)
-        except SymbolicTIError as err:
-            raise _fail("family", str(err)) from None
+            make_family(f, {k: vs[0] for k, vs in spec.parameters if k in _data_names() and vs})
+        except SymbolicTIError as err:  # an unknown family, or a missing or unreadable data parameter
+            raise _fail("family" if f not in FAMILIES else "parameters", str(err)) from None
         for point in spec.parameter_points():
             try:
                 fam = make_family(f, dict(point))
