@@ -221,7 +221,9 @@ def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
                              "--jobs", "1", "-q"], cwd=ROOT, env=env, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not started.exists() and time.monotonic() < deadline and proc.poll() is None:
+    # the worker may start the third shard before this process has written the second: wait for both
+    while not (started.exists() and len(list(out.glob("*.parquet"))) == 2) and time.monotonic() < deadline \
+            and proc.poll() is None:
         time.sleep(0.05)
     assert started.exists() and len(list(out.glob("*.parquet"))) == 2
     os.killpg(proc.pid, sig)  # the whole process group, as a terminal's Ctrl-C does
