@@ -78,7 +78,7 @@ def figures(folder: Path) -> list[Path]:
     out = [save_figure(draw_trajectories(trajectory_data(d, t_range=(0.01, 100.0), count=300)),
                        folder / "dynamics_trajectories.png", dpi=90)]
     ds = dynamics(9, ["6>4"], parameters={"alpha": "symbolic"})
-    out.append(save_figure(draw_time_heatmap(time_heatmap_data(ds, (3, 6), count=(160, 91))),
+    out.append(save_figure(draw_time_heatmap(time_heatmap_data(ds, (3, 6), count=(160, 101))),
                            folder / "dynamics_heatmap_3_6.png", dpi=90))
     return out
 

@@ -34,13 +34,13 @@ def check_writable(path: str | os.PathLike[str]) -> Path:
     Raises
     ------
     ExportError
-        If the directory does not exist, ``path`` is a directory, or the directory is not writable; the
-        message names the path.
+        If the directory does not exist or is not a directory (a file or device: ``/dev/null/x.json``), ``path``
+        is a directory, or the directory is not writable; the message names the path.
     """
     p = Path(path)
     directory = p.parent  # Path(".") for a bare file name
     if not directory.is_dir():
-        raise ExportError(f"cannot write {str(p)!r}: directory {str(directory)!r} does not exist")
+        raise ExportError(f"cannot write {str(p)!r}: {_missing_directory(directory)}")
     if p.is_dir():
         raise ExportError(f"cannot write {str(p)!r}: it is a directory")
     if not os.access(directory, os.W_OK | os.X_OK):
@@ -48,6 +48,17 @@ def check_writable(path: str | os.PathLike[str]) -> Path:
     if p.exists() and not os.access(p, os.W_OK):
         raise ExportError(f"cannot write {str(p)!r}: the file is read-only")
     return p
+
+
+def _missing_directory(directory: Path) -> str:
+    """Why ``directory`` (not a directory) cannot hold a file: it, or the nearest existing folder above it, is
+    a file or a device (``/dev/null/x.json``), or it does not exist."""
+    for d in (directory, *directory.parents):
+        if d.exists() or d.is_symlink():
+            if d.is_dir():
+                break
+            return f"{str(d)!r} is not a directory"
+    return f"directory {str(directory)!r} does not exist"
 
 
 def _new_file_mode(existing: Path) -> int:

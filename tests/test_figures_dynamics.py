@@ -37,6 +37,27 @@ def test_critical_times_are_labelled_on_the_top_axis(traj):
     assert {"2.29", "3.05", "3.93", "11.5"} <= ticks  # docs/dynamics.md's critical times
 
 
+def test_a_time_shared_by_several_curves_is_labelled_once_in_black(traj):
+    # (3, 5) = (5, 7) and (3, 7) both flip at t* = 3.93 (docs/dynamics.md): one label, not one per curve
+    from matplotlib.colors import to_hex
+
+    fig = draw_trajectories(traj)
+    fig.canvas.draw()
+    labels = [t for ax in fig.axes[0].child_axes for t in ax.get_xticklabels()]
+    texts = [t.get_text() for t in labels]
+    assert len(texts) == len(set(texts))
+    colour = {t.get_text(): to_hex(t.get_color()) for t in labels}
+    assert colour["3.93"] == "#000000" and colour["11.5"] != "#000000"
+
+
+def test_heatmap_alpha_axis_reaches_one():
+    # at alpha = 1 every item has the same representation: every margin is 0 (the axis used to stop at 0.9)
+    d = dynamics(9, ["6>4"], parameters={"alpha": "symbolic"})
+    h = time_heatmap_data(d, (3, 6), count=(5, 6))
+    assert h.alpha[0] == 0.0 and h.alpha[-1] == 1.0
+    assert abs(h.margin[:, -1]).max() < 1e-12
+
+
 def test_heatmap_title_fits_and_zero_curve_is_explained():
     d = dynamics(9, ["6>4"], parameters={"alpha": "symbolic"})
     fig = draw_time_heatmap(time_heatmap_data(d, (3, 6), count=(30, 20)))
@@ -44,6 +65,7 @@ def test_heatmap_title_fits_and_zero_curve_is_explained():
     ax = fig.axes[0]
     title = ax.title.get_window_extent()
     assert title.x0 >= 0 and title.x1 <= fig.bbox.width
+    assert title.y1 <= fig.bbox.height  # a line wrapped after the layout used to be cut off at the top
     assert "margin of (3, 6) = 0" in ax.get_legend().get_texts()[0].get_text()
 
 

@@ -51,6 +51,19 @@ def test_check_writable_errors_name_the_path(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------ write_atomic
+def test_check_writable_says_when_the_directory_is_a_file(tmp_path):
+    # `-o /dev/null/x.json` used to say "directory '/dev/null' does not exist": it exists, but is not a directory
+    plain = tmp_path / "plain.txt"
+    plain.write_text("x")
+    for where in (plain / "out.json", plain / "sub" / "out.json"):
+        with pytest.raises(ExportError) as err:
+            check_writable(where)
+        assert str(err.value) == f"cannot write {str(where)!r}: {str(plain)!r} is not a directory"
+    if Path("/dev/null").exists() and not Path("/dev/null").is_dir():
+        with pytest.raises(ExportError, match="'/dev/null' is not a directory"):
+            check_writable("/dev/null/x.json")
+
+
 def test_bytes_are_written_as_they_are(tmp_path):
     data = bytes(range(256)) + b"\r\n\n"
     write_atomic(tmp_path / "fig.png", data)

@@ -66,3 +66,13 @@ def test_large_numeric_result_shows_a_summary():
     page = r._repr_html_()
     assert page is not None and "1830 closed forms" in page and "<table" not in page
     assert r.predictions.n_built <= 2 * 3
+
+
+def test_latex_summary_keeps_subscripts():
+    # the label "exchangeable(kappa_d=0, ...)" used to come out as "kappa d=0" (the underscore dropped in \text)
+    r = derive(7, ["5>3"])
+    assert "kappa_d=0" in r.label()
+    tex = summary_module.summary_to_latex(summarize(r))
+    assert r"\text{summary: n=7, exception 5>3; exchangeable(}\kappa_{\mathrm{d}}\text{=0, alpha symbolic)" in tex
+    assert "kappa d" not in tex
+    assert tex.count("{") == tex.count("}")

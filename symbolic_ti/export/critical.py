@@ -19,6 +19,7 @@ from ..analysis.margin_crossings import UncertainCrossing
 from ..arguments import RIDGE_NAMES
 from ..display import renderer
 from .notebook import _CELL, _WRONG, _e, _table
+from .text import column_width
 from .values import exact_value, meta_block
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "critical_to_text", "critical_to_latex", "critical_to_dict",
@@ -128,8 +129,9 @@ def critical_to_text(report: CriticalReport) -> str:
     lines = [f"Critical values of {p} on ({a}, {b})", report.result_label, ""]
     with_cross = [t for t in report.trials if t.crossings]
     without = [t for t in report.trials if not t.crossings]
+    w = column_width([_trial_text(t.trial) for t in report.trials], 9)  # (99, 102) needs 10
     if with_cross:
-        lines.append(f"{'trial':<9}{'category':<16}{'at start':<10}crossings")
+        lines.append(f"{'trial':<{w}}{'category':<16}{'at start':<10}crossings")
         for t in with_cross:
             start = _start_word(t.error_at_start)
             parts = []
@@ -138,7 +140,7 @@ def critical_to_text(report: CriticalReport) -> str:
                 exact = "" if c.value_float is None else _exact_text(c)
                 kind = " (pole)" if c.kind == "pole" else ""
                 parts.append(f"{p} = {shown}{exact} {c.direction}{kind}{_uncertain(c)}")
-            lines.append(f"{_trial_text(t.trial):<9}{t.category:<16}{start:<10}" + "; ".join(parts))
+            lines.append(f"{_trial_text(t.trial):<{w}}{t.category:<16}{start:<10}" + "; ".join(parts))
     else:
         lines.append("No trial changes sign on this interval.")
     if without:
@@ -160,7 +162,7 @@ def critical_to_text(report: CriticalReport) -> str:
         at_start = {tc.trial for tc in report.trials if tc.error_at_start}
         for trial, v in report.failure_order:
             where = f"wrong from the start ({p} -> {a}+)" if trial in at_start else f"{p} = {_fmt(v)}"
-            lines.append(f"  {_trial_text(trial):<9}{where}")
+            lines.append(f"  {_trial_text(trial):<{w}}{where}")
     else:
         lines.append("Failure order: no trial becomes an error on this interval.")
     if report.notes:

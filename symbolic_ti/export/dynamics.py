@@ -27,6 +27,7 @@ from ..dynamics import TIME, CriticalTimes, Dynamics
 from ..dynamics.evaluate import exact_roots
 from ..dynamics.modes import MU
 from ..dynamics.window import EarlyStopping
+from .text import column_width
 from .values import exact_value, meta_block
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "dynamics_to_text", "dynamics_to_latex", "dynamics_to_dict",
@@ -102,12 +103,12 @@ def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> s
     if d.is_numeric:
         names = ["t=" + short_numbers(str(t)) for t in times]  # t=1e400: 1.000e+400 (401 digits), not 400 digits
         widths = [max(12, len(name) + 2) for name in names]
-        head = "  trial    " + "".join(f"{name:>{w}}" for name, w in zip(names, widths, strict=True))
+        shown = [x for x in _trials(d, trials) if d.task.ground_truth(x) is not None]
+        tw = column_width([str(x) for x in shown], 9)  # (99, 102) needs 10
+        head = f"  {'trial':<{tw}}" + "".join(f"{name:>{w}}" for name, w in zip(names, widths, strict=True))
         what = "floats certified to 15 digits" if d.dps is None else f"numeric, certified to 15 digits by {d.path}"
         lines += [f"Margins g f_t(i, j) ({what}; t=oo exact):", head]
-        for x in _trials(d, trials):
-            if d.task.ground_truth(x) is None:
-                continue
+        for x in shown:
             cells = []
             for t, w in zip(times, widths, strict=True):
                 if str(t) in ("oo", "inf"):
@@ -115,7 +116,7 @@ def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> s
                 else:
                     v = _value(d, x, t)
                     cells.append(f"{_fmt(v) if v is not None else '-':>{w}}")
-            lines.append(f"  {str(x):<9}" + "".join(cells))
+            lines.append(f"  {str(x):<{tw}}" + "".join(cells))
     else:
         lines.append("Exact limits f_oo (the result is symbolic; set the parameters for margins over time):")
         for x in _trials(d, trials):
@@ -181,9 +182,10 @@ def dynamics_to_dict(d: Dynamics, *, trials: Any = None, times: Any = None) -> d
 def times_to_text(rep: CriticalTimes) -> str:
     """Per trial: state after t = 0, its critical times (bracket midpoints) and direction; then the order."""
     lines = [f"Critical times: {rep.label}", ""]
+    tw = column_width([str(tt.trial) for tt in rep.trials], 10)
     for tt in rep.trials:
         cr = ", ".join(f"{_fmt(c.value)} ({c.direction})" for c in tt.crossings) or "none"
-        lines.append(f"  {str(tt.trial):<9} starts {tt.initial:<7} crossings: {cr};  margin at oo: {tt.final}")
+        lines.append(f"  {str(tt.trial):<{tw}}starts {tt.initial:<7} crossings: {cr};  margin at oo: {tt.final}")
     lines += ["", "Order of flips (mirror trials share a time):"]
     seen = []
     for c in rep.order:
@@ -233,8 +235,9 @@ def stopping_to_text(es: EarlyStopping) -> str:
         lines.append("Window: none (no phase has exactly the target errors)")
     if es.ridge_table:
         lines += ["", "Time <-> ridge (trial: critical ridges at t = oo | critical times of the flow):"]
+        tw = column_width([str(r.trial) for r in es.ridge_table], 10)
         for r in es.ridge_table:
-            lines.append(f"  {str(r.trial):<9} lambda* = " + (", ".join(
+            lines.append(f"  {str(r.trial):<{tw}}lambda* = " + (", ".join(
                 f"{_fmt(float(v))} ({dr})" for v, dr in zip(r.ridges, r.ridge_directions, strict=True)) or "none")
                 + " | t* = " + (", ".join(f"{_fmt(v)} ({dr})" for v, dr in zip(r.times, r.time_directions,
                                                                               strict=True)) or "none"))

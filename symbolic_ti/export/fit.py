@@ -29,6 +29,7 @@ from ..behaviour.distance_fit import DistanceFit
 from ..behaviour.effects import Effects, residual
 from ..behaviour.subjects import SubjectFits
 from ..display import render, renderer
+from .text import column_width
 from .values import exact_value, meta_block
 
 __all__ = ["json_float", "number_text", "trials_text"]
@@ -107,11 +108,16 @@ def trial_dict(t: TrialFit) -> dict[str, Any]:
             "observed": t.observed, "predicted": t.predicted, "f": t.f, "count": t.count, "residual": residual(t)}
 
 
+def _trial_cell(t: TrialFit) -> str:
+    return f"({t.trial[0]},{t.trial[1]})"
+
+
 @renderer("text", TrialFit)
-def trial_text(t: TrialFit) -> str:
-    """One row of the per-trial table: trial, category, ground truth, observed, predicted, ``f``."""
+def trial_text(t: TrialFit, width: int = 8) -> str:
+    """One row of the per-trial table: trial, category, ground truth, observed, predicted, ``f``; the trial
+    column is ``width`` wide, or one more than the trial if that is longer (three-digit items)."""
     g = "-" if t.ground_truth is None else f"{t.ground_truth:+d}"
-    return (f"({t.trial[0]},{t.trial[1]}){'':<{8 - len(str(t.trial[0])) - len(str(t.trial[1])) - 3}}"
+    return (f"{_trial_cell(t):<{column_width([_trial_cell(t)], width)}}"
             f"{t.category:<16}{g:>6}{t.observed:>10.3f}{t.predicted:>11.3f}{t.f:>10.4f}{residual(t):>8.2f}")
 
 
@@ -317,9 +323,10 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
     lines.append("")
     shown = r.trials if max_trials is None else r.trials[:max_trials]
     lines.append(f"per trial (observed and predicted {'P(first wins)' if r.likelihood == 'binomial' else 'score'}):")
-    lines.append(f"  {'trial':<8}{'category':<16}{'truth':>6}{'observed':>10}{'predicted':>11}{'f':>10}"
+    tw = column_width([_trial_cell(t) for t in shown], 8)
+    lines.append(f"  {'trial':<{tw}}{'category':<16}{'truth':>6}{'observed':>10}{'predicted':>11}{'f':>10}"
                  f"{'resid':>8}")
-    lines += ["  " + trial_text(t) for t in shown]
+    lines += ["  " + trial_text(t, tw) for t in shown]
     if len(shown) < len(r.trials):
         lines.append(f"  ... {len(r.trials) - len(shown)} more (to_text() or --format json for all)")
     return "\n".join(lines)

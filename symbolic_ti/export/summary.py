@@ -18,6 +18,7 @@ most :data:`SAMPLE` more are looked at, and the total is extrapolated: a summary
 from __future__ import annotations
 
 import html
+import re
 import time
 from dataclasses import dataclass, field
 from collections.abc import Iterable
@@ -260,15 +261,38 @@ def summary_to_text(s: ResultSummary) -> str:
 
 
 def _latex_text(s: str) -> str:
-    return s.replace("\\", "").replace("{", "(").replace("}", ")").replace("_", " ").replace("#", "no.") \
+    """``\\text{...}`` of plain text, its TeX specials replaced (``""`` for ``""``)."""
+    if not s:
+        return ""
+    s = s.replace("\\", "").replace("{", "(").replace("}", ")").replace("_", " ").replace("#", "no.") \
         .replace("%", " percent").replace("&", "and").replace("$", "").replace("^", "").replace("~", "-")
+    return rf"\text{{{s}}}"
+
+
+#: A subscripted name of a label (``kappa_d``, ``kappa_o``): in LaTeX ``\kappa_{\mathrm{d}}``.
+_SUBSCRIPTED = re.compile(r"\b([A-Za-z]+)_([A-Za-z0-9]+)\b")
+_GREEK = frozenset({"alpha", "beta", "gamma", "delta", "epsilon", "kappa", "lambda", "mu", "rho", "sigma", "tau",
+                    "theta"})
+
+
+def _latex_row(s: str) -> str:
+    """One line of plain text as a LaTeX row: text in ``\\text{}``, each subscripted name (``kappa_d``) in math,
+    ``\\kappa_{\\mathrm{d}}`` (inside ``\\text{}`` the underscore would be lost)."""
+    parts, pos = [], 0
+    for m in _SUBSCRIPTED.finditer(s):
+        base, sub = m.groups()
+        head = rf"\{base}" if base in _GREEK else rf"\mathrm{{{base}}}"
+        parts += [_latex_text(s[pos:m.start()]), rf"{head}_{{\mathrm{{{sub}}}}}"]
+        pos = m.end()
+    parts.append(_latex_text(s[pos:]))
+    return "".join(parts)
 
 
 @renderer("notebook_latex", ResultSummary)
 @renderer("latex", ResultSummary)
 def summary_to_latex(s: ResultSummary, **_: object) -> str:
     r"""MathJax summary (one ``$\displaystyle \begin{array}{l} ... \end{array}$`` block)."""
-    rows = [rf"\text{{{_latex_text(x)}}}" for x in [f"summary: {s.result.label()}", *_size_lines(s)]]
+    rows = [_latex_row(x) for x in [f"summary: {s.result.label()}", *_size_lines(s)]]
     rows += [f"f({i}, {j}) = {expr_latex(e)}" for (i, j), e in s.entries]
     rows.append(_HOW_LATEX)
     return r"$\displaystyle \begin{array}{l} " + r" \\ ".join(rows) + r" \end{array}$"

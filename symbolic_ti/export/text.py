@@ -11,6 +11,8 @@ of long formulas is unreadable. :func:`result_to_text` is registered as the ``"t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import sympy as sp
 
 from ..display import renderer
@@ -20,12 +22,32 @@ from .latex_printer import factored, large_form
 from .poly_form import fraction_text
 from .summary import summarize
 
-__all__ = ["CELL_WIDTH", "expr_text", "approx_suffix", "header_lines", "result_to_text"]
+__all__ = ["CELL_WIDTH", "column_width", "expr_text", "approx_suffix", "header_lines", "result_to_text"]
 
 #: A table cell shows its exact value when that is at most this many characters; a longer one (ReLU kernels:
 #: hundreds of characters in pi and sqrt(3)) shows its decimal ``~0.701783``, and the exact value is listed
 #: under the table with its decimal, as ``derive --trial`` prints it.
 CELL_WIDTH = 24
+
+
+def column_width(cells: Iterable[str], minimum: int) -> int:
+    """The width of a left-aligned text column: ``minimum``, or one more than its longest cell if that is wider.
+
+    A trial column sized for two-digit items (``(12, 10)``) would run into the next column at three-digit
+    items (``(99, 102)``); sizing it from its cells keeps at least one space between columns.
+
+    Parameters
+    ----------
+    cells : iterable of str
+        The column's cells (its header included, if it has one).
+    minimum : int
+        The width used when every cell is shorter.
+
+    Returns
+    -------
+    int
+    """
+    return max([minimum] + [len(c) + 1 for c in cells])
 
 
 def expr_text(e: sp.Expr | PolyFraction | None) -> str:

@@ -8,6 +8,7 @@ matplotlib; :func:`draw_trajectories` and :func:`draw_time_heatmap` draw them (e
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -138,7 +139,7 @@ def _trial_text(x: Trial) -> str:
 
 
 def time_heatmap_data(dyn: Dynamics, trial: Sequence[int], *, t_range: tuple[float, float] = (0.01, 100.0),
-                      alpha_range: tuple[float, float] = (0.0, 0.9), count: tuple[int, int] = (200, 181),
+                      alpha_range: tuple[float, float] = (0.0, 1.0), count: tuple[int, int] = (200, 201),
                       log_time: bool = True) -> TimeHeatmapData:
     """The margin of one trial over (t, alpha) (exchangeable kernels; ``alpha`` may be symbolic in ``dyn``)."""
     x = dyn.trials_with_margin([trial])
@@ -159,7 +160,7 @@ def draw_trajectories(data: TrajectoryData, *, title: str | None = None) -> Figu
 
     ax = fig.add_subplot(1, 1, 1)
     groups = data.groups or tuple((k,) for k in range(len(data.trials)))
-    marks: dict[float, str] = {}
+    marks: dict[str, tuple[float, set[str]]] = {}  # label text -> (time, colours of the curves there)
     for g in groups:
         k = g[0]
         name = " = ".join(_trial_text(data.trials[i]) for i in g)
@@ -170,21 +171,21 @@ def draw_trajectories(data: TrajectoryData, *, title: str | None = None) -> Figu
         for tc, direction in data.critical[k]:
             ax.plot([tc], [0.0], marker="^" if direction == "to_correct" else "v", color=line.get_color(), ms=7)
             ax.axvline(tc, color=line.get_color(), lw=0.7, ls=":")
-            if not any(abs(v - tc) <= 1e-9 * max(abs(v), 1.0) for v in marks):
-                marks[tc] = to_hex(line.get_color())
+            marks.setdefault(f"{tc:.3g}", (tc, set()))[1].add(to_hex(line.get_color()))
     ax.axhline(0.0, color="k", lw=0.8)
     if data.log_time:
         ax.set_xscale("log")
     ax.set_xlabel("training time t (gradient flow, unit learning rate)")
     ax.set_ylabel("margin")
-    if marks:
-        ticks = sorted(marks)
+    if marks:  # one label per shown time; black where curves of several colours cross at it (3.93 at n=9)
+        shown = sorted(marks.items(), key=lambda m: m[1][0])
         top = ax.secondary_xaxis("top")
-        top.set_xticks(ticks, [f"{tc:.3g}" for tc in ticks], fontsize=7, rotation=90)
+        top.set_xticks([tc for _, (tc, _) in shown], [text for text, _ in shown], fontsize=7, rotation=90)
         top.minorticks_off()
-        top.set_xlabel("critical times t* (dotted lines; marker up: becomes right)", fontsize=7)
-        for label, tc in zip(top.get_xticklabels(), ticks, strict=True):
-            label.set_color(marks[tc])
+        top.set_xlabel("critical times t* (dotted lines; marker up: becomes right; black: several curves)",
+                       fontsize=7)
+        for label, (_, (_, colours)) in zip(top.get_xticklabels(), shown, strict=True):
+            label.set_color(next(iter(colours)) if len(colours) == 1 else "black")
     ax.set_title(title or data.label, fontsize=8, wrap=True)
     ax.legend(fontsize=7, ncol=1, loc="upper left", title="trial (i, j), critical time", title_fontsize=7)
     return fig
@@ -208,6 +209,7 @@ def draw_time_heatmap(data: TimeHeatmapData, *, title: str | None = None) -> Fig
         ax.set_yscale("log")
     ax.set_xlabel("conjunctivity alpha")
     ax.set_ylabel("training time t")
-    ax.set_title(title or f"margin of {_trial_text(data.trial)}\n{data.label}", fontsize=8, wrap=True)
+    # wrapped here, not by matplotlib (wrap=True wraps after the constrained layout: a third line was cut off)
+    ax.set_title(title or f"margin of {_trial_text(data.trial)}\n" + textwrap.fill(data.label, 80), fontsize=8)
     fig.colorbar(mesh, ax=ax, label=f"margin of {_trial_text(data.trial)} (red: wrong, blue: right)")
     return fig
