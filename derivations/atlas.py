@@ -124,8 +124,9 @@ def central_figure(a, directory: Path) -> list[Path]:
     from symbolic_ti.figures.save import save_figure
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    fig.subplots_adjust(left=0.12, right=0.8, bottom=0.13, top=0.9)
+    fig.subplots_adjust(left=0.1, right=0.76, bottom=0.13, top=0.88)
     colours = plt.get_cmap("tab10").colors
+    label_y = 1e9  # limit labels from the top down, at least 0.32 apart so that they do not overlap
     for k, D in enumerate((2, 3, 4, 5, 6)):
         pts = []
         for n in sorted(a.n.unique()):
@@ -137,13 +138,15 @@ def central_figure(a, directory: Path) -> list[Path]:
         ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colours[k], lw=1.4)
         limit = (2 * math.acosh((2 * D + 1) / D)) ** 2
         ax.axhline(limit, color=colours[k], ls="--", lw=0.9)
-        ax.annotate(f"D = {D}: limit {limit:.3f}", (1.01, limit), xycoords=("axes fraction", "data"),
-                    color=colours[k], fontsize=8, va="center")
+        label_y = min(limit, label_y - 0.32)
+        ax.annotate(f"D = {D}: limit {limit:.3f}", (1.01, label_y), xycoords=("axes fraction", "data"),
+                    color=colours[k], fontsize=8, va="center", annotation_clip=False)
     ax.set_xlabel("n (items)")
-    ax.set_ylabel("gamma*_first n^2   (gamma = 2 alpha / (1 - alpha))")
-    ax.set_title("Central exception, ridgeless: exact atlas values (solid)\nand the network limits "
-                 "(2 arccosh((2D+1)/D))^2 (dashed)", fontsize=10)
-    ax.set_ylim(7.5, None)
+    ax.set_ylabel("gamma*_first n^2")
+    ax.set_title("Central exception, ridgeless, gamma = 2 alpha / (1 - alpha): exact atlas values\n(solid, "
+                 "clipped above 16) and the limits (2 arccosh((2D+1)/D))^2 as n -> oo (dashed)", fontsize=9)
+    ax.set_ylim(7.5, 16)  # small n (up to ~110 at n = 10) are above the frame
+    ax.set_xlim(5, int(a.n.max()) + 1)
     out = save_figure(fig, directory / "atlas_central.png", dpi=110)
     plt.close(fig)
     return [out]
