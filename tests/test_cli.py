@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 import sympy as sp
 
 import symbolic_ti.files as io_mod
+from interrupts import interrupt_when_writing
 import symbolic_ti.api as api
 import symbolic_ti.cli.app as cli
 from symbolic_ti import derive
@@ -30,11 +29,6 @@ def run(capsys, *argv):
     code = cli.main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def default_sigint():
-    """In a child process: SIGINT's default handler (a background job's children inherit SIGINT ignored)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_process(*argv, timeout=60, env=None):
@@ -319,15 +313,12 @@ def test_process_families_and_bad_output(tmp_path):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
 def test_process_interrupted(tmp_path):
-    """Ctrl-C during a long symbolic derivation: exit 130, one line, the output file untouched."""
+    """Ctrl-C while a derivation writes its output file: exit 130, one line, the old file untouched, no
+    temporary file left."""
     target = tmp_path / "out.txt"
     target.write_text("previous\n")
-    proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "derive", "--items", "61", "-e", "32>30", "-q",
-                             "--output", str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=default_sigint)
-    time.sleep(3.0)  # past the imports, inside printing the 3,660 symbolic closed forms (over 10 s, 120 MB)
-    assert proc.poll() is None
-    proc.send_signal(signal.SIGINT)
+    proc = interrupt_when_writing(["derive", "--items", "9", "-e", "6>4", "-q", "--output", str(target)],
+                                  tmp_path.parent / f"{tmp_path.name}-marker")
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert err == "symbolic-ti: interrupted\n" and out == ""

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import io
 import os
-import signal
 import subprocess
 import sys
 import time
 
 import pytest
 
+from interrupts import interrupt_when_writing
 from symbolic_ti import derive
 from symbolic_ti.errors import ParameterError
 from symbolic_ti.progress import ENV_VAR, Progress, is_quiet, quiet
@@ -165,18 +165,12 @@ def test_cli_silent_when_stderr_is_not_a_terminal():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
 def test_ctrl_c_during_long_derive_exits_130_without_output_file(tmp_path):
-    """n = 101 with symbolic alpha and ridge takes tens of seconds to write as LaTeX (n = 81: 11 s on the
-    development machine, since the closed forms are printed from FLINT); interrupt it after a few seconds."""
+    """Ctrl-C while a derive with progress on writes its LaTeX file: exit 130, one line, no file left."""
     target = tmp_path / "out.tex"
-    env = dict(os.environ, **{ENV_VAR: "1"})
-    proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "derive", "--items", "101", "--format", "latex",
-                             "--output", str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(4.0)
-    assert proc.poll() is None, "the derivation finished before the interrupt"
-    proc.send_signal(signal.SIGINT)
+    proc = interrupt_when_writing(["derive", "--items", "9", "--format", "latex", "--output", str(target)],
+                                  tmp_path.parent / f"{tmp_path.name}-marker", env=dict(os.environ, **{ENV_VAR: "1"}))
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert out == "" and err.rstrip().endswith("symbolic-ti: interrupted") and "Traceback" not in err
-    assert "n=101" in err  # the progress line was on while it ran
+    assert "n=9" in err  # the progress line was on while it ran
     assert not target.exists() and os.listdir(tmp_path) == []
