@@ -30,7 +30,9 @@ def _ground_truth(result: Result, chosen: tuple[Trial, ...]) -> np.ndarray:
 def _to_float(c: Any) -> float:
     """A constant coefficient as a float: evaluated at 30 digits first, so that ``pi``, ``sqrt`` and ``acos`` terms
     and the named kernel constants (:class:`~symbolic_ti.families.relu.ReluKernelConstant` and its subclasses, as
-    in :func:`symbolic_ti.behaviour.model.compile_predictions`) round once."""
+    in :func:`symbolic_ti.behaviour.model.compile_predictions`) round once. An integer rounds once as it is."""
+    if isinstance(c, (int, sp.Integer)):
+        return float(int(c))
     value = sp.sympify(c).evalf(30)
     if not value.is_Number:
         raise SolveError(f"compile_result: coefficient {c} is not a real constant")

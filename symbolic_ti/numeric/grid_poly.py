@@ -134,17 +134,10 @@ def flint_factored(result: Result, chosen: tuple[Trial, ...], syms: tuple[sp.Sym
     poly_index: dict[tuple, int] = {}
     polys: list[Factored] = []
 
-    def poly_id(terms: dict[tuple[int, ...], Fraction]) -> tuple[int, int]:
-        key = tuple(sorted(terms.items()))
-        known = signed_lookup(poly_index, key)
-        if known is not None:
-            return known
-        scale = math.lcm(*(c.denominator for _, c in key)) if key else 1
-        p = ctx.from_dict({m: int(c * scale) for m, c in key})
+    def register(key: Any, p: Any, scale: int, const: sp.Rational | None) -> tuple[int, int]:
+        """Factor ``p / scale`` (``p`` in ``ctx``; ``const`` its value when it is constant) once, under ``key``."""
         parts: list[tuple[int, int]] = []
-        if p.is_zero() or all(sum(m) == 0 for m, _ in key):
-            const = sp.Rational(int(key[0][1].numerator), int(key[0][1].denominator)) if key else sp.Integer(0)
-        else:
+        if const is None:
             content, fl = p.factor()
             const = sp.Rational(int(content), scale)
             for h, e in fl:
@@ -157,11 +150,50 @@ def flint_factored(result: Result, chosen: tuple[Trial, ...], syms: tuple[sp.Sym
         polys.append((const, parts))
         return poly_index[key], 1
 
+    def poly_id(terms: dict[tuple[int, ...], Fraction]) -> tuple[int, int]:
+        key = tuple(sorted(terms.items()))
+        known = signed_lookup(poly_index, key)
+        if known is not None:
+            return known
+        scale = math.lcm(*(c.denominator for _, c in key)) if key else 1
+        p = ctx.from_dict({m: int(c * scale) for m, c in key})
+        const = None
+        if p.is_zero() or all(sum(m) == 0 for m, _ in key):
+            const = sp.Rational(int(key[0][1].numerator), int(key[0][1].denominator)) if key else sp.Integer(0)
+        return register(key, p, scale, const)
+
+    flint_types = (_flint.fmpq_mpoly, _flint.fmpz_mpoly)
+
+    def flint_id(q: Any) -> tuple[int, int]:
+        """:func:`poly_id` of a FLINT polynomial in the generators ``syms``, keyed by FLINT's own text of it and
+        converted to ``ctx`` coefficient by coefficient (no Fractions, no sorting of terms)."""
+        key = ("flint", str(q))
+        if key in poly_index:
+            return poly_index[key], 1
+        neg = ("flint", str(-q))
+        if neg in poly_index:
+            return poly_index[neg], -1
+        coeffs = [(int(c.p), int(c.q)) if hasattr(c, "q") else (int(c), 1) for c in q.coeffs()]
+        scale = math.lcm(*(d for _, d in coeffs)) if coeffs else 1
+        p = ctx.from_dict({tuple(int(e) for e in m): c * (scale // d)
+                           for m, (c, d) in zip(q.monoms(), coeffs, strict=True)})
+        const = None
+        if q.is_zero():
+            const = sp.Integer(0)
+        elif q.is_constant():
+            const = sp.Rational(*coeffs[0])
+        return register(key, p, scale, const)
+
     pairs = []
     for t in chosen:
         f = _fraction(result, t)
         if f is None or any(g not in index for g in f.gens):
             return None
+        if tuple(f.gens) == tuple(syms) and all(type(q) in flint_types for q in f.polys):
+            ni, ns = flint_id(f.polys[0])
+            di, ds = flint_id(f.polys[1])
+            pairs.append((ni, ns, di, ds))
+            continue
         where = [index[g] for g in f.gens]
 
         def lift(terms: Terms, where: list[int] = where) -> dict[tuple[int, ...], Fraction]:
