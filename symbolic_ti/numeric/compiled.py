@@ -408,8 +408,10 @@ def _mp_poly(factor: _Factor, g: list[Any]) -> tuple[Any, Any]:
     return total, absum
 
 
-def _mp_coef(c: sp.Expr) -> Any:
-    """An exact coefficient at the current mpmath precision."""
+def _mp_coef(c: sp.Expr | int) -> Any:
+    """An exact coefficient at the current mpmath precision (an int from FLINT's factors, or a sympy number)."""
+    if isinstance(c, int):
+        return mpmath.mpf(c)
     if c.is_Rational:
         return mpmath.mpf(int(c.p)) / int(c.q)
     return mpmath.mpf(sp.N(c, mpmath.mp.dps + 10)._mpf_)  # irrational coefficients (e.g. pi**7, pnas-* families)

@@ -120,7 +120,7 @@ def flint_factored(result: Result, chosen: tuple[Trial, ...], syms: tuple[sp.Sym
     Returns
     -------
     (factors, polys, pairs) or None
-        ``factors``: tuple of term tuples ``((exponents, sympy Integer), ...)``, irreducible, positive leading
+        ``factors``: tuple of term tuples ``((exponents, int), ...)``, irreducible, positive leading
         coefficient; ``polys``: list of :data:`Factored`; ``pairs``: per trial ``(numerator index, sign,
         denominator index, sign)``. ``None`` when FLINT is missing or a closed form is no polynomial fraction
         over the rationals in ``syms`` (then sympy's path is used).
@@ -141,7 +141,7 @@ def flint_factored(result: Result, chosen: tuple[Trial, ...], syms: tuple[sp.Sym
             content, fl = p.factor()
             const = sp.Rational(int(content), scale)
             for h, e in fl:
-                fterms = tuple(sorted((tuple(int(x) for x in m), sp.Integer(int(c))) for m, c in h.to_dict().items()))
+                fterms = tuple(sorted((tuple(int(x) for x in m), int(c)) for m, c in h.to_dict().items()))
                 if fterms not in factor_index:
                     factor_index[fterms] = len(factors)
                     factors.append(fterms)
