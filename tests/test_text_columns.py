@@ -64,3 +64,17 @@ def test_dynamics_texts_at_three_digit_items():
     # two-digit items keep the layout they had
     small_only = CriticalTimes("n=9", (TrialTimes((12, 10), "wrong", (), sp.Rational(-1, 2), True),))
     assert "  (12, 10)  starts wrong" in small_only.to_text()
+
+
+def test_dynamics_text_shortens_long_exact_limits_and_mode_factors():
+    """At n = 101 the t = oo limits are rationals of about 130 digits and a mode factor has degree 50: the text
+    shows floats marked with * (the exact limit's float, computed here from the exact value) and a short factor."""
+    from symbolic_ti import learning_dynamics
+
+    d = learning_dynamics(101, ["52>50"], parameters={"alpha": "1/10"}, ridge="1/10")
+    text = d.to_text(trials=[(49, 52)], times=[1, "oo"])
+    row = next(line for line in text.splitlines() if line.startswith("  (49, 52)"))
+    cells = row.split()
+    assert cells[-1] == f"{float(d.margin(49, 52, t='oo')):.6g}*" and len(row) < 60
+    assert "exact limits are in --format json" in text
+    assert max(len(line) for line in text.splitlines()) < 160 and "(degree 50, 51 terms" in text

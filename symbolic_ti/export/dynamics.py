@@ -74,6 +74,11 @@ def _groups(d: Dynamics) -> list[tuple[sp.Expr, int, sp.Expr]]:
     return out
 
 
+#: Longer exact texts are shortened in the text report (the JSON report has them in full).
+LONG_TEXT = 100
+LONG_EXACT = 24
+
+
 def _fmt(v: float) -> str:
     return f"{v:.6g}"
 
@@ -93,7 +98,10 @@ def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> s
     if d.course is not None:
         lines.append("Mode groups (eigenvalues mu: roots of each factor; a mode decays at its rate):")
         for poly, deg, rate in _groups(d):
-            lines.append(f"  {poly} = 0   ({deg} mode{'s' if deg > 1 else ''}), rate {rate}")
+            text = str(poly)
+            if len(text) > LONG_TEXT:  # a degree-50 factor is a 1,300-character line: its start and its size
+                text = f"{text[:60]}... (degree {deg}, {len(sp.Add.make_args(poly))} terms; in --format json)"
+            lines.append(f"  {text} = 0   ({deg} mode{'s' if deg > 1 else ''}), rate {rate}")
     else:
         lines.append("Eigenvalue clusters of the Gram matrix (certified numeric; a mode decays at mu + lambda):")
         for c in _clusters(d):
@@ -102,21 +110,33 @@ def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> s
     lines.append("")
     if d.is_numeric:
         names = ["t=" + short_numbers(str(t)) for t in times]  # t=1e400: 1.000e+400 (401 digits), not 400 digits
-        widths = [max(12, len(name) + 2) for name in names]
         shown = [x for x in _trials(d, trials) if d.task.ground_truth(x) is not None]
         tw = column_width([str(x) for x in shown], 9)  # (99, 102) needs 10
+        long_exact = False
+        rows = []
+        for x in shown:
+            cells = []
+            for t in times:
+                if str(t) in ("oo", "inf"):
+                    m = d.margin(*x, t="oo")
+                    assert m is not None  # shown trials have a ground truth
+                    text = str(m)
+                    if len(text) > LONG_EXACT:  # e.g. 130-digit rationals at n = 101: the float, exact in JSON
+                        text, long_exact = f"{_fmt(float(m))}*", True
+                    cells.append(text)
+                else:
+                    v = _value(d, x, t)
+                    cells.append(_fmt(v) if v is not None else "-")
+            rows.append((x, cells))
+        widths = [max(12, len(name) + 2, *(len(c[k]) + 2 for _, c in rows)) for k, name in enumerate(names)]
         head = f"  {'trial':<{tw}}" + "".join(f"{name:>{w}}" for name, w in zip(names, widths, strict=True))
         what = "floats certified to 15 digits" if d.dps is None else f"numeric, certified to 15 digits by {d.path}"
         lines += [f"Margins g f_t(i, j) ({what}; t=oo exact):", head]
-        for x in shown:
-            cells = []
-            for t, w in zip(times, widths, strict=True):
-                if str(t) in ("oo", "inf"):
-                    cells.append(f"{str(d.margin(*x, t='oo')):>{w}}")
-                else:
-                    v = _value(d, x, t)
-                    cells.append(f"{_fmt(v) if v is not None else '-':>{w}}")
-            lines.append(f"  {str(x):<{tw}}" + "".join(cells))
+        for x, cells in rows:
+            lines.append(f"  {str(x):<{tw}}" + "".join(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True)))
+        if long_exact:
+            lines.append(f"  * exact values of more than {LONG_EXACT} characters shown as floats; the exact limits "
+                         "are in --format json")
     else:
         lines.append("Exact limits f_oo (the result is symbolic; set the parameters for margins over time):")
         for x in _trials(d, trials):
