@@ -53,6 +53,8 @@ BAD = [
     ("n = [5]\nfamily = 'similarity'\n[parameters]\nmatrix = ['no-such-file.csv']\n",
      "key 'parameters': matrix: cannot read the file 'no-such-file.csv'"),
     ("n = [5]\nfamily = 'similarity'\n[parameters]\nmatrix = [3]\n", "key 'parameters.matrix': must be a file path"),
+    ("n = [5, 9]\nfamily = 'similarity'\ncompute = ['margins']\n[parameters]\nmatrix = ['docs/examples/S.csv']\n",
+     "key 'parameters': similarity: matrix (--set matrix=FILE) is 5 x 5 but the task has n = 9 items"),
     ("n = [5]\nfoo = 1\n", "key 'foo': unknown key"),
     ("ridge = ['ridgeless']\n", "key 'n': is required"),
     ("n = [2]\n", "key 'n': must be an integer >= 3"),

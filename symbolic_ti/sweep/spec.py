@@ -298,8 +298,7 @@ def _parameters(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(out)
 
 
-def _data_names() -> set[str]:
-    """Parameters that are files or names (``similarity`` matrix, ``embedding`` vectors, ``activation``, ...)."""
+def _data_names() -> set[str]:  # parameters that are files or names (similarity matrix, activation, ...)
     return {key for cls in FAMILIES.values() for key, _ in getattr(cls, "data_parameters", ())}
 
 
@@ -435,6 +434,8 @@ def _check(spec: SweepSpec) -> None:
         for point in spec.parameter_points():
             try:
                 fam = make_family(f, dict(point))
+                for n in spec.n:  # e.g. a similarity matrix has one row per item of every n
+                    fam.check_task(Task(n))
             except SymbolicTIError as err:
                 raise _fail("parameters", str(err)) from None
             if conj:
