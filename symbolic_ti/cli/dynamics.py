@@ -15,11 +15,12 @@ computation is :func:`symbolic_ti.dynamics.dynamics` (docs/dynamics.md).
 from __future__ import annotations
 
 import argparse
+import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ParameterError, SymbolicTIError
-from .options import FORMATS, CliContext, option_type, parse_trial
+from .options import FORMATS, PROG, CliContext, option_type, parse_trial
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy as sp
@@ -142,6 +143,10 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         raise context.fail("--set", "critical times, windows and levels need every parameter set to a number "
                                     "(e.g. --set alpha=0.1) and a numeric ridge")
     parts: list[Any] = [d]
+    if args.window and task.n > 21 and not getattr(args, "quiet", False):
+        print(f"{PROG}: note: --window needs the critical times of all {len(task.trials)} trials of n = {task.n}, "
+              "which takes long (18 s at n = 21 and over a minute at n = 41 on a 2-core machine); --critical with "
+              "--trial I,J is quick", file=sys.stderr)
     if args.critical or args.window:
         rep = critical_times(d, trials)
         if args.critical:

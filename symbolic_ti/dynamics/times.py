@@ -19,6 +19,7 @@ from ..arguments import exact_number
 from ..display import Rendered
 from ..errors import ParameterError
 from ..families.base import Trial
+from ..progress import Progress
 from ..task import Task
 from .evaluate import ArbTerms
 from .certified import bits_of
@@ -142,21 +143,30 @@ def critical_times(dyn: Dynamics, trials: Any = None) -> CriticalTimes:
     dyn._check_numeric("critical times")
     task: Task = dyn.task
     chosen = dyn.trials_with_margin(trials)
-    out, notes = [], []
-    for x in chosen:
-        g = task.ground_truth(x)
-        assert g is not None
-        scan = _scan(dyn, x, sp.Integer(0), g)
-        ct = _times(x, scan.changes)
-        if not scan.tail:
-            notes.append(f"{x}: sign not certified constant after t = {float(scan.horizon):.6g}")
-        if any(c.direction == "unresolved" for c in ct):
-            notes.append(f"{x}: a piece without a certified simple root (possible tangency)"
-                         + ("" if dyn.dps is None else f", even at {4 * dyn.dps} digits"))
-        if scan.initial == 0 and dyn.dps is not None:
-            notes.append(f"{x}: its sign just after t = 0 could not be certified at {4 * dyn.dps} digits")
-        out.append(TrialTimes(x, _STATE[scan.initial], ct, g * dyn.limits[x], scan.tail))
+    out: list[TrialTimes] = []
+    notes: list[str] = []
+    with Progress(n=task.n) as progress:  # on a terminal only (symbolic_ti.progress)
+        for done, x in enumerate(chosen):
+            progress.update("critical times", done, len(chosen))
+            out.append(_trial_times(dyn, x, notes))
     return CriticalTimes(dyn.label(), tuple(out), tuple(notes))
+
+
+def _trial_times(dyn: Dynamics, x: Trial, notes: list[str]) -> TrialTimes:
+    """The certified sign changes of one trial's margin (appends what could not be certified to ``notes``)."""
+    task: Task = dyn.task
+    g = task.ground_truth(x)
+    assert g is not None
+    scan = _scan(dyn, x, sp.Integer(0), g)
+    ct = _times(x, scan.changes)
+    if not scan.tail:
+        notes.append(f"{x}: sign not certified constant after t = {float(scan.horizon):.6g}")
+    if any(c.direction == "unresolved" for c in ct):
+        notes.append(f"{x}: a piece without a certified simple root (possible tangency)"
+                     + ("" if dyn.dps is None else f", even at {4 * dyn.dps} digits"))
+    if scan.initial == 0 and dyn.dps is not None:
+        notes.append(f"{x}: its sign just after t = 0 could not be certified at {4 * dyn.dps} digits")
+    return TrialTimes(x, _STATE[scan.initial], ct, g * dyn.limits[x], scan.tail)
 
 
 def level_time(dyn: Dynamics, level: Any, trial: Any = None) -> CriticalTime | None:
