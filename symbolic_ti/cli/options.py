@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext", "option_type", "fail",
            "parse_items", "parse_assignment", "parse_ridge_option", "parse_trial", "parse_interval_option",
-           "parse_span", "parse_columns", "parse_positive_int", "parse_int", "parse_pair", "parse_resolution",
+           "parse_span", "parse_columns", "parse_positive_int", "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution",
            "debug_options", "task_options", "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
            "check_output"]
 
@@ -189,15 +189,21 @@ def parse_columns(text: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
-def parse_positive_int(text: str) -> int:
-    """An integer >= 1 (``--starts``)."""
+def parse_int_at_least(text: str, minimum: int, meaning: str = "") -> int:
+    """An integer ``>= minimum``; ``meaning`` (e.g. ``" (0: no pool)"``) follows the bound in the message of a
+    value below it."""
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {v}")
+        raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {text!r}") from None
+    if v < minimum:
+        raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}{meaning}, got {v}")
     return v
+
+
+def parse_positive_int(text: str) -> int:
+    """An integer >= 1 (``--starts``, ``--workers``)."""
+    return parse_int_at_least(text, 1)
 
 
 def parse_int(text: str) -> int:

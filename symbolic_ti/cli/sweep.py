@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import CliContext, option_type, parse_positive_int
+from .options import CliContext, option_type, parse_int_at_least, parse_positive_int
 
 __all__ = ["register", "FAILED_EXIT"]
 
@@ -28,13 +28,7 @@ FAILED_EXIT = 3
 
 
 def _jobs(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0 (0: no pool), got {v}")
-    return v
+    return parse_int_at_least(text, 0, " (0: no pool)")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: CliContext) -> None:
