@@ -19,7 +19,7 @@ from ..progress import Progress
 from .dataset import MANIFEST, completed_shards, prepare_output, write_shard
 from .engines import Outcome, default_jobs, run_dask, run_local
 from .spec import SweepSpec
-from .tasks import Shard, configurations, estimate_seconds, make_shards
+from .tasks import Shard, estimate_seconds, make_shards
 
 __all__ = ["SweepSummary", "DryRun", "run_sweep", "dry_run", "ENGINES"]
 
@@ -113,13 +113,13 @@ class SweepSummary:
 def dry_run(spec: SweepSpec) -> DryRun:
     """Count the configurations and shards of ``spec`` and estimate their cost, without computing anything."""
     shards = make_shards(spec)
-    by_n: dict[int, list[float]] = {}
-    for c in configurations(spec):
-        by_n.setdefault(c.n, []).append(estimate_seconds(c, spec))
+    by_n: dict[int, list[float]] = {n: [] for n in spec.n}
+    for c in (c for s in shards for c in s.configs):  # the shards hold every configuration once
+        by_n[c.n].append(estimate_seconds(c, spec))
     rough = tuple(f"family {f}" for f in spec.family if f != "exchangeable") + tuple(
         q for q in spec.compute if q not in ("critical_conjunctivity", "first_failing"))
     return DryRun(spec.name, sum(len(s.configs) for s in shards), len(shards), sum(s.cost for s in shards),
-                  tuple((n, len(v), sum(v)) for n, v in by_n.items()),
+                  tuple((n, len(v), sum(v)) for n, v in by_n.items() if v),
                   sum(c.mirror is not None for s in shards for c in s.configs), rough)
 
 

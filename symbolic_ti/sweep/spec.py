@@ -281,11 +281,11 @@ def _axis(raw: Any, k: int) -> ExceptionAxis:
 def _parameters(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if not isinstance(value, Mapping):
         raise _fail("parameters", f"must be a table name = [values], got {value!r}")
-    out = []
+    out, data_names = [], _data_names()
     for name, raw in value.items():
         vals = []
         for v in _as_list(raw, f"parameters.{name}"):
-            if name in _data_names():  # a file or a name, read by the family as derive --set reads it
+            if name in data_names:  # a file or a name, read by the family as derive --set reads it
                 if not isinstance(v, str) or not v.strip():
                     raise _fail(f"parameters.{name}", f"must be a file path or name as text, got {v!r}")
                 vals.append(v.strip())

@@ -277,11 +277,11 @@ def _mirrored_rows(config: Configuration, rows: list[dict]) -> list[dict]:
     other = Configuration(config.family, config.parameters, config.n, config.mirror)
     n = config.n
     task = Task(n, list(other.exceptions))
+    base = _base(other, None)
+    keys = {k: base[k] for k in ("config", "exceptions", "n_exceptions", "L", "W", "span")}
     out = []
     for r in rows:
-        base = _base(other, None)
-        new = {**r, **{k: base[k] for k in ("config", "exceptions", "n_exceptions", "L", "W", "span")},
-               "mirror_of": config.key}
+        new = {**r, **keys, "mirror_of": config.key}
         if r["i"] is not None:
             new["i"], new["j"] = n + 1 - r["j"], n + 1 - r["i"]
             new["category"] = task.category((new["i"], new["j"]))
