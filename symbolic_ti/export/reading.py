@@ -237,8 +237,8 @@ class ReportValues:
     exception_margins : dict (W, L) -> sympy expression
     training_fit : dict (i, j) -> (prediction, residual)
     ridgeless_conditions : list of sympy expressions
-    forms : list of sympy expressions
-        The ``forms`` table read (version 2; empty for version 1).
+    forms : FormsTable
+        The ``forms`` table (version 2; empty for version 1): ``forms[k]`` is entry ``k`` read (once).
     report : dict
         The report as ``json.load`` gives it.
     """
@@ -249,7 +249,7 @@ class ReportValues:
     exception_margins: dict[tuple[int, int], sp.Expr] = field(default_factory=dict)
     training_fit: dict[tuple[int, int], tuple[sp.Expr, sp.Expr]] = field(default_factory=dict)
     ridgeless_conditions: list[sp.Expr] = field(default_factory=list)
-    forms: list[sp.Expr] = field(default_factory=list)
+    forms: FormsTable = field(default_factory=lambda: FormsTable([]))
     report: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -303,8 +303,7 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
             exception_margins={trial(e): read(e["value"]) for e in d["exception_margins"]},
             training_fit={trial(f): (read(f["prediction"]), read(f["residual"])) for f in d["training_fit"]},
             ridgeless_conditions=[read(c) for c in d.get("ridgeless_conditions", [])],
-            report=d)
+            forms=table, report=d)
     except (KeyError, TypeError, IndexError) as err:
         raise ExportError(f"cannot read report: a record lacks {err}") from None
-    out.forms = [table[k] for k in range(len(table))]
     return out
