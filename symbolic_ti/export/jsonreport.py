@@ -112,10 +112,10 @@ def report_dict(result: Result, encoding: str, records: Records, text: bool = Fa
         frac = result.fraction(*t)
         if frac is not None:
             return frac
-        if encoding != "poly" or table is not None:  # (the table converts each root once, when printing it)
-            return result.predictions[t]
+        e = result.predictions[t]
+        if encoding != "poly" or (table is not None and not is_number(e)):  # (the table converts each root once)
+            return e
         if t not in converted:  # converted once, for the prediction, its margin and its residual
-            e = result.predictions[t]
             converted[t] = poly_fraction(e) or e
         return converted[t]
 
