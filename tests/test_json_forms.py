@@ -176,3 +176,20 @@ def test_hypothesis_versions_agree(n, family, data):
     ridge = None if family == "exchangeable" else "1/3"
     r = derive(n, exc, family=family, parameters=params, ridge=ridge)
     _check_versions(r)
+
+
+def test_cli_format_version(tmp_path, capsys):
+    import symbolic_ti.cli.app as cli
+
+    r = derive(5, ["4>2"])
+    assert cli.main(["derive", "-n", "5", "-e", "4>2", "-f", "json", "--format-version", "1"]) == 0
+    old = json.loads(capsys.readouterr().out)
+    out = tmp_path / "r.json"
+    assert cli.main(["derive", "-n", "5", "-e", "4>2", "-f", "json", "-o", str(out)]) == 0
+    new = read_report(out)
+    assert old["meta"]["format_version"] == 1 and "forms" not in old and new.format_version == 2
+    assert read_report(old).predictions == new.predictions == dict(r.predictions)
+    for argv in (["-f", "text", "--format-version", "1"], ["-f", "json", "-t", "1,2", "--format-version", "1"]):
+        assert cli.main(["derive", "-n", "5", *argv]) == 2
+        err = capsys.readouterr().err
+        assert "--format-version" in err and len(err.strip().splitlines()) == 1
