@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_build.py [--cases n25,n61] [--old-sample K] [--exports [--v1] [--read]]
+    python benchmarks/bench_build.py [--cases n25,n61] [--old-sample K] [--exports [--v1] [--read CASES]]
                                      [--output FILE.json]
 
 Cases (issue 17): exchangeable family, alpha and lambda symbolic, one exception: ``n25`` (14>12, 300 forms
@@ -25,7 +25,7 @@ number of a case measured in this one process:
   the floor of any export of that size; ``*_MB_per_s``: each export's rate;
 - with ``--v1``: the JSON report also in the layout of format version 1 (every closed form inline, four copies;
   ``json_*_v1``), against the default version 2 (each form once in ``forms``), the same values read back;
-- with ``--read``: reading each JSON report back into exact values per trial
+- with ``--read CASES``: reading each JSON report of those cases back into exact values per trial
   (:func:`symbolic_ti.export.reading.read_report`, ``read_json_*``, and ``read_json_*_v1`` with ``--v1``),
   checked equal to ``Result.f`` (srepr: ``==``) on a sample of trials;
 - with ``--exports-before``: the same exports through the printers before the FLINT-text printers (the term
@@ -186,15 +186,17 @@ def main() -> int:
                     help="with --exports: also time the printers before (old vs new in this process)")
     ap.add_argument("--v1", action="store_true",
                     help="with --exports: also the JSON layout of format version 1 (every form inline)")
-    ap.add_argument("--read", action="store_true",
-                    help="with --exports: also read each JSON report back (read_report), checked on a sample")
+    ap.add_argument("--read", default="", metavar="CASES",
+                    help="with --exports: also read each JSON report of these cases back (read_report, comma "
+                         "list), checked on a sample")
     ap.add_argument("--output")
     args = ap.parse_args()
     derive(5, ["4>2"]).to_json()  # one-time initialisation, not charged to the first case
     rows = []
     for name in args.cases.split(","):
         print(f"{name} ...", file=sys.stderr, flush=True)
-        rows.append(run(name, args.old_sample, args.exports, args.exports_before, args.v1, args.read))
+        rows.append(run(name, args.old_sample, args.exports, args.exports_before, args.v1,
+                        name in args.read.split(",")))
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     print("| case | forms | terms | solve | build (FLINT) | build before | ratio | Expr on demand / form | same tree |")
     print("|---|---|---|---|---|---|---|---|---|")
