@@ -291,7 +291,9 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
         raise ExportError(f"read_report reads symbolic_ti.result reports of format_version "
                           f"{' or '.join(map(str, READ_VERSIONS))}, got {got}")
     table = FormsTable(d.get("forms", []) if version >= 2 else [])
-    read: Callable[[Any], Any] = lambda obj: expression_from_dict(obj, table)  # noqa: E731
+
+    def read(obj: Any) -> Any:
+        return expression_from_dict(obj, table)
 
     def trial(rec: Mapping[str, Any]) -> tuple[int, int]:
         return (int(rec["trial"][0]), int(rec["trial"][1]))
