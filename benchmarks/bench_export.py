@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_export.py [--cases n25,geo9,n61] [--sample K] [--output FILE.json]
+    python benchmarks/bench_export.py [--cases n25,geo9,n61] [--sample K] [--format-version 2|1] [--output FILE.json]
 
 Cases (issue 17): ``n25``: exchangeable, n = 25, exception 14>12, alpha and lambda symbolic; ``geo9``: geometric,
 n = 9, exception 6>4, alpha, rho and lambda symbolic; ``n61``: exchangeable, n = 61, exception 32>30, alpha and
@@ -22,7 +22,10 @@ lambda symbolic (build only, unless ``--sample``). CPU seconds (``time.process_t
   (``sympy``, the path before) and with forms over ``LARGE_FORM_TERMS`` terms printed expanded from the
   polynomial form (``poly``, now).
 
-Checks: for every case, the values of the ``json_from_polys`` predictions read back (``expression_from_dict``)
+Every JSON report is written in ``--format-version`` (2, the default: each closed form once in ``forms``; 1: every
+form inline, the layout before; docs/json_schema.md).
+
+Checks: for every case, the values of the ``json_from_polys`` predictions read back (``read_report``)
 equal today's expressions on every ``--check`` trials (``sympy.cancel`` of the difference is 0). Ratios are
 printed as markdown; ``--output`` writes JSON atomically.
 """
@@ -41,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symbolic_ti import derive  # noqa: E402
 from symbolic_ti.export import latex_printer  # noqa: E402
-from symbolic_ti.export.jsonreport import expression_from_dict  # noqa: E402
+from symbolic_ti.export.reading import read_report  # noqa: E402
 from symbolic_ti.export.poly_form import poly_fraction  # noqa: E402
 from symbolic_ti.export.values import exact_value  # noqa: E402
 from symbolic_ti.files import write_atomic  # noqa: E402
@@ -58,9 +61,10 @@ def _clock() -> float:
     return time.process_time()
 
 
-def run(name: str, sample: int | None, check: int, build_only: bool) -> dict[str, object]:
+def run(name: str, sample: int | None, check: int, build_only: bool, version: int = 2) -> dict[str, object]:
     n, exc, kw = CASES[name]
-    out: dict[str, object] = {"case": name, "n": n, "exceptions": exc, **{k: str(v) for k, v in kw.items()}}
+    out: dict[str, object] = {"case": name, "n": n, "exceptions": exc, **{k: str(v) for k, v in kw.items()},
+                              "format_version": version}
     t = _clock()
     r = derive(n, exc, **kw)
     out["solve"] = _clock() - t
@@ -82,22 +86,23 @@ def run(name: str, sample: int | None, check: int, build_only: bool) -> dict[str
     native = Result(task=r.task, family=r.family, ridge=r.ridge, predictions=lazy, method=r.method)
     native.build_all()
     t = _clock()
-    s_poly_native = native.to_json(encoding="poly")
+    s_poly_native = native.to_json(encoding="poly", format_version=version)
     out["json_from_polys_poly"] = _clock() - t
     t = _clock()
-    s_srepr_native = native.to_json()
+    s_srepr_native = native.to_json(format_version=version)
     out["json_from_polys_srepr"] = _clock() - t
     t = _clock()
-    s_poly = r.to_json(encoding="poly")
+    s_poly = r.to_json(encoding="poly", format_version=version)
     out["json_poly_from_expr"] = _clock() - t
     if sample is None:
         t = _clock()
-        s_old = r.to_json()
+        s_old = r.to_json(format_version=version)
         out["json_sympy"] = _clock() - t
         out["bytes_sympy"] = len(s_old.encode())
     else:  # today's printers on a sample of records, extrapolated to the whole report by its record count
         d = json.loads(s_srepr_native)
-        records = sum(len(d[k]) for k in ("predictions", "margins", "exception_margins")) + 2 * len(d["training_fit"])
+        records = len(d["forms"]) if version == 2 else \
+            sum(len(d[k]) for k in ("predictions", "margins", "exception_margins")) + 2 * len(d["training_fit"])
         chosen = [r.predictions[t] for t in r.task.trials][:sample]
         t = _clock()
         for e in chosen:
@@ -120,11 +125,10 @@ def run(name: str, sample: int | None, check: int, build_only: bool) -> dict[str
     out["bytes_poly"] = len(s_poly_native.encode())
     out["bytes_srepr_from_polys"] = len(s_srepr_native.encode())
     d = json.loads(s_srepr_native)
-    bad = 0
-    for p in d["predictions"][:check]:
-        if sp.cancel(expression_from_dict(p["value"]) - r.f(*p["trial"])) != 0:
-            bad += 1
-    out["checked"] = min(check, len(d["predictions"]))
+    d = {**d, "predictions": d["predictions"][:check], "margins": [], "exception_margins": [], "training_fit": []}
+    back = read_report(d).predictions
+    bad = sum(1 for t, e in back.items() if sp.cancel(e - r.f(*t)) != 0)
+    out["checked"] = len(back)
     out["mismatches"] = bad
     del s_poly
     return out
@@ -135,13 +139,16 @@ def main() -> int:
     ap.add_argument("--cases", default="n25,geo9,n61")
     ap.add_argument("--sample", type=int, default=None, help="measure sympy's JSON on K forms and extrapolate")
     ap.add_argument("--check", type=int, default=40)
+    ap.add_argument("--format-version", type=int, choices=(2, 1), default=2,
+                    help="the JSON layout: 2 (each closed form once, the default) or 1 (every form inline)")
     ap.add_argument("--output")
     args = ap.parse_args()
     derive(5, ["4>2"]).to_json()  # one-time initialisation, not charged to the first case
     rows = []
     for name in args.cases.split(","):
         print(f"{name} ...", file=sys.stderr, flush=True)
-        rows.append(run(name, args.sample, args.check, build_only=(name == "n61" and args.sample is None)))
+        rows.append(run(name, args.sample, args.check, build_only=(name == "n61" and args.sample is None),
+                        version=args.format_version))
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     print("| case | forms | terms | solve | build (Expr) | to PolyFraction | JSON sympy | JSON poly from Expr |"
           " JSON from polys (srepr / poly) | ratio sympy / from polys (srepr) | text before / now |"

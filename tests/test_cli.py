@@ -19,7 +19,7 @@ from interrupts import interrupt_when_writing
 import symbolic_ti.api as api
 import symbolic_ti.cli.app as cli
 from symbolic_ti import derive
-from symbolic_ti.export.jsonreport import expression_from_dict
+from symbolic_ti.export.jsonreport import read_report
 
 Q = sp.Rational
 
@@ -38,7 +38,7 @@ def run_process(*argv, timeout=60, env=None):
 
 def json_values(out):
     d = json.loads(out)
-    return d, {tuple(p["trial"]): expression_from_dict(p["value"]) for p in d["predictions"]}
+    return d, read_report(d).predictions
 
 
 # ----------------------------------------------------------------------------------- user errors

@@ -20,6 +20,7 @@ from symbolic_ti import symbols as S
 from symbolic_ti.files import write_atomic
 from symbolic_ti.export.jsonreport import (FORMAT_NAME, FORMAT_VERSION, dumps, expression_from_dict,
                                            expression_to_dict, result_to_dict)
+from symbolic_ti.export.reading import FormsTable
 from symbolic_ti.export.latex import factored, margins_latex, result_to_latex, table_latex, trial_latex
 from symbolic_ti.export.text import approx_suffix, header_lines, result_to_text
 
@@ -65,23 +66,35 @@ def _expression_objects(obj):
             yield from _expression_objects(v)
 
 
+@pytest.mark.parametrize("version", [2, 1])
 @pytest.mark.parametrize("name", ["n4", "n9", "symbolic", "ridgeless_symbolic"])
-def test_json_round_trip_of_every_expression(name, request):
+def test_json_round_trip_of_every_expression(name, version, request):
     r = request.getfixturevalue(name)
-    d = json.loads(dumps(result_to_dict(r)))  # through the JSON text
-    preds = {tuple(p["trial"]): expression_from_dict(p["value"]) for p in d["predictions"]}
+    d = json.loads(dumps(result_to_dict(r, format_version=version)))  # through the JSON text
+    assert d["meta"]["format_version"] == version and ("forms" in d) == (version == 2)
+    forms = FormsTable(d.get("forms", []))
+
+    def read(obj):
+        return expression_from_dict(obj, forms)
+    preds = {tuple(p["trial"]): read(p["value"]) for p in d["predictions"]}
     assert preds == dict(r.predictions)
-    assert {tuple(m["trial"]): expression_from_dict(m["value"]) for m in d["margins"]} == r.margins
-    assert [expression_from_dict(m["value"]) for m in d["exception_margins"]] == list(r.exception_margins.values())
-    assert tuple(expression_from_dict(c) for c in d["ridgeless_conditions"]) == tuple(r.ridgeless_conditions)
+    assert {tuple(m["trial"]): read(m["value"]) for m in d["margins"]} == r.margins
+    assert [read(m["value"]) for m in d["exception_margins"]] == list(r.exception_margins.values())
+    assert tuple(read(c) for c in d["ridgeless_conditions"]) == tuple(r.ridgeless_conditions)
     for name_, s in r.categories.items():
-        assert expression_from_dict(d["categories"][name_]["min_margin"]) == s.min_margin
+        assert read(d["categories"][name_]["min_margin"]) == s.min_margin
         assert d["categories"][name_]["n_errors"] == s.n_errors
     for fit, entry in zip(r.training_fit, d["training_fit"], strict=True):
-        assert expression_from_dict(entry["prediction"]) == fit.prediction
-        assert expression_from_dict(entry["residual"]) == fit.residual
+        assert read(entry["prediction"]) == fit.prediction
+        assert read(entry["residual"]) == fit.residual
     objects = list(_expression_objects(d))
-    assert len(objects) >= len(r.predictions) + len(r.margins)
+    symbolic = bool(r.free_symbols)
+    if version == 1 or not symbolic:
+        assert len(objects) >= len(r.predictions) + len(r.margins)
+    else:  # each form once, up to sign: at most f(i, j) for i < j and one residual per training trial
+        assert 0 < len(d["forms"]) <= len(r.predictions) // 2 + len(r.training_fit)
+        values = [forms[k] for k in range(len(forms))]
+        assert len(set(values) | {-v for v in values}) == 2 * len(values)
     for obj in objects:
         assert set(obj) == {"srepr", "latex", "text", "float"}
         e = expression_from_dict(obj)
@@ -126,11 +139,12 @@ def test_expression_from_dict_evaluates_no_code(text):
 def test_json_schema_keys(n9):
     d = result_to_dict(n9)
     assert list(d) == ["meta", "task", "family", "ridge", "method", "seconds", "free_symbols",
-                       "ridgeless_conditions", "predictions", "margins", "exception_margins", "categories",
+                       "ridgeless_conditions", "forms", "predictions", "margins", "exception_margins", "categories",
                        "training_fit"]
+    assert d["forms"] == []  # a numeric result: every value inline
     meta = d["meta"]
     assert list(meta) == ["format", "format_version", "symbolic_ti_version", "created"]
-    assert meta["format"] == FORMAT_NAME == "symbolic_ti.result" and meta["format_version"] == FORMAT_VERSION == 1
+    assert meta["format"] == FORMAT_NAME == "symbolic_ti.result" and meta["format_version"] == FORMAT_VERSION == 2
     assert meta["created"].endswith("Z")
     datetime.fromisoformat(meta["created"].replace("Z", "+00:00"))
     assert d["task"]["n"] == 9 and d["task"]["exceptions"] == ["6>4"]

@@ -16,7 +16,7 @@ from symbolic_ti import derive
 from symbolic_ti.results import LazyPredictions, Result
 from symbolic_ti.errors import ExportError
 from symbolic_ti.export.latex import parse_exported
-from symbolic_ti.export.jsonreport import expression_from_dict, expression_from_poly
+from symbolic_ti.export.jsonreport import expression_from_dict, expression_from_poly, read_report
 from symbolic_ti.export.poly_form import fraction_latex, fraction_terms, poly_fraction
 from symbolic_ti.export.values import exact_value
 
@@ -67,9 +67,8 @@ def test_symbolic_result_and_whole_report():
     _check_result(r)
     old, new = r.to_dict(), r.to_dict(encoding="poly")
     assert list(old) == list(new)
-    for a, b in zip(old["margins"], new["margins"], strict=True):
-        assert a["trial"] == b["trial"] and sp.cancel(expression_from_dict(a["value"])
-                                                      - expression_from_dict(b["value"])) == 0
+    a, b = read_report(old).margins, read_report(new).margins
+    assert list(a) == list(b) and all(sp.cancel(a[t] - b[t]) == 0 for t in a)
 
 
 @pytest.mark.skipif(not LARK, reason="needs the latex extra (lark)")
@@ -142,11 +141,13 @@ def test_results_that_keep_polynomials(args):
     # the export built no sympy expression of a symbolic form (numeric ones: for the category minimum)
     assert not any("_expr" in f.__dict__ for f in forms.values() if any(g.is_Symbol for g in f.gens))
     old = r.to_dict()
+    a, b = read_report(old), read_report(new)
     for key in ("predictions", "margins", "exception_margins", "training_fit"):
-        for a, b in zip(old[key], new[key], strict=True):
-            for field in ("value", "prediction", "residual"):
-                if field in a:
-                    assert sp.cancel(expression_from_dict(a[field]) - expression_from_dict(b[field])) == 0
+        x, y = getattr(a, key), getattr(b, key)
+        assert list(x) == list(y)
+        for t in x:
+            pairs = zip(x[t], y[t], strict=True) if key == "training_fit" else [(x[t], y[t])]
+            assert all(sp.cancel(u - v) == 0 for u, v in pairs)
     assert list(old["categories"]) == list(new["categories"])
     for c, a in old["categories"].items():
         b = new["categories"][c]
@@ -154,10 +155,10 @@ def test_results_that_keep_polynomials(args):
         assert (a["min_margin"] is None) == (b["min_margin"] is None)
         if a["min_margin"] is not None:
             assert expression_from_dict(a["min_margin"]) == expression_from_dict(b["min_margin"])
-    srepr = native.to_dict()  # the default encoding from the polynomials: srepr of the expression f() builds
-    for p in srepr["predictions"]:
-        assert expression_from_dict(p["value"]) == native.f(*p["trial"])
-        assert sp.cancel(native.f(*p["trial"]) - r.f(*p["trial"])) == 0
+    srepr = read_report(native.to_dict())  # the default encoding from the polynomials: srepr of what f() builds
+    for t, e in srepr.predictions.items():
+        assert e == native.f(*t)
+        assert sp.cancel(native.f(*t) - r.f(*t)) == 0
 
 
 def test_large_forms_print_expanded_and_read_back(monkeypatch):

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import symbolic_ti.cli.app as cli
 from symbolic_ti import derive
 from symbolic_ti import symbols as S
-from symbolic_ti.export.jsonreport import expression_from_dict
+from symbolic_ti.export.jsonreport import expression_from_dict, read_report
 from symbolic_ti.export.latex_printer import plain_latex
 from symbolic_ti.export.poly_form import fraction_latex, fraction_srepr, fraction_terms, fraction_text
 from symbolic_ti.gram import build_system
@@ -107,11 +107,13 @@ def test_printers_from_flint_equal_the_printers_from_terms(family):
 def _round_trip(r: Result, structural: bool) -> None:
     for encoding in ("srepr", "poly"):
         d = json.loads(r.to_json(encoding=encoding))
-        for p in d["predictions"]:
-            back, e = expression_from_dict(p["value"]), r.f(*p["trial"])
+        values = read_report(d)
+        for t, back in values.predictions.items():
+            e = r.f(*t)
             assert back == e if structural else sp.cancel(back - e) == 0
         for m in d["training_fit"]:
-            assert sp.cancel(expression_from_dict(m["residual"]) - (m["target"] - r.f(*m["trial"]))) == 0
+            residual = values.training_fit[tuple(m["trial"])][1]
+            assert sp.cancel(residual - (m["target"] - r.f(*m["trial"]))) == 0
 
 
 def _drawn_result(n, family, data, ridge=None):
@@ -146,8 +148,8 @@ def test_cli_encoding_and_streamed_output(tmp_path, capsys):
     assert capsys.readouterr().out == ""
     d = json.loads(out.read_text())
     r = derive(6, ["4>2"])
-    assert all("poly" in p["value"] for p in d["predictions"])
-    assert {tuple(p["trial"]): expression_from_dict(p["value"]) for p in d["predictions"]} == dict(r.predictions)
+    assert d["forms"] and all("poly" in f for f in d["forms"]) and all("form" in p["value"] for p in d["predictions"])
+    assert read_report(out).predictions == dict(r.predictions)
     assert not list(tmp_path.glob("*.tmp*")) and [p.name for p in tmp_path.iterdir()] == ["r.json"]
     assert cli.main(["derive", "-n", "6", "-e", "4>2", "-f", "json", "-t", "2,5", "--encoding", "poly"]) == 0
     assert "poly" in json.loads(capsys.readouterr().out)["trials"][0]["value"]

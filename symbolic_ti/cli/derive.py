@@ -4,14 +4,15 @@
 
     symbolic-ti derive --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
                        [--ridge VALUE | --ridgeless] [--trial I,J ...] [--format text|json|latex|gram]
-                       [--encoding srepr|poly] [--standalone] [--output FILE]
+                       [--encoding srepr|poly] [--format-version 2|1] [--standalone] [--output FILE]
 
 The whole result is rendered by :mod:`symbolic_ti.export` (``Result.to_text``, ``to_latex``, ``to_dict``);
 ``--trial`` writes only the chosen trials' closed forms and margins. ``--format gram`` writes the Gram and
 cross-Gram matrices in scikit-learn's precomputed layout (:mod:`symbolic_ti.export.gram`, docs/interop.md).
 ``--format json --encoding poly`` stores each exact value as generators and term lists (docs/json_schema.md), and
 ``--format json --output FILE`` streams the whole report to FILE record by record (atomically, with progress:
-:func:`symbolic_ti.export.stream.write_json`).
+:func:`symbolic_ti.export.stream.write_json`); ``--format-version 1`` writes the JSON layout before version 2 (every
+closed form inline instead of once in the ``forms`` table).
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     d.add_argument("--encoding", choices=("srepr", "poly"), default=None,
                    help="with --format json: exact values as sympy srepr (default) or as generators and "
                         "[exponents, coefficient] term lists (poly; docs/json_schema.md)")
+    d.add_argument("--format-version", type=int, choices=(2, 1), default=None,
+                   help="with --format json: the report's layout, 2 (default: each closed form once in 'forms', "
+                        "referred to by the records) or 1 (every value inline; docs/json_schema.md)")
     d.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
                    type=option_type("--trial", parse_trial),
                    help="only these trials' closed forms and margins (repeat; default: every trial). Large "
@@ -61,7 +65,12 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         raise context.fail("--standalone", "only applies with --format latex")
     if args.encoding is not None and args.format != "json":
         raise context.fail("--encoding", f"only applies with --format json (got --format {args.format})")
+    if args.format_version is not None and args.format != "json":
+        raise context.fail("--format-version", f"only applies with --format json (got --format {args.format})")
+    if args.format_version is not None and args.trial is not None:
+        raise context.fail("--format-version", "applies to the whole report; leave out --trial")
     encoding = args.encoding or "srepr"
+    version = args.format_version or 2
     task, (family, _) = context.task(args), context.family(args)
     context.check_output(args)
     from .. import api
@@ -92,12 +101,12 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
             from ..export.jsonreport import dumps
 
             if args.output is None or args.output == "-":
-                return dumps(result.to_dict(encoding=encoding))
+                return dumps(result.to_dict(encoding=encoding, format_version=version))
             from ..errors import ExportError
             from ..export.stream import write_json
 
             try:  # record by record into the temporary file, renamed when complete
-                write_json(result, args.output, encoding)
+                write_json(result, args.output, encoding, format_version=version)
             except ExportError as err:
                 raise context.fail("--output", err) from None
             args.output = None  # written here; nothing goes to standard output

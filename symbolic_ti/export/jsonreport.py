@@ -1,185 +1,45 @@
 """JSON report of a :class:`~symbolic_ti.results.Result` (schema: ``docs/json_schema.md``).
 
-The report opens with a versioned ``meta`` block, as coverage.py's ``jsonreport.py`` does. Every sympy
-expression is stored as an *expression object*::
+The report opens with a versioned ``meta`` block, as coverage.py's ``jsonreport.py`` does. Every exact number is
+stored inline as an *expression object*::
 
     {"srepr": "Rational(2, 7)", "latex": "\\frac{2}{7}", "text": "2/7", "float": 0.2857142857142857}
 
-``srepr`` is exact and carries the assumptions of every Symbol, so :func:`expression_from_dict` rebuilds an
-expression equal to the original (``==``). It is read by walking the Python syntax tree of the ``srepr``
-string and calling only a fixed table of sympy constructors: nothing is passed to ``eval``.
+and, from ``format_version`` 2 on, every closed form with a free parameter once in the top-level ``forms`` list
+(:class:`~symbolic_ti.export.values.FormTable`), the records referring to it as ``{"form": k, "sign": s, "float":
+null}`` (value ``s * forms[k]``). ``srepr`` is exact and carries the assumptions of every Symbol, so
+:func:`~symbolic_ti.export.reading.expression_from_dict` rebuilds an expression equal to the original (``==``);
+:func:`~symbolic_ti.export.reading.read_report` reads a whole report of either version.
 """
 
 from __future__ import annotations
 
-import ast
-from fractions import Fraction
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
-
-import sympy as sp
-from sympy.core.symbol import Str
-from sympy.functions.elementary.piecewise import ExprCondPair
 
 from ..display import renderer
 from ..display import dumps as dumps
 from ..errors import ExportError
-from ..families.kernel_values import NetworkKernelValue
-from ..families.relu import ReluKernelConstant
-from ..results import PolyFraction, Result
-from .forms import category_summaries, margin_form, residual_form
+from ..results import Result
+from .forms import category_summaries, is_number, margin_form, residual_form
 from .poly_form import poly_fraction
-from .values import LARGE_SREPR, ENCODINGS, FormValues, exact_value, meta_block
+from .reading import expression_from_dict, expression_from_poly, read_report
+from .values import LARGE_SREPR, ENCODINGS, FormTable, FormValues, exact_value, meta_block
 
 __all__ = ["FORMAT_VERSION", "FORMAT_NAME", "LARGE_SREPR", "result_to_dict", "expression_to_dict",
-           "expression_from_dict", "expression_from_poly", "report_dict", "dumps"]
+           "expression_from_dict", "expression_from_poly", "read_report", "report_dict", "dumps"]
 
 #: Value of ``meta.format``.
 FORMAT_NAME = "symbolic_ti.result"
 
 # Version of the JSON format; bump it, with a line here, whenever a field changes meaning or disappears.
 #   1: first format (symbolic_ti 0.1.0).
-FORMAT_VERSION = 1
+#   2: each closed form with a free parameter once in "forms"; records refer to it (issue 17, symbolic_ti 0.3).
+FORMAT_VERSION = 2
+#: The versions :func:`result_to_dict` writes (``format_version=1``: every expression inline, as before).
+WRITE_VERSIONS = (1, 2)
 #: Store one exact value as ``{"srepr", "latex", "text", "float"}`` (:func:`symbolic_ti.export.values.exact_value`).
 expression_to_dict = exact_value
-
-
-# Names an srepr string may call or mention, and what they build. Only these are ever called.
-_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
-    "Symbol": sp.Symbol, "Dummy": sp.Dummy,
-    "Integer": sp.Integer, "Rational": sp.Rational, "Float": sp.Float,
-    "Add": sp.Add, "Mul": sp.Mul, "Pow": sp.Pow, "Tuple": sp.Tuple,
-    "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt, "Abs": sp.Abs, "sign": sp.sign,
-    "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
-    "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh,
-    "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh, "acos": sp.acos, "asin": sp.asin, "atan": sp.atan,
-    "ReluKernelConstant": ReluKernelConstant, "NetworkKernelValue": NetworkKernelValue, "Str": Str,
-    "ComplexRootOf": sp.CRootOf, "CRootOf": sp.CRootOf,
-    "Min": sp.Min, "Max": sp.Max, "chebyshevu": sp.chebyshevu,
-    "Piecewise": sp.Piecewise, "ExprCondPair": ExprCondPair,
-    "Eq": sp.Eq, "Ne": sp.Ne, "StrictLessThan": sp.StrictLessThan, "LessThan": sp.LessThan,
-    "StrictGreaterThan": sp.StrictGreaterThan, "GreaterThan": sp.GreaterThan,
-    "And": sp.And, "Or": sp.Or, "Not": sp.Not,
-}
-_CONSTANTS: dict[str, sp.Basic] = {
-    "pi": sp.pi, "E": sp.E, "I": sp.I, "oo": sp.oo, "zoo": sp.zoo, "nan": sp.nan,
-    "true": sp.true, "false": sp.false,
-    # srepr spells some singletons as calls without arguments
-    **{name: getattr(sp.S, name) for name in ("Zero", "One", "NegativeOne", "Half", "Infinity",
-                                                "NegativeInfinity", "ComplexInfinity", "NaN", "Pi",
-                                                "Exp1", "ImaginaryUnit", "EulerGamma", "Catalan",
-                                                "GoldenRatio", "BooleanTrue", "BooleanFalse")},
-}
-
-
-def _build(node: ast.AST, text: str) -> Any:
-    """Rebuild the value of one node of an srepr syntax tree from the fixed tables (no ``eval``)."""
-    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (int, str))):
-        return node.value  # int includes the bools of Symbol assumptions
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        inner = _build(node.operand, text)
-        if isinstance(inner, bool) or not isinstance(inner, int):
-            raise ExportError(f"cannot read expression {text!r}: a sign is allowed only before an integer")
-        return -inner if isinstance(node.op, ast.USub) else inner
-    if isinstance(node, ast.Name):
-        if node.id in _CONSTANTS:
-            return _CONSTANTS[node.id]
-        raise ExportError(f"cannot read expression {text!r}: unknown name {node.id!r}")
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return tuple(_build(x, text) for x in node.elts)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        name = node.func.id
-        if name in _CONSTANTS and not node.args and not node.keywords:
-            return _CONSTANTS[name]
-        if name not in _CONSTRUCTORS:
-            raise ExportError(f"cannot read expression {text!r}: {name}(...) is not an allowed constructor")
-        args = [_build(a, text) for a in node.args]
-        kwargs = {}
-        for kw in node.keywords:
-            if kw.arg is None:
-                raise ExportError(f"cannot read expression {text!r}: '**' is not allowed")
-            kwargs[kw.arg] = _build(kw.value, text)
-        return _CONSTRUCTORS[name](*args, **kwargs)
-    raise ExportError(f"cannot read expression {text!r}: unsupported syntax {type(node).__name__}")
-
-
-def expression_from_dict(d: Mapping[str, Any] | None) -> sp.Expr | None:
-    """Rebuild the exact expression of an expression object written by :func:`expression_to_dict`.
-
-    Reads ``d["srepr"]`` by walking its Python syntax tree and calling only sympy constructors from a fixed
-    table (``Symbol``, ``Integer``, ``Rational``, ``Add``, ``Mul``, ``Pow``, elementary functions, ...);
-    nothing is evaluated as code. Symbol assumptions written in ``srepr`` (``nonnegative=True``) are kept,
-    so the Symbols equal :mod:`symbolic_ti.symbols`'s.
-
-    An object of the compact encoding (``"poly"`` instead of ``"srepr"``) is read by
-    :func:`expression_from_poly`.
-
-    Parameters
-    ----------
-    d : mapping with key ``"srepr"`` (or ``"poly"``), or None
-
-    Returns
-    -------
-    sympy expression or None
-        ``None`` for ``None``. Invariant: ``expression_from_dict(expression_to_dict(e)) == e``; for the ``poly``
-        encoding the value is equal (``sympy.cancel`` of the difference is 0) and the expression is
-        ``N / D`` built from the terms.
-
-    Raises
-    ------
-    ExportError
-        If ``d`` has no ``srepr`` string or it uses anything outside the table.
-    """
-    if d is None:
-        return None
-    if isinstance(d, Mapping) and "srepr" not in d and isinstance(d.get("poly"), Mapping):
-        return expression_from_poly(d["poly"])
-    if not isinstance(d, Mapping) or not isinstance(d.get("srepr"), str):
-        raise ExportError(f"an expression object needs an 'srepr' string or a 'poly' object, got {d!r}")
-    return _from_srepr(d["srepr"])
-
-
-def _from_srepr(text: str) -> Any:
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        raise ExportError(f"cannot read expression {text!r}: not valid srepr syntax") from None
-    try:
-        return _build(tree.body, text)
-    except ExportError:
-        raise
-    except (TypeError, ValueError) as err:
-        raise ExportError(f"cannot read expression {text!r}: {err}") from None
-
-
-def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
-    """Rebuild ``N / D`` from the compact encoding ``{"gens", "gens_srepr", "num", "den"}`` (docs/json_schema.md).
-
-    Parameters
-    ----------
-    p : mapping
-        ``gens_srepr``: one srepr string per generator (read as :func:`expression_from_dict` reads srepr: no
-        ``eval``); ``num`` and ``den``: lists of ``[exponents, "p/q"]`` terms.
-
-    Returns
-    -------
-    sympy expression
-        ``N / D`` as :meth:`symbolic_ti.export.poly_form.PolyFraction.as_expr` builds it (with ``"negated":
-        true``: ``-((-N) / D)``, the tree of a form made by negating another).
-
-    Raises
-    ------
-    ExportError
-        For a malformed object (the message says which part).
-    """
-    try:
-        gens = tuple(_from_srepr(g) for g in p["gens_srepr"])
-        terms = [{tuple(int(x) for x in m): Fraction(str(c)) for m, c in p[k]} for k in ("num", "den")]
-        if any(len(m) != len(gens) for t in terms for m in t):
-            raise ValueError("an exponent list has not one entry per generator")
-    except (KeyError, TypeError, ValueError, ZeroDivisionError) as err:
-        raise ExportError(f"cannot read a 'poly' expression object: {err}") from None
-    return PolyFraction(gens, terms[0], terms[1], negated=p.get("negated") is True).as_expr()
 
 
 # ---------------------------------------------------------------------- report
@@ -188,7 +48,7 @@ def _trial(t: tuple[int, int]) -> list[int]:
 
 
 @renderer("dict", Result)
-def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
+def result_to_dict(result: Result, encoding: str = "srepr", format_version: int = FORMAT_VERSION) -> dict[str, Any]:
     """JSON-ready dictionary of a result; the fields are documented in ``docs/json_schema.md``.
 
     Parameters
@@ -198,39 +58,53 @@ def result_to_dict(result: Result, encoding: str = "srepr") -> dict[str, Any]:
         How expression objects store the exact value (:func:`symbolic_ti.export.values.exact_value`):
         ``"poly"`` writes the compact term lists and prints ``latex``/``text`` from them, in time proportional
         to their size (docs/json_schema.md#polynomial-encoding).
+    format_version : {2, 1}
+        2 (the default): each closed form with a free parameter once in ``forms``, referred to by the records;
+        1: every expression inline (four copies of each closed form), the layout before.
 
     Returns
     -------
     dict
         Keys, in order: ``meta``, ``task``, ``family``, ``ridge``, ``method``, ``seconds``, ``free_symbols``,
-        ``ridgeless_conditions``, ``predictions``, ``margins``, ``exception_margins``, ``categories``,
-        ``training_fit``. Every expression is an expression object (:func:`expression_to_dict`); ``meta`` is
-        :func:`symbolic_ti.export.values.meta_block`. Registered as the ``"dict"`` renderer of
-        :class:`Result` (``Result.to_dict()``, ``Result.to_json()``).
-    """
-    return report_dict(result, encoding, lambda items, make: [make(x) for x in items])
-
-
-#: How :func:`report_dict` turns the items of a long list (predictions, margins, training fit) into records:
-#: ``records(items, make)``, a list (or a list subclass that makes them while the JSON encoder iterates).
-Records = Callable[[list[Any], Callable[[Any], dict[str, Any]]], list[dict[str, Any]]]
-
-
-def report_dict(result: Result, encoding: str, records: Records, text: bool = False) -> dict[str, Any]:
-    """The body of :func:`result_to_dict`, with the long lists made by ``records`` (streaming: export/stream.py;
-    ``text``: ``poly`` term lists as JSON text, :class:`~symbolic_ti.export.values.FormValues`).
+        ``ridgeless_conditions``, ``forms`` (version 2), ``predictions``, ``margins``, ``exception_margins``,
+        ``categories``, ``training_fit``. ``meta`` is :func:`symbolic_ti.export.values.meta_block`. Registered
+        as the ``"dict"`` renderer of :class:`Result` (``Result.to_dict()``, ``Result.to_json()``).
 
     Raises
     ------
     ExportError
-        For an unknown ``encoding``.
+        For an unknown ``encoding`` or ``format_version``.
+    """
+    return report_dict(result, encoding, lambda items, make: [make(x) for x in items], version=format_version)
+
+
+#: How :func:`report_dict` turns the items of a long list (forms, predictions, margins, training fit) into
+#: records: ``records(items, make)``, a list (or a list subclass that makes them while the JSON encoder iterates).
+Records = Callable[[list[Any], Callable[[Any], dict[str, Any]]], list[dict[str, Any]]]
+
+
+def report_dict(result: Result, encoding: str, records: Records, text: bool = False,
+                version: int = FORMAT_VERSION) -> dict[str, Any]:
+    """The body of :func:`result_to_dict`, with the long lists made by ``records`` (streaming: export/stream.py;
+    ``text``: ``poly`` term lists as JSON text, :class:`~symbolic_ti.export.values.FormValues`).
+
+    In version 2 every value of the records is placed first (:meth:`FormTable.ref`, no printing), so that the
+    ``forms`` list, which comes before the records, is complete; each entry is printed when ``records`` makes it.
+
+    Raises
+    ------
+    ExportError
+        For an unknown ``encoding`` or ``version``.
     """
     if encoding not in ENCODINGS:
         raise ExportError(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
+    if version not in WRITE_VERSIONS:
+        raise ExportError(f"format_version must be one of {', '.join(map(str, WRITE_VERSIONS))}, got {version!r}")
     result.build_all()
     task, family = result.task, result.family
 
     ex = FormValues(encoding, text)  # exact_value, each distinct closed form printed once
+    table = FormTable(encoding, text) if version >= 2 else None
 
     converted: dict[tuple[int, int], Any] = {}
 
@@ -238,23 +112,32 @@ def report_dict(result: Result, encoding: str, records: Records, text: bool = Fa
         frac = result.fraction(*t)
         if frac is not None:
             return frac
-        if encoding != "poly":
-            return result.predictions[t]
+        e = result.predictions[t]
+        if encoding != "poly" or (table is not None and not is_number(e)):  # (the table converts each root once)
+            return e
         if t not in converted:  # converted once, for the prediction, its margin and its residual
-            e = result.predictions[t]
             converted[t] = poly_fraction(e) or e
         return converted[t]
 
-    if result.ridgeless:
-        ridge = "ridgeless"
-    else:
-        ridge = str(result.ridge)
+    def place(f: Any) -> Any:  # version 2: a closed form with a free parameter -> its (k, sign); else f
+        return table.ref(f) if table is not None and f is not None and not is_number(f) else f
+
+    def value(placed: Any) -> dict[str, Any] | None:
+        if type(placed) is tuple:
+            return {"form": placed[0], "sign": placed[1], "float": None}
+        return ex(placed)
+
+    ridge = "ridgeless" if result.ridgeless else str(result.ridge)
     categories = task.categories
     margin_trials = [t for t in task.trials if task.ground_truth(t) is not None]
+    # placed before any record is made (version 2: the table is complete when "forms" is written)
+    predicted = {t: place(form(t)) for t in result.predictions}
+    margins = {t: place(margin_form(result, t, form)) for t in margin_trials}
+    fit = {ty: (predicted[ty[0]], place(residual_form(form(ty[0]), ty[1]))) for ty in task.training}
     # as Result.categories; a symbolic margin: no minimum, no count of errors, and no expression built
     summaries = {c: (trials, ex(mm), ne) for c, (trials, mm, ne) in category_summaries(result, form).items()}
-    return {
-        "meta": meta_block(FORMAT_NAME, FORMAT_VERSION),
+    head = {
+        "meta": meta_block(FORMAT_NAME, version),
         "task": {
             "n": task.n,
             "exceptions": [str(e) for e in task.exceptions],
@@ -270,13 +153,18 @@ def report_dict(result: Result, encoding: str, records: Records, text: bool = Fa
         "seconds": result.seconds,
         "free_symbols": [s.name for s in result.free_symbols],
         "ridgeless_conditions": [ex(c) for c in result.ridgeless_conditions],
-        "predictions": records(list(result.predictions), lambda t: {
+    }
+    if table is not None:
+        head["forms"] = records(list(range(len(table))), table.record)
+    return {
+        **head,
+        "predictions": records(list(predicted), lambda t: {
             "trial": _trial(t), "category": categories[t], "ground_truth": task.ground_truth(t),
-            "value": ex(form(t))}),
+            "value": value(predicted[t])}),
         "margins": records(margin_trials, lambda t: {
-            "trial": _trial(t), "category": categories[t], "value": ex(margin_form(result, t, form))}),
+            "trial": _trial(t), "category": categories[t], "value": value(margins[t])}),
         "exception_margins": [
-            {"exception": str(e), "trial": [e.winner, e.loser], "value": ex(form((e.winner, e.loser)))}
+            {"exception": str(e), "trial": [e.winner, e.loser], "value": value(predicted[(e.winner, e.loser)])}
             for e in task.exceptions
         ],
         "categories": {
@@ -284,6 +172,5 @@ def report_dict(result: Result, encoding: str, records: Records, text: bool = Fa
             for name, (trials, mm, ne) in summaries.items()
         },
         "training_fit": records(list(task.training), lambda ty: {
-            "trial": _trial(ty[0]), "target": ty[1], "prediction": ex(form(ty[0])),
-            "residual": ex(residual_form(form(ty[0]), ty[1]))}),
+            "trial": _trial(ty[0]), "target": ty[1], "prediction": value(fit[ty][0]), "residual": value(fit[ty][1])}),
     }

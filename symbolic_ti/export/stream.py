@@ -3,8 +3,9 @@
 ``Result.to_json()`` builds the whole dictionary and then the whole string (38 MB for the symbolic n = 25 result of
 issue 17) before anything is written. :func:`write_json` writes the same text (byte for byte: the same
 dictionary, through the encoder of :func:`symbolic_ti.display.dumps`, :func:`~symbolic_ti.display.iterencode`) while it is made:
-the long lists of the report (predictions, margins, training fit) are lists whose records are made when the
-encoder reaches them, the encoder's chunks go straight to :func:`symbolic_ti.files.write_atomic` (which writes
+the long lists of the report (the ``forms`` table of format version 2, written first, then predictions, margins,
+training fit) are lists whose entries are made when the encoder reaches them (each closed form printed once and
+dropped once written: nothing printed is kept), the encoder's chunks go straight to :func:`symbolic_ti.files.write_atomic` (which writes
 them to a temporary file and renames it at the end), and :class:`symbolic_ti.progress.Progress` shows the
 records done on a terminal. Ctrl-C or an error leaves the destination untouched and no temporary file behind.
 """
@@ -21,7 +22,7 @@ from ..errors import ExportError
 from ..files import write_atomic
 from ..progress import Progress
 from ..results import Result
-from .jsonreport import report_dict
+from .jsonreport import FORMAT_VERSION, report_dict
 
 __all__ = ["write_json", "iter_json"]
 
@@ -46,8 +47,9 @@ class _Records(list[dict[str, Any]]):
 
 
 def iter_json(result: Result, encoding: str = "srepr", indent: int | None = 2,
-              progress: Progress | None = None) -> Iterator[str]:
-    """The chunks of ``result.to_json(indent=indent, encoding=encoding)``, each record made when it is reached.
+              progress: Progress | None = None, format_version: int = FORMAT_VERSION) -> Iterator[str]:
+    """The chunks of ``result.to_json(indent=indent, encoding=encoding, format_version=format_version)``, each
+    record (and each entry of the ``forms`` table, which comes first) made when it is reached.
 
     Parameters
     ----------
@@ -56,16 +58,16 @@ def iter_json(result: Result, encoding: str = "srepr", indent: int | None = 2,
         As :func:`symbolic_ti.export.jsonreport.result_to_dict`.
     indent : int or None
     progress : Progress, optional
-        Updated after every record ("JSON records", done, total).
+        Updated after every record and every ``forms`` entry ("JSON records", done, total).
+    format_version : {2, 1}
+        As :func:`symbolic_ti.export.jsonreport.result_to_dict`.
 
     Yields
     ------
     str
         Pieces whose concatenation equals ``result.to_json(...)`` (up to ``meta.created``, the time of writing).
     """
-    task = result.task
-    total = len(task.trials) + sum(1 for t in task.trials if task.ground_truth(t) is not None) + len(task.training)
-    done = 0
+    done, total = 0, 0
 
     def tick() -> None:
         nonlocal done
@@ -74,9 +76,11 @@ def iter_json(result: Result, encoding: str = "srepr", indent: int | None = 2,
             progress.update("JSON records", done, total)
 
     def records(items: list[Any], make: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
+        nonlocal total
+        total += len(items)
         return _Records(items, make, tick)
 
-    d = report_dict(result, encoding, records, text=indent is not None)
+    d = report_dict(result, encoding, records, text=indent is not None, version=format_version)
     try:
         if indent is None:
             yield from json.JSONEncoder(ensure_ascii=False, allow_nan=False).iterencode(d)
@@ -87,7 +91,7 @@ def iter_json(result: Result, encoding: str = "srepr", indent: int | None = 2,
 
 
 def write_json(result: Result, path: str | os.PathLike[str], encoding: str = "srepr",
-               indent: int | None = 2) -> None:
+               indent: int | None = 2, format_version: int = FORMAT_VERSION) -> None:
     """Write ``result``'s JSON report to ``path``, streamed and atomic, with progress on a terminal.
 
     Parameters
@@ -96,6 +100,9 @@ def write_json(result: Result, path: str | os.PathLike[str], encoding: str = "sr
     path : str or path-like
     encoding : {"srepr", "poly"}
     indent : int or None
+    format_version : {2, 1}
+        As :func:`symbolic_ti.export.jsonreport.result_to_dict` (2: the ``forms`` table is written first, each
+        entry printed once and not kept; then the records, which refer to it).
 
     Raises
     ------
@@ -103,7 +110,7 @@ def write_json(result: Result, path: str | os.PathLike[str], encoding: str = "sr
         If the file cannot be written (:func:`symbolic_ti.files.write_atomic`) or the encoding is unknown.
     """
     with Progress(n=result.task.n) as progress:
-        write_atomic(path, _with_newline(iter_json(result, encoding, indent, progress)))
+        write_atomic(path, _with_newline(iter_json(result, encoding, indent, progress, format_version)))
 
 
 def _with_newline(chunks: Iterator[str]) -> Iterator[str]:

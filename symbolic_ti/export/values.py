@@ -21,7 +21,7 @@ from .latex_printer import LARGE_FORM_TERMS, plain_latex
 from .poly_form import (flip_signs, flip_term_signs, fraction_latex, fraction_parts, fraction_size, fraction_srepr,
                         fraction_terms, fraction_text, poly_fraction)
 
-__all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "FormValues", "meta_block"]
+__all__ = ["LARGE_SREPR", "ENCODINGS", "exact_value", "FormValues", "FormTable", "meta_block"]
 
 #: Above this many characters of ``srepr``, printed terms are not sorted (see :func:`exact_value`).
 LARGE_SREPR = 20000
@@ -144,6 +144,87 @@ class FormValues:
         if key not in self._done:
             self._done[key] = (root, _fraction_value(e, self.encoding, self.text))  # (root held: its id stays)
         return dict(self._done[key][1])
+
+
+class FormTable:
+    """The ``forms`` table of a version-2 report: each distinct closed form once, up to sign (docs/json_schema.md).
+
+    :meth:`ref` gives the place ``(k, sign)`` of a form, adding it on first sight: a
+    :class:`~symbolic_ti.results.PolyFraction` by its root (``f`` for ``-f``,
+    :attr:`~symbolic_ti.results.PolyFraction.negated`: sign -1), the same object or one with equal polynomials
+    (the same tree: ``as_expr`` depends only on the generators and terms); a sympy expression by itself, or by
+    its negation (``-e == forms[k]``, structurally: sign -1). So ``sign * forms[k]`` rebuilds the very tree. :meth:`record`
+    prints entry ``k`` once, as :class:`FormValues` prints the root (nothing kept after printing).
+
+    Parameters
+    ----------
+    encoding : {"srepr", "poly"}
+    text : bool
+        As :class:`FormValues` (a streamed report).
+    """
+
+    def __init__(self, encoding: str, text: bool = False) -> None:
+        self.encoding, self.text = encoding, text
+        self.roots: list[Any] = []
+        self._ids: dict[int, int] = {}
+        self._exprs: dict[sp.Expr, int] = {}
+        self._buckets: dict[tuple[Any, ...], list[int]] = {}
+        self._held: list[PolyFraction] = []
+
+    def __len__(self) -> int:
+        return len(self.roots)
+
+    def _add(self, root: Any) -> int:
+        self.roots.append(root)  # (held: a PolyFraction's id stays its own)
+        return len(self.roots) - 1
+
+    def _equal(self, root: PolyFraction) -> int:
+        """The entry of a root equal to ``root`` (the same generators and polynomials: the same tree), else a new
+        one. Roots are bucketed by their numbers of terms, so that a comparison is rare."""
+        bucket = self._buckets.setdefault((root.gens, *(len(poly) for poly in root.polys)), [])
+        for k in bucket:
+            other = self.roots[k]
+            try:
+                same = all(bool(a == b) for a, b in zip(root.polys, other.polys, strict=True))
+            except (TypeError, ValueError):  # polynomials of different kinds or rings
+                same = False
+            if same:
+                self._held.append(root)  # (its id stays its own)
+                return k
+        bucket.append(len(self.roots))
+        return self._add(root)
+
+    def ref(self, e: Any) -> tuple[int, int]:
+        """``(k, sign)`` with ``e == sign * forms[k]`` (the same tree once read back), ``e`` added if new."""
+        if isinstance(e, PolyFraction):
+            root = -e if e.negated else e
+            k = self._ids.get(id(root))
+            if k is None:
+                k = self._ids[id(root)] = self._equal(root)
+            return k, -1 if e.negated else 1
+        e = sp.sympify(e)
+        k = self._exprs.get(e)
+        if k is not None:
+            return k, 1
+        k = self._exprs.get(-e)
+        if k is not None:
+            return k, -1
+        k = self._exprs[e] = self._add(e)
+        return k, 1
+
+    def record(self, k: int) -> dict[str, Any]:
+        """The expression object of entry ``k`` (``float`` null: the table holds no number)."""
+        root = self.roots[k]
+        if not isinstance(root, PolyFraction):
+            out = exact_value(root, self.encoding)
+            assert out is not None
+            return out
+        if self.text and (self.encoding == "poly" or fraction_size(root) > LARGE_FORM_TERMS) and \
+                _printable(root.gens):
+            parts = _quoted_parts(root, self.encoding)
+            if parts is not None:
+                return _assemble(parts, False, root.is_polynomial)
+        return _fraction_value(root, self.encoding, self.text)
 
 
 def _quoted_parts(root: PolyFraction, encoding: str) -> dict[str, tuple[Any, ...]] | None:

@@ -1,0 +1,311 @@
+"""Reading JSON reports back: expression objects, references into a ``forms`` table, whole result reports.
+
+An expression object (docs/json_schema.md) is read by :func:`expression_from_dict`: ``srepr`` by walking its Python
+syntax tree and calling only a fixed table of sympy constructors (nothing is passed to ``eval``), ``poly`` by
+:func:`expression_from_poly`. A report of ``format_version`` 2 stores each closed form once, in its top-level
+``forms`` list, and the records refer to it (``{"form": k, "sign": -1, "float": null}``); :class:`FormsTable`
+reads each entry once and :func:`read_report` gives every trial's exact values for both versions.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import sympy as sp
+from sympy.core.symbol import Str
+from sympy.functions.elementary.piecewise import ExprCondPair
+
+from ..errors import ExportError
+from ..families.kernel_values import NetworkKernelValue
+from ..families.relu import ReluKernelConstant
+from ..results import PolyFraction
+
+__all__ = ["expression_from_dict", "expression_from_poly", "FormsTable", "ReportValues", "read_report",
+           "READ_VERSIONS"]
+
+#: The ``meta.format_version`` values of ``symbolic_ti.result`` that :func:`read_report` reads.
+READ_VERSIONS = (1, 2)
+
+
+# Names an srepr string may call or mention, and what they build. Only these are ever called.
+_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
+    "Symbol": sp.Symbol, "Dummy": sp.Dummy,
+    "Integer": sp.Integer, "Rational": sp.Rational, "Float": sp.Float,
+    "Add": sp.Add, "Mul": sp.Mul, "Pow": sp.Pow, "Tuple": sp.Tuple,
+    "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt, "Abs": sp.Abs, "sign": sp.sign,
+    "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
+    "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh,
+    "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh, "acos": sp.acos, "asin": sp.asin, "atan": sp.atan,
+    "ReluKernelConstant": ReluKernelConstant, "NetworkKernelValue": NetworkKernelValue, "Str": Str,
+    "ComplexRootOf": sp.CRootOf, "CRootOf": sp.CRootOf,
+    "Min": sp.Min, "Max": sp.Max, "chebyshevu": sp.chebyshevu,
+    "Piecewise": sp.Piecewise, "ExprCondPair": ExprCondPair,
+    "Eq": sp.Eq, "Ne": sp.Ne, "StrictLessThan": sp.StrictLessThan, "LessThan": sp.LessThan,
+    "StrictGreaterThan": sp.StrictGreaterThan, "GreaterThan": sp.GreaterThan,
+    "And": sp.And, "Or": sp.Or, "Not": sp.Not,
+}
+_CONSTANTS: dict[str, sp.Basic] = {
+    "pi": sp.pi, "E": sp.E, "I": sp.I, "oo": sp.oo, "zoo": sp.zoo, "nan": sp.nan,
+    "true": sp.true, "false": sp.false,
+    # srepr spells some singletons as calls without arguments
+    **{name: getattr(sp.S, name) for name in ("Zero", "One", "NegativeOne", "Half", "Infinity",
+                                                "NegativeInfinity", "ComplexInfinity", "NaN", "Pi",
+                                                "Exp1", "ImaginaryUnit", "EulerGamma", "Catalan",
+                                                "GoldenRatio", "BooleanTrue", "BooleanFalse")},
+}
+
+
+def _build(node: ast.AST, text: str) -> Any:
+    """Rebuild the value of one node of an srepr syntax tree from the fixed tables (no ``eval``)."""
+    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (int, str))):
+        return node.value  # int includes the bools of Symbol assumptions
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _build(node.operand, text)
+        if isinstance(inner, bool) or not isinstance(inner, int):
+            raise ExportError(f"cannot read expression {text!r}: a sign is allowed only before an integer")
+        return -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.Name):
+        if node.id in _CONSTANTS:
+            return _CONSTANTS[node.id]
+        raise ExportError(f"cannot read expression {text!r}: unknown name {node.id!r}")
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_build(x, text) for x in node.elts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        name = node.func.id
+        if name in _CONSTANTS and not node.args and not node.keywords:
+            return _CONSTANTS[name]
+        if name not in _CONSTRUCTORS:
+            raise ExportError(f"cannot read expression {text!r}: {name}(...) is not an allowed constructor")
+        args = [_build(a, text) for a in node.args]
+        kwargs = {}
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise ExportError(f"cannot read expression {text!r}: '**' is not allowed")
+            kwargs[kw.arg] = _build(kw.value, text)
+        return _CONSTRUCTORS[name](*args, **kwargs)
+    raise ExportError(f"cannot read expression {text!r}: unsupported syntax {type(node).__name__}")
+
+
+def expression_from_dict(d: Mapping[str, Any] | None,
+                         forms: FormsTable | Sequence[Mapping[str, Any]] | None = None) -> sp.Expr | None:
+    """Rebuild the exact expression of an expression object written by
+    :func:`~symbolic_ti.export.values.exact_value`, or of a reference into a report's ``forms`` table.
+
+    Reads ``d["srepr"]`` by walking its Python syntax tree and calling only sympy constructors from a fixed
+    table (``Symbol``, ``Integer``, ``Rational``, ``Add``, ``Mul``, ``Pow``, elementary functions, ...);
+    nothing is evaluated as code. Symbol assumptions written in ``srepr`` (``nonnegative=True``) are kept,
+    so the Symbols equal :mod:`symbolic_ti.symbols`'s. An object of the compact encoding (``"poly"`` instead of
+    ``"srepr"``) is read by :func:`expression_from_poly`. A reference ``{"form": k, "sign": s, "float": null}``
+    (``format_version`` 2, docs/json_schema.md#the-forms-table) is ``s * forms[k]``.
+
+    Parameters
+    ----------
+    d : mapping with key ``"srepr"``, ``"poly"`` or ``"form"``, or None
+    forms : FormsTable or sequence of expression objects, optional
+        The report's ``forms`` list (a :class:`FormsTable` reads each entry once: pass one when reading many
+        references).
+
+    Returns
+    -------
+    sympy expression or None
+        ``None`` for ``None``. Invariant: ``expression_from_dict(expression_to_dict(e)) == e``; for the ``poly``
+        encoding the value is equal (``sympy.cancel`` of the difference is 0) and the expression is
+        ``N / D`` built from the terms. A reference with sign -1 is ``-forms[k]``, sympy's tree of the negation.
+
+    Raises
+    ------
+    ExportError
+        If ``d`` has no ``srepr`` string (nor ``poly`` object nor ``form`` index), uses anything outside the
+        table, or is a reference without ``forms`` or outside it.
+    """
+    if d is None:
+        return None
+    if isinstance(d, Mapping) and "form" in d:
+        if forms is None:
+            raise ExportError(f"the expression object {dict(d)!r} refers to the report's 'forms' table "
+                              "(format_version 2): pass forms=report['forms'], or read the report with read_report")
+        table = forms if isinstance(forms, FormsTable) else FormsTable(forms)
+        return table.resolve(d)
+    if isinstance(d, Mapping) and "srepr" not in d and isinstance(d.get("poly"), Mapping):
+        return expression_from_poly(d["poly"])
+    if not isinstance(d, Mapping) or not isinstance(d.get("srepr"), str):
+        raise ExportError(f"an expression object needs an 'srepr' string or a 'poly' object, got {d!r}")
+    return _from_srepr(d["srepr"])
+
+
+class FormsTable:
+    """The ``forms`` list of a version-2 report, each entry read on first use and kept.
+
+    Parameters
+    ----------
+    entries : sequence of expression objects
+        ``report["forms"]``.
+    """
+
+    def __init__(self, entries: Sequence[Mapping[str, Any]]) -> None:
+        if not isinstance(entries, Sequence) or isinstance(entries, (str, bytes)):
+            raise ExportError(f"a report's 'forms' must be a list of expression objects, got {type(entries).__name__}")
+        self.entries = entries
+        self._read: dict[int, sp.Expr] = {}
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __getitem__(self, k: int) -> sp.Expr:
+        if k not in self._read:
+            entry = self.entries[k]
+            if isinstance(entry, Mapping) and "form" in entry:
+                raise ExportError(f"forms[{k}] is a reference; a 'forms' entry must be an expression object")
+            value = expression_from_dict(entry)
+            assert value is not None
+            self._read[k] = value
+        return self._read[k]
+
+    def resolve(self, d: Mapping[str, Any]) -> sp.Expr:
+        """``sign * forms[k]`` of a reference ``{"form": k, "sign": sign}`` (``-forms[k]`` for sign -1)."""
+        k, sign = d.get("form"), d.get("sign", 1)
+        if type(k) is not int or not 0 <= k < len(self.entries) or sign not in (1, -1) or type(sign) is not int:
+            raise ExportError(f"a reference needs 'form' an index into the {len(self.entries)} entries of 'forms' "
+                              f"and 'sign' 1 or -1, got {dict(d)!r}")
+        return self[k] if sign == 1 else -self[k]
+
+
+def _from_srepr(text: str) -> Any:
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        raise ExportError(f"cannot read expression {text!r}: not valid srepr syntax") from None
+    try:
+        return _build(tree.body, text)
+    except ExportError:
+        raise
+    except (TypeError, ValueError) as err:
+        raise ExportError(f"cannot read expression {text!r}: {err}") from None
+
+
+def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
+    """Rebuild ``N / D`` from the compact encoding ``{"gens", "gens_srepr", "num", "den"}`` (docs/json_schema.md).
+
+    Parameters
+    ----------
+    p : mapping
+        ``gens_srepr``: one srepr string per generator (read as :func:`expression_from_dict` reads srepr: no
+        ``eval``); ``num`` and ``den``: lists of ``[exponents, "p/q"]`` terms.
+
+    Returns
+    -------
+    sympy expression
+        ``N / D`` as :meth:`symbolic_ti.export.poly_form.PolyFraction.as_expr` builds it (with ``"negated":
+        true``: ``-((-N) / D)``, the tree of a form made by negating another).
+
+    Raises
+    ------
+    ExportError
+        For a malformed object (the message says which part).
+    """
+    try:
+        gens = tuple(_from_srepr(g) for g in p["gens_srepr"])
+        terms = [{tuple(int(x) for x in m): Fraction(str(c)) for m, c in p[k]} for k in ("num", "den")]
+        if any(len(m) != len(gens) for t in terms for m in t):
+            raise ValueError("an exponent list has not one entry per generator")
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as err:
+        raise ExportError(f"cannot read a 'poly' expression object: {err}") from None
+    return PolyFraction(gens, terms[0], terms[1], negated=p.get("negated") is True).as_expr()
+
+
+
+
+# ---------------------------------------------------------------------- whole reports
+@dataclass
+class ReportValues:
+    """The exact values of a ``symbolic_ti.result`` report, per trial (:func:`read_report`).
+
+    Attributes
+    ----------
+    format_version : int
+    predictions : dict (i, j) -> sympy expression
+        Every ordered trial's ``f(i, j)``.
+    margins : dict (i, j) -> sympy expression
+        ``g f(i, j)`` of each trial with a target or ground truth.
+    exception_margins : dict (W, L) -> sympy expression
+    training_fit : dict (i, j) -> (prediction, residual)
+    ridgeless_conditions : list of sympy expressions
+    forms : FormsTable
+        The ``forms`` table (version 2; empty for version 1): ``forms[k]`` is entry ``k`` read (once).
+    report : dict
+        The report as ``json.load`` gives it.
+    """
+
+    format_version: int
+    predictions: dict[tuple[int, int], sp.Expr] = field(default_factory=dict)
+    margins: dict[tuple[int, int], sp.Expr] = field(default_factory=dict)
+    exception_margins: dict[tuple[int, int], sp.Expr] = field(default_factory=dict)
+    training_fit: dict[tuple[int, int], tuple[sp.Expr, sp.Expr]] = field(default_factory=dict)
+    ridgeless_conditions: list[sp.Expr] = field(default_factory=list)
+    forms: FormsTable = field(default_factory=lambda: FormsTable([]))
+    report: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportValues:
+    """Read a ``symbolic_ti.result`` report (``format_version`` 1 or 2) back into exact values per trial.
+
+    Each entry of a version-2 ``forms`` table is read once (:class:`FormsTable`), whatever the number of
+    records that refer to it; the values equal :meth:`symbolic_ti.results.Result.f` (``==``, the same trees, for
+    the ``srepr`` encoding; equal values for ``poly``, as :func:`expression_from_dict`).
+
+    Parameters
+    ----------
+    source : path, or the report as a dict (``json.load``'s)
+
+    Returns
+    -------
+    ReportValues
+
+    Raises
+    ------
+    ExportError
+        If the file cannot be read or is not JSON, the report is no ``symbolic_ti.result`` of a version read
+        here, or an expression object is malformed.
+    """
+    if isinstance(source, Mapping):
+        d = dict(source)
+    else:
+        try:
+            with Path(source).open(encoding="utf-8") as fh:
+                d = json.load(fh)
+        except OSError as err:
+            raise ExportError(f"cannot read report {os.fspath(source)!r}: {err.strerror or err}") from None
+        except ValueError as err:
+            raise ExportError(f"cannot read report {os.fspath(source)!r}: not JSON ({err})") from None
+    meta = d.get("meta") if isinstance(d, dict) else None
+    version = meta.get("format_version") if isinstance(meta, dict) else None
+    if not isinstance(meta, dict) or meta.get("format") != "symbolic_ti.result" or version not in READ_VERSIONS:
+        got = f"{meta.get('format')!r} version {version!r}" if isinstance(meta, dict) else "no 'meta' block"
+        raise ExportError(f"read_report reads symbolic_ti.result reports of format_version "
+                          f"{' or '.join(map(str, READ_VERSIONS))}, got {got}")
+    table = FormsTable(d.get("forms", []) if version >= 2 else [])
+
+    def read(obj: Any) -> Any:
+        return expression_from_dict(obj, table)
+
+    def trial(rec: Mapping[str, Any]) -> tuple[int, int]:
+        return (int(rec["trial"][0]), int(rec["trial"][1]))
+    try:
+        out = ReportValues(
+            format_version=version,
+            predictions={trial(p): read(p["value"]) for p in d["predictions"]},
+            margins={trial(m): read(m["value"]) for m in d["margins"]},
+            exception_margins={trial(e): read(e["value"]) for e in d["exception_margins"]},
+            training_fit={trial(f): (read(f["prediction"]), read(f["residual"])) for f in d["training_fit"]},
+            ridgeless_conditions=[read(c) for c in d.get("ridgeless_conditions", [])],
+            forms=table, report=d)
+    except (KeyError, TypeError, IndexError) as err:
+        raise ExportError(f"cannot read report: a record lacks {err}") from None
+    return out
