@@ -34,12 +34,14 @@ from ..arguments import parse_interval, resolve_trials
 from ..errors import ParameterError
 from ..progress import Progress
 from ..results import Result
-from .critical_report import DIRECTIONS, CriticalReport, Crossing, LazyAlpha, TrialCritical
-from .effective_ridge import root_alpha_float
+from .. import symbols as S
+from .critical_report import DIRECTIONS, CriticalReport, Crossing, LazyRoot, TrialCritical
+from .effective_ridge import alpha_map, root_alpha_float
 from .gamma import margin_gammas
-from .margin_crossings import (UncertainCrossing, exact_trial, numeric_trial, rational_coefficients,
-                               ridgeless_notes, symbolic_trial)
+from .margin_crossings import (UncertainCrossing, exact_coefficient_trial, exact_trial, fraction_coefficients,
+                               numeric_trial, rational_coefficients, ridgeless_notes, symbolic_trial)
 from .parameters import check_parameter, joint_range
+from .roots import to_fraction
 from .roots_numeric import NUMERIC_DPS
 
 # names this module had before the split (symbolic_ti 0.1), importable from here as before
@@ -55,6 +57,17 @@ Trial = tuple[int, int]
 
 def _canceled_margin(result: Result, t: Trial) -> sp.Expr:
     return sp.cancel(sp.together(result.margin(*t)))
+
+
+def _fraction_margin(result: Result, t: Trial, sym: sp.Symbol) -> tuple[Any, Any] | None:
+    """The margin ``g * f(t)`` as rational coefficient lists in ``sym`` read off the solver's
+    :class:`~symbolic_ti.results.PolyFraction` (:func:`.margin_crossings.fraction_coefficients`), or ``None``
+    (no polynomial form, or another parameter or an irrational constant occurs in it)."""
+    form = result.fraction(*t)
+    g = result.task.ground_truth(t)
+    if form is None or g is None:
+        return None
+    return fraction_coefficients(form, sym, to_fraction(g))
 
 
 def _laplacian_applies(result: Result, name: str, sym: sp.Symbol) -> bool:
@@ -104,7 +117,8 @@ def _laplacian_trials(result: Result, chosen: list[Trial], lo: sp.Expr, hi: sp.E
                 continue
             inside.append((root, r.direction))
         crossings = tuple(
-            Crossing(t, LazyAlpha(root, lam), root_alpha_float(root, lam), direction, "zero")
+            Crossing(t, LazyRoot(root, S.alpha, alpha_map(lam), brief=True), root_alpha_float(root, lam), direction,
+                     "zero")
             for root, direction in sorted(inside, key=lambda e: root_alpha_float(e[0], lam)))
         out.append(TrialCritical(t, tg.category, margin, crossings, start))
     return out
@@ -215,9 +229,14 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
             chosen = []
         for done, t in enumerate(chosen):
             progress.update(step, done, len(chosen))
-            margin = sp.cancel(sp.together(result.margin(*t)))
-            num, den = sp.fraction(margin)
+            coeffs = _fraction_margin(result, t, sym)
             start: bool | None = None
+            if coeffs is not None:  # the solver's polynomials: no expression built or canceled
+                crossings, start = exact_coefficient_trial(t, *coeffs, sym, lo, hi, notes)
+                out.append(TrialCritical(t, cats[t], partial(_canceled_margin, result, t), crossings, start))
+                continue
+            margin = _canceled_margin(result, t)
+            num, den = sp.fraction(margin)
             if margin.free_symbols - {sym}:
                 crossings = symbolic_trial(t, num, sym, lo, hi, notes)
                 all_exact = False

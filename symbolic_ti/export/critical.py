@@ -94,7 +94,7 @@ def critical_to_dict(report: CriticalReport, margins: bool = True) -> dict[str, 
 def _exact_text(c: Crossing) -> str:
     """`` [exact value]`` for the text report, or ``""`` when it is an integer or too long to read (a ``CRootOf``
     of high degree: then ``--format json`` or ``report.trial(i, j)`` has it)."""
-    if not c.has_short_form():
+    if not c.has_short_form(_MAX_EXACT_TEXT):
         return " [algebraic; exact value in --format json]"
     v = c.value
     if v.is_Integer:
