@@ -1,8 +1,9 @@
 r"""The data of a critical-value report: crossings per trial, the failure order, notes.
 
-Plain data; :mod:`symbolic_ti.export.critical` renders it (text, LaTeX, JSON, notebook HTML). On the
-effective-ridge path (:func:`symbolic_ti.analysis.crossings.critical_values` with ``method="laplacian"``)
-margins and exact values are computed only on first access.
+Plain data; :mod:`symbolic_ti.export.critical` renders it (text, LaTeX, JSON, notebook HTML). Margins and exact
+values are computed only on first access (:class:`LazyRoot`), on the effective-ridge path
+(:func:`symbolic_ti.analysis.crossings.critical_values` with ``method="laplacian"``) and for the exact crossings
+of the generic path.
 """
 
 from __future__ import annotations
@@ -159,7 +160,7 @@ class TrialCritical:
 
     @property
     def margin(self) -> sp.Expr:
-        """The exact margin ``g * f(i, j)``, canceled (built on first access on the Laplacian path)."""
+        """The exact margin ``g * f(i, j)``, canceled (built on first access where the scan did not need it)."""
         return _force(self, "_margin")
 
     @property

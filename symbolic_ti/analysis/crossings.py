@@ -10,7 +10,9 @@ semidefinite kernel with a positive ridge, but handled). Derived in docs/theory.
 :func:`critical_values` is the driver; the work is done by
 
 * :mod:`.parameters`: which parameter may be scanned, and on which interval;
-* :mod:`.margin_crossings`: the crossings of one margin, exactly with the real-root engine :mod:`.roots`
+* :mod:`.margin_crossings`: the crossings of one margin (its coefficients read off the solver's
+  :class:`~symbolic_ti.results.PolyFraction` when the result holds one, else from the canceled expression),
+  exactly with the real-root engine :mod:`.roots`
   (factoring over ZZ in FLINT, Descartes' rule of signs with exact bisection, exact signs at rational points
   between the roots: ``"to_error"`` for ``+`` to ``-``, ``"to_correct"`` for ``-`` to ``+``, ``"touch"`` for a
   zero of even multiplicity), certified for irrational coefficients (:mod:`.roots_numeric`: exact
@@ -147,12 +149,15 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
         Trials to analyse; default every trial with a margin (training trials and test trials with ground
         truth). A single pair ``(i, j)`` is accepted.
     method : {"auto", "generic", "laplacian"}
-        ``"generic"`` isolates the roots of each canceled margin. ``"laplacian"`` (chosen by ``"auto"`` when it
-        applies: an exchangeable result on the Laplacian path, scanning ``alpha`` with a rational ridge or
-        ridgeless and a rational ``kappa_d``) reads every crossing off one integer polynomial per trial in the
-        effective ridge gamma (:func:`symbolic_ti.analysis.gamma.margin_gammas`) and builds margins and exact
-        values only when they are accessed; n = 61, every trial, takes about a second instead of most of an
-        hour. The two agree exactly (tests/test_critical.py).
+        ``"generic"`` isolates the roots of each canceled margin: its univariate coefficients are read off
+        the solver's polynomial form (:meth:`symbolic_ti.results.Result.fraction`) when there is one and no
+        other parameter or irrational constant occurs in it, else the margin is built as an expression and
+        canceled; each crossing's float comes from its isolating interval and its exact value is built on first
+        access. ``"laplacian"`` (chosen by ``"auto"`` when it applies: an exchangeable result on the Laplacian
+        path, scanning ``alpha`` with a rational ridge or ridgeless and a rational ``kappa_d``) reads every
+        crossing off one integer polynomial per trial in the effective ridge gamma
+        (:func:`symbolic_ti.analysis.gamma.margin_gammas`) and builds margins and exact values only when they
+        are accessed; n = 61, every trial, takes about a second instead of most of an hour. The two agree exactly (tests/test_critical.py).
 
     Returns
     -------
