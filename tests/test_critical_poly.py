@@ -45,7 +45,7 @@ def _polynomial_path(result, parameter, **kw):
 
 def _same(a, b):
     """Exact equality of two reports: crossings' exact values, floats, directions, kinds, start signs, failure
-    order and notes; the margins too (built on access on the polynomial path)."""
+    order, notes and text."""
     assert a.notes == b.notes
     assert a.failure_order == b.failure_order
     for x, y in zip(a.trials, b.trials, strict=True):
@@ -87,6 +87,12 @@ def _margins_numpy(n, exceptions, alpha, kappa_d, lam):
     return out
 
 
+def _floats_as_before(rep):
+    """Each crossing's float (from its isolating interval) is what it was before: sympy's 30-digit value of the
+    exact form, rounded to a float."""
+    assert all(c.value_float == float(sp.N(c.value, 30)) for c in rep.crossings)
+
+
 def _check_against_numpy(rep, margins_at):
     """Each crossing on its own: the float64 margin (``margins_at(x)``: trial -> margin at the scanned value
     ``x``) just below and just above it has the signs its direction says; each trial's start sign is the float64
@@ -114,6 +120,7 @@ def test_lambda_scan_polynomials_equal_expressions_and_numpy(n, exceptions, alph
     _same(new, old)
     a = float(Fraction(alpha))
     assert _check_against_numpy(new, lambda y: _margins_numpy(n, exceptions, a, 0.0, y)) > 0
+    _floats_as_before(new)
     for tc, to in zip(new.trials, old.trials, strict=True):  # the margin, built on access, is the same expression
         if tc.crossings:
             assert tc.margin == to.margin
@@ -126,6 +133,7 @@ def test_alpha_scan_generic_on_polynomials():
     new, old = _polynomial_path(r, "alpha"), _expression_path(r, "alpha")
     _same(new, old)
     assert _check_against_numpy(new, lambda y: _margins_numpy(9, ((6, 4),), y, 1 / 3, 0.1)) > 0
+    _floats_as_before(new)
     assert any(c.value.is_Rational for c in new.crossings) and any(c.value.has(sp.sqrt(13)) for c in new.crossings) \
         and any(isinstance(c.value, sp.CRootOf) for c in new.crossings)
 
