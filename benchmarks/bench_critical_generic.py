@@ -17,9 +17,10 @@ Routes, each timed in CPU seconds (``time.process_time``) for the scan alone (:f
 ``symbolic-ti critical`` and ``-f json`` do after the solve):
 
 * ``before``: the scan as it was: every margin built as a sympy expression and canceled, then ``sp.Poly``, and
-  every crossing's exact value and its 30-digit float (``float(sp.N(value, 30))``) built at once. It is the
-  current loop with the polynomial forms hidden and :func:`_old_exact_trial` (a copy of ``exact_trial`` before
-  the change) in place of ``exact_trial``;
+  every crossing's exact value and its 30-digit float (``float(sp.N(value, 30))``) built at once; in the JSON
+  each value printed twice. It is the current loop with the polynomial forms hidden, :func:`_old_exact_trial`
+  and :func:`_old_crossing_to_dict` (copies of ``exact_trial`` and ``crossing_to_dict`` before the change) in
+  place of the current ones;
 * ``expressions``: the current scan with the polynomial forms hidden (a result holding expressions): canceled
   expressions still, but floats from the isolating intervals and exact values built on access;
 * ``polynomials``: the current scan on the solver's :class:`~symbolic_ti.results.PolyFraction` forms. On a branch
@@ -54,6 +55,9 @@ from symbolic_ti import derive  # noqa: E402
 from symbolic_ti.analysis import crossings as C  # noqa: E402
 from symbolic_ti.analysis import polynomials as P  # noqa: E402
 from symbolic_ti.analysis.critical_report import Crossing  # noqa: E402
+from symbolic_ti.analysis.margin_crossings import UncertainCrossing  # noqa: E402
+from symbolic_ti.export import critical as export_critical  # noqa: E402
+from symbolic_ti.export.values import exact_value  # noqa: E402
 from symbolic_ti.analysis.roots import points_between, real_roots, separate, to_fraction  # noqa: E402
 from symbolic_ti.results import PolyFraction, Result  # noqa: E402
 
@@ -97,6 +101,16 @@ def _old_exact_trial(trial, num, den, sym, lo, hi, notes):  # type: ignore[no-un
             notes.append(f"the margin of ({trial[0]}, {trial[1]}) changes sign through a pole at "
                          f"{float(sp.N(value, 30)):.6g}")
     return tuple(crossings), signs[0] < 0
+
+
+def _old_crossing_to_dict(c: Crossing) -> dict[str, Any]:
+    """``export.critical.crossing_to_dict`` before (each value printed by ``str`` and ``latex`` twice)."""
+    out = {"trial": list(c.trial), "value": str(c.value), "value_latex": sp.latex(c.value),
+           "value_float": c.value_float, "direction": c.direction, "kind": c.kind,
+           "value_exact": exact_value(c.value, known_float=c.value_float)}
+    if isinstance(c, UncertainCrossing):
+        out["uncertain"] = True
+    return out
 
 
 def _forms_from_expressions(result: Result, sym: sp.Symbol) -> dict[tuple[int, int], PolyFraction]:
@@ -143,7 +157,8 @@ def run_case(name: str, family: str, n: int, exceptions: list[str], params: dict
         # a fresh result per route: no cached root, expression or cancel carries over
         res = solve()
         if route == "before":
-            ctx: Any = [_hide_forms(), mock.patch.object(C, "exact_trial", _old_exact_trial)]
+            ctx: Any = [_hide_forms(), mock.patch.object(C, "exact_trial", _old_exact_trial),
+                        mock.patch.object(export_critical, "crossing_to_dict", _old_crossing_to_dict)]
         elif route == "expressions":
             ctx = [_hide_forms()]
         else:
