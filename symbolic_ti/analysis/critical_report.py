@@ -117,8 +117,8 @@ class Crossing:
 
     @property
     def value(self) -> sp.Expr:
-        """The exact critical value (computed on first access when the report was built from the effective
-        ridge, see :func:`symbolic_ti.analysis.crossings.critical_values`)."""
+        """The exact critical value (an exact root's value is computed on first access, :class:`LazyRoot`; see
+        :func:`symbolic_ti.analysis.crossings.critical_values`)."""
         return _force(self, "_value")
 
     def has_short_form(self, max_chars: int | None = None) -> bool:

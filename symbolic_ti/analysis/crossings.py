@@ -157,7 +157,8 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
         path, scanning ``alpha`` with a rational ridge or ridgeless and a rational ``kappa_d``) reads every
         crossing off one integer polynomial per trial in the effective ridge gamma
         (:func:`symbolic_ti.analysis.gamma.margin_gammas`) and builds margins and exact values only when they
-        are accessed; n = 61, every trial, takes about a second instead of most of an hour. The two agree exactly (tests/test_critical.py).
+        are accessed; n = 61, every trial, takes about a second instead of most of an hour. The two agree
+        exactly (tests/test_critical.py).
 
     Returns
     -------
