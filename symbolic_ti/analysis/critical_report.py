@@ -57,7 +57,7 @@ class LazyRoot:
             return False
         if not self.brief and max_chars is None:
             return True
-        cs = r.minimal()[0]
+        cs = r._min if r._min is not None else r.minimal()[0]  # (minimal() would also find the root's index)
         if len(cs) - 1 <= 2:
             return True
         return False if self.brief else _text_floor(cs, self.symbol) <= int(max_chars)  # type: ignore[arg-type]
