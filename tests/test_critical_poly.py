@@ -216,3 +216,27 @@ def test_polynomial_path_equals_expression_path(case):
     kw = {} if interval is None else {"interval": interval}
     new = C.critical_values(r, scan, method="generic", **kw)
     _same(new, _expression_path(r, scan, **kw))
+
+
+def test_coefficient_trial_zeros_touch_and_pole_by_hand():
+    """``(x - 1/2)^2 (x - 1/3) / (x - 3/4)`` on (0, 1), signs worked out by hand: positive just above 0 (both
+    factors negative), ``to_error`` at 1/3, a touch at 1/2, ``to_correct`` through the pole at 3/4 (noted);
+    the same from the coefficient lists as from the expressions."""
+    from symbolic_ti.analysis.margin_crossings import exact_coefficient_trial, exact_trial
+
+    x = sp.Symbol("x")
+    num, den = sp.expand((x - sp.Rational(1, 2)) ** 2 * (x - sp.Rational(1, 3))), x - sp.Rational(3, 4)
+    coeffs = [[Fraction(int(c.p), int(c.q)) for c in sp.Poly(e, x).all_coeffs()] for e in (num, den)]
+    notes_a: list[str] = []
+    notes_b: list[str] = []
+    a = exact_coefficient_trial((1, 2), *coeffs, x, sp.Integer(0), sp.Integer(1), notes_a)
+    b = exact_trial((1, 2), num, den, x, sp.Integer(0), sp.Integer(1), notes_b)
+    for crossings, wrong in (a, b):
+        assert wrong is False
+        assert [(c.value, c.value_float, c.direction, c.kind) for c in crossings] == [
+            (sp.Rational(1, 3), 1 / 3, "to_error", "zero"), (sp.Rational(1, 2), 0.5, "touch", "zero"),
+            (sp.Rational(3, 4), 0.75, "to_correct", "pole")]
+    assert notes_a == notes_b == ["the margin of (1, 2) changes sign through a pole at 0.75"]
+    zero: list[str] = []
+    assert exact_coefficient_trial((1, 2), [Fraction(0)], [Fraction(1)], x, sp.Integer(0), sp.oo, zero) == ((), False)
+    assert zero == ["the margin of (1, 2) is identically zero"]
