@@ -1,8 +1,9 @@
 r"""The data of a critical-value report: crossings per trial, the failure order, notes.
 
-Plain data; :mod:`symbolic_ti.export.critical` renders it (text, LaTeX, JSON, notebook HTML). On the
-effective-ridge path (:func:`symbolic_ti.analysis.crossings.critical_values` with ``method="laplacian"``)
-margins and exact values are computed only on first access.
+Plain data; :mod:`symbolic_ti.export.critical` renders it (text, LaTeX, JSON, notebook HTML). Margins and exact
+values are computed only on first access (:class:`LazyRoot`), on the effective-ridge path
+(:func:`symbolic_ti.analysis.crossings.critical_values` with ``method="laplacian"``) and for the exact crossings
+of the generic path.
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ from typing import Any
 import sympy as sp
 
 from ..display import Rendered, render
-from .effective_ridge import root_alpha
 from .roots import RealRoot
 
-__all__ = ["Crossing", "TrialCritical", "CriticalReport", "DIRECTIONS", "LazyAlpha"]
+__all__ = ["Crossing", "TrialCritical", "CriticalReport", "DIRECTIONS", "LazyRoot"]
 
 Trial = tuple[int, int]
 
@@ -26,24 +26,55 @@ DIRECTIONS: tuple[str, ...] = ("to_error", "to_correct", "touch", "unknown")
 _MAX_FACTOR_DEGREE = 12  # a lazy root's exact value is judged short only if factoring up to this degree says so
 
 
-class LazyAlpha:
-    """The exact ``alpha* = (gamma* - 2 lambda') / (gamma* + 2)`` of a root in gamma, computed on call."""
+class LazyRoot:
+    """The exact value of a root (:meth:`symbolic_ti.analysis.roots.RealRoot.exact` in ``symbol``), or of its
+    image ``(a x + b) / (c x + d)`` under an increasing Moebius map (:meth:`~symbolic_ti.analysis.roots.RealRoot.image`),
+    computed on call.
 
-    def __init__(self, root: RealRoot, lam: sp.Rational) -> None:
-        self.root, self.lam = root, lam
+    Used by both paths of :func:`symbolic_ti.analysis.crossings.critical_values`: the effective-ridge path
+    (``alpha* = (gamma* - 2 lambda') / (gamma* + 2)`` of a root in gamma, ``brief=True``: a value of degree > 2
+    is judged long without looking at it) and the generic path (the root itself, judged long only when a lower
+    bound on the length of its text says so, :meth:`readable`).
+    """
+
+    def __init__(self, root: RealRoot, symbol: sp.Symbol, moebius: tuple[int, int, int, int] | None = None,
+                 brief: bool = False) -> None:
+        self.root, self.symbol, self.moebius, self.brief = root, symbol, moebius, brief
 
     def __call__(self) -> sp.Expr:
-        return root_alpha(self.root, self.lam)
+        if self.moebius is not None:
+            return self.root.image(*self.moebius, self.symbol)
+        return self.root.exact(self.symbol)
 
-    def readable(self) -> bool:
-        """Whether the exact value is short (rational or quadratic), deciding it cheaply: the polynomial is
-        factored only up to degree ``_MAX_FACTOR_DEGREE``."""
+    def readable(self, max_chars: int | None = None) -> bool:
+        """Whether the exact value may be short, decided without building it: rational or quadratic roots are;
+        with ``brief``, nothing else is (the polynomial is factored only up to degree ``_MAX_FACTOR_DEGREE``);
+        otherwise a ``CRootOf`` is not when its text is certainly longer than ``max_chars`` (:func:`_text_floor`)."""
         r = self.root
         if r.rational:
             return True
-        if r._min is None and len(r.poly) - 1 > _MAX_FACTOR_DEGREE:
+        if self.brief and r._min is None and len(r.poly) - 1 > _MAX_FACTOR_DEGREE:
             return False
-        return len(r.minimal()[0]) - 1 <= 2
+        if not self.brief and max_chars is None:
+            return True
+        cs = r._min if r._min is not None else r.minimal()[0]  # (minimal() would also find the root's index)
+        if len(cs) - 1 <= 2:
+            return True
+        return False if self.brief else _text_floor(cs, self.symbol) <= int(max_chars)  # type: ignore[arg-type]
+
+
+def _text_floor(cs: tuple[int, ...], symbol: sp.Symbol) -> int:
+    """A lower bound on ``len(str(CRootOf(p, k)))`` for the integer polynomial ``cs`` (degree >= 3) in ``symbol``.
+
+    sympy may divide the polynomial's coefficients by powers of an integer (``x -> b x``,
+    ``sympy.polys.polyroots.preprocess_roots``), so only what that keeps is counted: ``CRootOf(``, ``, k)``, the
+    digits of the leading coefficient, ``symbol`` (and ``**e``) in each nonzero term of degree ``e >= 1``, and the
+    three characters `` + `` or `` - `` between terms."""
+    d = len(cs) - 1
+    exps = [d - k for k, c in enumerate(cs) if c]
+    out = len("CRootOf(, 0)") + (len(str(cs[0])) + 1 if cs[0] != 1 else 0) + 3 * (len(exps) - 1)
+    name = len(str(symbol))
+    return out + sum(name + (2 + len(str(e)) if e >= 2 else 0) for e in exps if e >= 1)
 
 
 def _force(obj: Any, attr: str) -> Any:
@@ -86,15 +117,16 @@ class Crossing:
 
     @property
     def value(self) -> sp.Expr:
-        """The exact critical value (computed on first access when the report was built from the effective
-        ridge, see :func:`symbolic_ti.analysis.crossings.critical_values`)."""
+        """The exact critical value (an exact root's value is computed on first access, :class:`LazyRoot`; see
+        :func:`symbolic_ti.analysis.crossings.critical_values`)."""
         return _force(self, "_value")
 
-    def has_short_form(self) -> bool:
-        """False when the exact value is known, without computing it, to be an algebraic number of degree > 2
-        (a long ``CRootOf``, on the effective-ridge path); True otherwise."""
+    def has_short_form(self, max_chars: int | None = None) -> bool:
+        """False when the exact value is known, without computing it, to be long: an algebraic number of degree
+        > 2 on the effective-ridge path, a ``CRootOf`` whose text is certainly longer than ``max_chars`` on the
+        generic path (:meth:`LazyRoot.readable`); True otherwise."""
         v = self._value
-        return v.readable() if isinstance(v, LazyAlpha) else True
+        return v.readable(max_chars) if isinstance(v, LazyRoot) else True
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dictionary (:mod:`symbolic_ti.export.critical`)."""
@@ -128,7 +160,7 @@ class TrialCritical:
 
     @property
     def margin(self) -> sp.Expr:
-        """The exact margin ``g * f(i, j)``, canceled (built on first access on the Laplacian path)."""
+        """The exact margin ``g * f(i, j)``, canceled (built on first access where the scan did not need it)."""
         return _force(self, "_margin")
 
     @property

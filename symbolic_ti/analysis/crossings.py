@@ -10,7 +10,9 @@ semidefinite kernel with a positive ridge, but handled). Derived in docs/theory.
 :func:`critical_values` is the driver; the work is done by
 
 * :mod:`.parameters`: which parameter may be scanned, and on which interval;
-* :mod:`.margin_crossings`: the crossings of one margin, exactly with the real-root engine :mod:`.roots`
+* :mod:`.margin_crossings`: the crossings of one margin (its coefficients read off the solver's
+  :class:`~symbolic_ti.results.PolyFraction` when the result holds one, else from the canceled expression),
+  exactly with the real-root engine :mod:`.roots`
   (factoring over ZZ in FLINT, Descartes' rule of signs with exact bisection, exact signs at rational points
   between the roots: ``"to_error"`` for ``+`` to ``-``, ``"to_correct"`` for ``-`` to ``+``, ``"touch"`` for a
   zero of even multiplicity), certified for irrational coefficients (:mod:`.roots_numeric`: exact
@@ -34,12 +36,14 @@ from ..arguments import parse_interval, resolve_trials
 from ..errors import ParameterError
 from ..progress import Progress
 from ..results import Result
-from .critical_report import DIRECTIONS, CriticalReport, Crossing, LazyAlpha, TrialCritical
-from .effective_ridge import root_alpha_float
+from .. import symbols as S
+from .critical_report import DIRECTIONS, CriticalReport, Crossing, LazyRoot, TrialCritical
+from .effective_ridge import alpha_map, root_alpha_float
 from .gamma import margin_gammas
-from .margin_crossings import (UncertainCrossing, exact_trial, numeric_trial, rational_coefficients,
-                               ridgeless_notes, symbolic_trial)
+from .margin_crossings import (UncertainCrossing, exact_coefficient_trial, exact_trial, fraction_coefficients,
+                               numeric_trial, rational_coefficients, ridgeless_notes, symbolic_trial)
 from .parameters import check_parameter, joint_range
+from .roots import to_fraction
 from .roots_numeric import NUMERIC_DPS
 
 # names this module had before the split (symbolic_ti 0.1), importable from here as before
@@ -55,6 +59,17 @@ Trial = tuple[int, int]
 
 def _canceled_margin(result: Result, t: Trial) -> sp.Expr:
     return sp.cancel(sp.together(result.margin(*t)))
+
+
+def _fraction_margin(result: Result, t: Trial, sym: sp.Symbol) -> tuple[Any, Any] | None:
+    """The margin ``g * f(t)`` as rational coefficient lists in ``sym`` read off the solver's
+    :class:`~symbolic_ti.results.PolyFraction` (:func:`.margin_crossings.fraction_coefficients`), or ``None``
+    (no polynomial form, or another parameter or an irrational constant occurs in it)."""
+    form = result.fraction(*t)
+    g = result.task.ground_truth(t)
+    if form is None or g is None:
+        return None
+    return fraction_coefficients(form, sym, to_fraction(g))
 
 
 def _laplacian_applies(result: Result, name: str, sym: sp.Symbol) -> bool:
@@ -104,7 +119,8 @@ def _laplacian_trials(result: Result, chosen: list[Trial], lo: sp.Expr, hi: sp.E
                 continue
             inside.append((root, r.direction))
         crossings = tuple(
-            Crossing(t, LazyAlpha(root, lam), root_alpha_float(root, lam), direction, "zero")
+            Crossing(t, LazyRoot(root, S.alpha, alpha_map(lam), brief=True), root_alpha_float(root, lam), direction,
+                     "zero")
             for root, direction in sorted(inside, key=lambda e: root_alpha_float(e[0], lam)))
         out.append(TrialCritical(t, tg.category, margin, crossings, start))
     return out
@@ -133,12 +149,16 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
         Trials to analyse; default every trial with a margin (training trials and test trials with ground
         truth). A single pair ``(i, j)`` is accepted.
     method : {"auto", "generic", "laplacian"}
-        ``"generic"`` isolates the roots of each canceled margin. ``"laplacian"`` (chosen by ``"auto"`` when it
-        applies: an exchangeable result on the Laplacian path, scanning ``alpha`` with a rational ridge or
-        ridgeless and a rational ``kappa_d``) reads every crossing off one integer polynomial per trial in the
-        effective ridge gamma (:func:`symbolic_ti.analysis.gamma.margin_gammas`) and builds margins and exact
-        values only when they are accessed; n = 61, every trial, takes about a second instead of most of an
-        hour. The two agree exactly (tests/test_critical.py).
+        ``"generic"`` isolates the roots of each canceled margin: its univariate coefficients are read off
+        the solver's polynomial form (:meth:`symbolic_ti.results.Result.fraction`) when there is one and no
+        other parameter or irrational constant occurs in it, else the margin is built as an expression and
+        canceled; each crossing's float comes from its isolating interval and its exact value is built on first
+        access. ``"laplacian"`` (chosen by ``"auto"`` when it applies: an exchangeable result on the Laplacian
+        path, scanning ``alpha`` with a rational ridge or ridgeless and a rational ``kappa_d``) reads every
+        crossing off one integer polynomial per trial in the effective ridge gamma
+        (:func:`symbolic_ti.analysis.gamma.margin_gammas`) and builds margins and exact values only when they
+        are accessed; n = 61, every trial, takes about a second instead of most of an hour. The two agree
+        exactly (tests/test_critical.py).
 
     Returns
     -------
@@ -215,9 +235,14 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
             chosen = []
         for done, t in enumerate(chosen):
             progress.update(step, done, len(chosen))
-            margin = sp.cancel(sp.together(result.margin(*t)))
-            num, den = sp.fraction(margin)
+            coeffs = _fraction_margin(result, t, sym)
             start: bool | None = None
+            if coeffs is not None:  # the solver's polynomials: no expression built or canceled
+                crossings, start = exact_coefficient_trial(t, *coeffs, sym, lo, hi, notes)
+                out.append(TrialCritical(t, cats[t], partial(_canceled_margin, result, t), crossings, start))
+                continue
+            margin = _canceled_margin(result, t)
+            num, den = sp.fraction(margin)
             if margin.free_symbols - {sym}:
                 crossings = symbolic_trial(t, num, sym, lo, hi, notes)
                 all_exact = False

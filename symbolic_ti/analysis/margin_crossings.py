@@ -14,22 +14,26 @@ certified is an :class:`UncertainCrossing`, never a crossing), other symbolic pa
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
 
-from ..results import Result
+from ..results import PolyFraction, Result
 from . import polynomials as P
-from .critical_report import Crossing
+from .critical_report import Crossing, LazyRoot
+from .isolation import isolate
 from .roots import RealRoot, points_between, real_roots, separate, to_fraction
 from .roots_ball import MAX_PREC
 from .roots_numeric import UnsupportedNumber, numeric_sign_changes
 
-__all__ = ["exact_trial", "numeric_trial", "symbolic_trial", "ridgeless_notes", "rational_coefficients",
-           "root_text", "UncertainCrossing"]
+__all__ = ["exact_trial", "exact_coefficient_trial", "fraction_coefficients", "numeric_trial", "symbolic_trial",
+           "ridgeless_notes", "rational_coefficients", "nearest_float", "root_text", "UncertainCrossing"]
 
 Trial = tuple[int, int]
+#: A univariate polynomial with rational coefficients, highest degree first.
+Coeffs = Sequence[sp.Rational | Fraction | int]
 
 
 @dataclass(frozen=True)
@@ -41,9 +45,20 @@ class UncertainCrossing(Crossing):
     uncertain: bool = True
 
 
-def root_text(r: RealRoot, sym: sp.Symbol) -> str:
-    """The root to six significant digits (from its exact value evaluated to 30 digits)."""
-    return f"{float(sp.N(r.exact(sym), 30)):.6g}"
+def nearest_float(r: RealRoot) -> float:
+    """The float nearest to the root: its isolating interval is refined by exact bisection until both ends round
+    to the same float (rounding is monotone, so the root rounds to it too). The same number as the 30-digit
+    value of its exact form rounded to a float, without building that form."""
+    while True:
+        lo, hi = float(r.s), float(r.t)
+        if lo == hi:
+            return lo
+        r.refine()
+
+
+def root_text(r: RealRoot, sym: sp.Symbol | None = None) -> str:
+    """The root to six significant digits (:func:`nearest_float`; ``sym`` is not used, kept for old callers)."""
+    return f"{nearest_float(r):.6g}"
 
 
 def rational_coefficients(num: sp.Expr, den: sp.Expr, sym: sp.Symbol) -> bool:
@@ -55,31 +70,92 @@ def rational_coefficients(num: sp.Expr, den: sp.Expr, sym: sp.Symbol) -> bool:
     return True
 
 
+def fraction_coefficients(form: PolyFraction, sym: sp.Symbol, scale: int | Fraction = 1) -> tuple[Coeffs, Coeffs] | None:
+    """Numerator and denominator of ``scale * form`` as rational coefficient lists in ``sym`` (highest degree
+    first), read off the terms of the solver's canceled :class:`~symbolic_ti.results.PolyFraction` without
+    building an expression; ``None`` when another generator (a symbol or an irrational constant such as ``pi``)
+    occurs with a nonzero exponent, where the caller takes the expression path."""
+    k = form.gens.index(sym) if sym in form.gens else -1
+    out = []
+    for terms, factor in ((form.num, Fraction(scale)), (form.den, Fraction(1))):
+        by_degree: dict[int, Fraction] = {}
+        for exps, c in terms.items():
+            if any(e for pos, e in enumerate(exps) if pos != k):
+                return None
+            d = exps[k] if k >= 0 else 0
+            by_degree[d] = by_degree.get(d, Fraction(0)) + factor * c
+        top = max(by_degree, default=0)
+        out.append([by_degree.get(d, Fraction(0)) for d in range(top, -1, -1)])
+    return out[0], out[1]
+
+
 def _end(x: sp.Expr) -> Fraction | None:
     return None if x in (sp.oo, -sp.oo) else to_fraction(x)
 
 
-def _roots_inside(poly: sp.Poly, lo: Fraction | None, hi: Fraction | None) -> list[RealRoot]:
-    """The distinct real roots of a polynomial over QQ in ``(lo, hi)``, sorted, isolated away from the ends."""
-    if poly.degree() <= 0:
+def _roots_inside(cs: P.IntPoly, lo: Fraction | None, hi: Fraction | None) -> list[RealRoot]:
+    """The distinct real roots in ``(lo, hi)`` of a nonzero integer polynomial, sorted, isolated away from the
+    ends.
+
+    Only the roots inside are isolated: each irreducible factor ``g`` (FLINT) of degree >= 2 is sent by the
+    increasing Moebius map ``y = (x - lo) / (hi - x)`` (``y = x - lo`` when ``hi = oo``) of ``(lo, hi)`` onto
+    ``(0, oo)`` (:func:`symbolic_ti.analysis.polynomials.moebius_transform`, an irreducible polynomial of the same
+    degree), its positive roots are isolated (:func:`symbolic_ti.analysis.isolation.isolate`) and the intervals
+    mapped back, where ``g`` changes sign as its image does. Measured on the margins of the geometric n = 13 rho
+    scan, about 7 times faster than isolating every real root and keeping those inside."""
+    if len(cs) <= 1:
         return []
-    _, cs = P.from_rationals(poly.all_coeffs())
-    return separate([r for r, _ in real_roots(cs)], lo, hi)
+    if lo is None:
+        return separate([r for r, _ in real_roots(cs)], lo, hi)
+    p, q = lo.numerator, lo.denominator
+    a, b, c, d = (q, -p, 0, q) if hi is None else (q, -p, -hi.denominator, hi.numerator)
+    found: list[RealRoot] = []
+    for g, _ in P.factor(cs)[1]:
+        if len(g) == 2:
+            x = Fraction(-g[1], g[0])
+            if lo < x and (hi is None or x < hi):
+                found.append(RealRoot(g, x, x))
+            continue
+        back = [(Fraction(d * ys - b) / (a - c * ys), Fraction(d * yt - b) / (a - c * yt))
+                for ys, yt in isolate(P.moebius_transform(g, a, b, c, d), positive=True)]
+        found += [RealRoot(g, s, t, minimal=True) for s, t in back]
+    return separate(found, lo, hi)
+
+
+def _strip(coeffs: Coeffs) -> Coeffs:
+    """The coefficient list without leading zeros."""
+    k = 0
+    while k < len(coeffs) and coeffs[k] == 0:
+        k += 1
+    return list(coeffs[k:])
 
 
 def exact_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
                 notes: list[str]) -> tuple[tuple[Crossing, ...], bool]:
     """Exact crossings in ``(lo, hi)`` of the margin ``num / den`` (rational coefficients in ``sym``) and whether it
-    is negative just above ``lo``; notes on identically zero margins and poles are appended to ``notes``."""
-    pn, pd = sp.Poly(num, sym, domain="QQ"), sp.Poly(den, sym, domain="QQ")
-    if pn.is_zero:
+    is negative just above ``lo`` (:func:`exact_coefficient_trial` on their coefficients)."""
+    cn = sp.Poly(num, sym, domain="QQ").all_coeffs()
+    cd = sp.Poly(den, sym, domain="QQ").all_coeffs()
+    return exact_coefficient_trial(trial, cn, cd, sym, lo, hi, notes)
+
+
+def exact_coefficient_trial(trial: Trial, num: Coeffs, den: Coeffs, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
+                            notes: list[str]) -> tuple[tuple[Crossing, ...], bool]:
+    """Exact crossings in ``(lo, hi)`` of the margin ``num / den``, given as coprime polynomials in ``sym`` by their
+    rational coefficients (highest degree first), and whether it is negative just above ``lo``; notes on
+    identically zero margins and poles are appended to ``notes``.
+
+    Each crossing's float is :func:`nearest_float` of its root and its exact value (:meth:`RealRoot.exact`) is
+    built on first access (:class:`~symbolic_ti.analysis.critical_report.LazyRoot`)."""
+    num, den = _strip(num), _strip(den)
+    if not num:
         notes.append(f"the margin of ({trial[0]}, {trial[1]}) is identically zero")
         return (), False
-    (c_num, p_num), (c_den, p_den) = P.from_rationals(pn.all_coeffs()), P.from_rationals(pd.all_coeffs())
+    (c_num, p_num), (c_den, p_den) = P.from_rationals(num), P.from_rationals(den)
     a, b = _end(lo), _end(hi)
     kinds: dict[int, str] = {}
     found: list[RealRoot] = []
-    for poly, kind in ((pn, "zero"), (pd, "pole")):
+    for poly, kind in ((p_num, "zero"), (p_den, "pole")):
         for r in _roots_inside(poly, a, b):
             kinds[id(r)] = kind
             found.append(r)
@@ -99,15 +175,14 @@ def exact_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo: sp
         if left == right:
             if kind == "pole":
                 notes.append(f"the margin of ({trial[0]}, {trial[1]}) has a pole without sign change at "
-                             f"{root_text(r, sym)}")
+                             f"{root_text(r)}")
                 continue
             direction = "touch"
         else:
             direction = "to_error" if left > 0 else "to_correct"
-        value = r.exact(sym)
-        crossings.append(Crossing(trial, value, float(sp.N(value, 30)), direction, kind))
+        crossings.append(Crossing(trial, LazyRoot(r, sym), nearest_float(r), direction, kind))
         if kind == "pole":
-            notes.append(f"the margin of ({trial[0]}, {trial[1]}) changes sign through a pole at {root_text(r, sym)}")
+            notes.append(f"the margin of ({trial[0]}, {trial[1]}) changes sign through a pole at {root_text(r)}")
     return tuple(crossings), signs[0] < 0
 
 
@@ -191,8 +266,8 @@ def ridgeless_notes(result: Result, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr, no
                          "at its roots solve again with the value set")
             continue
         if rational_coefficients(cond, sp.Integer(1), sym):
-            roots = [(r.exact(sym), root_text(r, sym)) for r in
-                     _roots_inside(sp.Poly(cond, sym, domain="QQ"), _end(lo), _end(hi))]
+            _, cs = P.from_rationals(sp.Poly(cond, sym, domain="QQ").all_coeffs())
+            roots = [(r.exact(sym), root_text(r)) for r in _roots_inside(cs, _end(lo), _end(hi))]
         else:
             got = numeric_sign_changes(sp.Poly(cond, sym).all_coeffs(), [sp.Integer(1)], lo, hi, sym)
             roots = [(c.value, f"{c.value_float:.6g}") for c in (got[0] if got else [])]

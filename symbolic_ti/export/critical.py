@@ -20,7 +20,7 @@ from ..arguments import RIDGE_NAMES
 from ..display import renderer
 from .notebook import _CELL, _WRONG, _e, _table
 from .text import column_width
-from .values import exact_value, meta_block
+from .values import LARGE_SREPR, exact_value, meta_block
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "critical_to_text", "critical_to_latex", "critical_to_dict",
            "critical_to_html", "crossing_to_dict", "trial_critical_to_dict"]
@@ -41,14 +41,18 @@ _MAX_EXACT_TEXT = 120  # text reports show an exact value only up to this many c
 def crossing_to_dict(c: Crossing) -> dict[str, Any]:
     """JSON-ready dictionary of a crossing: the exact value as text, LaTeX and expression object, its float,
     direction and kind; ``"uncertain": true`` for a root that was not certified (then not a crossing)."""
+    exact = exact_value(c.value, known_float=c.value_float)
+    # exact_value prints str() and sp.latex() of an expression whose srepr is short: reuse them (printing a long
+    # CRootOf dominates the JSON of a report); a long one keeps sympy's term order there, so print it again here
+    short = exact if exact is not None and "srepr" in exact and len(exact["srepr"]) <= LARGE_SREPR else None
     out = {
         "trial": list(c.trial),
-        "value": str(c.value),
-        "value_latex": sp.latex(c.value),
+        "value": short["text"] if short else str(c.value),
+        "value_latex": short["latex"] if short else sp.latex(c.value),
         "value_float": c.value_float,
         "direction": c.direction,
         "kind": c.kind,
-        "value_exact": exact_value(c.value, known_float=c.value_float),
+        "value_exact": exact,
     }
     if isinstance(c, UncertainCrossing):
         out["uncertain"] = True
@@ -94,7 +98,7 @@ def critical_to_dict(report: CriticalReport, margins: bool = True) -> dict[str, 
 def _exact_text(c: Crossing) -> str:
     """`` [exact value]`` for the text report, or ``""`` when it is an integer or too long to read (a ``CRootOf``
     of high degree: then ``--format json`` or ``report.trial(i, j)`` has it)."""
-    if not c.has_short_form():
+    if not c.has_short_form(_MAX_EXACT_TEXT):
         return " [algebraic; exact value in --format json]"
     v = c.value
     if v.is_Integer:
