@@ -299,12 +299,13 @@ def factor(cs: IntPoly) -> tuple[int, list[tuple[IntPoly, int]]]:
 def from_rationals(coeffs: Sequence[sp.Rational | int | Fraction]) -> tuple[Fraction, IntPoly]:
     """``(c, p)`` with ``coeffs = c * p``, ``p`` primitive with a positive leading coefficient (nonzero input,
     highest degree first)."""
-    fr = [Fraction(int(sp.Rational(x).p), int(sp.Rational(x).q)) for x in coeffs]
+    fr = [x if isinstance(x, Fraction) else Fraction(x) if isinstance(x, int)
+          else Fraction(int(sp.Rational(x).p), int(sp.Rational(x).q)) for x in coeffs]
     while fr and fr[0] == 0:
         fr.pop(0)
     lcm = 1
     for x in fr:
         lcm = math.lcm(lcm, x.denominator)
-    ints = [int(x * lcm) for x in fr]
+    ints = [x.numerator * (lcm // x.denominator) for x in fr]
     p = primitive(ints)
     return Fraction(ints[0], lcm * p[0]), p
