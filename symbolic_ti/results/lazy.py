@@ -9,6 +9,7 @@ is built only when one is asked for (``Result.f``). Both names are importable fr
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any
@@ -64,6 +65,12 @@ class PolyFraction:
     def __neg__(self) -> PolyFraction:
         return self._base or PolyFraction(self.gens, _negate(self.polys[0]), self.polys[1], negated=True, base=self)
 
+    def opposite(self) -> PolyFraction:
+        """``(-N) / D`` as a form of its own: its :meth:`as_expr` is the tree of ``-N`` over ``D`` (the tree of a
+        prediction solved directly, e.g. ``f(j, i)`` of a dense system), where ``-f`` keeps sympy's tree of
+        ``-f``. The same value."""
+        return PolyFraction(self.gens, _negate(self.polys[0]), self.polys[1])
+
     def target_minus(self, y: int) -> PolyFraction:
         """``y - N / D = (y D - N) / D``, canceled (a common factor of it and ``D`` would divide ``N``)."""
         if not any(type(p) is dict for p in self.polys):  # (a sympy PolyElement is a dict subclass)
@@ -114,17 +121,23 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
     free_symbols : tuple of Symbols
         Symbols the predictions may contain (known without building them).
     antisymmetric : bool, default True
-        Whether ``f(j, i) = -f(i, j)`` (then ``f(j, i)`` is ``-f(i, j)``, sympy's tree of the negation).
+        Whether ``f(j, i) = -f(i, j)``; then ``f(j, i)`` is ``negate(f(i, j))``.
+    negate : callable, optional
+        Makes ``f(j, i)`` from ``f(i, j)`` when ``antisymmetric``. Default ``-f`` (for a PolyFraction, the
+        form whose expression is sympy's tree of ``-f``, as the Laplacian path always built it); the dense
+        FLINT paths give :meth:`PolyFraction.opposite`, the tree of the direct solve they replace.
     """
 
     def __init__(self, trials: tuple[Trial, ...], compute: Callable[[int, int], Any],
-                 free_symbols: tuple[sp.Symbol, ...], antisymmetric: bool = True) -> None:
+                 free_symbols: tuple[sp.Symbol, ...], antisymmetric: bool = True,
+                 negate: Callable[[Any], Any] = operator.neg) -> None:
         self._trials = tuple(trials)
         self._keys = frozenset(self._trials)
         self._compute = compute
         self._cache: dict[Trial, Any] = {}
         self.free_symbols = tuple(free_symbols)
         self.antisymmetric = bool(antisymmetric)
+        self._negate = negate
 
     def _form(self, trial: Trial) -> Any:
         if trial not in self._keys:
@@ -135,7 +148,7 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
             else:
                 i, j = min(trial), max(trial)
                 v = self._cache[(i, j)] = self._compute(i, j)
-                self._cache[(j, i)] = -v
+                self._cache[(j, i)] = self._negate(v)
         return self._cache[trial]
 
     def __getitem__(self, trial: Trial) -> sp.Expr:

@@ -25,8 +25,9 @@ from ..families.base import Family
 from ..gram import GramSystem, build_system, is_swap_invariant
 from ..results import LazyPredictions, Result, register_substitution
 from ..task import Task
-from .dense import condition_factors, predict_ridge, predict_ridgeless_pinv, ridgeless_limit, uses_flint
-from . import algebraic, flint_backend, rational, substitute
+from .dense import (condition_factors, flint_applies, lazy_predictions, lazy_ridgeless_limit, predict_ridge,
+                    predict_ridgeless_pinv, ridgeless_limit, uses_flint)
+from . import algebraic, rational, substitute
 from .laplacian import laplacian_predictor
 
 __all__ = ["solve", "RIDGELESS"]
@@ -133,26 +134,22 @@ def solve(
             values = _rational_values(system) or predict_ridgeless_pinv(system)
         else:
             system = build_system(task, family, S.ridge, halved)
+            if flint_applies(system):  # the limit in FLINT, closed forms kept as polynomials (issue 17)
+                lazy, conditions = lazy_ridgeless_limit(system)
+                return Result(task=task, family=family, ridge=lam, predictions=lazy, method=f"{chosen}/limit",
+                              ridgeless_conditions=conditions, seconds=time.perf_counter() - start)
             pairs = [ridgeless_limit(v, S.ridge) for v in predict_ridge(system)]
             values = [v for v, _ in pairs]
             conditions = condition_factors([c for _, c in pairs])
     else:
         rmethod = None
         system = build_system(task, family, lam, halved)
-        if halved and uses_flint(system):  # closed forms built on access; f(j, i) = -f(i, j) when halved
-            index = {t: k for k, t in enumerate(system.queries)}
-            try:
-                compute = flint_backend.solve_predictions(system.gram, system.ridge, system.targets, system.cross,
-                                                          lazy=True)
-            except ZeroDivisionError:
-                raise SolveError("the ridge system K + lambda I is singular at this ridge") from None
-            lazy = LazyPredictions(task.trials, lambda i, j: compute(index[(i, j)]),
-                                   tuple(set(family.free_symbols) | set(lam.free_symbols)))
-            return Result(task=task, family=family, ridge=lam, predictions=lazy, method="halved/flint",
+        if flint_applies(system):  # closed forms built on access; f(j, i) = -f(i, j) when halved
+            lazy = lazy_predictions(system, tuple(set(family.free_symbols) | set(lam.free_symbols)))
+            return Result(task=task, family=family, ridge=lam, predictions=lazy,
+                          method=f"{chosen}/flint" if uses_flint(system) else chosen,
                           ridgeless_conditions=(), seconds=time.perf_counter() - start)
         values = _rational_values(system) or predict_ridge(system)
-        if uses_flint(system):
-            rmethod = "flint"
     preds = dict(zip(system.queries, values, strict=True))
     return Result(
         task=task,
