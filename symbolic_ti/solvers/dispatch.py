@@ -8,7 +8,10 @@ For the ridgeless limit, ``ridgeless_method="auto"`` is ``"pinv"`` (normal equat
 numeric, and ``"limit"`` (symbolic ridge, then lambda -> 0+ from the lowest-order terms) when parameters remain
 symbolic, because only it also returns where the generic formulas hold. When every parameter and the ridge are
 rational numbers, the chosen method solves over QQ in FLINT (:mod:`symbolic_ti.solvers.rational`), with the
-same values. Each checks the other in the tests. Timings: benchmarks/bench_solve.py, docs/performance.md.
+same values. Each checks the other in the tests. On the dense paths, a system whose entries are polynomials over
+QQ (a parameter or the ridge symbolic) is solved in FLINT and its closed forms are kept as polynomials, built on
+access (:func:`symbolic_ti.solvers.dense.lazy_predictions`, :func:`~symbolic_ti.solvers.dense.lazy_ridgeless_limit`;
+issue 17). Timings: benchmarks/bench_solve.py, benchmarks/bench_dense_poly.py, docs/performance.md.
 """
 
 from __future__ import annotations
@@ -171,5 +174,5 @@ def _rational_values(system: GramSystem) -> list[sp.Expr] | None:
         raise SolveError("the ridge system K + lambda I is singular at this ridge") from None
 
 
-# Result.subs solves again through this (results.py does not import the solvers; see symbolic_ti.results).
+# Result.subs solves again through this (symbolic_ti.results does not import the solvers; see its docstring).
 register_substitution(functools.partial(substitute.subs, solve=solve))

@@ -10,8 +10,10 @@ is divided by its gcd with the determinant. The algorithm is the one of
 docs/performance.md#geometric-family-symbolic-item-geometry. The sympy path stays available (``backend="sympy"``) and the tests
 compare the two.
 
-Used automatically by :func:`symbolic_ti.solvers.dense.predict_ridge` when python-flint is installed and the
-Gram matrix lies in a polynomial ring over ZZ or QQ.
+Used by the dispatcher through :func:`symbolic_ti.solvers.dense.lazy_predictions` and
+:func:`~symbolic_ti.solvers.dense.lazy_ridgeless_limit` whenever python-flint is installed and the Gram matrix
+lies in a polynomial ring over ZZ or QQ with at least one generator (the closed forms stay FLINT polynomials,
+:class:`Solution`), and by :func:`symbolic_ti.solvers.dense.predict_ridge` (sympy expressions) for two or more.
 """
 
 from __future__ import annotations
