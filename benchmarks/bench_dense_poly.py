@@ -15,14 +15,15 @@ Each case runs twice in this process: ``new``, the library as it is (the FLINT s
 :class:`~symbolic_ti.results.PolyFraction`s built on access), and ``old``, the dispatcher with
 ``flint_applies`` switched off, which is exactly the path before (``predict_ridge``: sympy's DomainMatrix
 ``solve_den`` and field cancellation for one generator, FLINT then sympy ``Expr`` for several;
-``ridgeless_limit`` and ``condition_factors`` on sympy expressions). CPU seconds (``time.process_time``):
+``ridgeless_limit`` and ``condition_factors`` on sympy expressions). The kernel memo shared by the swap check and
+the system (``gram.Kernel``) is in both. CPU seconds (``time.process_time``):
 
 - ``derive``: the solve; ``build``: every closed form as the solver keeps it (``Result.build_all()``; the old
   path has built every Expr in ``derive`` already); ``expr``: ``Result.f`` on every ordered trial (the Expr a
   user asks for; built lazily from the PolyFraction in the new path);
 - ``total``: derive + build (+ expr where noted); ratios old / new.
 
-Checks (outside the timed regions): every ``Result.f`` of the two is the same sympy tree (``==``), the ridgeless
+sympy's cache is cleared before each run. Checks (outside the timed regions): every ``Result.f`` of the two is the same sympy tree (``==``), the ridgeless
 conditions are the same tuple, the critical command prints the same text. Exit status 1 otherwise. ``--output``
 writes the numbers as JSON (atomically); the markdown table goes to stdout.
 """
@@ -41,6 +42,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sympy.core.cache import clear_cache  # noqa: E402
 
 from symbolic_ti import derive  # noqa: E402
 from symbolic_ti.cli import app  # noqa: E402
@@ -78,6 +81,7 @@ def derive_case(name: str) -> tuple[dict[str, Any], bool]:
     row: dict[str, Any] = {"case": name}
     results = {}
     for label in ("new", "old"):
+        clear_cache()  # sympy's cache: neither run reuses the other's expressions
         with old_path(label == "old"):
             d, r = _cpu(lambda: derive(n, exc, **kw))
             b, _ = _cpu(r.build_all)
@@ -99,6 +103,7 @@ def critical_case() -> tuple[dict[str, Any], bool]:
     row: dict[str, Any] = {"case": "critical15"}
     texts = {}
     for label in ("new", "old"):
+        clear_cache()
         out = io.StringIO()
         with old_path(label == "old"), contextlib.redirect_stdout(out):
             c, code = _cpu(lambda: app.main(CRITICAL_ARGS))

@@ -99,14 +99,15 @@ def solve(
     if point and not family.exchangeable:  # issue 16: irrational algebraic values, solvers/algebraic.py
         return algebraic.solve_at_algebraic(task, family, lam, point, solve, method)
     start = time.perf_counter()
+    kernel = functools.cache(family.kernel)  # the swap check and the system read the same entries
     if method == "auto":
         if family.exchangeable and (lam is not None or ridgeless_method == "auto"):
             chosen = "laplacian"
         else:
-            chosen = "halved" if family.swap_invariant and is_swap_invariant(task, family) else "full"
+            chosen = "halved" if family.swap_invariant and is_swap_invariant(task, family, kernel) else "full"
     else:
         chosen = method
-        if chosen == "halved" and not is_swap_invariant(task, family):
+        if chosen == "halved" and not is_swap_invariant(task, family, kernel):
             raise SolveError(f"method 'halved' needs a swap-invariant kernel; {family.describe()} is not")
         if chosen == "laplacian" and not family.exchangeable:
             raise SolveError(f"method 'laplacian' needs an exchangeable kernel; {family.describe()} is not")
@@ -133,10 +134,10 @@ def solve(
         if rmethod == "auto":
             rmethod = "limit" if family.free_symbols else "pinv"
         if rmethod == "pinv":
-            system = build_system(task, family, None, halved)
+            system = build_system(task, family, None, halved, kernel=kernel)
             values = _rational_values(system) or predict_ridgeless_pinv(system)
         else:
-            system = build_system(task, family, S.ridge, halved)
+            system = build_system(task, family, S.ridge, halved, kernel=kernel)
             if flint_applies(system):  # the limit in FLINT, closed forms kept as polynomials (issue 17)
                 lazy, conditions = lazy_ridgeless_limit(system)
                 return Result(task=task, family=family, ridge=lam, predictions=lazy, method=f"{chosen}/limit",
@@ -146,7 +147,7 @@ def solve(
             conditions = condition_factors([c for _, c in pairs])
     else:
         rmethod = None
-        system = build_system(task, family, lam, halved)
+        system = build_system(task, family, lam, halved, kernel=kernel)
         if flint_applies(system):  # closed forms built on access; f(j, i) = -f(i, j) when halved
             lazy = lazy_predictions(system, tuple(set(family.free_symbols) | set(lam.free_symbols)))
             return Result(task=task, family=family, ridge=lam, predictions=lazy,
