@@ -25,7 +25,8 @@ import sympy as sp
 
 from ..results import PolyFraction
 
-__all__ = ["available", "fraction_free_solve", "Solution", "solve_predictions", "canceled", "as_form", "factor_list"]
+__all__ = ["available", "fraction_free_solve", "Solution", "solve_predictions", "canceled", "as_form", "factor_list",
+           "poly_expr"]
 
 _flint: Any
 try:  # python-flint is a dependency, but keep the library importable if a platform lacks its wheel
@@ -249,9 +250,10 @@ def factor_list(expr: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]] | No
     ctx = _flint.fmpz_mpoly_ctx.get(tuple(s.name for s in syms), "lex")
     fp = ctx.from_dict({m: int(c.p) * (lcm // int(c.q)) for m, c in terms})
     content, facs = fp.factor()
-    out = []
-    for f, k in facs:
-        d = f.to_dict()
-        out.append((sp.Add(*[sp.Integer(int(c)) * sp.Mul(*[s ** e for s, e in zip(syms, m, strict=True)]) for m, c in d.items()]),
-                    int(k)))
-    return sp.Rational(int(content), lcm), out
+    return sp.Rational(int(content), lcm), [(poly_expr(f, tuple(syms)), int(k)) for f, k in facs]
+
+
+def poly_expr(p: Any, gens: tuple[sp.Expr, ...]) -> sp.Expr:
+    """A FLINT integer polynomial in ``gens`` (its context's order) as an expanded sympy expression."""
+    return sp.Add(*[sp.Integer(int(c)) * sp.Mul(*[g**e for g, e in zip(gens, m, strict=True) if e])
+                    for m, c in p.to_dict().items()])

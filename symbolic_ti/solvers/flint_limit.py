@@ -22,7 +22,7 @@ import sympy as sp
 from ..errors import SolveError
 from ..progress import Progress
 from ..results import PolyFraction
-from .flint_backend import Solution, as_form, canceled
+from .flint_backend import Solution, as_form, canceled, poly_expr
 
 __all__ = ["limit_fraction", "ridgeless_limits", "flint_condition_factors"]
 
@@ -140,12 +140,6 @@ def flint_condition_factors(conditions: list[Any], gens: tuple[sp.Symbol, ...]) 
             fs = fac.project_to_context(sorted_ctx) if sorted_ctx is not ctx else fac
             if fs.leading_coefficient() < 0:
                 fac = -fac
-            expr = _expr(fac, gens)
+            expr = poly_expr(fac, gens)
             seen.setdefault(str(expr), expr)
     return tuple(seen[key] for key in sorted(seen))
-
-
-def _expr(p: Any, gens: tuple[sp.Symbol, ...]) -> sp.Expr:
-    """A FLINT integer polynomial in ``gens`` as an expanded sympy expression."""
-    return sp.Add(*[sp.Integer(int(c)) * sp.Mul(*[g**e for g, e in zip(gens, m, strict=True) if e])
-                    for m, c in p.to_dict().items()])
