@@ -12,6 +12,7 @@ and every prediction is ``f(t) = sum_p c_p (K(t, p) - K(t, swap p))``. See docs/
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import sympy as sp
@@ -22,7 +23,12 @@ from sympy.polys.matrices import DomainMatrix
 from .families.base import Family, Trial
 from .task import Task
 
-__all__ = ["GramSystem", "build_system", "system_entries", "is_swap_invariant", "swap"]
+__all__ = ["GramSystem", "build_system", "system_entries", "is_swap_invariant", "swap", "Kernel"]
+
+#: ``kernel(a, b) -> K(a, b)``, exact: ``Family.kernel``, or a memo of it shared by :func:`is_swap_invariant`
+#: and :func:`build_system` (the solver passes ``functools.cache(family.kernel)``: the check reads every entry
+#: the system needs, so the system is built without computing a kernel value twice).
+Kernel = Callable[[Trial, Trial], sp.Expr]
 
 
 def swap(t: Trial) -> Trial:
@@ -84,26 +90,34 @@ def _common_domain(exprs: list[sp.Expr]) -> tuple[Domain, list]:
         return dom, elems
 
 
-def is_swap_invariant(task: Task, family: Family) -> bool:
+def is_swap_invariant(task: Task, family: Family, kernel: Kernel | None = None) -> bool:
     """Check ``K(swap a, swap b) == K(a, b)`` exactly for every trial ``a`` and every training trial ``b``.
 
     This is what the antisymmetric halving needs (module docstring): then ``c[swap p] = -c[p]``.
+
+    Parameters
+    ----------
+    task : Task
+    family : Family
+    kernel : callable (a, b) -> sympy expression, optional
+        Default ``family.kernel`` (:data:`Kernel`).
 
     Returns
     -------
     bool
         Whether every such difference expands to 0.
     """
+    k = family.kernel if kernel is None else kernel
     train = [t for t, _ in task.training]
     for a in task.trials:
         for b in train:
-            if sp.expand(family.kernel(swap(a), swap(b)) - family.kernel(a, b)) != 0:
+            if sp.expand(k(swap(a), swap(b)) - k(a, b)) != 0:
                 return False
     return True
 
 
-def system_entries(task: Task, family: Family, halved: bool, queries: tuple[Trial, ...] | None = None
-                   ) -> tuple[tuple[Trial, ...], list[sp.Expr], list[sp.Expr], list[int]]:
+def system_entries(task: Task, family: Family, halved: bool, queries: tuple[Trial, ...] | None = None,
+                   kernel: Kernel | None = None) -> tuple[tuple[Trial, ...], list[sp.Expr], list[sp.Expr], list[int]]:
     """The rows, Gram entries, query-kernel entries and targets of the ridge system, as sympy expressions (no
     common domain: :func:`build_system` puts them in one; the certified numeric dynamics read them as balls).
 
@@ -115,6 +129,8 @@ def system_entries(task: Task, family: Family, halved: bool, queries: tuple[Tria
         The antisymmetric halving (swap-invariant kernels only; the caller checks).
     queries : tuple of trials, optional
         Default every ordered trial of the task.
+    kernel : callable (a, b) -> sympy expression, optional
+        Default ``family.kernel`` (:data:`Kernel`).
 
     Returns
     -------
@@ -125,16 +141,18 @@ def system_entries(task: Task, family: Family, halved: bool, queries: tuple[Tria
         target, ``K(p, q)`` (docs/theory.md#antisymmetric-halving).
     """
     queries = task.trials if queries is None else queries
+    kern = family.kernel if kernel is None else kernel
+    k: Kernel
     if halved:
         rows = task.positive_training
         targets = [1] * len(rows)
 
         def k(a: Trial, b: Trial) -> sp.Expr:
-            return family.kernel(a, b) - family.kernel(a, swap(b))
+            return kern(a, b) - kern(a, swap(b))
     else:
         rows = tuple(t for t, _ in task.training)
         targets = [y for _, y in task.training]
-        k = family.kernel
+        k = kern
     return (rows, [k(p, q) for p in rows for q in rows], [k(t, q) for t in queries for q in rows], targets)
 
 
@@ -144,6 +162,7 @@ def build_system(
     ridge: sp.Expr | None,
     halved: bool,
     queries: tuple[Trial, ...] | None = None,
+    kernel: Kernel | None = None,
 ) -> GramSystem:
     """Build the Gram matrix, targets and query kernels of the ridge system in one common domain.
 
@@ -159,6 +178,8 @@ def build_system(
         Use the antisymmetric halving (only valid for swap-invariant kernels; the caller checks).
     queries : tuple of trials, optional
         Trials to predict; default every ordered trial of the task.
+    kernel : callable (a, b) -> sympy expression, optional
+        Default ``family.kernel`` (:data:`Kernel`); the same values.
 
     Returns
     -------
@@ -169,7 +190,7 @@ def build_system(
         in the one domain of :attr:`GramSystem.domain`.
     """
     queries = task.trials if queries is None else queries
-    rows, gram_entries, cross_entries, targets = system_entries(task, family, halved, queries)
+    rows, gram_entries, cross_entries, targets = system_entries(task, family, halved, queries, kernel)
     m = len(rows)
     extra = [sp.sympify(ridge)] if ridge is not None else []
     dom, elems = _common_domain(gram_entries + cross_entries + [sp.Integer(y) for y in targets] + extra)

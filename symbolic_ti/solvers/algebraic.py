@@ -346,8 +346,9 @@ def solve_at_algebraic(task: Task, family: Family, ridge: sp.Expr | None, values
         return value
 
     preds: Any
-    if isinstance(generic.predictions, LazyPredictions):  # antisymmetric, f(j, i) = -f(i, j)
-        preds = LazyPredictions(task.trials, one, tuple(s for s in gens if s != S.ridge or not ridgeless))
+    if isinstance(generic.predictions, LazyPredictions):  # antisymmetric (f(j, i) = -f(i, j)) as the generic one
+        preds = LazyPredictions(task.trials, one, tuple(s for s in gens if s != S.ridge or not ridgeless),
+                                antisymmetric=generic.predictions.antisymmetric)
         if ridgeless:  # the conditions are needed now
             preds.build_all()
     else:

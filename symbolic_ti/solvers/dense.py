@@ -17,6 +17,14 @@
   ``ridgeless_conditions``), so ``"auto"`` uses it whenever parameters remain symbolic. At such a root,
   solve again with the value set.
   See docs/theory.md#ridgeless-limit.
+
+Closed forms kept as polynomials (issue 17): when the system lies in a polynomial ring over ZZ or QQ with at
+least one generator (:func:`flint_applies`), the dispatcher calls :func:`lazy_predictions` (a ridge) and
+:func:`lazy_ridgeless_limit` (the ``"limit"`` method) instead of :func:`predict_ridge`, :func:`ridgeless_limit`
+and :func:`condition_factors`: the same fraction-free solve in FLINT (:mod:`symbolic_ti.solvers.flint_backend`),
+the limit and its conditions in FLINT (:mod:`symbolic_ti.solvers.flint_limit`), and every closed form handed
+over as a :class:`~symbolic_ti.results.PolyFraction`, built on access, with the same values. The sympy
+functions stay (``backend="sympy"``); the tests compare the two.
 """
 
 from __future__ import annotations
@@ -24,18 +32,118 @@ from __future__ import annotations
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
+from .. import symbols as S
 from ..errors import SolveError
 from ..gram import GramSystem
-from . import flint_backend
+from ..results import LazyPredictions, PolyFraction
+from . import flint_backend, flint_limit
 
-__all__ = ["predict_ridge", "predict_ridgeless_pinv", "ridgeless_limit", "condition_factors", "uses_flint"]
+__all__ = ["predict_ridge", "predict_ridgeless_pinv", "ridgeless_limit", "condition_factors", "uses_flint",
+           "flint_applies", "lazy_predictions", "lazy_ridgeless_limit"]
 
 
 def uses_flint(system: GramSystem) -> bool:
     """Whether ``predict_ridge(system)`` uses the FLINT backend: python-flint is installed, the Gram matrix is
-    over a multivariate polynomial ring over ZZ or QQ (the univariate and numeric cases are fast in sympy)."""
+    over a multivariate polynomial ring over ZZ or QQ (the method's name then ends in ``/flint``)."""
     dom = system.domain
     return flint_backend._applies(dom) and len(dom.symbols) >= 2
+
+
+def flint_applies(system: GramSystem) -> bool:
+    """Whether :func:`lazy_predictions` and :func:`lazy_ridgeless_limit` apply: python-flint is installed and the
+    Gram matrix is over a polynomial ring over ZZ or QQ with at least one generator (``fmpz_mpoly`` with one
+    generator is ~50x faster than sympy's ``solve_den`` there too: docs/performance.md)."""
+    dom = system.domain
+    return flint_backend._applies(dom) and len(dom.symbols) >= 1
+
+
+def _flint_solution(system: GramSystem) -> flint_backend.Solution:
+    try:
+        sol = flint_backend.fraction_free_solve(system.gram, system.ridge, system.targets, system.cross)
+    except ZeroDivisionError:
+        raise SolveError("the ridge system K + lambda I is singular at this ridge") from None
+    if sol is None:
+        raise SolveError(f"the FLINT solve needs python-flint and a Gram matrix over ZZ[...] or QQ[...]; this one "
+                         f"is over {system.domain}")
+    return sol
+
+
+def lazy_predictions(system: GramSystem, free_symbols: tuple[sp.Symbol, ...]) -> LazyPredictions:
+    """Every prediction ``k(t)^T (K + lambda I)^{-1} y`` of a system with a ridge, solved in FLINT, each closed form
+    canceled on first access and kept as a :class:`~symbolic_ti.results.PolyFraction`.
+
+    Parameters
+    ----------
+    system : GramSystem
+        With a ridge (a number or the ridge Symbol), :func:`flint_applies`, queries every ordered trial.
+    free_symbols : tuple of Symbols
+        The symbols the forms may contain (the free parameters and the ridge Symbol if it is one).
+
+    Returns
+    -------
+    LazyPredictions
+        ``antisymmetric`` for a halved system (``f(j, i) = -f(i, j)``, module docstring of
+        :mod:`symbolic_ti.gram`; ``f(j, i)`` is :meth:`~symbolic_ti.results.PolyFraction.opposite`, the tree of
+        the query solved directly); the full system builds every ordered trial. Each value equals the
+        corresponding entry of ``predict_ridge(system, backend="sympy")``.
+
+    Raises
+    ------
+    SolveError
+        If ``K + lambda I`` is singular (a ridge equal to a root of its determinant).
+    """
+    sol = _flint_solution(system)
+    index = {t: k for k, t in enumerate(system.queries)}
+    return LazyPredictions(system.queries, lambda i, j: sol.form(index[(i, j)]), tuple(free_symbols),
+                           antisymmetric=system.halved, negate=_opposite)
+
+
+def _opposite(form: PolyFraction | sp.Expr) -> PolyFraction | sp.Expr:
+    """``f(j, i)`` of a halved system from ``f(i, j)``: ``(-N) / D``, the tree the direct solve of the query gives."""
+    return form.opposite() if isinstance(form, PolyFraction) else -form
+
+
+def lazy_ridgeless_limit(system: GramSystem) -> tuple[LazyPredictions, tuple[sp.Expr, ...]]:
+    """The ridgeless limit ``lambda -> 0+`` of every prediction and its conditions, in FLINT.
+
+    Solves the system with the ridge Symbol (:func:`flint_backend.fraction_free_solve`), takes the limit of each
+    canceled prediction from its lowest-order terms in lambda and factors the conditions
+    (:mod:`symbolic_ti.solvers.flint_limit`): the values of :func:`ridgeless_limit` on each prediction of
+    :func:`predict_ridge`, and the tuple :func:`condition_factors` gives for their conditions. Every limit is taken
+    now (the conditions need every denominator); on a halved system f(j, i) is ``(-N) / D`` of f(i, j).
+
+    Parameters
+    ----------
+    system : GramSystem
+        Built with the ridge Symbol ``lambda`` (:func:`symbolic_ti.gram.build_system`), :func:`flint_applies`,
+        queries every ordered trial.
+
+    Returns
+    -------
+    (predictions, conditions)
+        :class:`~symbolic_ti.results.LazyPredictions` of PolyFractions in the other generators (numbers as sympy
+        Rationals), whose ``free_symbols`` are the symbols the limits contain; the result's
+        ``ridgeless_conditions``.
+
+    Raises
+    ------
+    SolveError
+        If a prediction diverges as lambda -> 0+ (impossible for a positive semidefinite kernel).
+    """
+    sol = _flint_solution(system)
+    index = {t: k for k, t in enumerate(system.queries)}
+    taken = [index[t] for t in system.queries if t[0] < t[1] or not system.halved]
+    n = max(max(t) for t in system.queries)
+    forms, conditions, gens, _ = flint_limit.ridgeless_limits(sol, S.ridge, taken, n)
+    used = [False] * len(gens)
+    for f in forms.values():
+        if isinstance(f, PolyFraction):
+            for p in f.polys:
+                used = [u or bool(d) for u, d in zip(used, p.degrees(), strict=True)]
+    lazy = LazyPredictions(system.queries, lambda i, j: forms[index[(i, j)]],
+                           tuple(g for g, u in zip(gens, used, strict=True) if u), antisymmetric=system.halved,
+                           negate=_opposite)
+    return lazy, flint_limit.flint_condition_factors(conditions, gens)
 
 
 def _field_values(system: GramSystem, num: DomainMatrix, den: object) -> list[sp.Expr]:

@@ -8,7 +8,10 @@ For the ridgeless limit, ``ridgeless_method="auto"`` is ``"pinv"`` (normal equat
 numeric, and ``"limit"`` (symbolic ridge, then lambda -> 0+ from the lowest-order terms) when parameters remain
 symbolic, because only it also returns where the generic formulas hold. When every parameter and the ridge are
 rational numbers, the chosen method solves over QQ in FLINT (:mod:`symbolic_ti.solvers.rational`), with the
-same values. Each checks the other in the tests. Timings: benchmarks/bench_solve.py, docs/performance.md.
+same values. Each checks the other in the tests. On the dense paths, a system whose entries are polynomials over
+QQ (a parameter or the ridge symbolic) is solved in FLINT and its closed forms are kept as polynomials, built on
+access (:func:`symbolic_ti.solvers.dense.lazy_predictions`, :func:`~symbolic_ti.solvers.dense.lazy_ridgeless_limit`;
+issue 17). Timings: benchmarks/bench_solve.py, benchmarks/bench_dense_poly.py, docs/performance.md.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ from ..families.base import Family
 from ..gram import GramSystem, build_system, is_swap_invariant
 from ..results import LazyPredictions, Result, register_substitution
 from ..task import Task
-from .dense import condition_factors, predict_ridge, predict_ridgeless_pinv, ridgeless_limit, uses_flint
-from . import algebraic, flint_backend, rational, substitute
+from .dense import (condition_factors, flint_applies, lazy_predictions, lazy_ridgeless_limit, predict_ridge,
+                    predict_ridgeless_pinv, ridgeless_limit, uses_flint)
+from . import algebraic, rational, substitute
 from .laplacian import laplacian_predictor
 
 __all__ = ["solve", "RIDGELESS"]
@@ -95,14 +99,15 @@ def solve(
     if point and not family.exchangeable:  # issue 16: irrational algebraic values, solvers/algebraic.py
         return algebraic.solve_at_algebraic(task, family, lam, point, solve, method)
     start = time.perf_counter()
+    kernel = functools.cache(family.kernel)  # the swap check and the system read the same entries
     if method == "auto":
         if family.exchangeable and (lam is not None or ridgeless_method == "auto"):
             chosen = "laplacian"
         else:
-            chosen = "halved" if family.swap_invariant and is_swap_invariant(task, family) else "full"
+            chosen = "halved" if family.swap_invariant and is_swap_invariant(task, family, kernel) else "full"
     else:
         chosen = method
-        if chosen == "halved" and not is_swap_invariant(task, family):
+        if chosen == "halved" and not is_swap_invariant(task, family, kernel):
             raise SolveError(f"method 'halved' needs a swap-invariant kernel; {family.describe()} is not")
         if chosen == "laplacian" and not family.exchangeable:
             raise SolveError(f"method 'laplacian' needs an exchangeable kernel; {family.describe()} is not")
@@ -129,30 +134,26 @@ def solve(
         if rmethod == "auto":
             rmethod = "limit" if family.free_symbols else "pinv"
         if rmethod == "pinv":
-            system = build_system(task, family, None, halved)
+            system = build_system(task, family, None, halved, kernel=kernel)
             values = _rational_values(system) or predict_ridgeless_pinv(system)
         else:
-            system = build_system(task, family, S.ridge, halved)
+            system = build_system(task, family, S.ridge, halved, kernel=kernel)
+            if flint_applies(system):  # the limit in FLINT, closed forms kept as polynomials (issue 17)
+                lazy, conditions = lazy_ridgeless_limit(system)
+                return Result(task=task, family=family, ridge=lam, predictions=lazy, method=f"{chosen}/limit",
+                              ridgeless_conditions=conditions, seconds=time.perf_counter() - start)
             pairs = [ridgeless_limit(v, S.ridge) for v in predict_ridge(system)]
             values = [v for v, _ in pairs]
             conditions = condition_factors([c for _, c in pairs])
     else:
         rmethod = None
-        system = build_system(task, family, lam, halved)
-        if halved and uses_flint(system):  # closed forms built on access; f(j, i) = -f(i, j) when halved
-            index = {t: k for k, t in enumerate(system.queries)}
-            try:
-                compute = flint_backend.solve_predictions(system.gram, system.ridge, system.targets, system.cross,
-                                                          lazy=True)
-            except ZeroDivisionError:
-                raise SolveError("the ridge system K + lambda I is singular at this ridge") from None
-            lazy = LazyPredictions(task.trials, lambda i, j: compute(index[(i, j)]),
-                                   tuple(set(family.free_symbols) | set(lam.free_symbols)))
-            return Result(task=task, family=family, ridge=lam, predictions=lazy, method="halved/flint",
+        system = build_system(task, family, lam, halved, kernel=kernel)
+        if flint_applies(system):  # closed forms built on access; f(j, i) = -f(i, j) when halved
+            lazy = lazy_predictions(system, tuple(set(family.free_symbols) | set(lam.free_symbols)))
+            return Result(task=task, family=family, ridge=lam, predictions=lazy,
+                          method=f"{chosen}/flint" if uses_flint(system) else chosen,
                           ridgeless_conditions=(), seconds=time.perf_counter() - start)
         values = _rational_values(system) or predict_ridge(system)
-        if uses_flint(system):
-            rmethod = "flint"
     preds = dict(zip(system.queries, values, strict=True))
     return Result(
         task=task,
@@ -174,5 +175,5 @@ def _rational_values(system: GramSystem) -> list[sp.Expr] | None:
         raise SolveError("the ridge system K + lambda I is singular at this ridge") from None
 
 
-# Result.subs solves again through this (results.py does not import the solvers; see symbolic_ti.results).
+# Result.subs solves again through this (symbolic_ti.results does not import the solvers; see its docstring).
 register_substitution(functools.partial(substitute.subs, solve=solve))

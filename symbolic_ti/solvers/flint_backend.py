@@ -10,8 +10,10 @@ is divided by its gcd with the determinant. The algorithm is the one of
 docs/performance.md#geometric-family-symbolic-item-geometry. The sympy path stays available (``backend="sympy"``) and the tests
 compare the two.
 
-Used automatically by :func:`symbolic_ti.solvers.dense.predict_ridge` when python-flint is installed and the
-Gram matrix lies in a polynomial ring over ZZ or QQ.
+Used by the dispatcher through :func:`symbolic_ti.solvers.dense.lazy_predictions` and
+:func:`~symbolic_ti.solvers.dense.lazy_ridgeless_limit` whenever python-flint is installed and the Gram matrix
+lies in a polynomial ring over ZZ or QQ with at least one generator (the closed forms stay FLINT polynomials,
+:class:`Solution`), and by :func:`symbolic_ti.solvers.dense.predict_ridge` (sympy expressions) for two or more.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ import sympy as sp
 
 from ..results import PolyFraction
 
-__all__ = ["available", "solve_predictions"]
+__all__ = ["available", "fraction_free_solve", "Solution", "solve_predictions", "canceled", "as_form", "factor_list",
+           "poly_expr"]
 
 _flint: Any
 try:  # python-flint is a dependency, but keep the library importable if a platform lacks its wheel
@@ -61,27 +64,61 @@ def _from_flint(p: Any, ring: Any) -> Any:
     return ring.from_dict({tuple(m): ring.domain(int(c)) for m, c in p.to_dict().items()})
 
 
-def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: bool = False) -> Any:
-    """Predictions ``cross (gram + ridge I)^{-1} targets``, canceled, or ``None`` if this backend does not apply.
+class Solution:
+    """The fraction-free solution of ``(gram + ridge I) c = targets`` in FLINT, read one query at a time.
 
-    Parameters
-    ----------
-    gram : DomainMatrix, shape (m, m)
-        Over a polynomial ring ``ZZ[x_1..x_k]`` or ``QQ[x_1..x_k]``.
-    ridge : domain element or None
-        Added to the diagonal (may be a generator, e.g. the ridge Symbol); ``None`` adds nothing.
-    targets : DomainMatrix, shape (m, 1)
-    cross : DomainMatrix, shape (T, m)
+    Built by :func:`fraction_free_solve`. ``gens`` are the ring's generators (sympy Symbols), ``ctx`` the ``fmpz_mpoly``
+    context in their order (lex), ``names`` their names; :meth:`fraction` gives the canceled prediction of a
+    query as two FLINT polynomials, :meth:`form` as a :class:`~symbolic_ti.results.PolyFraction`.
+    """
 
-    lazy : bool
-        Return a function ``t -> prediction of query t`` that cancels one prediction per call and returns it as
-        a :class:`~symbolic_ti.results.PolyFraction` of the FLINT polynomials (turning large polynomials into
-        sympy expressions is the slow part; its ``as_expr()`` is the expression the list holds).
+    def __init__(self, ctx: Any, gens: tuple[sp.Expr, ...], det: Any, xnum: list[Any], crows: list[list[Any]],
+                 cscale: int) -> None:
+        self.ctx, self.gens, self.names = ctx, gens, tuple(str(g) for g in gens)
+        self._det, self._xnum, self._crows, self._cscale = det, xnum, crows, cscale
+        self.n_queries = len(crows)
 
-    Returns
-    -------
-    list of T sympy expressions (or a callable, with ``lazy``), or None
-        Each ``N / D`` with ``gcd(N, D) = 1`` (as sympy polynomials in the ring's generators).
+    def fraction(self, t: int) -> tuple[Any, Any] | None:
+        """``(N, D)`` of query ``t``: ``gcd(N, D) = 1`` (integer content included), ``D``'s leading coefficient
+        positive (lex in :attr:`gens`); ``None`` when the prediction is 0."""
+        num = self.ctx.from_dict({})
+        for c, x in zip(self._crows[t], self._xnum, strict=True):
+            if not c.is_zero():
+                num = num + c * x
+        if num.is_zero():
+            return None
+        return canceled(num, self._det * self._cscale)
+
+    def form(self, t: int) -> PolyFraction | sp.Expr:
+        """Query ``t``'s prediction as a PolyFraction of the FLINT polynomials (a sympy Rational when it is a
+        number); its ``as_expr()`` is the expression :func:`solve_predictions` lists."""
+        return as_form(self.fraction(t), self.gens)
+
+
+def canceled(num: Any, den: Any) -> tuple[Any, Any]:
+    """``num / den`` (FLINT polynomials, ``den != 0``) divided by their gcd, ``den``'s leading coefficient > 0."""
+    g = num.gcd(den)
+    if not g.is_one():
+        num, den = num // g, den // g
+    if den.leading_coefficient() < 0:
+        num, den = -num, -den
+    return num, den
+
+
+def as_form(nd: tuple[Any, Any] | None, gens: tuple[sp.Expr, ...]) -> PolyFraction | sp.Expr:
+    """A canceled pair of FLINT polynomials as the closed form a solver hands over: ``0`` for ``None``, a sympy
+    Rational when both are constants, else a :class:`~symbolic_ti.results.PolyFraction` in ``gens``."""
+    if nd is None:
+        return sp.Integer(0)
+    num, den = nd
+    if num.is_constant() and den.is_constant():
+        return sp.Rational(int(num.leading_coefficient()), int(den.leading_coefficient()))
+    return PolyFraction.from_polys(num, den, gens=gens)
+
+
+def fraction_free_solve(gram: Any, ridge: Any, targets: Any, cross: Any) -> Solution | None:
+    """Solve ``(gram + ridge I) c = targets`` fraction-free in FLINT (module docstring), or ``None`` if this
+    backend does not apply (parameters of :func:`solve_predictions`).
 
     Raises
     ------
@@ -140,34 +177,52 @@ def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: boo
                 raise ArithmeticError("internal: inexact division in the fraction-free solve")
             xnum.append(q)
     crows, cscale = _to_flint(cross.to_list(), ctx)
+    return Solution(ctx, tuple(ring.symbols), det, xnum, crows, cscale)
 
-    def fraction(t: int) -> tuple[Any, Any] | None:  # canceled (num, den), den's leading coefficient > 0
-        num = zero
-        for c, x in zip(crows[t], xnum, strict=True):
-            if not c.is_zero():
-                num = num + c * x
-        if num.is_zero():
-            return None
-        den = det * cscale
-        g = num.gcd(den)
-        num, den = num // g, den // g
-        if den.leading_coefficient() < 0:
-            num, den = -num, -den
-        return num, den
+
+def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: bool = False) -> Any:
+    """Predictions ``cross (gram + ridge I)^{-1} targets``, canceled, or ``None`` if this backend does not apply.
+
+    Parameters
+    ----------
+    gram : DomainMatrix, shape (m, m)
+        Over a polynomial ring ``ZZ[x_1..x_k]`` or ``QQ[x_1..x_k]``, ``k >= 1``.
+    ridge : domain element or None
+        Added to the diagonal (may be a generator, e.g. the ridge Symbol); ``None`` adds nothing.
+    targets : DomainMatrix, shape (m, 1)
+    cross : DomainMatrix, shape (T, m)
+
+    lazy : bool
+        Return a function ``t -> prediction of query t`` that cancels one prediction per call and returns it as
+        a :class:`~symbolic_ti.results.PolyFraction` of the FLINT polynomials (turning large polynomials into
+        sympy expressions is the slow part; its ``as_expr()`` is the expression the list holds), or a sympy
+        Rational when the prediction is a number (:meth:`Solution.form`).
+
+    Returns
+    -------
+    list of T sympy expressions (or a callable, with ``lazy``), or None
+        Each ``N / D`` with ``gcd(N, D) = 1`` (as sympy polynomials in the ring's generators).
+
+    Raises
+    ------
+    ZeroDivisionError
+        If ``gram + ridge I`` is singular (no nonzero pivot); the caller turns it into a SolveError.
+    """
+    sol = fraction_free_solve(gram, ridge, targets, cross)
+    if sol is None:
+        return None
+    if lazy:
+        return sol.form
+    dom = gram.domain
+    ring = dom.ring
 
     def prediction(t: int) -> sp.Expr:
-        nd = fraction(t)
+        nd = sol.fraction(t)
         if nd is None:
             return sp.Integer(0)
         return dom.to_sympy(_from_flint(nd[0], ring)) / dom.to_sympy(_from_flint(nd[1], ring))
 
-    def form(t: int) -> PolyFraction | sp.Expr:  # the same value, kept as FLINT polynomials (issue 17)
-        nd = fraction(t)
-        return sp.Integer(0) if nd is None else PolyFraction.from_polys(*nd, gens=tuple(ring.symbols))
-
-    if lazy:
-        return form
-    return [prediction(t) for t in range(len(crows))]
+    return [prediction(t) for t in range(sol.n_queries)]
 
 
 def factor_list(expr: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]] | None:
@@ -195,9 +250,10 @@ def factor_list(expr: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]] | No
     ctx = _flint.fmpz_mpoly_ctx.get(tuple(s.name for s in syms), "lex")
     fp = ctx.from_dict({m: int(c.p) * (lcm // int(c.q)) for m, c in terms})
     content, facs = fp.factor()
-    out = []
-    for f, k in facs:
-        d = f.to_dict()
-        out.append((sp.Add(*[sp.Integer(int(c)) * sp.Mul(*[s ** e for s, e in zip(syms, m, strict=True)]) for m, c in d.items()]),
-                    int(k)))
-    return sp.Rational(int(content), lcm), out
+    return sp.Rational(int(content), lcm), [(poly_expr(f, tuple(syms)), int(k)) for f, k in facs]
+
+
+def poly_expr(p: Any, gens: tuple[sp.Expr, ...]) -> sp.Expr:
+    """A FLINT integer polynomial in ``gens`` (its context's order) as an expanded sympy expression."""
+    return sp.Add(*[sp.Integer(int(c)) * sp.Mul(*[g**e for g, e in zip(gens, m, strict=True) if e])
+                    for m, c in p.to_dict().items()])

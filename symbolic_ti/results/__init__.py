@@ -4,7 +4,9 @@ A :class:`Result` is plain data. It shows itself through :class:`symbolic_ti.dis
 ``to_text()``, ``to_latex(notebook=..., standalone=...)``, ``to_dict()``, ``to_json()``, ``str()`` and the
 notebook hooks ``_repr_latex_`` / ``_repr_html_`` look up the renderers that :mod:`symbolic_ti.export`
 registers for :class:`Result` (text, LaTeX, JSON, HTML) and for :class:`Formula` (one labelled expression).
-This module imports neither the export package nor the solvers.
+This package imports neither the export package nor the solvers. The closed forms a solver may hand over
+unbuilt, :class:`PolyFraction` and :class:`LazyPredictions`, live in :mod:`symbolic_ti.results.lazy` (importable
+from here).
 
 Re-solving at bound values
 --------------------------
@@ -21,171 +23,20 @@ the hook is registered before any result exists.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 from types import MappingProxyType
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sympy as sp
 
-from .display import Rendered
-from .errors import SolveError
-from .families.base import Family, Trial
-from .progress import Progress
-from .task import CATEGORIES, ExceptionPair, Task
+from ..display import Rendered
+from ..errors import SolveError
+from ..families.base import Family, Trial
+from ..task import CATEGORIES, ExceptionPair, Task
+from .lazy import LazyPredictions, PolyFraction, Terms
 
-__all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions", "PolyFraction", "Formula",
+__all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions", "PolyFraction", "Terms", "Formula",
            "Substitution", "register_substitution"]
-
-
-Terms = dict[tuple[int, ...], Fraction]
-
-
-class PolyFraction:
-    """A canceled closed form ``N / D`` in ``gens`` (Symbols, irrational constants), which a solver may hand to
-    :class:`Result` instead of an expression (built by :meth:`as_expr` on request, cached); printers and JSON work
-    from the terms ``num``, ``den``: ``{exponents: Fraction}``, read on first access from ``polys``, the two
-    polynomials given (:meth:`from_polys`). ``negated``: made as ``-f`` of a form ``f`` (``base``): the value is ``N / D`` (``N``
-    negated) and :meth:`as_expr` is ``-f.as_expr()``, sympy's tree for ``-f`` (``Mul(-1, N, Pow(D, -1))``)."""
-
-    def __init__(self, gens: tuple[sp.Expr, ...], num: Any, den: Any, negated: bool = False,
-                 base: PolyFraction | None = None) -> None:
-        self.gens, self.polys, self.negated = tuple(gens), (num, den), negated  # Terms or polynomials, as given
-        self._terms_of: list[Terms | None] = [None, None]
-        self._base = base if base is not None or not negated else PolyFraction(gens, _negate(num), den)
-
-    @classmethod
-    def from_polys(cls, num: Any, den: Any, gens: tuple[sp.Expr, ...] | None = None) -> PolyFraction:
-        """From two coprime polynomials: sympy ``PolyElement`` or python-flint ``fmpz_mpoly`` / ``fmpq_mpoly``
-        in the order of ``gens`` (default: the sympy ring's symbols), kept until :attr:`num` is read."""
-        return cls(tuple(num.ring.symbols) if gens is None else gens, num, den)
-
-    def _terms(self, k: int) -> Terms:
-        p, terms = self.polys[k], self._terms_of[k]
-        if terms is not None or type(p) is dict:
-            return terms if terms is not None else p
-        items = p.to_dict().items() if hasattr(p, "to_dict") else p.terms()
-        terms = self._terms_of[k] = {tuple(int(x) for x in m): Fraction(int(c.numerator), int(c.denominator))
-                                     for m, c in items}
-        return terms
-
-    num = property(lambda self: self._terms(0), doc="The numerator's terms ``{exponents: Fraction}``.")
-    den = property(lambda self: self._terms(1), doc="The denominator's terms ``{exponents: Fraction}``.")
-
-    @property
-    def is_polynomial(self) -> bool:
-        """Whether ``D == 1``."""
-        den = self.polys[1]
-        return den == {(0,) * len(self.gens): Fraction(1)} if type(den) is dict else bool(den == 1)
-
-    def __neg__(self) -> PolyFraction:
-        return self._base or PolyFraction(self.gens, _negate(self.polys[0]), self.polys[1], negated=True, base=self)
-
-    def target_minus(self, y: int) -> PolyFraction:
-        """``y - N / D = (y D - N) / D``, canceled (a common factor of it and ``D`` would divide ``N``)."""
-        if not any(type(p) is dict for p in self.polys):  # (a sympy PolyElement is a dict subclass)
-            return PolyFraction(self.gens, y * self.polys[1] - self.polys[0], self.polys[1])
-        top = {m: y * c for m, c in self.den.items()}
-        for m, c in self.num.items():
-            top[m] = top.get(m, Fraction(0)) - c
-        return PolyFraction(self.gens, {m: c for m, c in top.items() if c}, self.den)
-
-    def as_expr(self) -> sp.Expr:
-        """The sympy expression ``N / D`` (``Add`` of ``Mul`` terms; ``-f`` when negated), built once, cached."""
-        if "_expr" not in self.__dict__:
-            if self._base is not None:
-                self._expr = -self._base.as_expr()
-            else:
-                num = _terms_expr(self.gens, self.num)
-                self._expr = num if self.is_polynomial else num / _terms_expr(self.gens, self.den)
-        return self.__dict__["_expr"]
-
-
-def _negate(raw: Any) -> Any:
-    return {m: -c for m, c in raw.items()} if type(raw) is dict else -raw
-
-
-def _terms_expr(gens: tuple[sp.Expr, ...], terms: Terms) -> sp.Expr:
-    return sp.Add(*[sp.Mul(sp.Rational(c.numerator, c.denominator),
-                           *[g if e == 1 else sp.Pow(g, e) for g, e in zip(gens, m, strict=True) if e])
-                    for m, c in terms.items()])
-
-
-class LazyPredictions(Mapping[Trial, sp.Expr]):
-    """Read-only mapping trial -> prediction whose closed forms are built on first access.
-
-    Used by the Laplacian fast path, where every prediction comes from the same rank solution but turning all
-    ``n (n - 1)`` of them into sympy expressions at large n would dominate the cost. ``f(j, i) = -f(i, j)`` is
-    used, so each unordered pair is built once.
-
-    Parameters
-    ----------
-    trials : tuple of (i, j)
-        Every ordered trial, the mapping's keys.
-    compute : callable (i, j) with i < j -> sympy expression or PolyFraction
-        Builds ``f(i, j)`` for ``i < j``. A :class:`PolyFraction` is kept as it is (:meth:`fraction`); its
-        expression is built when the mapping is indexed.
-    free_symbols : tuple of Symbols
-        Symbols the predictions may contain (known without building them).
-    """
-
-    def __init__(self, trials: tuple[Trial, ...], compute: Callable[[int, int], sp.Expr],
-                 free_symbols: tuple[sp.Symbol, ...]) -> None:
-        self._trials = tuple(trials)
-        self._keys = frozenset(self._trials)
-        self._compute = compute
-        self._cache: dict[Trial, Any] = {}
-        self.free_symbols = tuple(free_symbols)
-
-    def _form(self, trial: Trial) -> Any:
-        if trial not in self._keys:
-            raise KeyError(trial)
-        if trial not in self._cache:
-            i, j = trial
-            v = self._compute(min(i, j), max(i, j))
-            self._cache[(min(i, j), max(i, j))] = v
-            self._cache[(max(i, j), min(i, j))] = -v
-        return self._cache[trial]
-
-    def __getitem__(self, trial: Trial) -> sp.Expr:
-        v = self._form(trial)
-        return v.as_expr() if isinstance(v, PolyFraction) else v
-
-    def fraction(self, trial: Trial) -> PolyFraction | None:
-        """The polynomial form of ``f(trial)`` where the solver gave one (built on access), else ``None``."""
-        v = self._form(trial)
-        return v if isinstance(v, PolyFraction) else None
-
-    def __iter__(self) -> Iterator[Trial]:
-        return iter(self._trials)
-
-    def __len__(self) -> int:
-        return len(self._trials)
-
-    def is_built(self, trial: Trial) -> bool:
-        """Whether the closed form of ``trial`` has been built already (looking builds nothing)."""
-        return trial in self._cache
-
-    @property
-    def n_built(self) -> int:
-        """How many predictions have been built so far."""
-        return len(self._cache)
-
-    def build_all(self) -> None:
-        """Build every prediction not built yet, showing progress on a terminal (:mod:`symbolic_ti.progress`);
-        Ctrl-C stops it cleanly (built forms stay cached). Display, JSON and margins need all of them."""
-        pairs = [t for t in self._trials if t[0] < t[1]]
-        missing = [t for t in pairs if t not in self._cache]
-        if not missing:
-            return
-        n = max(max(t) for t in self._trials)
-        done = len(pairs) - len(missing)
-        with Progress(n=n) as progress:
-            progress.update("closed forms", done, len(pairs))
-            for t in missing:
-                self._form(t)
-                done += 1
-                progress.update("closed forms", done, len(pairs))
 
 
 @dataclass(frozen=True)
@@ -482,7 +333,7 @@ class Result(Rendered):
         """One line naming the result: task, family and ridge, e.g. ``n=9, exception 6>4;
         exchangeable(kappa_d=0, alpha symbolic); lambda = 1/10`` (the ridge as ``ridgeless (lambda -> 0+)``,
         ``lambda symbolic`` or ``lambda = VALUE``). Used as the title of reports and figures."""
-        from .symbols import ridge as lam  # noqa: PLC0415
+        from ..symbols import ridge as lam  # noqa: PLC0415
 
         if self.ridgeless:
             ridge = "ridgeless (lambda -> 0+)"
