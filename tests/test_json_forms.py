@@ -193,3 +193,31 @@ def test_cli_format_version(tmp_path, capsys):
         assert cli.main(["derive", "-n", "5", *argv]) == 2
         err = capsys.readouterr().err
         assert "--format-version" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("ridge", ["1/10", "ridgeless"])
+def test_dense_reversed_trials_share_the_entry_by_their_numerator(ridge):
+    """A dense solve gives f(j, i) as the tree of -N over D (not sympy's -f): the report refers to f(i, j)'s entry
+    with numerator_sign -1, and reads back the very tree; the table holds at most one entry per unordered pair."""
+    r = derive(6, ["5>3"], family="geometric", parameters={"alpha": "1/3"}, ridge=ridge)
+    assert r.method.startswith("halved") and r.fraction(4, 1) is not None
+    d = json.loads(r.to_json())
+    refs = {tuple(p["trial"]): p["value"] for p in d["predictions"] if "form" in p["value"]}  # (numbers inline)
+    assert len({v["form"] for v in refs.values()}) <= 15 and any(v.get("numerator_sign") == -1 for v in refs.values())
+    for (i, j), v in refs.items():
+        if i < j:  # the reversed trial names the same entry, with the opposite overall value
+            w = refs[(j, i)]
+            assert w["form"] == v["form"] and w["sign"] * w.get("numerator_sign", 1) == \
+                -v["sign"] * v.get("numerator_sign", 1)
+    back = read_report(d)
+    assert back.predictions == dict(r.predictions) and back.margins == r.margins
+    # an independent value: f(1, 2) - f(2, 1) at rho = 1/2 is 2 f(1, 2), and f(2, 1) < 0 there (a premise pair)
+    at = {S.rho: Q(1, 2)}
+    assert back.predictions[(2, 1)].subs(at) == -back.predictions[(1, 2)].subs(at) < 0
+    _check_versions(r)
+
+
+def test_numerator_sign_outside_its_values_is_refused():
+    with pytest.raises(ExportError, match="numerator_sign"):
+        expression_from_dict({"form": 0, "sign": 1, "numerator_sign": 2, "float": None},
+                             [{"srepr": "Symbol('rho')", "latex": "", "text": "", "float": None}])

@@ -124,7 +124,10 @@ def report_dict(result: Result, encoding: str, records: Records, text: bool = Fa
 
     def value(placed: Any) -> dict[str, Any] | None:
         if type(placed) is tuple:
-            return {"form": placed[0], "sign": placed[1], "float": None}
+            k, sign, numerator_sign = placed
+            if numerator_sign == 1:
+                return {"form": k, "sign": sign, "float": None}
+            return {"form": k, "sign": sign, "numerator_sign": numerator_sign, "float": None}
         return ex(placed)
 
     ridge = "ridgeless" if result.ridgeless else str(result.ridge)

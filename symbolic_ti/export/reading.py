@@ -169,12 +169,24 @@ class FormsTable:
         return self._read[k]
 
     def resolve(self, d: Mapping[str, Any]) -> sp.Expr:
-        """``sign * forms[k]`` of a reference ``{"form": k, "sign": sign}`` (``-forms[k]`` for sign -1)."""
-        k, sign = d.get("form"), d.get("sign", 1)
-        if type(k) is not int or not 0 <= k < len(self.entries) or sign not in (1, -1) or type(sign) is not int:
-            raise ExportError(f"a reference needs 'form' an index into the {len(self.entries)} entries of 'forms' "
-                              f"and 'sign' 1 or -1, got {dict(d)!r}")
-        return self[k] if sign == 1 else -self[k]
+        """``sign * forms[k]`` of a reference ``{"form": k, "sign": sign}`` (``-forms[k]`` for sign -1, sympy's tree
+        of the negation); with ``"numerator_sign": -1``, ``forms[k] = N / D`` is first made ``(-N) / D`` (the tree
+        of ``-N`` over ``D``: each term of ``N`` negated)."""
+        k, sign, nsign = d.get("form"), d.get("sign", 1), d.get("numerator_sign", 1)
+        if type(k) is not int or not 0 <= k < len(self.entries) or sign not in (1, -1) or type(sign) is not int \
+                or nsign not in (1, -1) or type(nsign) is not int:
+            raise ExportError(f"a reference needs 'form' an index into the {len(self.entries)} entries of 'forms', "
+                              f"'sign' 1 or -1 (and optionally 'numerator_sign' 1 or -1), got {dict(d)!r}")
+        value = self[k] if nsign == 1 else _numerator_negated(self[k])
+        return value if sign == 1 else -value
+
+
+def _numerator_negated(e: sp.Expr) -> sp.Expr:
+    """``(-N) / D`` of ``e = N / D``, built as :meth:`symbolic_ti.results.PolyFraction.as_expr` builds it: the
+    terms of ``N`` negated one by one, then divided by ``D``."""
+    num, den = sp.fraction(e)
+    top = sp.Add(*[-t for t in sp.Add.make_args(num)])
+    return top if den == 1 else top / den
 
 
 def _from_srepr(text: str) -> Any:

@@ -166,7 +166,7 @@ class FormTable:
     def __init__(self, encoding: str, text: bool = False) -> None:
         self.encoding, self.text = encoding, text
         self.roots: list[Any] = []
-        self._ids: dict[int, int] = {}
+        self._ids: dict[int, tuple[int, int]] = {}
         self._exprs: dict[sp.Expr, int] = {}
         self._buckets: dict[tuple[Any, ...], list[int]] = {}
         self._held: list[PolyFraction] = []
@@ -178,39 +178,45 @@ class FormTable:
         self.roots.append(root)  # (held: a PolyFraction's id stays its own)
         return len(self.roots) - 1
 
-    def _equal(self, root: PolyFraction) -> int:
-        """The entry of a root equal to ``root`` (the same generators and polynomials: the same tree), else a new
-        one. Roots are bucketed by their numbers of terms, so that a comparison is rare."""
+    def _equal(self, root: PolyFraction) -> tuple[int, int]:
+        """``(k, numerator_sign)``: the entry of a root with the same generators and denominator and a numerator
+        equal to ``numerator_sign`` times ``root``'s (the same tree, or the tree of ``(-N) / D``: a prediction
+        ``f(j, i)`` of a dense system, :meth:`~symbolic_ti.results.PolyFraction.opposite`), else a new entry.
+        Roots are bucketed by their numbers of terms, so that a comparison is rare."""
         bucket = self._buckets.setdefault((root.gens, *(len(poly) for poly in root.polys)), [])
         for k in bucket:
             other = self.roots[k]
             try:
-                same = all(bool(a == b) for a, b in zip(root.polys, other.polys, strict=True))
+                if not bool(root.polys[1] == other.polys[1]):
+                    continue
+                num, other_num = root.polys[0], other.polys[0]
+                sign = 1 if bool(num == other_num) else -1 if bool(num == _negated(other_num)) else 0
             except (TypeError, ValueError):  # polynomials of different kinds or rings
-                same = False
-            if same:
+                sign = 0
+            if sign:
                 self._held.append(root)  # (its id stays its own)
-                return k
+                return k, sign
         bucket.append(len(self.roots))
-        return self._add(root)
+        return self._add(root), 1
 
-    def ref(self, e: Any) -> tuple[int, int]:
-        """``(k, sign)`` with ``e == sign * forms[k]`` (the same tree once read back), ``e`` added if new."""
+    def ref(self, e: Any) -> tuple[int, int, int]:
+        """``(k, sign, numerator_sign)`` with ``e == sign * forms[k]``, the numerator of ``forms[k]`` multiplied by
+        ``numerator_sign`` (the same tree once read back: docs/json_schema.md), ``e`` added if new."""
         if isinstance(e, PolyFraction):
             root = -e if e.negated else e
-            k = self._ids.get(id(root))
-            if k is None:
-                k = self._ids[id(root)] = self._equal(root)
-            return k, -1 if e.negated else 1
+            placed = self._ids.get(id(root))
+            if placed is None:
+                placed = self._ids[id(root)] = self._equal(root)
+            return placed[0], -1 if e.negated else 1, placed[1]
         e = sp.sympify(e)
         k = self._exprs.get(e)
         if k is not None:
-            return k, 1
+            return k, 1, 1
         k = self._exprs.get(-e)
         if k is not None:
-            return k, -1
+            return k, -1, 1
         k = self._exprs[e] = self._add(e)
-        return k, 1
+        return k, 1, 1
 
     def record(self, k: int) -> dict[str, Any]:
         """The expression object of entry ``k`` (``float`` null: the table holds no number)."""
@@ -225,6 +231,11 @@ class FormTable:
             if parts is not None:
                 return _assemble(parts, False, root.is_polynomial)
         return _fraction_value(root, self.encoding, self.text)
+
+
+def _negated(poly: Any) -> Any:
+    """``-poly`` of a FLINT polynomial or a term dictionary ``{exponents: Fraction}``."""
+    return {m: -c for m, c in poly.items()} if type(poly) is dict else -poly
 
 
 def _quoted_parts(root: PolyFraction, encoding: str) -> dict[str, tuple[Any, ...]] | None:
