@@ -42,7 +42,7 @@ from sympy.polys.rings import PolyRing
 from .. import symbols as S
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
-from ..results import LazyPredictions, Result
+from ..results import LazyPredictions, PolyFraction, Result
 from ..task import Task
 from .dense import condition_factors
 
@@ -121,8 +121,12 @@ class NumberFieldValues:
         self._reps = [list(reversed(e.to_list())) for e in elems]  # A_i, lowest degree first
         self._mod = list(reversed(self.field.mod.to_list()))
 
-    def specialise(self, exprs: Sequence[sp.Expr], gens: Sequence[sp.Symbol]) -> list[Any]:
+    def specialise(self, exprs: Sequence[Any], gens: Sequence[sp.Symbol],
+                   term_gens: Sequence[sp.Expr] | None = None) -> list[Any]:
         """Each polynomial of ``exprs`` (rational coefficients, in ``self.symbols`` and ``gens``) at the values.
+
+        ``exprs`` are sympy expressions, or (with ``term_gens``) term dictionaries ``{exponents: Fraction}`` in
+        ``term_gens`` (the terms of a :class:`~symbolic_ti.results.PolyFraction`: no expression is built).
 
         Returns
         -------
@@ -147,10 +151,19 @@ class NumberFieldValues:
                    for i in range(len(gens))]
         modulus = in_t(self._mod)
         all_gens = self.symbols + tuple(gens)
+        where = None if term_gens is None else [all_gens.index(g) for g in term_gens]
         out = []
         for expr in exprs:
-            terms = _rational_terms(expr, all_gens)
-            assert terms is not None
+            if where is None:
+                terms = _rational_terms(expr, all_gens)
+                assert terms is not None
+            else:  # exponents in term_gens -> in all_gens
+                terms = {}
+                for mon, c in expr.items():
+                    full = [0] * len(all_gens)
+                    for k, e in zip(where, mon, strict=True):
+                        full[k] = e
+                    terms[tuple(full)] = c
             p_in = ctx_in.from_dict({m: _fmpq(c) for m, c in terms.items()})
             out.append(divmod(p_in.compose(*images, ctx=ctx_out), modulus)[1])
         return out
@@ -221,15 +234,16 @@ def _lowest(p: Any, index: int) -> tuple[int, Any]:
     return a, low
 
 
-def specialised_prediction(nf: NumberFieldValues, value: sp.Expr, gens: tuple[sp.Symbol, ...],
+def specialised_prediction(nf: NumberFieldValues, value: sp.Expr | PolyFraction, gens: tuple[sp.Symbol, ...],
                            ridgeless: bool) -> tuple[sp.Expr, sp.Expr | None]:
     """One closed form ``N/D`` of the generic solve at the algebraic values, reduced over ``QQ<theta>``.
 
     Parameters
     ----------
     nf : NumberFieldValues
-    value : sympy expression
-        ``N/D`` with rational coefficients in ``nf.symbols`` and ``gens``.
+    value : sympy expression or PolyFraction
+        ``N/D`` with rational coefficients in ``nf.symbols`` and ``gens`` (a :class:`PolyFraction` of the generic
+        solve is read from its terms, without building its expression).
     gens : tuple of Symbols
         The symbols that stay; must contain the ridge Symbol when ``ridgeless``.
     ridgeless : bool
@@ -247,8 +261,11 @@ def specialised_prediction(nf: NumberFieldValues, value: sp.Expr, gens: tuple[sp
     SolveError
         If the denominator vanishes at the values, or the ridgeless prediction diverges.
     """
-    num, den = sp.fraction(value)  # N/D as the generic solve returns it (canceled)
-    pn, pd = nf.specialise([num, den], gens)
+    if isinstance(value, PolyFraction) and all(g in nf.symbols or g in gens for g in value.gens):
+        pn, pd = nf.specialise([value.num, value.den], gens, term_gens=value.gens)
+    else:
+        num, den = sp.fraction(sp.sympify(value.as_expr() if isinstance(value, PolyFraction) else value))
+        pn, pd = nf.specialise([num, den], gens)  # N/D as the generic solve returns it (canceled)
     if pd.is_zero():
         raise SolveError("the ridge system is singular at these algebraic parameter values")
     rest = gens
@@ -340,7 +357,9 @@ def solve_at_algebraic(task: Task, family: Family, ridge: sp.Expr | None, values
     conditions: dict[str, sp.Expr] = {}  # distinct ones first: factoring over the number field is the slow part
 
     def one(i: int, j: int) -> sp.Expr:
-        value, cond = specialised_prediction(nf, generic.predictions[(i, j)], gens, ridgeless)
+        form = generic.fraction(i, j)  # the generic solve's polynomials where it kept them (issue 17)
+        value, cond = specialised_prediction(nf, generic.predictions[(i, j)] if form is None else form, gens,
+                                             ridgeless)
         if cond is not None and cond.free_symbols:
             conditions.setdefault(sp.srepr(cond), cond)
         return value
