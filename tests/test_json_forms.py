@@ -221,3 +221,49 @@ def test_numerator_sign_outside_its_values_is_refused():
     with pytest.raises(ExportError, match="numerator_sign"):
         expression_from_dict({"form": 0, "sign": 1, "numerator_sign": 2, "float": None},
                              [{"srepr": "Symbol('rho')", "latex": "", "text": "", "float": None}])
+
+
+def test_malformed_reports_give_one_line():
+    """Hand-edited reports: each defect is refused with one line naming it (none reads as a wrong value)."""
+    import copy
+    base = json.loads(derive(5, ["4>2"], ridge="ridgeless").to_json(encoding="poly"))
+    ref = next(p for p in base["predictions"] if "form" in p["value"] and p["value"]["sign"] == -1)
+
+    def broken(edit):
+        d = copy.deepcopy(base)
+        edit(d)
+        return d
+
+    cases = [
+        (lambda d: next(p for p in d["predictions"] if p["trial"] == ref["trial"])["value"].pop("sign"), "sign"),
+        (lambda d: d.pop("forms"), "'forms' table"),
+        (lambda d: d["predictions"][0].__setitem__("trial", [1]), r"\[i, j\]"),
+        (lambda d: d["forms"][0]["poly"].__setitem__("den", []), "denominator"),
+        (lambda d: d["forms"][0]["poly"]["num"][0].__setitem__(1, 0.5), "coefficient must be a string"),
+        (lambda d: d["forms"][0]["poly"]["num"][0].__setitem__(0, [-1, 0]), "exponents"),
+        (lambda d: d["ridgeless_conditions"].append({"form": 0, "sign": 1, "float": None}), "never references"),
+        (lambda d: d.pop("margins"), "lacks the key 'margins'"),
+    ]
+    for edit, message in cases:
+        with pytest.raises(ExportError, match=message) as err:
+            read_report(broken(edit))
+        assert len(str(err.value).splitlines()) == 1, str(err.value)
+    with pytest.raises(ExportError, match="a path or a report"):
+        read_report([1, 2])  # type: ignore[arg-type]
+    assert read_report(base).predictions  # the unedited report reads
+
+
+def test_chosen_trials_report_has_its_format_and_reads_back(capsys):
+    """derive --trial --format json: format symbolic_ti.trials, read by read_report; the values of those trials
+    equal Result.f and Result.margin (srepr, the same trees), and f(3, 6) at alpha = lambda = 1/10 is the
+    CONVENTIONS.md value -387/3925."""
+    import symbolic_ti.cli.app as cli
+
+    assert cli.main(["derive", "-n", "9", "-e", "6>4", "-f", "json", "-t", "3,6", "-t", "6,4"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["meta"]["format"], d["meta"]["format_version"]) == ("symbolic_ti.trials", 1)
+    back = read_report(d)
+    r = derive(9, ["6>4"])
+    assert list(back.predictions) == [(3, 6), (6, 4)]
+    assert all(back.predictions[t] == r.f(*t) and back.margins[t] == r.margin(*t) for t in back.predictions)
+    assert back.predictions[(3, 6)].subs({S.alpha: Q(1, 10), S.ridge: Q(1, 10)}) == Q(-387, 3925)

@@ -90,9 +90,10 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         progress.update(f"writing {args.format}")
         if trials is not None:
             return _chosen_trials(result, list(dict.fromkeys(trials)), args.format, encoding)
-        if result.free_symbols and task.n > 25 and not getattr(args, "quiet", False):
-            print(f"{PROG}: note: writing all {len(task.trials)} symbolic closed forms of n = {task.n} takes long "
-                  f"and much memory; --trial I,J writes only the trials you name", file=sys.stderr)
+        if result.free_symbols and task.n > 61 and not getattr(args, "quiet", False):  # (measured: docs/performance.md)
+            print(f"{PROG}: note: all {len(task.trials)} symbolic closed forms of n = {task.n}: their size grows about "
+                  f"as n^4 (some 200 MB of JSON and 120 MB of text at n = 61); --trial I,J writes only the trials "
+                  f"you name", file=sys.stderr)
         if gram is not None:  # scikit-learn's precomputed layout (export/gram.py, docs/interop.md)
             from ..export.gram import gram_json
 
@@ -134,12 +135,14 @@ def _chosen_trials(result: Result, trials: list[tuple[int, int]], fmt: str, enco
     rows = [(t, result.f(*t), result.margin(*t), cats[t]) for t in trials]
     if fmt == "json":
         from ..export.jsonreport import dumps
-        from ..export.values import exact_value
+        from ..export.reading import TRIALS_FORMAT
+        from ..export.values import exact_value, meta_block
 
         def ex(e: Any) -> dict[str, Any] | None:
             return exact_value(e, encoding)
 
-        return dumps({"task": {"n": result.task.n, "exceptions": [str(e) for e in result.task.exceptions]},
+        return dumps({"meta": meta_block(*TRIALS_FORMAT),
+                      "task": {"n": result.task.n, "exceptions": [str(e) for e in result.task.exceptions]},
                       "family": result.family.describe(),
                       "ridge": "ridgeless" if result.ridgeless else str(result.ridge), "method": result.method,
                       "ridgeless_conditions": [ex(c) for c in result.ridgeless_conditions],

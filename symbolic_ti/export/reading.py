@@ -27,7 +27,7 @@ from ..families.kernel_values import NetworkKernelValue
 from ..families.relu import ReluKernelConstant
 from ..results import PolyFraction
 
-__all__ = ["expression_from_dict", "expression_from_poly", "FormsTable", "ReportValues", "read_report",
+__all__ = ["expression_from_dict", "expression_from_poly", "FormsTable", "ReportValues", "read_report", "TRIALS_FORMAT",
            "READ_VERSIONS"]
 
 #: The ``meta.format_version`` values of ``symbolic_ti.result`` that :func:`read_report` reads.
@@ -172,7 +172,7 @@ class FormsTable:
         """``sign * forms[k]`` of a reference ``{"form": k, "sign": sign}`` (``-forms[k]`` for sign -1, sympy's tree
         of the negation); with ``"numerator_sign": -1``, ``forms[k] = N / D`` is first made ``(-N) / D`` (the tree
         of ``-N`` over ``D``: each term of ``N`` negated)."""
-        k, sign, nsign = d.get("form"), d.get("sign", 1), d.get("numerator_sign", 1)
+        k, sign, nsign = d.get("form"), d.get("sign"), d.get("numerator_sign", 1)
         if type(k) is not int or not 0 <= k < len(self.entries) or sign not in (1, -1) or type(sign) is not int \
                 or nsign not in (1, -1) or type(nsign) is not int:
             raise ExportError(f"a reference needs 'form' an index into the {len(self.entries)} entries of 'forms', "
@@ -202,6 +202,18 @@ def _from_srepr(text: str) -> Any:
         raise ExportError(f"cannot read expression {text!r}: {err}") from None
 
 
+def _exponents(m: Any) -> tuple[int, ...]:
+    if not isinstance(m, list) or any(type(x) is not int or x < 0 for x in m):
+        raise ValueError(f"exponents must be a list of integers >= 0, got {m!r}")
+    return tuple(m)
+
+
+def _coefficient(c: Any) -> Fraction:
+    if not isinstance(c, str):
+        raise ValueError(f"a coefficient must be a string 'p' or 'p/q', got {c!r}")
+    return Fraction(c)
+
+
 def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
     """Rebuild ``N / D`` from the compact encoding ``{"gens", "gens_srepr", "num", "den"}`` (docs/json_schema.md).
 
@@ -224,9 +236,11 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
     """
     try:
         gens = tuple(_from_srepr(g) for g in p["gens_srepr"])
-        terms = [{tuple(int(x) for x in m): Fraction(str(c)) for m, c in p[k]} for k in ("num", "den")]
+        terms = [{_exponents(m): _coefficient(c) for m, c in p[k]} for k in ("num", "den")]
         if any(len(m) != len(gens) for t in terms for m in t):
             raise ValueError("an exponent list has not one entry per generator")
+        if not any(terms[1].values()):
+            raise ValueError("the denominator 'den' is zero")
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as err:
         raise ExportError(f"cannot read a 'poly' expression object: {err}") from None
     return PolyFraction(gens, terms[0], terms[1], negated=p.get("negated") is True).as_expr()
@@ -235,6 +249,8 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
 
 
 # ---------------------------------------------------------------------- whole reports
+#: ``derive --trial ... --format json``: the chosen trials only, every value inline (docs/json_schema.md).
+TRIALS_FORMAT = ("symbolic_ti.trials", 1)
 @dataclass
 class ReportValues:
     """The exact values of a ``symbolic_ti.result`` report, per trial (:func:`read_report`).
@@ -288,6 +304,8 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
     """
     if isinstance(source, Mapping):
         d = dict(source)
+    elif not isinstance(source, (str, os.PathLike)):
+        raise ExportError(f"read_report reads a path or a report as a dict, got {type(source).__name__}")
     else:
         try:
             with Path(source).open(encoding="utf-8") as fh:
@@ -298,17 +316,30 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
             raise ExportError(f"cannot read report {os.fspath(source)!r}: not JSON ({err})") from None
     meta = d.get("meta") if isinstance(d, dict) else None
     version = meta.get("format_version") if isinstance(meta, dict) else None
+    if isinstance(meta, dict) and (meta.get("format"), version) == TRIALS_FORMAT:
+        return _read_trials(d)
     if not isinstance(meta, dict) or meta.get("format") != "symbolic_ti.result" or version not in READ_VERSIONS:
         got = f"{meta.get('format')!r} version {version!r}" if isinstance(meta, dict) else "no 'meta' block"
         raise ExportError(f"read_report reads symbolic_ti.result reports of format_version "
                           f"{' or '.join(map(str, READ_VERSIONS))}, got {got}")
-    table = FormsTable(d.get("forms", []) if version >= 2 else [])
+    if version >= 2 and "forms" not in d:
+        raise ExportError("cannot read report: a format_version 2 report needs its 'forms' table, and it has none")
+    table = FormsTable(d["forms"] if version >= 2 else [])
 
     def read(obj: Any) -> Any:
         return expression_from_dict(obj, table)
 
+    def condition(obj: Any) -> Any:
+        if isinstance(obj, Mapping) and "form" in obj:
+            raise ExportError(f"cannot read report: ridgeless_conditions hold expression objects, never references "
+                              f"into 'forms', got {dict(obj)!r}")
+        return expression_from_dict(obj)
+
     def trial(rec: Mapping[str, Any]) -> tuple[int, int]:
-        return (int(rec["trial"][0]), int(rec["trial"][1]))
+        t = rec["trial"]
+        if not isinstance(t, list) or len(t) != 2 or any(type(x) is not int for x in t):
+            raise ExportError(f"cannot read report: a record's 'trial' must be [i, j] (two item numbers), got {t!r}")
+        return (t[0], t[1])
     try:
         out = ReportValues(
             format_version=version,
@@ -316,8 +347,32 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
             margins={trial(m): read(m["value"]) for m in d["margins"]},
             exception_margins={trial(e): read(e["value"]) for e in d["exception_margins"]},
             training_fit={trial(f): (read(f["prediction"]), read(f["residual"])) for f in d["training_fit"]},
-            ridgeless_conditions=[read(c) for c in d.get("ridgeless_conditions", [])],
+            ridgeless_conditions=[condition(c) for c in d.get("ridgeless_conditions", [])],
             forms=table, report=d)
-    except (KeyError, TypeError, IndexError) as err:
-        raise ExportError(f"cannot read report: a record lacks {err}") from None
+    except KeyError as err:
+        raise ExportError(f"cannot read report: a record or the report lacks the key {err}") from None
+    except (TypeError, IndexError) as err:
+        raise ExportError(f"cannot read report: a record is malformed ({err})") from None
     return out
+
+
+def _read_trials(d: dict[str, Any]) -> ReportValues:
+    """A ``symbolic_ti.trials`` report (``derive --trial``): the chosen trials' predictions and margins."""
+    preds: dict[tuple[int, int], sp.Expr] = {}
+    margins: dict[tuple[int, int], sp.Expr] = {}
+    try:
+        for rec in d["trials"]:
+            t = rec["trial"]
+            if not isinstance(t, list) or len(t) != 2 or any(type(x) is not int for x in t):
+                raise ExportError(f"cannot read report: a record's 'trial' must be [i, j] (two item numbers), "
+                                  f"got {t!r}")
+            preds[(t[0], t[1])] = expression_from_dict(rec["value"])
+            if rec.get("margin") is not None:
+                margins[(t[0], t[1])] = expression_from_dict(rec["margin"])
+        conditions = [expression_from_dict(c) for c in d.get("ridgeless_conditions", [])]
+    except KeyError as err:
+        raise ExportError(f"cannot read report: a record or the report lacks the key {err}") from None
+    except (TypeError, IndexError) as err:
+        raise ExportError(f"cannot read report: a record is malformed ({err})") from None
+    return ReportValues(format_version=TRIALS_FORMAT[1], predictions=preds, margins=margins,
+                        ridgeless_conditions=conditions, report=d)
