@@ -85,6 +85,8 @@ USER_ERRORS = [
     (["critical", "--items", "9", "--trial", "1,3"], ["--parameter", "required"]),
     (["critical", "--items", "9", "--parameter", "alpha", "--ridge", "1", "--ridgeless"], ["--ridge", "not allowed"]),
     (["families", "--format", "latex"], ["--format", "latex"]),
+    (["derive", "--items", "9", "-e", "6"], ["--exception", "W>L", "'6'", "quote it", "-e '6>4'"]),
+    (["critical", "--items", "9", "--parameter", "time"], ["--set", "alpha", "--set NAME=VALUE", "--ridge"]),
 ]
 
 

@@ -343,6 +343,9 @@ def task_of(args: argparse.Namespace) -> Task:
     try:
         return Task(args.items, tuple(args.exception))
     except SymbolicTIError as err:
+        if any(">" not in e for e in args.exception):  # likely a shell redirection ate '>L'
+            raise fail("--exception", f"{err}; in a shell, quote it (-e '6>4'): unquoted, '>4' sends the "
+                       "output to a file named 4") from None
         raise fail("--exception", err) from None
 
 

@@ -282,7 +282,8 @@ class Dynamics(Rendered):
                 raise ParameterError(f"{what} need rational rates and amplitudes; this kernel's values are "
                                      "irrational numbers (exact expressions and limits are still available)")
             raise ParameterError(f"{what} need numeric parameters and ridge; this result depends on "
-                                 + ", ".join(free) + " (set them with parameters= / ridge=)")
+                                 + ", ".join(free) + " (give each a value: --set NAME=VALUE and --ridge in the "
+                                 "CLI, parameters= and ridge= in Python)")
 
     def label(self) -> str:
         """Short description, e.g. ``"n=9, exception 6>4, exchangeable(alpha=1/10), ridge 1/10, gradient flow"``."""
