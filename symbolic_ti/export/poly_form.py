@@ -95,11 +95,12 @@ def _factors(gens: tuple[sp.Expr, ...], monom: tuple[int, ...], kind: int,
         if e == 0:
             continue
         name = names[k] if names is not None else _gen_names(g)[kind]
+        root = g.is_Pow and g.exp == sp.S.Half and g.base.is_Integer  # sqrt(3), \\sqrt{3}: no parentheses
         if kind == 0:
-            base = name if (g.is_Symbol or g.is_Function or g is sp.pi) else f"({name})"
+            base = name if (g.is_Symbol or g.is_Function or g is sp.pi or root) else f"({name})"
             out.append(base if e == 1 else f"{base}**{e}")
         elif kind == 1:
-            base = name if (g.is_Symbol or g is sp.pi) else f"({name})"
+            base = name if (g.is_Symbol or g is sp.pi or (root and e == 1)) else f"({name})"
             out.append(base if e == 1 else f"{base}^{{{e}}}")
         else:
             out.append(name if e == 1 else f"Pow({name}, Integer({e}))")
