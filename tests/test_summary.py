@@ -73,6 +73,7 @@ def test_latex_summary_keeps_subscripts():
     r = derive(7, ["5>3"])
     assert "kappa_d=0" in r.label()
     tex = summary_module.summary_to_latex(summarize(r))
-    assert r"\text{summary: n=7, exception 5>3; exchangeable(}\kappa_{\mathrm{d}}\text{=0, alpha symbolic)" in tex
-    assert "kappa d" not in tex
+    assert (r"\text{summary: n=7, exception 5>3; exchangeable(}\kappa_{\mathrm{d}}\text{=0, }\alpha\text{ symbolic); }"
+            r"\lambda\text{ symbolic}") in tex  # Greek parameter names as their letters too
+    assert "kappa d" not in tex and " alpha" not in tex and r"\mathtt{result.formula(i, j)}" in tex
     assert tex.count("{") == tex.count("}")

@@ -242,7 +242,8 @@ _HOW = ("full report: result.to_text(), result.to_latex(), result.to_json(); one
 
 
 _HOW_LATEX = (r"\text{full report: } \mathtt{result.to\_text()}, \mathtt{result.to\_latex()}, "
-              r"\mathtt{result.to\_json()} \text{; one form: } \mathtt{result.f(i, j)}")
+              r"\mathtt{result.to\_json()} \text{; one form: } \mathtt{result.f(i, j)} \text{ or } "
+              r"\mathtt{result.formula(i, j)}")
 
 
 def _entry_lines(entries: Iterable[tuple[Trial, sp.Expr]]) -> list[str]:
@@ -269,20 +270,24 @@ def _latex_text(s: str) -> str:
     return rf"\text{{{s}}}"
 
 
-#: A subscripted name of a label (``kappa_d``, ``kappa_o``): in LaTeX ``\kappa_{\mathrm{d}}``.
-_SUBSCRIPTED = re.compile(r"\b([A-Za-z]+)_([A-Za-z0-9]+)\b")
 _GREEK = frozenset({"alpha", "beta", "gamma", "delta", "epsilon", "kappa", "lambda", "mu", "rho", "sigma", "tau",
                     "theta"})
+#: A subscripted name of a label (``kappa_d``, ``kappa_o``): in LaTeX ``\kappa_{\mathrm{d}}``; or a Greek parameter
+#: name (``alpha``, ``lambda``): ``\alpha``.
+_SUBSCRIPTED = re.compile(r"\b([A-Za-z]+)_([A-Za-z0-9]+)\b|\b(" + "|".join(sorted(_GREEK)) + r")\b")
 
 
 def _latex_row(s: str) -> str:
     """One line of plain text as a LaTeX row: text in ``\\text{}``, each subscripted name (``kappa_d``) in math,
-    ``\\kappa_{\\mathrm{d}}`` (inside ``\\text{}`` the underscore would be lost)."""
+    ``\\kappa_{\\mathrm{d}}`` (inside ``\\text{}`` the underscore would be lost), each Greek name as its letter."""
     parts, pos = [], 0
     for m in _SUBSCRIPTED.finditer(s):
-        base, sub = m.groups()
-        head = rf"\{base}" if base in _GREEK else rf"\mathrm{{{base}}}"
-        parts += [_latex_text(s[pos:m.start()]), rf"{head}_{{\mathrm{{{sub}}}}}"]
+        base, sub, greek = m.groups()
+        if greek is not None:
+            parts += [_latex_text(s[pos:m.start()]), rf"\{greek}"]
+        else:
+            head = rf"\{base}" if base in _GREEK else rf"\mathrm{{{base}}}"
+            parts += [_latex_text(s[pos:m.start()]), rf"{head}_{{\mathrm{{{sub}}}}}"]
         pos = m.end()
     parts.append(_latex_text(s[pos:]))
     return "".join(parts)
