@@ -50,3 +50,24 @@ def interrupt_when_writing(argv: list[str], marker: Path, env: dict | None = Non
     return proc
 
 
+
+
+def interrupt_streamed_report_at(monkeypatch, record: int) -> None:
+    """Make :func:`symbolic_ti.export.stream.write_json` raise KeyboardInterrupt when it makes its ``record``-th
+    record (1-based; in a version-2 report the ``forms`` entries count first), as a Ctrl-C would mid-write."""
+    from symbolic_ti.export import stream
+
+    calls = {"n": 0}
+    real = stream.report_dict
+
+    def failing(result, encoding, records, **kw):
+        def records2(items, make):
+            def make2(x):
+                calls["n"] += 1
+                if calls["n"] == record:
+                    raise KeyboardInterrupt
+                return make(x)
+            return records(items, make2)
+        return real(result, encoding, records2, **kw)
+
+    monkeypatch.setattr(stream, "report_dict", failing)

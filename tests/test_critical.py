@@ -19,6 +19,7 @@ import symbolic_ti.export  # noqa: F401  (registers the report renderers, whatev
 from symbolic_ti.api import critical
 from symbolic_ti.analysis.crossings import CriticalReport, Crossing, TrialCritical, critical_values
 
+from strategies import draw_exceptions
 from reference_cases import solve_linear, training_set
 
 EXC = ((6, 4),)
@@ -390,12 +391,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 @st.composite
 def _scan_cases(draw):
     n = draw(st.integers(4, 8))
-    exceptions = []
-    for _ in range(draw(st.integers(0, 2))):
-        low = draw(st.integers(1, n - 2))
-        win = draw(st.integers(low + 2, n))
-        if (win, low) not in exceptions:
-            exceptions.append((win, low))
+    exceptions = draw_exceptions(draw, n)
     ridge = draw(st.sampled_from(["ridgeless", "1/10", "1/3", "2", "1/50"]))
     kd = draw(st.sampled_from(["0", "1/4"]))
     lo = draw(st.sampled_from(["0", "1/20", "1/3"]))

@@ -27,6 +27,7 @@ from symbolic_ti.analysis.margin_crossings import fraction_coefficients, nearest
 from symbolic_ti.analysis.roots import real_roots
 from symbolic_ti.results import Result
 
+from strategies import draw_exceptions
 from reference_cases import training_set
 
 
@@ -185,12 +186,7 @@ def test_lazy_root_text_floor_is_a_lower_bound():
 @st.composite
 def _cases(draw):
     n = draw(st.integers(4, 7))
-    exceptions = []
-    for _ in range(draw(st.integers(0, 2))):
-        low = draw(st.integers(1, n - 2))
-        win = draw(st.integers(low + 2, n))
-        if (win, low) not in exceptions:
-            exceptions.append((win, low))
+    exceptions = draw_exceptions(draw, n)
     scan = draw(st.sampled_from(["lambda", "alpha", "kappa_o"]))
     if scan == "lambda":
         params, ridge = {"alpha": draw(st.sampled_from(["0", "1/10", "1/3", "1/2", "9/10"]))}, None

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 import sympy as sp
 from hypothesis import given, settings
+from strategies import draw_exceptions
 from hypothesis import strategies as st
 
 from symbolic_ti import Task, derive, solve
@@ -181,13 +182,7 @@ def test_opposite_is_the_direct_tree():
 
 
 def _draw_exceptions(n, draw):
-    out = []
-    for _ in range(draw(st.integers(0, 2))):
-        low = draw(st.integers(1, n - 2))
-        e = f"{draw(st.integers(low + 2, n))}>{low}"
-        if e not in out:
-            out.append(e)
-    return out
+    return [f"{w}>{low}" for w, low in draw_exceptions(draw, n)]
 
 
 def _draw_solve(n, draw):

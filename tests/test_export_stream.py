@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from interrupts import interrupt_streamed_report_at
 
 from symbolic_ti import derive
 from symbolic_ti.export import stream
@@ -32,20 +33,7 @@ def test_interrupted_stream_leaves_nothing(tmp_path, monkeypatch):
     r = derive(5, ["4>2"])
     path = tmp_path / "r.json"
     path.write_text("old", encoding="utf-8")
-    calls = {"n": 0}
-    real = stream.report_dict
-
-    def failing(result, encoding, records, **kw):
-        def records2(items, make):
-            def make2(x):
-                calls["n"] += 1
-                if calls["n"] == 7:
-                    raise KeyboardInterrupt
-                return make(x)
-            return records(items, make2)
-        return real(result, encoding, records2, **kw)
-
-    monkeypatch.setattr(stream, "report_dict", failing)
+    interrupt_streamed_report_at(monkeypatch, 7)  # in the predictions
     with pytest.raises(KeyboardInterrupt):
         stream.write_json(r, path)
     assert path.read_text(encoding="utf-8") == "old" and [p.name for p in tmp_path.iterdir()] == ["r.json"]

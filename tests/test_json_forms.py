@@ -21,6 +21,7 @@ from symbolic_ti.errors import ExportError
 from symbolic_ti.export import stream
 from symbolic_ti.export.reading import FormsTable, expression_from_dict, read_report
 
+from interrupts import interrupt_streamed_report_at
 from reference_cases import REFERENCE_CASES
 
 Q = sp.Rational
@@ -123,20 +124,7 @@ def test_interrupt_after_the_table_leaves_nothing(tmp_path, monkeypatch):
     n_forms = len(r.to_dict()["forms"])
     path = tmp_path / "r.json"
     path.write_text("old", encoding="utf-8")
-    calls = {"n": 0}
-    real = stream.report_dict
-
-    def failing(result, encoding, records, **kw):
-        def records2(items, make):
-            def make2(x):
-                calls["n"] += 1
-                if calls["n"] == n_forms + 3:  # in the predictions, once every entry of the table is written
-                    raise KeyboardInterrupt
-                return make(x)
-            return records(items, make2)
-        return real(result, encoding, records2, **kw)
-
-    monkeypatch.setattr(stream, "report_dict", failing)
+    interrupt_streamed_report_at(monkeypatch, n_forms + 3)  # in the predictions
     with pytest.raises(KeyboardInterrupt):
         stream.write_json(r, path)
     assert path.read_text(encoding="utf-8") == "old" and [p.name for p in tmp_path.iterdir()] == ["r.json"]
