@@ -57,6 +57,19 @@ def test_margins_from_polynomial_forms_equal_expression_path_and_derive_record(g
         {k: v for k, v in old.items() if k not in ("trials", "meta")}
 
 
+def test_laplacian_path_margins_from_polynomial_forms():
+    """The effective-ridge path (exchangeable, alpha scan) prints the same records as derive, and each reads back
+    to the margin ``g * f`` canceled by sympy."""
+    r = derive(7, ["4>2"], ridge="1/10")
+    report = C.critical_values(r, "alpha")
+    assert report.method == "laplacian" and all(t.margin_form is not None for t in report.trials)
+    derived = {tuple(m["trial"]): m["value"] for m in result_to_dict(r, format_version=1)["margins"]}
+    for t in report.to_dict(margins=True)["trials"]:
+        trial = tuple(t["trial"])
+        assert t["margin_exact"] == derived[trial]
+        assert sp.cancel(expression_from_dict(t["margin_exact"]) - r.margin(*trial)) == 0
+
+
 def test_margin_value_at_a_point_equals_the_canceled_margin(geometric):
     """The printed margin, read back, has the value of ``Result.margin`` at rho = 1/3 (exact)."""
     r = geometric

@@ -174,7 +174,8 @@ class TrialCritical:
         return next((c for c in self.crossings if c.direction == "to_error"), None)
 
     def to_dict(self, margins: bool = True) -> dict[str, Any]:
-        """JSON-ready dictionary; ``margins=False`` leaves out the exact margin (slow to build for large n)."""
+        """JSON-ready dictionary; ``margins=False`` leaves out the exact margin (printed from :attr:`margin_form`
+        where there is one, else built and canceled: slow for large n)."""
         out: dict[str, Any] = render("dict", self, margins=margins)
         return out
 

@@ -119,7 +119,7 @@ def _laplacian_trials(result: Result, chosen: list[Trial], lo: sp.Expr, hi: sp.E
         margin = partial(_canceled_margin, result, t)
         if tg.sign_at_zero == 0:
             notes.append(f"the margin of ({t[0]}, {t[1]}) is identically zero")
-            out.append(TrialCritical(t, tg.category, margin, (), False))
+            out.append(TrialCritical(t, tg.category, margin, (), False, _margin_form(result, t)))
             continue
         start = tg.sign_after(sp.Rational(g_lo.numerator, g_lo.denominator)) < 0
         inside = []
@@ -132,7 +132,7 @@ def _laplacian_trials(result: Result, chosen: list[Trial], lo: sp.Expr, hi: sp.E
             Crossing(t, LazyRoot(root, S.alpha, alpha_map(lam), brief=True), root_alpha_float(root, lam), direction,
                      "zero")
             for root, direction in sorted(inside, key=lambda e: root_alpha_float(e[0], lam)))
-        out.append(TrialCritical(t, tg.category, margin, crossings, start))
+        out.append(TrialCritical(t, tg.category, margin, crossings, start, _margin_form(result, t)))
     return out
 
 
