@@ -150,6 +150,10 @@ class TrialCritical:
     error_at_start : bool or None
         Whether the margin is negative just above the interval's lower end; ``None`` when other parameters
         are symbolic.
+    margin_form : PolyFraction or None
+        The margin as the solver's :class:`~symbolic_ti.results.PolyFraction` (``f`` or ``-f``), where the
+        result holds one: its value equals :attr:`margin`, and ``--margins`` prints it from its terms
+        (:func:`symbolic_ti.export.values.exact_value`) without building the expression.
     """
 
     trial: Trial
@@ -157,6 +161,7 @@ class TrialCritical:
     _margin: Any = field(compare=False)
     crossings: tuple[Crossing, ...]
     error_at_start: bool | None
+    margin_form: Any = field(default=None, compare=False, repr=False)
 
     @property
     def margin(self) -> sp.Expr:
@@ -169,7 +174,8 @@ class TrialCritical:
         return next((c for c in self.crossings if c.direction == "to_error"), None)
 
     def to_dict(self, margins: bool = True) -> dict[str, Any]:
-        """JSON-ready dictionary; ``margins=False`` leaves out the exact margin (slow to build for large n)."""
+        """JSON-ready dictionary; ``margins=False`` leaves out the exact margin (printed from :attr:`margin_form`
+        where there is one, else built and canceled: slow for large n)."""
         out: dict[str, Any] = render("dict", self, margins=margins)
         return out
 
@@ -203,6 +209,8 @@ class CriticalReport(Rendered):
         ``"generic"``: root isolation on each canceled margin; ``"laplacian"``: the exchangeable family's
         effective-ridge analysis (:func:`symbolic_ti.analysis.gamma.margin_gammas`), which builds margins
         and exact values only on access.
+    symbolic_parameters : tuple of str
+        The names of the other free parameters (sorted; empty unless ``symbolic``).
     """
 
     parameter: str
@@ -213,6 +221,7 @@ class CriticalReport(Rendered):
     symbolic: bool
     notes: tuple[str, ...] = field(default=())
     method: str = "generic"
+    symbolic_parameters: tuple[str, ...] = field(default=())
 
     @property
     def crossings(self) -> tuple[Crossing, ...]:

@@ -35,7 +35,7 @@ import sympy as sp
 from ..arguments import parse_interval, resolve_trials
 from ..errors import ParameterError
 from ..progress import Progress
-from ..results import Result
+from ..results import PolyFraction, Result
 from .. import symbols as S
 from .critical_report import DIRECTIONS, CriticalReport, Crossing, LazyRoot, TrialCritical
 from .effective_ridge import alpha_map, root_alpha_float
@@ -59,6 +59,16 @@ Trial = tuple[int, int]
 
 def _canceled_margin(result: Result, t: Trial) -> sp.Expr:
     return sp.cancel(sp.together(result.margin(*t)))
+
+
+def _margin_form(result: Result, t: Trial) -> PolyFraction | None:
+    """The margin ``g * f(t)`` as the solver's :class:`~symbolic_ti.results.PolyFraction` (``f`` or ``-f``: the
+    tree of :meth:`Result.margin`), or ``None`` (no polynomial form, or no ground truth)."""
+    form = result.fraction(*t)
+    g = result.task.ground_truth(t)
+    if form is None or g is None:
+        return None
+    return form if g == 1 else -form
 
 
 def _fraction_margin(result: Result, t: Trial, sym: sp.Symbol) -> tuple[Any, Any] | None:
@@ -109,7 +119,7 @@ def _laplacian_trials(result: Result, chosen: list[Trial], lo: sp.Expr, hi: sp.E
         margin = partial(_canceled_margin, result, t)
         if tg.sign_at_zero == 0:
             notes.append(f"the margin of ({t[0]}, {t[1]}) is identically zero")
-            out.append(TrialCritical(t, tg.category, margin, (), False))
+            out.append(TrialCritical(t, tg.category, margin, (), False, _margin_form(result, t)))
             continue
         start = tg.sign_after(sp.Rational(g_lo.numerator, g_lo.denominator)) < 0
         inside = []
@@ -122,7 +132,7 @@ def _laplacian_trials(result: Result, chosen: list[Trial], lo: sp.Expr, hi: sp.E
             Crossing(t, LazyRoot(root, S.alpha, alpha_map(lam), brief=True), root_alpha_float(root, lam), direction,
                      "zero")
             for root, direction in sorted(inside, key=lambda e: root_alpha_float(e[0], lam)))
-        out.append(TrialCritical(t, tg.category, margin, crossings, start))
+        out.append(TrialCritical(t, tg.category, margin, crossings, start, _margin_form(result, t)))
     return out
 
 
@@ -239,7 +249,8 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
             start: bool | None = None
             if coeffs is not None:  # the solver's polynomials: no expression built or canceled
                 crossings, start = exact_coefficient_trial(t, *coeffs, sym, lo, hi, notes)
-                out.append(TrialCritical(t, cats[t], partial(_canceled_margin, result, t), crossings, start))
+                out.append(TrialCritical(t, cats[t], partial(_canceled_margin, result, t), crossings, start,
+                                         _margin_form(result, t)))
                 continue
             margin = _canceled_margin(result, t)
             num, den = sp.fraction(margin)
@@ -257,7 +268,7 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
                     all_exact = False  # an uncertain root may be where the trial fails
             else:
                 crossings, start = exact_trial(t, num, den, sym, lo, hi, notes)
-            out.append(TrialCritical(t, cats[t], margin, crossings, start))
+            out.append(TrialCritical(t, cats[t], margin, crossings, start, _margin_form(result, t)))
         if chosen:
             progress.update(step, len(chosen), len(chosen))
     if result.ridgeless:
@@ -273,4 +284,4 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
         order.sort(key=lambda e: e[1])  # stable: ties keep trial order
     label = result.label()
     return CriticalReport(name, (lo, hi), label, tuple(out), tuple(order), symbolic, tuple(dict.fromkeys(notes)),
-                          "laplacian" if fast else "generic")
+                          "laplacian" if fast else "generic", tuple(sorted(s.name for s in others)))

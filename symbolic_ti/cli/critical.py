@@ -43,7 +43,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     c.add_argument("--interval", metavar="A,B", type=option_type("--interval", parse_interval_option),
                    help="scan the open interval (A, B) (default: the parameter's domain; B may be oo)")
     c.add_argument("--margins", action="store_true",
-                   help="with --format json: include each trial's exact margin (slow for large N)")
+                   help="with --format json: include each trial's exact margin, the record derive --format json "
+                        "writes (measured: +4%% of the time for the large margins of geometric N=15, up to 6x where "
+                        "hundreds of margins of <= 100 terms go through sympy's printers, e.g. exchangeable N=25)")
     context.output_options(c, FORMATS)
     context.standalone_option(c)
     c.set_defaults(run=lambda args: _run(args, context))

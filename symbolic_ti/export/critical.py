@@ -23,7 +23,7 @@ from .text import column_width
 from .values import LARGE_SREPR, exact_value, meta_block
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "critical_to_text", "critical_to_latex", "critical_to_dict",
-           "critical_to_html", "crossing_to_dict", "trial_critical_to_dict"]
+           "critical_to_html", "crossing_to_dict", "trial_critical_to_dict", "undecided_headline"]
 
 #: Value of ``meta.format`` of a critical-value report.
 FORMAT_NAME = "symbolic_ti.critical"
@@ -65,20 +65,28 @@ def _uncertain(c: Crossing) -> str:
 
 @renderer("dict", TrialCritical)
 def trial_critical_to_dict(t: TrialCritical, margins: bool = True) -> dict[str, Any]:
-    """JSON-ready dictionary of one trial; ``margins=False`` leaves out the exact margin (slow for large n)."""
+    """JSON-ready dictionary of one trial; ``margins=False`` leaves out the exact margin.
+
+    The margin is printed from the solver's polynomial form where the scan holds one
+    (:attr:`~symbolic_ti.analysis.crossings.TrialCritical.margin_form`): the record ``derive --format json``
+    writes for that margin (:func:`~symbolic_ti.export.values.exact_value` of a
+    :class:`~symbolic_ti.results.PolyFraction`), ``margin`` its ``text``; else from the canceled expression."""
     out: dict[str, Any] = {"trial": list(t.trial), "category": t.category}
+    exact = None
     if margins:
-        out["margin"] = str(t.margin)
+        exact = exact_value(t.margin_form if t.margin_form is not None else t.margin)
+        out["margin"] = exact["text"] if exact is not None else str(t.margin)
     out.update({"error_at_start": t.error_at_start, "crossings": [crossing_to_dict(c) for c in t.crossings]})
     if margins:
-        out["margin_exact"] = exact_value(t.margin)
+        out["margin_exact"] = exact
     return out
 
 
 @renderer("dict", CriticalReport)
 def critical_to_dict(report: CriticalReport, margins: bool = True) -> dict[str, Any]:
     """JSON-ready dictionary of a report (docs/json_schema.md); ``margins=False`` leaves out each trial's exact
-    margin, which for large n takes most of the time."""
+    margin (:func:`trial_critical_to_dict`: from the solver's polynomials, a few percent of the time for large
+    forms; through sympy's printers for forms of at most 100 terms and for results without polynomial forms)."""
     return {
         "meta": meta_block(FORMAT_NAME, FORMAT_VERSION),
         "parameter": report.parameter,
@@ -125,6 +133,33 @@ def _start_word(flag: bool | None) -> str:
     return "wrong" if flag else ("correct" if flag is False else "?")
 
 
+def undecided_headline(report: CriticalReport) -> str | None:
+    """The headline of a scan that could not decide everything, or ``None`` when every sign was decided.
+
+    Said when other parameters are symbolic (:attr:`~symbolic_ti.analysis.crossings.CriticalReport.symbolic`:
+    directions and whether a root lies inside the interval are unknown), when some roots were not certified
+    (:class:`~symbolic_ti.analysis.margin_crossings.UncertainCrossing`) or when a trial's sign just above the
+    lower end was not decided; it replaces "No trial changes sign on this interval." where no crossing is listed.
+    """
+    reasons = []
+    if report.symbolic:
+        names = ", ".join(report.symbolic_parameters)
+        reasons.append("other parameters are symbolic" + (f" ({names})" if names else "")
+                       + ", bind them to numbers for exact crossings")
+    uncertain = sum(isinstance(c, UncertainCrossing) for t in report.trials for c in t.crossings)
+    if uncertain:
+        reasons.append(f"{uncertain} root(s) could not be certified")
+    unknown = sum(t.error_at_start is None for t in report.trials)
+    if unknown and not report.symbolic:
+        reasons.append(f"the sign of {unknown} trial(s) just above {report.interval[0]} was not decided")
+    if not reasons:
+        return None
+    crossings = any(t.crossings for t in report.trials)
+    lead = "Not every crossing could be decided" if crossings else (
+        "No crossing could be decided" if report.symbolic else "No decided trial changes sign on this interval")
+    return f"{lead}: {'; '.join(reasons)} (see the notes)."
+
+
 @renderer("text", CriticalReport)
 def critical_to_text(report: CriticalReport) -> str:
     """Plain-text report: crossings per trial, trials without sign change, failure order, notes."""
@@ -134,6 +169,9 @@ def critical_to_text(report: CriticalReport) -> str:
     with_cross = [t for t in report.trials if t.crossings]
     without = [t for t in report.trials if not t.crossings]
     w = column_width([_trial_text(t.trial) for t in report.trials], 9)  # (99, 102) needs 10
+    headline = undecided_headline(report)
+    if headline and with_cross:
+        lines += [headline, ""]
     if with_cross:
         lines.append(f"{'trial':<{w}}{'category':<16}{'at start':<10}crossings")
         for t in with_cross:
@@ -146,7 +184,7 @@ def critical_to_text(report: CriticalReport) -> str:
                 parts.append(f"{p} = {shown}{exact} {c.direction}{kind}{_uncertain(c)}")
             lines.append(f"{_trial_text(t.trial):<{w}}{t.category:<16}{start:<10}" + "; ".join(parts))
     else:
-        lines.append("No trial changes sign on this interval.")
+        lines.append(headline or "No trial changes sign on this interval.")
     if without:
         wrong = [t for t in without if t.error_at_start]
         right = [t for t in without if t.error_at_start is False]
@@ -213,6 +251,7 @@ def critical_to_latex(report: CriticalReport, notebook: bool = False) -> str:
     a, b = report.interval
     title = rf"\text{{Critical values of }} {sym} \text{{ on }} \left({sp.latex(a)}, {sp.latex(b)}\right)"
     rows = _latex_rows(report, notebook)
+    headline = undecided_headline(report)
     order = ", ".join(rf"({t[0]}, {t[1]})\ [{v:.4g}]" for t, v in report.failure_order)
     if notebook:
         body = [r"\begin{array}{llll}",
@@ -221,6 +260,8 @@ def critical_to_latex(report: CriticalReport, notebook: bool = False) -> str:
             body.append(rf"{tr} & \text{{{cat}}} & \text{{{start}}} & {cells} \\")
         body.append(r"\end{array}")
         out = [rf"{title}\\ \text{{{report.result_label}}}\\", "\n".join(body)]
+        if headline:
+            out.insert(1, rf"\text{{{headline}}}\\")
         if order:
             out.append(rf"\\ \text{{failure order: }} {order}")
         return "$$" + "\n".join(out) + "$$"
@@ -229,6 +270,8 @@ def critical_to_latex(report: CriticalReport, notebook: bool = False) -> str:
         body.append(rf"${tr}$ & {cat} & {start} & ${cells}$ \\")
     body.append(r"\end{tabular}")
     head = rf"${title}$ \\ {_latex_escape_text(report.result_label)}"
+    if headline:
+        head += rf" \\ {_latex_escape_text(headline)}"
     tail = [rf"Failure order: ${order}$" if order else ""]
     return "\n".join([head, *body, *[t for t in tail if t]])
 
