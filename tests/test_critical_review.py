@@ -112,3 +112,21 @@ def test_uncertain_root_headline():
             "above 0 was not decided (see the notes).")
     assert undecided_headline(report) == head
     assert report.to_text().splitlines()[3] == head
+
+
+def test_latex_reports_carry_the_notes_and_the_start_of_the_failure_order():
+    """The LaTeX headline says "see the notes": the notes are there (tabular and notebook); a trial wrong from
+    the start is marked so in the failure order, as in the text report; an undecided trial is not called one
+    "without crossing"."""
+    r = derive(9, ["6>4"])  # alpha and lambda symbolic: (4, 5) has a quartic factor without closed-form roots
+    report = C.critical_values(r, "alpha", trials=[(3, 6), (4, 5)])
+    for tex in (report.to_latex(), report.to_latex(notebook=True)):
+        assert "closed-form roots" in tex and "other parameters are symbolic" in tex
+    assert "1 trial(s) without a decided crossing" in report.to_text()
+    fixed = derive(9, ["6>4"], parameters={"kappa_d": 0}, ridge="1/10", family="exchangeable")
+    rep = C.critical_values(fixed, "alpha", trials=[(3, 6), (4, 5)])
+    starts = [t.trial for t in rep.trials if t.error_at_start]
+    tex = rep.to_latex()
+    assert starts == [(4, 5)]  # (a cycle premise pair of 6>4: wrong as alpha -> 0+ at ridge 1/10)
+    assert all(rf"({i}, {j})\ [\text{{from the start}}]" in tex for i, j in starts)
+    assert "without a decided crossing" not in rep.to_text()

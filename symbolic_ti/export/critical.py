@@ -190,7 +190,8 @@ def critical_to_text(report: CriticalReport) -> str:
         right = [t for t in without if t.error_at_start is False]
         unknown = [t for t in without if t.error_at_start is None]
         lines.append("")
-        lines.append(f"{len(without)} trial(s) without crossing: {len(right)} correct throughout, "
+        label = "without a decided crossing" if (report.symbolic or unknown) else "without crossing"
+        lines.append(f"{len(without)} trial(s) {label}: {len(right)} correct throughout, "
                      f"{len(wrong)} wrong throughout" + (f", {len(unknown)} undecided" if unknown else ""))
         if wrong:
             lines.append("  wrong throughout: " + ", ".join(_trial_text(t.trial) for t in wrong))
@@ -222,7 +223,8 @@ def _param_latex(name: str) -> str:
 
 def _latex_escape_text(text: str) -> str:
     for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("&", r"\&"), ("%", r"\%"), ("#", r"\#"),
-                 ("{", r"\{"), ("}", r"\}"), (">", r"\textgreater{}")):
+                 ("{", r"\{"), ("}", r"\}"), (">", r"\textgreater{}"), ("<", r"\textless{}"), ("^", r"\^{}"),
+                 ("~", r"\~{}")):
         text = text.replace(a, b)
     return text
 
@@ -252,7 +254,10 @@ def critical_to_latex(report: CriticalReport, notebook: bool = False) -> str:
     title = rf"\text{{Critical values of }} {sym} \text{{ on }} \left({sp.latex(a)}, {sp.latex(b)}\right)"
     rows = _latex_rows(report, notebook)
     headline = undecided_headline(report)
-    order = ", ".join(rf"({t[0]}, {t[1]})\ [{v:.4g}]" for t, v in report.failure_order)
+    at_start = {t.trial for t in report.trials if t.error_at_start}
+    order = ", ".join(rf"({t[0]}, {t[1]})\ " + (r"[\text{from the start}]" if t in at_start else f"[{v:.4g}]")
+                      for t, v in report.failure_order)
+    notes = [n.replace("$", "") for n in report.notes]
     if notebook:
         body = [r"\begin{array}{llll}",
                 r"\text{trial} & \text{category} & \text{at start} & \text{crossings} \\ \hline"]
@@ -264,6 +269,7 @@ def critical_to_latex(report: CriticalReport, notebook: bool = False) -> str:
             out.insert(1, rf"\text{{{headline}}}\\")
         if order:
             out.append(rf"\\ \text{{failure order: }} {order}")
+        out += [rf"\\ \text{{note: {_latex_text_plain(n)}}}" for n in notes]
         return "$$" + "\n".join(out) + "$$"
     body = [rf"% {report.result_label}", r"\begin{tabular}{llll}", r"trial & category & at start & crossings \\ \hline"]
     for tr, cat, start, cells in rows:
@@ -273,7 +279,13 @@ def critical_to_latex(report: CriticalReport, notebook: bool = False) -> str:
     if headline:
         head += rf" \\ {_latex_escape_text(headline)}"
     tail = [rf"Failure order: ${order}$" if order else ""]
+    tail += [r"Notes:" if notes else ""] + [rf"\\ {_latex_escape_text(n)}" for n in notes]
     return "\n".join([head, *body, *[t for t in tail if t]])
+
+
+def _latex_text_plain(text: str) -> str:
+    """A note inside MathJax ``\\text{}`` (braces and backslashes dropped, which \\text would read)."""
+    return text.replace("\\", "").replace("{", "(").replace("}", ")").replace("_", " ")
 
 
 @renderer("notebook_latex", CriticalReport)
