@@ -214,7 +214,7 @@ def test_numerator_sign_outside_its_values_is_refused():
 def test_malformed_reports_give_one_line():
     """Hand-edited reports: each defect is refused with one line naming it (none reads as a wrong value)."""
     import copy
-    base = json.loads(derive(5, ["4>2"], ridge="ridgeless").to_json(encoding="poly"))
+    base = json.loads(derive(5, ["4>2"]).to_json(encoding="poly"))  # alpha and lambda: two generators
     ref = next(p for p in base["predictions"] if "form" in p["value"] and p["value"]["sign"] == -1)
 
     def broken(edit):
@@ -227,8 +227,24 @@ def test_malformed_reports_give_one_line():
         (lambda d: d.pop("forms"), "'forms' table"),
         (lambda d: d["predictions"][0].__setitem__("trial", [1]), r"\[i, j\]"),
         (lambda d: d["forms"][0]["poly"].__setitem__("den", []), "denominator"),
-        (lambda d: d["forms"][0]["poly"]["num"][0].__setitem__(1, 0.5), "coefficient must be a string"),
+        (lambda d: d["forms"][0]["poly"]["num"][0].__setitem__(1, 0.5), "must be a string 'p' or 'p/q'"),
+        (lambda d: d["forms"][0]["poly"]["num"][0].__setitem__(1, "1e3"), "must be a string 'p' or 'p/q'"),
+        (lambda d: d["forms"][0]["poly"]["num"][0].__setitem__(1, "1/0"), r"q > 0"),
         (lambda d: d["forms"][0]["poly"]["num"][0].__setitem__(0, [-1, 0]), "exponents"),
+        (lambda d: d["forms"][0]["poly"]["num"].append(d["forms"][0]["poly"]["num"][0]), "appears twice"),
+        (lambda d: d["forms"][0]["poly"]["num"].append([[0, 0], "1", "x"]), r"\[exponents, coefficient\]"),
+        (lambda d: d["forms"][0]["poly"]["gens_srepr"].reverse(), "does not name the generators"),
+        (lambda d: d["forms"][0]["poly"].pop("num"), "lacks the key"),
+        (lambda d: d["forms"][0].__setitem__("srepr", "Integer(1)"), "not both"),
+        (lambda d: d["forms"].__setitem__(0, None), r"forms\[0\] must be an expression object"),
+        (lambda d: d["margins"][0].__setitem__("trial", [1, 99]), "two different items of 1..5"),
+        (lambda d: d["margins"].append(d["margins"][0]), "appears twice"),
+        (lambda d: d["predictions"].pop(), "all 20 ordered trials"),
+        (lambda d: d["predictions"][0].__setitem__("category", "bogus"), "category 'bogus'"),
+        (lambda d: d["exception_margins"][0].__setitem__("exception", "x"), "does not name its trial"),
+        (lambda d: d["training_fit"][0].__setitem__("target", 5), "must be 1 or -1"),
+        (lambda d: d.pop("task"), "'task'"),
+        (lambda d: d["predictions"][3].__setitem__("value", None), "has no value"),
         (lambda d: d["ridgeless_conditions"].append({"form": 0, "sign": 1, "float": None}), "never references"),
         (lambda d: d.pop("margins"), "lacks the key 'margins'"),
     ]

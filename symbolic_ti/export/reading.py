@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from ..errors import ExportError
 from ..families.kernel_values import NetworkKernelValue
 from ..families.relu import ReluKernelConstant
 from ..results import PolyFraction
+from ..task import CATEGORIES as _CATEGORIES
 
 __all__ = ["expression_from_dict", "expression_from_poly", "FormsTable", "ReportValues", "read_report", "TRIALS_FORMAT",
            "READ_VERSIONS"]
@@ -133,7 +135,9 @@ def expression_from_dict(d: Mapping[str, Any] | None,
                               "(format_version 2): pass forms=report['forms'], or read the report with read_report")
         table = forms if isinstance(forms, FormsTable) else FormsTable(forms)
         return table.resolve(d)
-    if isinstance(d, Mapping) and "srepr" not in d and isinstance(d.get("poly"), Mapping):
+    if isinstance(d, Mapping) and "srepr" in d and "poly" in d:
+        raise ExportError("an expression object has either 'srepr' or 'poly', not both")
+    if isinstance(d, Mapping) and "srepr" not in d and "poly" in d:
         return expression_from_poly(d["poly"])
     if not isinstance(d, Mapping) or not isinstance(d.get("srepr"), str):
         raise ExportError(f"an expression object needs an 'srepr' string or a 'poly' object, got {d!r}")
@@ -161,7 +165,9 @@ class FormsTable:
     def __getitem__(self, k: int) -> sp.Expr:
         if k not in self._read:
             entry = self.entries[k]
-            if isinstance(entry, Mapping) and "form" in entry:
+            if not isinstance(entry, Mapping):
+                raise ExportError(f"forms[{k}] must be an expression object, got {entry!r}")
+            if "form" in entry:
                 raise ExportError(f"forms[{k}] is a reference; a 'forms' entry must be an expression object")
             value = expression_from_dict(entry)
             assert value is not None
@@ -202,16 +208,32 @@ def _from_srepr(text: str) -> Any:
         raise ExportError(f"cannot read expression {text!r}: {err}") from None
 
 
-def _exponents(m: Any) -> tuple[int, ...]:
-    if not isinstance(m, list) or any(type(x) is not int or x < 0 for x in m):
-        raise ValueError(f"exponents must be a list of integers >= 0, got {m!r}")
-    return tuple(m)
+_COEFFICIENT = re.compile(r"-?[0-9]+(/[0-9]+)?")
 
 
-def _coefficient(c: Any) -> Fraction:
-    if not isinstance(c, str):
-        raise ValueError(f"a coefficient must be a string 'p' or 'p/q', got {c!r}")
-    return Fraction(c)
+def _list(x: Any, key: str) -> list[Any]:
+    if not isinstance(x, list):
+        raise ValueError(f"'{key}' must be a list, got {x!r}")
+    return x
+
+
+def _terms(raw: Any, key: str, ngens: int) -> dict[tuple[int, ...], Fraction]:
+    """The ``[exponents, "p/q"]`` terms of ``num`` or ``den``: each monomial once, coefficients nonzero."""
+    out: dict[tuple[int, ...], Fraction] = {}
+    for term in _list(raw, key):
+        if not isinstance(term, list) or len(term) != 2:
+            raise ValueError(f"a term of '{key}' must be [exponents, coefficient], got {term!r}")
+        m, c = term
+        if not isinstance(m, list) or len(m) != ngens or any(type(x) is not int or x < 0 for x in m):
+            raise ValueError(f"the exponents of a term of '{key}' must be {ngens} integers >= 0, got {m!r}")
+        if not isinstance(c, str) or not _COEFFICIENT.fullmatch(c) or c.endswith("/0"):
+            raise ValueError(f"a coefficient of '{key}' must be a string 'p' or 'p/q' (q > 0), got {c!r}")
+        if tuple(m) in out:
+            raise ValueError(f"the monomial {m!r} appears twice in '{key}'")
+        value = Fraction(c)
+        if value:
+            out[tuple(m)] = value
+    return out
 
 
 def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
@@ -235,13 +257,23 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
         For a malformed object (the message says which part).
     """
     try:
-        gens = tuple(_from_srepr(g) for g in p["gens_srepr"])
-        terms = [{_exponents(m): _coefficient(c) for m, c in p[k]} for k in ("num", "den")]
-        if any(len(m) != len(gens) for t in terms for m in t):
-            raise ValueError("an exponent list has not one entry per generator")
-        if not any(terms[1].values()):
+        if not isinstance(p, Mapping):
+            raise ValueError(f"'poly' must be an object, got {type(p).__name__}")
+        missing = [k for k in ("gens", "gens_srepr", "num", "den") if k not in p]
+        if missing:
+            raise ValueError(f"it lacks the key(s) {', '.join(map(repr, missing))}")
+        gens = tuple(_from_srepr(g) for g in _list(p["gens_srepr"], "gens_srepr"))
+        if len(set(gens)) != len(gens):
+            raise ValueError(f"a generator is listed twice in gens_srepr {p['gens_srepr']!r}")
+        if _list(p["gens"], "gens") != [str(g) for g in gens]:
+            raise ValueError(f"'gens' {p['gens']!r} does not name the generators of 'gens_srepr' "
+                             f"({[str(g) for g in gens]!r})")
+        terms = [_terms(p[k], k, len(gens)) for k in ("num", "den")]
+        if not terms[1]:
             raise ValueError("the denominator 'den' is zero")
-    except (KeyError, TypeError, ValueError, ZeroDivisionError) as err:
+    except ExportError as err:
+        raise ExportError(f"cannot read a 'poly' expression object: {err}") from None
+    except (TypeError, ValueError) as err:
         raise ExportError(f"cannot read a 'poly' expression object: {err}") from None
     return PolyFraction(gens, terms[0], terms[1], negated=p.get("negated") is True).as_expr()
 
@@ -335,18 +367,49 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
                               f"into 'forms', got {dict(obj)!r}")
         return expression_from_dict(obj)
 
-    def trial(rec: Mapping[str, Any]) -> tuple[int, int]:
-        t = rec["trial"]
-        if not isinstance(t, list) or len(t) != 2 or any(type(x) is not int for x in t):
-            raise ExportError(f"cannot read report: a record's 'trial' must be [i, j] (two item numbers), got {t!r}")
-        return (t[0], t[1])
+    n = _items(d)
+    known = set(_CATEGORIES)
+
+    def records(key: str, make: Callable[[Mapping[str, Any], tuple[int, int]], Any]) -> dict[tuple[int, int], Any]:
+        rows = d[key]
+        if not isinstance(rows, list):
+            raise ExportError(f"cannot read report: '{key}' must be a list of records, got {type(rows).__name__}")
+        out: dict[tuple[int, int], Any] = {}
+        for rec in rows:
+            t = _trial_of(rec, n, key)
+            if t in out:
+                raise ExportError(f"cannot read report: trial {list(t)} appears twice in '{key}'")
+            if "category" in rec and rec["category"] not in known:
+                raise ExportError(f"cannot read report: category {rec['category']!r} of trial {list(t)} in '{key}' "
+                                  f"is none of {', '.join(_CATEGORIES)}")
+            out[t] = make(rec, t)
+        return out
+
+    def value(rec: Mapping[str, Any], t: tuple[int, int], key: str = "value") -> sp.Expr:
+        v = read(rec[key])
+        if v is None:
+            raise ExportError(f"cannot read report: trial {list(t)} has no {key}")
+        return v
+
+    def exception(rec: Mapping[str, Any], t: tuple[int, int]) -> sp.Expr:
+        if rec.get("exception") != f"{t[0]}>{t[1]}":
+            raise ExportError(f"cannot read report: exception margin {rec.get('exception')!r} does not name its "
+                              f"trial {list(t)} (expected '{t[0]}>{t[1]}')")
+        return value(rec, t)
+
+    def fit(rec: Mapping[str, Any], t: tuple[int, int]) -> tuple[sp.Expr, sp.Expr]:
+        if rec.get("target") not in (1, -1) or type(rec.get("target")) is not int:
+            raise ExportError(f"cannot read report: the target of training trial {list(t)} must be 1 or -1, got "
+                              f"{rec.get('target')!r}")
+        return value(rec, t, "prediction"), value(rec, t, "residual")
     try:
+        predictions = records("predictions", value)
+        if len(predictions) != n * (n - 1):
+            raise ExportError(f"cannot read report: 'predictions' must hold all {n * (n - 1)} ordered trials of "
+                              f"n = {n}, it holds {len(predictions)}")
         out = ReportValues(
-            format_version=version,
-            predictions={trial(p): read(p["value"]) for p in d["predictions"]},
-            margins={trial(m): read(m["value"]) for m in d["margins"]},
-            exception_margins={trial(e): read(e["value"]) for e in d["exception_margins"]},
-            training_fit={trial(f): (read(f["prediction"]), read(f["residual"])) for f in d["training_fit"]},
+            format_version=version, predictions=predictions, margins=records("margins", value),
+            exception_margins=records("exception_margins", exception), training_fit=records("training_fit", fit),
             ridgeless_conditions=[condition(c) for c in d.get("ridgeless_conditions", [])],
             forms=table, report=d)
     except KeyError as err:
@@ -376,3 +439,22 @@ def _read_trials(d: dict[str, Any]) -> ReportValues:
         raise ExportError(f"cannot read report: a record is malformed ({err})") from None
     return ReportValues(format_version=TRIALS_FORMAT[1], predictions=preds, margins=margins,
                         ridgeless_conditions=conditions, report=d)
+
+
+
+def _items(d: Mapping[str, Any]) -> int:
+    task = d.get("task")
+    n = task.get("n") if isinstance(task, Mapping) else None
+    if type(n) is not int or n < 3:
+        raise ExportError(f"cannot read report: it needs 'task' with the number of items 'n' (an integer >= 3), "
+                          f"got {task!r}"[:300])
+    return n
+
+
+def _trial_of(rec: Any, n: int, key: str) -> tuple[int, int]:
+    t = rec.get("trial") if isinstance(rec, Mapping) else None
+    if not isinstance(t, list) or len(t) != 2 or any(type(x) is not int or not 1 <= x <= n for x in t) or \
+            t[0] == t[1]:
+        raise ExportError(f"cannot read report: a record's 'trial' in '{key}' must be [i, j], two different items "
+                          f"of 1..{n}, got {t!r}")
+    return (t[0], t[1])
