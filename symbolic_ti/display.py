@@ -27,8 +27,9 @@ from .errors import ExportError
 __all__ = ["FORMATS", "renderer", "renderers_from", "render", "has_renderer", "dumps", "iterencode", "Compact",
            "JSONText", "Rendered"]
 
-#: The formats a renderer can be registered for.
-FORMATS = ("text", "latex", "dict", "notebook_latex", "html")
+#: The formats a renderer can be registered for (``display_text``: ``str()`` where it differs from ``to_text()``,
+#: e.g. the summary of a large result).
+FORMATS = ("text", "latex", "dict", "notebook_latex", "html", "display_text")
 
 _RENDERERS: dict[tuple[str, type], Callable[..., Any]] = {}
 #: Modules whose import registers renderers, not imported yet (:func:`renderers_from`).

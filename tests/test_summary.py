@@ -77,3 +77,13 @@ def test_latex_summary_keeps_subscripts():
             r"\lambda\text{ symbolic}") in tex  # Greek parameter names as their letters too
     assert "kappa d" not in tex and " alpha" not in tex and r"\mathtt{result.formula(i, j)}" in tex
     assert tex.count("{") == tex.count("}")
+
+
+def test_str_of_a_large_result_is_its_summary():
+    """print(result) of a large result shows the summary at once (issue 17, point 4); a small one its report."""
+    big = derive(25, ["14>12"])
+    text = str(big)
+    assert text.startswith("symbolic_ti result (summary): n=25") and "result.to_text()" in text
+    assert len(text) < 2000 and big.predictions.n_built < 20  # (a sample, not every form: 600 trials)
+    small = derive(5, ["4>2"])
+    assert str(small) == small.to_text()

@@ -143,3 +143,11 @@ def formula_to_text(formula: Formula) -> str:
     """``label = value`` (or the value alone) as text (:func:`symbolic_ti.export.text.expr_text`)."""
     value = expr_text(formula.expr)
     return f"{formula.label} = {value}" if formula.label else value
+
+
+@renderer("display_text", Result)
+def result_display_text(result: Result) -> str:
+    """``str(result)``: the text report (``to_text()``), or the summary of a large result
+    (:func:`symbolic_ti.export.summary.summary_if_large`: what the notebook shows), which names ``to_text()``."""
+    large = summary_if_large(result)
+    return large.to_text() if large is not None else result.to_text()

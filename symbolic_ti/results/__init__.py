@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..display import Rendered
+from ..display import Rendered, render
 from ..errors import SolveError
 from ..families.base import Family, Trial
 from ..task import CATEGORIES, ExceptionPair, Task
@@ -346,3 +346,8 @@ class Result(Rendered):
     def __repr__(self) -> str:
         r = "ridgeless" if self.ridgeless else f"lambda={self.ridge}"
         return f"Result({self.task.label()}, {self.family.describe()}, {r}, method={self.method})"
+
+    def __str__(self) -> str:
+        """The text report, or for a large result its summary at once (``print(result)``; the whole report is
+        ``to_text()``; ``symbolic_ti.export.notebook``)."""
+        return str(render("display_text", self))
