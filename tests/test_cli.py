@@ -86,6 +86,7 @@ USER_ERRORS = [
     (["critical", "--items", "9", "--parameter", "alpha", "--ridge", "1", "--ridgeless"], ["--ridge", "not allowed"]),
     (["families", "--format", "latex"], ["--format", "latex"]),
     (["derive", "--items", "9", "-e", "6"], ["--exception", "W>L", "'6'", "quote it", "-e '6>4'"]),
+    (["derive", "--items", "9", "-e"], ["--exception", "expected one argument", "-e '6>4'", "redirection"]),
     (["critical", "--items", "9", "--parameter", "time"], ["--set", "alpha", "--set NAME=VALUE", "--ridge"]),
 ]
 

@@ -56,6 +56,8 @@ class Parser(argparse.ArgumentParser):
     """ArgumentParser that raises :class:`UsageError` instead of printing usage and exiting."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        if message.startswith("argument --exception") and "expected one argument" in message:
+            message += "; in a shell, quote each exception (-e '6>4'): unquoted, 6>4 is a redirection"
         raise UsageError(message)
 
 
