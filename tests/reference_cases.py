@@ -44,6 +44,18 @@ def training_set(n, exceptions):
     return out
 
 
+def ground_truth(n, exceptions, t):
+    """The target of a training trial, else the ground truth of the conventions: ``+1`` when ``i < j``, ``-1``
+    when ``i > j``, ``None`` for a pair inside one exception's cycle ``L..W``."""
+    targets = dict(training_set(n, exceptions))
+    if t in targets:
+        return targets[t]
+    i, j = t
+    if any(low <= i <= w and low <= j <= w for w, low in exceptions):
+        return None
+    return 1 if i < j else -1
+
+
 def solve_linear(a, y, norm=lambda v: v):
     """Gauss-Jordan elimination over a field (Fractions, or sympy rational functions with ``norm=sp.cancel``);
     ``a`` must be nonsingular."""

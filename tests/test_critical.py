@@ -20,20 +20,12 @@ from symbolic_ti.api import critical
 from symbolic_ti.analysis.crossings import CriticalReport, Crossing, TrialCritical, critical_values
 
 from strategies import draw_exceptions
-from reference_cases import solve_linear, training_set
+from reference_cases import ground_truth, solve_linear, training_set
 
 EXC = ((6, 4),)
 
 
 # ------------------------------------------------------------------------------------ independent reference
-def _ground_truth(n, exceptions, t):
-    targets = dict(training_set(n, exceptions))
-    if t in targets:
-        return targets[t]
-    i, j = t
-    if any(l <= i <= w and l <= j <= w for w, l in exceptions):
-        return None
-    return 1 if i < j else -1
 
 
 @cache
@@ -61,7 +53,7 @@ def ref_margins(n, exceptions, alpha, lam):
         for j in range(1, n + 1):
             if i == j:
                 continue
-            g = _ground_truth(n, exceptions, (i, j))
+            g = ground_truth(n, exceptions, (i, j))
             if g is None:
                 continue
             out[(i, j)] = g * sum(k((i, j), b) * c for (b, _), c in zip(train, coef, strict=True))

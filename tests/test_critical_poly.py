@@ -28,7 +28,7 @@ from symbolic_ti.analysis.roots import real_roots
 from symbolic_ti.results import Result
 
 from strategies import draw_exceptions
-from reference_cases import training_set
+from reference_cases import ground_truth, training_set
 
 
 def _expression_path(result, parameter, **kw):
@@ -59,14 +59,6 @@ def _same(a, b):
 
 
 # ---------------------------------------------------------------- independent float64 reference (conventions)
-def _truth(n, exceptions, t):
-    targets = dict(training_set(n, exceptions))
-    if t in targets:
-        return targets[t]
-    i, j = t
-    if any(low <= i <= w and low <= j <= w for w, low in exceptions):
-        return None
-    return 1 if i < j else -1
 
 
 def _margins_numpy(n, exceptions, alpha, kappa_d, lam):
@@ -82,7 +74,7 @@ def _margins_numpy(n, exceptions, alpha, kappa_d, lam):
     out = {}
     for i in range(1, n + 1):
         for j in range(1, n + 1):
-            g = None if i == j else _truth(n, exceptions, (i, j))
+            g = None if i == j else ground_truth(n, exceptions, (i, j))
             if g is not None:
                 out[(i, j)] = g * sum(k((i, j), b) * c for (b, _), c in zip(train, coef, strict=True))
     return out

@@ -20,7 +20,7 @@ from sympy.polys.polyerrors import PolynomialError
 from sympy.polys.polytools import parallel_poly_from_expr
 
 from ..families.base import Trial
-from ..results import PolyFraction, Result, Terms
+from ..results import PolyFraction, Result, Terms, lifted_terms
 
 __all__ = ["poly_fraction", "flint_factored", "signed_lookup"]
 
@@ -197,13 +197,7 @@ def flint_factored(result: Result, chosen: tuple[Trial, ...], syms: tuple[sp.Sym
         where = [index[g] for g in f.gens]
 
         def lift(terms: Terms, where: list[int] = where) -> dict[tuple[int, ...], Fraction]:
-            out = {}
-            for m, c in terms.items():
-                full = [0] * len(syms)
-                for k, e in zip(where, m, strict=True):
-                    full[k] = e
-                out[tuple(full)] = c
-            return out
+            return lifted_terms(terms, where, len(syms))
         ni, ns = poly_id(lift(f.num))
         di, ds = poly_id(lift(f.den))
         pairs.append((ni, ns, di, ds))

@@ -33,10 +33,10 @@ from ..display import Rendered, render
 from ..errors import SolveError
 from ..families.base import Family, Trial
 from ..task import CATEGORIES, ExceptionPair, Task
-from .lazy import LazyPredictions, PolyFraction, Terms
+from .lazy import LazyPredictions, PolyFraction, Terms, lifted_terms
 
 __all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions", "PolyFraction", "Terms", "Formula",
-           "Substitution", "register_substitution"]
+           "Substitution", "register_substitution", "lifted_terms"]
 
 
 @dataclass(frozen=True)

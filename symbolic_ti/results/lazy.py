@@ -19,7 +19,7 @@ import sympy as sp
 from ..families.base import Trial
 from ..progress import Progress
 
-__all__ = ["PolyFraction", "LazyPredictions", "Terms"]
+__all__ = ["PolyFraction", "LazyPredictions", "Terms", "lifted_terms"]
 
 #: A polynomial's terms: ``{exponents: coefficient}``, exponents in the order of the form's generators.
 Terms = dict[tuple[int, ...], Fraction]
@@ -89,6 +89,18 @@ class PolyFraction:
                 num = _terms_expr(self.gens, self.num)
                 self._expr = num if self.is_polynomial else num / _terms_expr(self.gens, self.den)
         return self.__dict__["_expr"]
+
+
+def lifted_terms(terms: Terms | dict[tuple[int, ...], Any], where: list[int], size: int) -> dict[tuple[int, ...], Any]:
+    """Terms in ``size`` generators from terms in a subset of them: the exponent at position ``k`` of a monomial
+    goes to position ``where[k]`` (the other exponents 0); the coefficients are kept."""
+    out = {}
+    for m, c in terms.items():
+        full = [0] * size
+        for k, e in zip(where, m, strict=True):
+            full[k] = e
+        out[tuple(full)] = c
+    return out
 
 
 def _negate(raw: Any) -> Any:

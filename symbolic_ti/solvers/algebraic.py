@@ -42,7 +42,7 @@ from sympy.polys.rings import PolyRing
 from .. import symbols as S
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
-from ..results import LazyPredictions, PolyFraction, Result
+from ..results import LazyPredictions, PolyFraction, Result, lifted_terms
 from ..task import Task
 from .dense import condition_factors
 
@@ -158,12 +158,7 @@ class NumberFieldValues:
                 terms = _rational_terms(expr, all_gens)
                 assert terms is not None
             else:  # exponents in term_gens -> in all_gens
-                terms = {}
-                for mon, c in expr.items():
-                    full = [0] * len(all_gens)
-                    for k, e in zip(where, mon, strict=True):
-                        full[k] = e
-                    terms[tuple(full)] = c
+                terms = lifted_terms(expr, where, len(all_gens))
             p_in = ctx_in.from_dict({m: _fmpq(c) for m, c in terms.items()})
             out.append(divmod(p_in.compose(*images, ctx=ctx_out), modulus)[1])
         return out
