@@ -45,6 +45,7 @@ from ..families.base import Family
 from ..results import LazyPredictions, PolyFraction, Result, lifted_terms
 from ..task import Task
 from .dense import condition_factors
+from .flint_limit import DIVERGES, lowest_order
 
 __all__ = ["algebraic_values", "NumberFieldValues", "solve_at_algebraic"]
 
@@ -219,16 +220,6 @@ def _fmpq(c: Any) -> Any:
     return _flint.fmpq(int(c.numerator), int(c.denominator))
 
 
-def _lowest(p: Any, index: int) -> tuple[int, Any]:
-    """``(a, coefficient of lambda^a)`` for the lowest power ``a`` of the variable at ``index`` in ``p``."""
-    terms = p.to_dict()
-    a = min(m[index] for m in terms)
-    ctx = p.context()
-    low = ctx.from_dict({tuple(0 if k == index else e for k, e in enumerate(m)): c
-                         for m, c in terms.items() if m[index] == a})
-    return a, low
-
-
 def specialised_prediction(nf: NumberFieldValues, value: sp.Expr | PolyFraction, gens: tuple[sp.Symbol, ...],
                            ridgeless: bool) -> tuple[sp.Expr, sp.Expr | None]:
     """One closed form ``N/D`` of the generic solve at the algebraic values, reduced over ``QQ<theta>``.
@@ -268,14 +259,13 @@ def specialised_prediction(nf: NumberFieldValues, value: sp.Expr | PolyFraction,
     if ridgeless:
         index = gens.index(S.ridge)
         rest = gens[:index] + gens[index + 1:]
-        b, pd = _lowest(pd, 1 + index)
-        pd = _drop_var(pd, 1 + index)
+        ctx_out = pd.context().drop_gens([pd.context().names()[1 + index]])
+        b, pd = lowest_order(pd, 1 + index, ctx_out)
         if pn.is_zero():
             return sp.Integer(0), _monic_expr(nf, pd, rest)
-        a, pn = _lowest(pn, 1 + index)
-        pn = _drop_var(pn, 1 + index)
+        a, pn = lowest_order(pn, 1 + index, ctx_out)
         if a < b:
-            raise SolveError("the prediction diverges as the ridge goes to 0; is the kernel positive semidefinite?")
+            raise SolveError(DIVERGES)
         condition = _monic_expr(nf, pd, rest)
         if a > b:
             return sp.Integer(0), condition
@@ -290,14 +280,6 @@ def specialised_prediction(nf: NumberFieldValues, value: sp.Expr | PolyFraction,
         fn, fd = fn.exquo(g), fd.exquo(g)
     lc = fd.LC
     return fn.quo_ground(lc).as_expr() / fd.quo_ground(lc).as_expr(), condition
-
-
-def _drop_var(p: Any, index: int) -> Any:
-    """``p`` (free of the variable at ``index``) in the context without that variable."""
-    ctx = p.context()
-    names = ctx.names()
-    new = _flint.fmpq_mpoly_ctx.get(names[:index] + names[index + 1:], "lex")
-    return new.from_dict({m[:index] + m[index + 1:]: c for m, c in p.to_dict().items()})
 
 
 def _monic_expr(nf: NumberFieldValues, p: Any, gens: tuple[sp.Symbol, ...]) -> sp.Expr:

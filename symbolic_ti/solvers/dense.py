@@ -242,7 +242,7 @@ def ridgeless_limit(expr: sp.Expr, lam: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
         return sp.Integer(0), lead_den
     a = min(m[0] for m in pn.monoms())
     if a < b:
-        raise SolveError("the prediction diverges as the ridge goes to 0; is the kernel positive semidefinite?")
+        raise SolveError(flint_limit.DIVERGES)
     if a > b:
         return sp.Integer(0), lead_den
     return sp.cancel(pn.coeff_monomial(lam**a) / lead_den), lead_den

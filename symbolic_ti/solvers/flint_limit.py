@@ -24,14 +24,15 @@ from ..progress import Progress
 from ..results import PolyFraction
 from .flint_backend import Solution, as_form, canceled, poly_expr
 
-__all__ = ["limit_fraction", "ridgeless_limits", "flint_condition_factors"]
+__all__ = ["limit_fraction", "lowest_order", "ridgeless_limits", "flint_condition_factors", "DIVERGES"]
 
 DIVERGES = "the prediction diverges as the ridge goes to 0; is the kernel positive semidefinite?"
 
 
-def _lowest_order(p: Any, k: int, ctx_out: Any) -> tuple[int, Any]:
-    """``(a, p_a)``: the lowest exponent ``a`` of generator ``k`` in ``p`` (nonzero) and the coefficient of
-    ``x_k^a``, as a polynomial of ``ctx_out`` (the context without ``x_k``)."""
+def lowest_order(p: Any, k: int, ctx_out: Any) -> tuple[int, Any]:
+    """``(a, p_a)``: the lowest exponent ``a`` of generator ``k`` in ``p`` (a nonzero ``fmpz_mpoly`` or
+    ``fmpq_mpoly``) and the coefficient of ``x_k^a``, as a polynomial of ``ctx_out`` (the context without
+    ``x_k``)."""
     a = p.term_content().degrees()[k]
     if a:
         p = p // (p.context().gens()[k] ** a)
@@ -64,8 +65,8 @@ def limit_fraction(nd: tuple[Any, Any] | None, k: int, ctx_out: Any) -> tuple[tu
     if nd is None:
         return None, None
     num, den = nd
-    b, q0 = _lowest_order(den, k, ctx_out)
-    a, p0 = _lowest_order(num, k, ctx_out)
+    b, q0 = lowest_order(den, k, ctx_out)
+    a, p0 = lowest_order(num, k, ctx_out)
     if a < b:
         raise SolveError(DIVERGES)
     if a > b:
