@@ -134,7 +134,7 @@ class FormValues:
         if not isinstance(e, PolyFraction):
             return exact_value(e, self.encoding)
         root = -e if e.negated else e
-        if self.text and (self.encoding == "poly" or fraction_size(e) > LARGE_FORM_TERMS) and _printable(e.gens):
+        if _streamed(root, self.encoding, self.text):
             if id(root) not in self._parts:
                 self._parts[id(root)] = (root, _quoted_parts(root, self.encoding))
             parts = self._parts[id(root)][1]
@@ -190,7 +190,7 @@ class FormTable:
                 if not bool(root.polys[1] == other.polys[1]):
                     continue
                 num, other_num = root.polys[0], other.polys[0]
-                sign = 1 if bool(num == other_num) else -1 if bool(num == _negated(other_num)) else 0
+                sign = 1 if bool(num == other_num) else -1 if bool(num == other.opposite().polys[0]) else 0
             except (TypeError, ValueError):  # polynomials of different kinds or rings
                 sign = 0
             if sign:
@@ -225,17 +225,17 @@ class FormTable:
             out = exact_value(root, self.encoding)
             assert out is not None
             return out
-        if self.text and (self.encoding == "poly" or fraction_size(root) > LARGE_FORM_TERMS) and \
-                _printable(root.gens):
+        if _streamed(root, self.encoding, self.text):
             parts = _quoted_parts(root, self.encoding)
             if parts is not None:
                 return _assemble(parts, False, root.is_polynomial)
         return _fraction_value(root, self.encoding, self.text)
 
 
-def _negated(poly: Any) -> Any:
-    """``-poly`` of a FLINT polynomial or a term dictionary ``{exponents: Fraction}``."""
-    return {m: -c for m, c in poly.items()} if type(poly) is dict else -poly
+def _streamed(form: PolyFraction, encoding: str, text: bool) -> bool:
+    """Whether a streamed report (``text``) writes ``form``'s record as pieces of JSON text printed from FLINT's
+    terms: every form in the ``poly`` encoding, a large one in ``srepr``, when its generators print plainly."""
+    return text and (encoding == "poly" or fraction_size(form) > LARGE_FORM_TERMS) and _printable(form.gens)
 
 
 def _quoted_parts(root: PolyFraction, encoding: str) -> dict[str, tuple[Any, ...]] | None:
