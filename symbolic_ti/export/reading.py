@@ -13,7 +13,8 @@ import ast
 import json
 import re
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -271,18 +272,16 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
         terms = [_terms(p[k], k, len(gens)) for k in ("num", "den")]
         if not terms[1]:
             raise ValueError("the denominator 'den' is zero")
-    except ExportError as err:
-        raise ExportError(f"cannot read a 'poly' expression object: {err}") from None
-    except (TypeError, ValueError) as err:
+    except (ExportError, TypeError, ValueError) as err:
         raise ExportError(f"cannot read a 'poly' expression object: {err}") from None
     return PolyFraction(gens, terms[0], terms[1], negated=p.get("negated") is True).as_expr()
-
-
 
 
 # ---------------------------------------------------------------------- whole reports
 #: ``derive --trial ... --format json``: the chosen trials only, every value inline (docs/json_schema.md).
 TRIALS_FORMAT = ("symbolic_ti.trials", 1)
+
+
 @dataclass
 class ReportValues:
     """The exact values of a ``symbolic_ti.result`` report, per trial (:func:`read_report`).
@@ -402,44 +401,43 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
             raise ExportError(f"cannot read report: the target of training trial {list(t)} must be 1 or -1, got "
                               f"{rec.get('target')!r}")
         return value(rec, t, "prediction"), value(rec, t, "residual")
-    try:
+    with _malformed_records():
         predictions = records("predictions", value)
         if len(predictions) != n * (n - 1):
             raise ExportError(f"cannot read report: 'predictions' must hold all {n * (n - 1)} ordered trials of "
                               f"n = {n}, it holds {len(predictions)}")
-        out = ReportValues(
+        return ReportValues(
             format_version=version, predictions=predictions, margins=records("margins", value),
             exception_margins=records("exception_margins", exception), training_fit=records("training_fit", fit),
             ridgeless_conditions=[condition(c) for c in d.get("ridgeless_conditions", [])],
             forms=table, report=d)
-    except KeyError as err:
-        raise ExportError(f"cannot read report: a record or the report lacks the key {err}") from None
-    except (TypeError, IndexError) as err:
-        raise ExportError(f"cannot read report: a record is malformed ({err})") from None
-    return out
 
 
 def _read_trials(d: dict[str, Any]) -> ReportValues:
     """A ``symbolic_ti.trials`` report (``derive --trial``): the chosen trials' predictions and margins."""
     preds: dict[tuple[int, int], sp.Expr] = {}
     margins: dict[tuple[int, int], sp.Expr] = {}
-    try:
+    n = _items(d)
+    with _malformed_records():
         for rec in d["trials"]:
-            t = rec["trial"]
-            if not isinstance(t, list) or len(t) != 2 or any(type(x) is not int for x in t):
-                raise ExportError(f"cannot read report: a record's 'trial' must be [i, j] (two item numbers), "
-                                  f"got {t!r}")
-            preds[(t[0], t[1])] = expression_from_dict(rec["value"])
+            t = _trial_of(rec, n, "trials")
+            preds[t] = expression_from_dict(rec["value"])
             if rec.get("margin") is not None:
-                margins[(t[0], t[1])] = expression_from_dict(rec["margin"])
+                margins[t] = expression_from_dict(rec["margin"])
         conditions = [expression_from_dict(c) for c in d.get("ridgeless_conditions", [])]
+    return ReportValues(format_version=TRIALS_FORMAT[1], predictions=preds, margins=margins,
+                        ridgeless_conditions=conditions, report=d)
+
+
+@contextmanager
+def _malformed_records() -> Iterator[None]:
+    """A record or key that is missing or of the wrong shape, as one ExportError line."""
+    try:
+        yield
     except KeyError as err:
         raise ExportError(f"cannot read report: a record or the report lacks the key {err}") from None
     except (TypeError, IndexError) as err:
         raise ExportError(f"cannot read report: a record is malformed ({err})") from None
-    return ReportValues(format_version=TRIALS_FORMAT[1], predictions=preds, margins=margins,
-                        ridgeless_conditions=conditions, report=d)
-
 
 
 def _items(d: Mapping[str, Any]) -> int:
