@@ -43,7 +43,6 @@ from .gamma import margin_gammas
 from .margin_crossings import (UncertainCrossing, exact_coefficient_trial, exact_trial, fraction_coefficients,
                                numeric_trial, rational_coefficients, ridgeless_notes, symbolic_trial)
 from .parameters import check_parameter, joint_range
-from .roots import to_fraction
 from .roots_numeric import NUMERIC_DPS
 
 # names this module had before the split (symbolic_ti 0.1), importable from here as before
@@ -69,17 +68,6 @@ def _margin_form(result: Result, t: Trial) -> PolyFraction | None:
     if form is None or g is None:
         return None
     return form if g == 1 else -form
-
-
-def _fraction_margin(result: Result, t: Trial, sym: sp.Symbol) -> tuple[Any, Any] | None:
-    """The margin ``g * f(t)`` as rational coefficient lists in ``sym`` read off the solver's
-    :class:`~symbolic_ti.results.PolyFraction` (:func:`.margin_crossings.fraction_coefficients`), or ``None``
-    (no polynomial form, or another parameter or an irrational constant occurs in it)."""
-    form = result.fraction(*t)
-    g = result.task.ground_truth(t)
-    if form is None or g is None:
-        return None
-    return fraction_coefficients(form, sym, to_fraction(g))
 
 
 def _laplacian_applies(result: Result, name: str, sym: sp.Symbol) -> bool:
@@ -245,12 +233,13 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
             chosen = []
         for done, t in enumerate(chosen):
             progress.update(step, done, len(chosen))
-            coeffs = _fraction_margin(result, t, sym)
+            form = _margin_form(result, t)
+            # its univariate coefficients, unless another parameter or an irrational constant occurs in it
+            coeffs = None if form is None else fraction_coefficients(form, sym)
             start: bool | None = None
             if coeffs is not None:  # the solver's polynomials: no expression built or canceled
                 crossings, start = exact_coefficient_trial(t, *coeffs, sym, lo, hi, notes)
-                out.append(TrialCritical(t, cats[t], partial(_canceled_margin, result, t), crossings, start,
-                                         _margin_form(result, t)))
+                out.append(TrialCritical(t, cats[t], partial(_canceled_margin, result, t), crossings, start, form))
                 continue
             margin = _canceled_margin(result, t)
             num, den = sp.fraction(margin)
@@ -268,7 +257,7 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
                     all_exact = False  # an uncertain root may be where the trial fails
             else:
                 crossings, start = exact_trial(t, num, den, sym, lo, hi, notes)
-            out.append(TrialCritical(t, cats[t], margin, crossings, start, _margin_form(result, t)))
+            out.append(TrialCritical(t, cats[t], margin, crossings, start, form))
         if chosen:
             progress.update(step, len(chosen), len(chosen))
     if result.ridgeless:
