@@ -45,8 +45,7 @@ __all__ = ["predict_ridge", "predict_ridgeless_pinv", "ridgeless_limit", "condit
 def uses_flint(system: GramSystem) -> bool:
     """Whether ``predict_ridge(system)`` uses the FLINT backend: python-flint is installed, the Gram matrix is
     over a multivariate polynomial ring over ZZ or QQ (the method's name then ends in ``/flint``)."""
-    dom = system.domain
-    return flint_backend._applies(dom) and len(dom.symbols) >= 2
+    return flint_applies(system) and len(system.domain.symbols) >= 2
 
 
 def flint_applies(system: GramSystem) -> bool:
