@@ -176,7 +176,7 @@ def test_no_import_cycles():
     for v in graph:
         if v not in index:
             visit(v)
-    # The top-level package imports everything (it is the public surface) and subpackages import the package
+    # The top-level package names everything (it is the public surface) and subpackages import the package
     # only through their parents; a cycle through "symbolic_ti" itself would mean a module imports the surface.
     assert not cycles, f"import cycles: {cycles}"
 
