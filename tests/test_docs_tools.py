@@ -7,20 +7,29 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import griffe
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import check_site_roles  # noqa: E402
-import griffe_sphinx_roles  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def package():
+def roles():
+    """The extension module (griffe comes with the docs tools of ``.[dev]``, not with ``.[test]``)."""
+    pytest.importorskip("griffe")
+    import griffe_sphinx_roles
+
+    return griffe_sphinx_roles
+
+
+@pytest.fixture(scope="module")
+def package(roles):
+    import griffe
+
     return griffe.load("symbolic_ti", search_paths=[str(ROOT)],
-                       extensions=griffe.load_extensions(griffe_sphinx_roles.SphinxRoles()))
+                       extensions=griffe.load_extensions(roles.SphinxRoles()))
 
 
 def _ref(path: str, shown: str) -> str:
@@ -41,25 +50,27 @@ def _ref(path: str, shown: str) -> str:
     ("api", ":class:`DeprecationWarning`", "`DeprecationWarning`"),
     ("api", ":func:`!derive`", "`derive`"),
 ])
-def test_roles_become_cross_references(package, where, role, expected, caplog):
+def test_roles_become_cross_references(roles, package, where, role, expected, caplog):
     obj = package[where]
-    assert griffe_sphinx_roles._rewrite(obj, package, f"see {role}.") == f"see {expected}."
+    assert roles._rewrite(obj, package, f"see {role}.") == f"see {expected}."
     assert not [r for r in caplog.records if r.levelname == "WARNING"]
 
 
-def test_a_role_naming_nothing_in_the_package_is_a_warning(package, caplog):
-    text = griffe_sphinx_roles._rewrite(package["api"], package, ":func:`symbolic_ti.no_such_function`")
+def test_a_role_naming_nothing_in_the_package_is_a_warning(roles, package, caplog):
+    text = roles._rewrite(package["api"], package, ":func:`symbolic_ti.no_such_function`")
     assert text == "`symbolic_ti.no_such_function`"
     assert any("names symbolic_ti.no_such_function, which does not exist" in r.getMessage()
                for r in caplog.records)
 
 
-def test_every_docstring_of_the_package_is_rewritten(package):
+def test_every_docstring_of_the_package_is_rewritten(roles, package):
+    import griffe
+
     left = []
 
     def walk(obj):
         if obj.docstring is not None:
-            left.extend(f"{obj.path}: {m.group(0)}" for m in griffe_sphinx_roles.ROLE.finditer(obj.docstring.value))
+            left.extend(f"{obj.path}: {m.group(0)}" for m in roles.ROLE.finditer(obj.docstring.value))
         for member in obj.members.values():
             if not isinstance(member, griffe.Alias):
                 walk(member)
