@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packaging gate: build the wheel and the sdist, install each in a new, clean venv, and run a smoke test there
-# (the README's first example, the JSON export, and the py.typed marker).
+# (the README's first example, the JSON export, the py.typed marker, and the example data).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -28,6 +28,13 @@ assert "exception margin f(6, 4) = 5509/7850" in out, out
 js = json.loads(subprocess.run([exe, "derive", "-n", "4", "--set", "alpha=0", "--ridge", "1", "--format", "json"],
                                capture_output=True, text=True, check=True).stdout)
 assert js["meta"]["symbolic_ti_version"] == symbolic_ti.__version__
+# the example data ship in the package, with their provenance, and load from outside the checkout
+from symbolic_ti.behaviour.data import load_behaviour
+lm = symbolic_ti.example_data("lm_pair_summary_n9")
+assert "site-packages" in str(lm) and lm.stat().st_size == 626168, lm
+assert lm.with_name("README.md").is_file(), "symbolic_ti/datasets/README.md missing"
+d = load_behaviour(lm, symbolic_ti.Task(9, ["6>4"]), filters=["setting=full", "hier=exc_mid_n9", "phase=post"])
+assert (len(d.trials), d.rows_selected) == (72, 864), (len(d.trials), d.rows_selected)
 print("smoke test passed:", symbolic_ti.__version__)
 PY
     )

@@ -18,7 +18,7 @@ Three parts, all exact unless a float is named as such:
    trials have negative margins. The sign of each margin is decided twice: from the exact closed form
    (evaluated at 50 digits) and from the trial's integer margin polynomial in the effective ridge gamma
    (evaluated at 60 digits at the kernel's gamma).
-3. **Language models** (``../shared/data/lm_pair_summary_n9.csv.gz``, read with
+3. **Language models** (the example data ``lm_pair_summary_n9`` shipped with the package, read with
    :func:`symbolic_ti.behaviour.data.load_behaviour`, hierarchy ``exc_mid_n9``, after finetuning, accuracy pooled over
    models, item domains, presentation order and hyperparameters): ranks of the predicted first failures among
    the 54 test trials, per rho and kernel, and the Spearman correlation between a trial's predicted critical
@@ -50,12 +50,13 @@ from symbolic_ti.files import write_atomic
 from symbolic_ti.analysis.conjunctivity import critical_conjunctivity, critical_gammas
 from symbolic_ti.analysis.crossings import critical_values
 from symbolic_ti.behaviour.data import load_behaviour
+from symbolic_ti.datasets import example_data
 from symbolic_ti.families import get_family
 from symbolic_ti.families.relu import ReluKernelConstant, relu_explicit
 from symbolic_ti.solvers import solve
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = ROOT.parent / "shared" / "data" / "lm_pair_summary_n9.csv.gz"
+DEFAULT_DATA = example_data("lm_pair_summary_n9")
 N, EXC, W, L = 9, "6>4", 6, 4
 RIDGES = ("ridgeless", sp.Rational(1, 10))
 TEST_CATEGORIES = ("within_section", "cross_section", "one_in_cycle")

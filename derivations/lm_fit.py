@@ -1,6 +1,7 @@
 """Fit the representation families to the language-model behaviour on the 9-item hierarchy with exception 6>4.
 
-Data: ``../shared/data/lm_pair_summary_n9.csv.gz`` (Cheng & Lippl 2026; see that folder's README), after
+Data: the example data ``lm_pair_summary_n9`` shipped with the package (``symbolic_ti.example_data``; Cheng &
+Lippl 2026, provenance in ``symbolic_ti/datasets/README.md``), after
 finetuning (``phase=post``), hierarchy ``exc_mid_n9``. Settings: full finetuning and the output-layer probe,
 pooled over models and per model; for the probe also per L2 strength ``l2_reg`` (which plays the role of the
 ridge). Observed quantity: by default ``accuracy`` (the fraction of 50 seeds per row whose answer was right,
@@ -31,14 +32,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from symbolic_ti import Task  # noqa: E402
+from symbolic_ti import Task, example_data  # noqa: E402
 from symbolic_ti.files import write_atomic  # noqa: E402
 from symbolic_ti.behaviour.data import load_behaviour  # noqa: E402
 from symbolic_ti.errors import SymbolicTIError  # noqa: E402
 from symbolic_ti.families import FAMILIES, get_family  # noqa: E402
 from symbolic_ti.behaviour.fitting import compare_fits, fit  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "lm_pair_summary_n9.csv.gz"
+DATA = example_data("lm_pair_summary_n9")
 OUT = ROOT / "derivations" / "output"
 TASK = Task(9, ["6>4"])
 BASE = ["hier=exc_mid_n9", "phase=post"]
@@ -88,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     kind = "accuracy" if args.value == "accuracy" else "probability"
     specs = model_specs(args.ridge, args.fit_ridge_all, args.quick)
-    report: dict = {"data": str(DATA), "value": args.value, "task": TASK.label(), "subsets": []}
+    report: dict = {"data": "example:lm_pair_summary_n9", "value": args.value, "task": TASK.label(), "subsets": []}
     text: list[str] = [f"symbolic_ti: fits to {DATA.name} ({args.value}), {TASK.label()}", ""]
     start = time.perf_counter()
     for label, filters in datasets(args.quick):

@@ -8,7 +8,8 @@ hierarchy this script derives, with the exchangeable family and alpha symbolic:
 * the critical alpha at which each test trial first fails, and which trials fail first;
 
 writes a LaTeX table and a JSON file (default folder derivations/output/), and compares the theory's
-first-failing trials with the models' behaviour in ../shared/data/ (n=9, 6>4).
+first-failing trials with the models' behaviour (n=9, 6>4; the example data ``lm_pair_summary_n9`` shipped
+with the package, ``symbolic_ti.example_data``; ``--data FILE`` reads another copy).
 
 Usage: python derivations/lm_hierarchies.py [--output-dir DIR] [--data FILE] [--quiet]
 """
@@ -27,6 +28,7 @@ from pathlib import Path
 import sympy as sp
 
 from symbolic_ti import derive
+from symbolic_ti.datasets import example_data
 from symbolic_ti.files import write_atomic
 from symbolic_ti.analysis.crossings import critical_values
 from symbolic_ti.export.jsonreport import expression_to_dict
@@ -34,7 +36,7 @@ from symbolic_ti.export.jsonreport import expression_to_dict
 HIERARCHIES = [(9, "6>4"), (11, "7>5"), (11, "8>4")]
 RIDGES = [("ridgeless", "ridgeless"), ("1/10", sp.Rational(1, 10))]
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = ROOT.parent / "shared" / "data" / "lm_pair_summary_n9.csv.gz"
+DEFAULT_DATA = example_data("lm_pair_summary_n9")
 
 
 def _progress(quiet: bool, start: float, text: str) -> None:

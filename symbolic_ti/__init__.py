@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover  (the names of _LAZY, for type checkers)
     from . import symbols
     from .analysis.crossings import CriticalReport, critical_values
     from .api import critical, derive
+    from .datasets import example_data
     from .dynamics import Dynamics, dynamics as learning_dynamics
     from .families import FAMILIES, Exchangeable, Family, Geometric, get_family
     from .numeric.grid import compile_result
@@ -46,7 +47,7 @@ __all__ = [
     "numeric_predictions", "verify", "VerifyReport", "compile_result", "learning_dynamics", "Dynamics",
     "SymbolicTIError", "TaskError", "ParameterError", "FamilyError", "SolveError", "ExportError", "DataError",
     "IllConditionedWarning", "UntrustedNumericWarning",
-    "symbols",
+    "symbols", "example_data",
 ]
 
 #: Public name -> (module, attribute; ``None`` for the module itself), imported on first use.
@@ -79,6 +80,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "learning_dynamics": ("symbolic_ti.dynamics", "dynamics"),  # symbolic_ti.dynamics is the subpackage
     "Dynamics": ("symbolic_ti.dynamics", "Dynamics"),
     "symbols": ("symbolic_ti.symbols", None),
+    # example data shipped with the package (symbolic_ti/datasets/README.md)
+    "example_data": ("symbolic_ti.datasets", "example_data"),
 }
 
 

@@ -15,13 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from symbolic_ti import Task
+from symbolic_ti import Task, example_data
 from symbolic_ti.behaviour.data import BehaviourData, behaviour_from_arrays, load_behaviour, parse_filter
 from symbolic_ti.errors import DataError, SymbolicTIError
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "lm_pair_summary_n9.csv.gz"
-needs_shared = pytest.mark.skipif(not SHARED.exists(), reason=f"shared data file not found at {SHARED} "
-                                                                 "(../shared/data beside the repository)")
+SHARED = example_data("lm_pair_summary_n9")  # shipped with the package: never skipped
 T9 = Task(9, ["6>4"])
 POST_FULL = ["setting=full", "hier=exc_mid_n9", "phase=post"]
 
@@ -38,7 +36,6 @@ SMALL = "item_a,item_b,p,n,grp,ground_truth\n1,2,0.9,10,x,1\n1,2,0.6,30,y,1\n2,1
 
 
 # ---------------------------------------------------------------------------------------- shared file
-@needs_shared
 def test_shared_file_accuracy_matches_documented_values():
     d = load_behaviour(SHARED, T9, filters=POST_FULL, value_column="accuracy", kind="accuracy")
     assert len(d.trials) == 72 and d.rows_selected == 864
@@ -56,7 +53,6 @@ def test_shared_file_accuracy_matches_documented_values():
     assert np.mean([probe.value(*t) for t in four]) == pytest.approx(0.354, abs=5e-4)
 
 
-@needs_shared
 def test_shared_file_defaults_read_probabilities_with_seed_counts():
     d = load_behaviour(SHARED, T9, filters=POST_FULL + ["model=llama32-1b", "task=fake", "reverse=False"])
     assert d.kind == "probability" and d.value_column == "mean_prob_yes"
@@ -65,13 +61,11 @@ def test_shared_file_defaults_read_probabilities_with_seed_counts():
     assert d.value(1, 3) == pytest.approx(0.986132)
 
 
-@needs_shared
 def test_shared_file_empty_selection_lists_values():
     with pytest.raises(DataError, match=r"filter model=gpt2 selects no rows.*'llama32-1b'.*'qwen35-2b'"):
         load_behaviour(SHARED, T9, filters=POST_FULL + ["model=gpt2"])
 
 
-@needs_shared
 def test_shared_file_wrong_exception_is_caught_by_ground_truth():
     with pytest.raises(DataError, match=r"ground_truth of \(4, 6\).*6>4|ground_truth"):
         load_behaviour(SHARED, T9, filters=["setting=full", "phase=post"])  # both hierarchies mixed

@@ -123,16 +123,14 @@ def _params():
 
 @pytest.fixture
 def scratch(tmp_path: Path) -> Path:
-    """A directory that looks like the checkout (its top-level entries linked) with ``../shared`` beside it."""
+    """A directory that looks like the checkout (its top-level entries linked), and nothing beside it: examples run
+    from a clone (the example data ship with the package, ``example:NAME``)."""
     work = tmp_path / "checkout"
     work.mkdir()
     for entry in ROOT.iterdir():
         if entry.name.startswith(".") or entry.name in ("site", "build", "dist"):
             continue
         (work / entry.name).symlink_to(entry)
-    shared = ROOT.parent / "shared"
-    if shared.is_dir():
-        (tmp_path / "shared").symlink_to(shared)
     return work
 
 
@@ -147,6 +145,12 @@ def _env() -> dict[str, str]:
     return env
 
 
+def test_no_example_reads_files_beside_the_checkout():
+    """A user's clone or wheel has nothing beside it: data come from the package (``example:NAME``)."""
+    outside = [ex.source for ex in EXAMPLES if "../" in ex.code]
+    assert not outside, f"examples that read files outside the checkout: {outside}"
+
+
 def test_examples_were_found():
     kinds = {ex.kind for ex in EXAMPLES}
     assert kinds == {"python", "shell"} and len(EXAMPLES) >= 10, EXAMPLES
@@ -158,8 +162,6 @@ def test_example_runs_as_written(example: Example, scratch: Path):
         argv = [sys.executable, "-c", _SESSION, example.code, example.source.rsplit(":", 1)[0]]
         cwd = ROOT
     else:
-        if "../shared" in example.code and not (scratch.parent / "shared").is_dir():
-            pytest.skip("the shared data folder ../shared is not beside this checkout")
         argv = ["bash", "-c", example.code]
         cwd = scratch
     before = set(os.listdir(scratch))

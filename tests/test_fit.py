@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,14 +18,14 @@ import sympy as sp
 pytest.importorskip("scipy")
 from scipy import stats  # noqa: E402
 
-from symbolic_ti import Task, cli, get_family, numeric_predictions  # noqa: E402
+from symbolic_ti import Task, cli, example_data, get_family, numeric_predictions  # noqa: E402
 from symbolic_ti.behaviour.data import behaviour_from_arrays, load_behaviour  # noqa: E402
 from symbolic_ti.errors import FamilyError, ParameterError  # noqa: E402
 from symbolic_ti.behaviour.fitting import compare_fits, fit  # noqa: E402
 
 T9 = Task(9, ["6>4"])
 FIRST = {(3, 6), (4, 7), (6, 3), (7, 4)}
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "lm_pair_summary_n9.csv.gz"
+SHARED = example_data("lm_pair_summary_n9")  # shipped with the package
 
 
 def true_f(task, alpha, ridge):
@@ -286,7 +285,6 @@ def test_cli_user_errors(capsys, csv_file, extra, words):
         assert w in lines[0], (w, lines[0])
 
 
-@pytest.mark.skipif(not SHARED.exists(), reason=f"shared data file not found at {SHARED}")
 def test_shared_data_fit_reproduces_documented_errors():
     """Full finetuning on 6>4: the four least accurate test trials are the theory's first failures
     (docs/lm_hierarchies.md); the fitted exchangeable model puts its first failures there too."""

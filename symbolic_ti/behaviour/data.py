@@ -1,7 +1,8 @@
 """Per-trial behavioural data: read a CSV or CSV.gz table, select rows, average per trial.
 
-The defaults read ``../shared/data/lm_pair_summary_n9.csv.gz`` (per-trial behaviour of finetuned language
-models, Cheng & Lippl 2026; columns described in that folder's README) without any option:
+The defaults read the example data ``symbolic_ti.example_data("lm_pair_summary_n9")`` (per-trial behaviour of
+finetuned language models, Cheng & Lippl 2026; provenance and columns in :mod:`symbolic_ti.datasets`) without any
+option:
 
 ======================  =========================================================================
 item columns            ``item_a``, ``item_b``: the ordered trial ``(i, j)``, items ``1..n``, 1 highest
@@ -60,7 +61,7 @@ Trial = tuple[int, int]
 
 #: Kinds of observed quantity.
 KINDS: tuple[str, ...] = ("probability", "accuracy", "score")
-#: File name of the shared language-model table, in ``../shared/data/`` beside the repository.
+#: File name of the language-model table shipped with the package (:func:`symbolic_ti.datasets.example_data`).
 DEFAULT_DATA_NAME = "lm_pair_summary_n9.csv.gz"
 
 

@@ -16,14 +16,15 @@ Subcommands::
                          [--standalone]
     symbolic-ti families [--format text|json] [--output FILE]
     symbolic-ti plot     heatmap|phase|curve --items N ... --output FILE.png|.pdf|.svg
-    symbolic-ti fit      --data FILE --items N [--exception W>L ...] [--filter COL=VALUE ...]
+    symbolic-ti fit      --data FILE|example:NAME --items N [--exception W>L ...] [--filter COL=VALUE ...]
     symbolic-ti sweep    SPEC [--output DIR] [--jobs K | --workers N | --scheduler ADDRESS] [--resume] [--dry-run]
     symbolic-ti --version
 
-Each subcommand is a module of this package (``derive.py``, ``critical.py``, ``general.py``, ``families.py``,
-``fit.py``, ``plot.py``) with ``register(subparsers, context)``; the options they share, and the parsers of their
-values, are in :mod:`symbolic_ti.cli.options`. This module builds the parser, runs the command and turns every
-outcome into an exit code and at most one line on standard error.
+Each subcommand is a module of this package (``derive.py``, ``critical.py``, ``dynamics.py``, ``general.py``,
+``families.py``, ``fit.py``, ``plot.py``, ``sweep.py``: :data:`SUBCOMMANDS`) with ``register(subparsers,
+context)``; the options they share, and the parsers of their values, are in :mod:`symbolic_ti.cli.options`. This
+module builds the parser, runs the command and turns every outcome into an exit code and at most one line on
+standard error.
 
 Numbers are read exactly (``--set alpha=0.1`` is 1/10). Parameters not set stay symbolic, the ridge included.
 

@@ -2,7 +2,7 @@
 
 ::
 
-    symbolic-ti fit --data FILE --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
+    symbolic-ti fit --data FILE|example:NAME --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
                     [--ridge VALUE | --ridgeless] [--filter COL=VALUE ...] [--item-columns A,B]
                     [--value-column C] [--kind probability|accuracy|score] [--count-column C|none]
                     [--correct-column C --total-column T] [--subject-column C [--per-subject]]
@@ -10,8 +10,9 @@
                     [--target-item first|second] [--item-base 0|1] [--reversed] [--item-labels A,B,...]
                     [--starts K] [--seed S] [--no-intervals] [--format text|json] [--plot FILE] [--output FILE]
 
-Without ``--ridge``/``--ridgeless`` the ridge is fitted. The defaults read the shared language-model table
-(``item_a``, ``item_b``, ``mean_prob_yes``, ``n_seeds``); see :mod:`symbolic_ti.behaviour.data` and docs/fitting.md.
+Without ``--ridge``/``--ridgeless`` the ridge is fitted. The defaults read the language-model table shipped
+with the package (``--data example:lm_pair_summary_n9``: ``item_a``, ``item_b``, ``mean_prob_yes``, ``n_seeds``);
+see :mod:`symbolic_ti.datasets`, :mod:`symbolic_ti.behaviour.data` and docs/fitting.md.
 Registered by :mod:`symbolic_ti.cli.app` (``SUBCOMMANDS``); scipy and matplotlib are imported only when the
 command runs.
 """
@@ -22,6 +23,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..datasets import data_argument
 from ..errors import DataError, DataWarning, ExportError
 from .options import CliContext, parse_columns, parse_int, parse_positive_int
 
@@ -45,8 +47,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                     "P(first item wins) = sigmoid(beta f(i, j)) for choices and a Gaussian for real scores. "
                     "See docs/fitting.md.")
     context.task_options(p)
-    p.add_argument("--data", required=True, metavar="FILE", help="CSV or CSV.gz table, one row per trial "
-                                                                 "observation (header row required)")
+    p.add_argument("--data", required=True, metavar="FILE", type=context.option_type("--data", data_argument),
+                   help="CSV or CSV.gz table, one row per trial observation (header row required); "
+                        "example:NAME reads the example data shipped with the package (example:lm_pair_summary_n9)")
     p.add_argument("--filter", action="append", default=[], metavar="COL=VALUE",
                    type=context.option_type("--filter", _parse_filter),
                    help="keep rows with COL equal to VALUE (repeat; values of one column: any; columns: all); "

@@ -3,7 +3,7 @@ r"""Learning dynamics in closed form: gradient-flow predictions over training ti
 :func:`dynamics` gives every trial's ``f_t(i, j)`` as an exact sum of decaying modes (the graph-Laplacian
 reduction for exchangeable kernels, the Gram matrix's eigenvalues otherwise), with certified critical times
 (:mod:`.times`), the early-stopping window and the time <-> ridge correspondence (:mod:`.window`) and a fast
-grid evaluation (:mod:`.grid`). Derived in docs/theory.md#gradient-flow-in-laplacian-modes.
+grid evaluation (:mod:`.timegrid`). Derived in docs/theory.md#gradient-flow-in-laplacian-modes.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@ r"""The early-stopping window and the correspondence between stopping time and r
 
 Between consecutive certified critical times (:mod:`.times`) the set of wrong trials is constant; the
 **early-stopping window** of a target set is the union of the phases in which the wrong trials are exactly that
-set (default: the test trials that fail first as conjunctivity grows, :func:`symbolic_ti.critical_conjunctivity`,
-for exchangeable kernels; otherwise the errors at ``t = oo``). Phase ends are brackets of critical times; a
+set (default: the test trials that fail first as conjunctivity grows,
+:func:`symbolic_ti.analysis.conjunctivity.critical_conjunctivity`, for exchangeable kernels; otherwise the errors at
+``t = oo``). Phase ends are brackets of critical times; a
 window is reported from the upper end of the opening bracket to the lower end of the closing one, so every time
 inside it is certified to have exactly those errors.
 

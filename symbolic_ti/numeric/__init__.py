@@ -1,7 +1,10 @@
 """Numeric paths: float64 and mpmath solvers, verification of closed forms, grid evaluation.
 
-Everything here reads results of the exact solvers or solves the same system independently in floating point;
-nothing here is used by the exact path. The names below are imported on first use (PEP 562), so that importing
+The numeric solvers here solve the same system as the exact solvers, independently, in floating point (this
+package is a lower layer than :mod:`symbolic_ti.solvers` and imports nothing of it); the rest reads results of the
+exact solvers. The exact path uses two parts of it: :mod:`.grid_poly` (exact: closed forms as polynomial
+fractions) serves the exporters, and :func:`symbolic_ti.solvers.dispatch.solve` hands a family given by float
+data (``numeric_only``) to :func:`symbolic_ti.numeric.predictions.numeric_result`. The names below are imported on first use (PEP 562), so that importing
 one module of this package (``numeric.grid_poly``, which the exporters use) does not import numpy.
 """
 

@@ -7,7 +7,7 @@ numbers, never sympy; :mod:`symbolic_ti.numeric.systems`) and solves it with num
 mpmath at a chosen number of decimal digits (:mod:`symbolic_ti.numeric.trusted`). Every value either meets the
 stated tolerance (float64: ``1e-8``; mpmath at ``dps`` digits: ``10^(2 - dps)``; relative above magnitude 1,
 absolute below) or is listed in the result's ``untrusted`` with an :class:`~symbolic_ti.errors.UntrustedNumericWarning`
-(docs/theory.md#numeric-trust). :func:`symbolic_ti.verify.verify` compares the two paths.
+(docs/theory.md#numeric-trust). :func:`symbolic_ti.numeric.verification.verify` compares the two paths.
 """
 
 from __future__ import annotations
