@@ -365,35 +365,39 @@ def test_sigterm_and_sighup_stop_the_pool_workers_and_keep_the_shards(conj_local
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the worker PIDs from /proc")
-def test_sigterm_closes_the_dask_local_cluster(conj_local, tmp_path):
-    """SIGTERM to the command while a Dask worker process computes: the cluster is closed, its worker processes
-    end, exit 143 with one line, the shards written are complete and resume."""
+@pytest.mark.parametrize(("sig", "group", "code"), [(signal.SIGTERM, False, 143), (signal.SIGHUP, True, 129)],
+                         ids=["sigterm-to-the-command", "sighup-to-the-group"])
+def test_sigterm_and_sighup_close_the_dask_local_cluster(conj_local, tmp_path, sig, group, code):
+    """SIGTERM to the command, or SIGHUP to its group, while Dask worker processes compute: the cluster is
+    closed, its worker processes end, exit 128 + the signal with one line (no worker's traceback), the shards
+    written are complete and resume."""
     pytest.importorskip("distributed")
-    returncode, err, children, out = _kill_a_running_sweep(tmp_path, ["--workers", "1"], signal.SIGTERM, False)
-    assert returncode == 143 and err == "symbolic-ti: terminated by SIGTERM\n", err
+    returncode, err, children, out = _kill_a_running_sweep(tmp_path, ["--workers", "2"], sig, group)
+    assert returncode == code and err == f"symbolic-ti: terminated by {signal.Signals(sig).name}\n", err
     _assert_stopped(children)
     _assert_resumes(conj_local, tmp_path / "conj.toml", out)
 
 
 def test_a_signal_while_the_local_cluster_starts_is_delivered_after_it(monkeypatch):
     """SIGTERM during the start of a LocalCluster is held until the cluster exists, then raised where it is
-    closed; meanwhile Ctrl-C is ignored (inherited by the workers), and the handlers are restored after."""
+    closed; meanwhile Ctrl-C and SIGHUP are ignored (inherited by the workers), and the handlers are restored
+    after."""
     from symbolic_ti.cli.signals import Stopped, stop_on_signals
     from symbolic_ti.sweep import engines
 
     seen = {}
 
     def factory(**kw):
-        seen["sigint"] = signal.getsignal(signal.SIGINT)
+        seen["ignored"] = [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGHUP)]
         signal.raise_signal(signal.SIGTERM)  # would raise Stopped here, in the middle of the start
         return "cluster"
 
     stop = stop_on_signals()
     try:
-        before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+        before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
         received: list[int] = []
         assert engines._local_cluster(factory, 1, True, received) == "cluster"
-        assert received == [signal.SIGTERM] and seen["sigint"] is signal.SIG_IGN
+        assert received == [signal.SIGTERM] and seen["ignored"] == [signal.SIG_IGN, signal.SIG_IGN]
         assert {s: signal.getsignal(s) for s in before} == before
         # run_dask delivers it inside the block that closes the cluster
         distributed = pytest.importorskip("distributed")
@@ -412,6 +416,27 @@ def test_a_signal_while_the_local_cluster_starts_is_delivered_after_it(monkeypat
         assert clusters[0].status.name == "closed"
     finally:
         stop.restore()
+
+
+def _start_a_child() -> int:
+    """In a pool worker: start a process that would outlive the worker, and return its PID."""
+    return subprocess.Popen(["sleep", "600"]).pid
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc")
+def test_stopping_the_pool_terminates_the_processes_its_workers_started():
+    from concurrent.futures import ProcessPoolExecutor
+
+    from symbolic_ti.sweep import engines
+
+    pool = ProcessPoolExecutor(max_workers=1, initializer=engines._worker_signals)
+    child = pool.submit(_start_a_child).result()
+    worker = next(iter(pool._processes.values()))
+    assert engines._descendants(os.getpid()).count(child) == 1  # found through its worker
+    started = _start_time(child)
+    engines._stop(pool)
+    assert worker.exitcode is not None  # waited for (idle, it may have ended on the shutdown's sentinel first)
+    _assert_stopped({child: started})
 
 
 def _failing_shard(spec, shard):

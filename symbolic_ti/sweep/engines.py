@@ -196,7 +196,7 @@ def run_dask(spec: SweepSpec, shards: list[Shard], *, workers: int | None = None
     except ImportError:
         raise ParameterError("the Dask engine needs dask and distributed: pip install 'symbolic-ti[sweep]'") from None
     cluster = client = None
-    received: list[int] = []  # SIGTERM or SIGHUP while the LocalCluster started: delivered once it can be closed
+    received: list[int] = []  # SIGTERM while the LocalCluster started: delivered once it can be closed
     if scheduler is None:
         n = default_jobs() if workers is None else workers
         if n < 1:
@@ -249,14 +249,15 @@ def _close(client: Any, cluster: Any, quiet: bool = False) -> None:
 
 
 def _local_cluster(factory: Any, n: int, processes: bool, received: list[int]) -> Any:
-    """A LocalCluster of ``n`` one-thread workers whose processes ignore Ctrl-C.
+    """A LocalCluster of ``n`` one-thread workers whose processes ignore Ctrl-C and SIGHUP.
 
-    The worker processes inherit an ignored SIGINT from this process while they are started (an ignored signal
-    stays ignored across ``exec``), so a Ctrl-C in the terminal reaches this process only, which closes the
-    cluster; otherwise every worker prints a ``KeyboardInterrupt`` traceback. A Ctrl-C during those few seconds
-    of start-up is ignored. SIGTERM and SIGHUP during the start-up are appended to ``received`` (not acted on
-    in the middle of it, which would leave a half-started cluster running) for the caller to deliver once the
-    cluster exists; one that this process ignores stays ignored.
+    The worker processes inherit an ignored SIGINT and SIGHUP from this process while they are started (an
+    ignored signal stays ignored across ``exec``), so a Ctrl-C or a hang-up of the terminal, which reach the
+    whole process group, act in this process only, which closes the cluster; otherwise every worker prints a
+    ``KeyboardInterrupt`` traceback, or dies and is restarted by its nanny. A Ctrl-C or SIGHUP during those few
+    seconds of start-up is ignored. A SIGTERM during the start-up is appended to ``received`` (not acted on in
+    the middle of it, which would leave a half-started cluster running) for the caller to deliver once the
+    cluster exists.
     """
     if not processes or threading.current_thread() is not threading.main_thread():
         return factory(n_workers=n, threads_per_worker=1, processes=processes, dashboard_address=None)
@@ -265,10 +266,10 @@ def _local_cluster(factory: Any, n: int, processes: bool, received: list[int]) -
         received.append(signum)
 
     previous = {signal.SIGINT: signal.signal(signal.SIGINT, signal.SIG_IGN)}
-    for name in ("SIGTERM", "SIGHUP"):
-        signum = getattr(signal, name, None)
-        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
-            previous[signum] = signal.signal(signum, defer)
+    if hasattr(signal, "SIGHUP"):
+        previous[signal.SIGHUP] = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
+        previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, defer)
     try:
         return factory(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
     finally:
