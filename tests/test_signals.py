@@ -65,3 +65,26 @@ def test_a_second_signal_during_the_clean_up_is_ignored():
     finally:
         stop.restore()
     assert exit_code(KeyboardInterrupt()) == 130
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="fork")
+def test_a_forked_child_keeps_the_default_action():
+    """A process forked from the command (a pool worker before its initializer runs) inherits the handler; there
+    SIGTERM ends the process as by default, instead of raising in code that may catch it."""
+    import os
+    import warnings
+
+    stop = stop_on_signals()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (Python >= 3.12)
+            pid = os.fork()
+        if pid == 0:  # the child
+            try:
+                signal.raise_signal(signal.SIGTERM)
+            finally:
+                os._exit(3)  # reached only if the signal did not end the process
+        _, status = os.waitpid(pid, 0)
+    finally:
+        stop.restore()
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
