@@ -37,16 +37,17 @@ sys.exit(main(sys.argv[2:]))
 """
 
 
-def interrupt_when_writing(argv: list[str], marker: Path, env: dict | None = None) -> subprocess.Popen:
+def interrupt_when_writing(argv: list[str], marker: Path, env: dict | None = None,
+                           sig: int = signal.SIGINT) -> subprocess.Popen:
     """Start ``symbolic-ti argv`` with :data:`SLOW_WRITE_CLI`, wait until it is writing its output file, and
-    send SIGINT (a guard of 120 s against a hang, not a timing)."""
+    send ``sig`` (default SIGINT; a guard of 120 s against a hang, not a timing)."""
     proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITE_CLI, str(marker), *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint, env=env)
     deadline = time.monotonic() + 120
     while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert proc.poll() is None and marker.exists(), "the command ended before writing its output"
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     return proc
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -315,16 +316,18 @@ def test_process_families_and_bad_output(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
-def test_process_interrupted(tmp_path):
-    """Ctrl-C while a derivation writes its output file: exit 130, one line, the old file untouched, no
-    temporary file left."""
+@pytest.mark.parametrize(("sig", "code", "line"), [("SIGINT", 130, "symbolic-ti: interrupted\n"),
+                                                   ("SIGTERM", 143, "symbolic-ti: terminated by SIGTERM\n")])
+def test_process_interrupted(tmp_path, sig, code, line):
+    """Ctrl-C (or SIGTERM: the same, exit 128 + 15) while a derivation writes its output file: one line, the old
+    file untouched, no temporary file left."""
     target = tmp_path / "out.txt"
     target.write_text("previous\n")
     proc = interrupt_when_writing(["derive", "--items", "9", "-e", "6>4", "-q", "--output", str(target)],
-                                  tmp_path.parent / f"{tmp_path.name}-marker")
+                                  tmp_path.parent / f"{tmp_path.name}-marker", sig=getattr(signal, sig))
     out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
-    assert err == "symbolic-ti: interrupted\n" and out == ""
+    assert proc.returncode == code, err
+    assert err == line and out == ""
     assert target.read_text() == "previous\n"
     assert os.listdir(tmp_path) == ["out.txt"]
 

@@ -246,6 +246,229 @@ def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
     pd.testing.assert_frame_equal(table(conj_local), table(out))
 
 
+# --------------------------------------------------------------------- SIGTERM and SIGHUP (issue 24, section 4)
+CONJ_TOML = ('n = [6, 7]\nridge = ["ridgeless", "1/10"]\ncompute = ["critical_conjunctivity", "first_failing"]\n'
+             'shard_seconds = 0.001\n[[exceptions]]\nkind = "single"\nspan = [2, 3]\n'
+             '[[exceptions]]\nkind = "explicit"\nsets = [["4>2", "7>5"]]\nn_min = 7\n')
+
+#: Run by every Python process of the test's sweep (the command and its workers, forked or spawned): a worker's
+#: second configuration writes the marker SWEEP_BLOCK and blocks, so that the signal lands while the workers
+#: compute (whatever order an engine runs the shards in), and each worker's first shard can be written.
+BLOCKING_SITECUSTOMIZE = (
+    "import os, pathlib, time\n"
+    "if os.environ.get('SWEEP_BLOCK'):\n"
+    "    from symbolic_ti.sweep import tasks\n"
+    "    _real, _calls = tasks._one, []\n"
+    "    def _block(config, *a):\n"
+    "        _calls.append(config)\n"
+    "        if len(_calls) == 2:\n"
+    "            pathlib.Path(os.environ['SWEEP_BLOCK']).write_text('')\n"
+    "            time.sleep(3600)\n"
+    "        return _real(config, *a)\n"
+    "    tasks._one = _block\n")
+
+
+def _children(pid: int) -> list[int]:
+    return [int(k) for task in Path(f"/proc/{pid}/task").iterdir()
+            for k in (task / "children").read_text().split()]
+
+
+def _running(pid: int, started: str) -> bool:
+    """Whether process ``pid`` (with start time ``started``, against a reused PID) runs: exists, not a zombie."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[0] != "Z" and fields[19] == started
+
+
+def _start_time(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+
+
+def _kill_a_running_sweep(tmp_path, engine: list[str], sig: int, group: bool, marker_timeout: float = 120):
+    """Start ``symbolic-ti sweep`` on CONJ_TOML, wait until a worker blocks in its second shard and a shard is
+    written, record the command's child processes, send ``sig`` (to the process group: a terminal's hang-up),
+    and return (exit code, stderr, children with start times, output directory)."""
+    spec_file = tmp_path / "conj.toml"
+    spec_file.write_text(CONJ_TOML)
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(BLOCKING_SITECUSTOMIZE)
+    out, started = tmp_path / "killed", tmp_path / "blocked"
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path / 'site'}{os.pathsep}{ROOT}", "SWEEP_BLOCK": str(started)}
+    proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "sweep", str(spec_file), "-o", str(out),
+                             *engine, "-q"], cwd=ROOT, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + marker_timeout  # a guard against a hang, not a timing
+        while not (started.exists() and list(out.glob("*.parquet"))) and time.monotonic() < deadline \
+                and proc.poll() is None:
+            time.sleep(0.05)
+        assert started.exists() and list(out.glob("*.parquet")), "the sweep did not reach a second shard"
+        children = {pid: _start_time(pid) for pid in _children(proc.pid)}
+        assert children  # the workers
+        if group:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=120)  # a guard: the blocked shard sleeps 3600 s
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the command and what it left behind (same process group)
+        proc.communicate()
+        pytest.fail("the command, or a worker holding its stderr, still ran 120 s after the signal")
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+    return proc.returncode, err, children, out
+
+
+def _assert_stopped(children: dict[int, str]) -> None:
+    """No child of the killed command runs any more (polled: a safety net for the kernel's bookkeeping only)."""
+    deadline = time.monotonic() + 30
+    while any(_running(pid, t) for pid, t in children.items()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = [pid for pid, t in children.items() if _running(pid, t)]
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    assert not survivors, f"processes of the sweep survived it: {survivors}"
+
+
+def _assert_resumes(conj_local, spec_file: Path, out: Path) -> None:
+    """The shards on disk are complete, and ``--resume`` completes them into the uninterrupted run's table."""
+    written = list(out.glob("*.parquet"))
+    assert written
+    for f in written:
+        assert pq.read_table(f).num_rows > 0
+    from symbolic_ti.cli import main
+
+    assert main(["sweep", str(spec_file), "-o", str(out), "--resume", "--jobs", "0", "-q"]) == 0
+    assert len(list(out.glob("*.parquet"))) == len(make_shards(spec_from_dict(CONJ)))
+    pd.testing.assert_frame_equal(table(conj_local), table(out))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the worker PIDs from /proc")
+@pytest.mark.parametrize(("sig", "group", "code"), [(signal.SIGTERM, False, 143), (signal.SIGHUP, True, 129)],
+                         ids=["sigterm-to-the-command", "sighup-to-the-group"])
+def test_sigterm_and_sighup_stop_the_pool_workers_and_keep_the_shards(conj_local, tmp_path, sig, group, code):
+    """``kill PID`` (SIGTERM to the command only) and a terminal's hang-up (SIGHUP to the group) while a pool
+    worker computes: the command terminates its workers, waits for them, exits 128 + the signal with one line,
+    keeps its finished shards; ``--resume`` completes the dataset."""
+    returncode, err, children, out = _kill_a_running_sweep(tmp_path, ["--jobs", "2"], sig, group)
+    assert returncode == code and err == f"symbolic-ti: terminated by {signal.Signals(sig).name}\n", err
+    _assert_stopped(children)
+    if sig == signal.SIGTERM:
+        _assert_resumes(conj_local, tmp_path / "conj.toml", out)
+    else:  # the same resume as after SIGTERM; here only the shards on disk
+        assert all(pq.read_table(f).num_rows > 0 for f in out.glob("*.parquet"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the worker PIDs from /proc")
+@pytest.mark.parametrize(("sig", "group", "code"), [(signal.SIGTERM, False, 143), (signal.SIGHUP, True, 129)],
+                         ids=["sigterm-to-the-command", "sighup-to-the-group"])
+def test_sigterm_and_sighup_close_the_dask_local_cluster(conj_local, tmp_path, sig, group, code):
+    """SIGTERM to the command, or SIGHUP to its group, while Dask worker processes compute: the cluster is
+    closed, its worker processes end, exit 128 + the signal with one line (no worker's traceback), the shards
+    written are complete and resume."""
+    pytest.importorskip("distributed")
+    returncode, err, children, out = _kill_a_running_sweep(tmp_path, ["--workers", "2"], sig, group)
+    assert returncode == code and err == f"symbolic-ti: terminated by {signal.Signals(sig).name}\n", err
+    _assert_stopped(children)
+    _assert_resumes(conj_local, tmp_path / "conj.toml", out)
+
+
+def test_a_signal_while_the_local_cluster_starts_is_delivered_after_it(monkeypatch):
+    """SIGTERM during the start of a LocalCluster is held until the cluster exists, then raised where it is
+    closed; meanwhile Ctrl-C and SIGHUP are ignored (inherited by the workers), and the handlers are restored
+    after."""
+    from symbolic_ti.cli.signals import Stopped, stop_on_signals
+    from symbolic_ti.sweep import engines
+
+    seen = {}
+
+    def factory(**kw):
+        seen["ignored"] = [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGHUP)]
+        signal.raise_signal(signal.SIGTERM)  # would raise Stopped here, in the middle of the start
+        return "cluster"
+
+    stop = stop_on_signals()
+    try:
+        before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+        received: list[int] = []
+        assert engines._local_cluster(factory, 1, True, received) == "cluster"
+        assert received == [signal.SIGTERM] and seen["ignored"] == [signal.SIG_IGN, signal.SIG_IGN]
+        assert {s: signal.getsignal(s) for s in before} == before
+        # run_dask delivers it inside the block that closes the cluster
+        distributed = pytest.importorskip("distributed")
+        clusters = []
+
+        def threads_cluster(factory, n, processes, received):
+            clusters.append(distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                                     dashboard_address=None))
+            received.append(signal.SIGTERM)
+            return clusters[0]
+
+        monkeypatch.setattr(engines, "_local_cluster", threads_cluster)
+        spec = spec_from_dict(CONJ)
+        with pytest.raises(Stopped):
+            next(engines.run_dask(spec, make_shards(spec), workers=1))
+        assert clusters[0].status.name == "closed"
+    finally:
+        stop.restore()
+
+
+def _start_a_child() -> int:
+    """In a pool worker: start a process that would outlive the worker, and return its PID."""
+    return subprocess.Popen(["sleep", "600"]).pid
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc")
+def test_stopping_the_pool_terminates_the_processes_its_workers_started():
+    from concurrent.futures import ProcessPoolExecutor
+
+    from symbolic_ti.sweep import engines
+
+    pool = ProcessPoolExecutor(max_workers=1, initializer=engines._worker_signals)
+    child = pool.submit(_start_a_child).result()
+    worker = next(iter(pool._processes.values()))
+    assert engines._descendants(os.getpid()).count(child) == 1  # found through its worker
+    started = _start_time(child)
+    engines._stop(pool)
+    assert worker.exitcode is not None  # waited for (idle, it may have ended on the shutdown's sentinel first)
+    _assert_stopped({child: started})
+
+
+def _failing_shard(spec, shard):
+    """A task that raises for the shard of index 1 (a shard lost on Dask) and computes the others."""
+    if shard.index == 1:
+        raise RuntimeError("worker lost in the test")
+    return sweep_tasks.run_shard(spec, shard)
+
+
+def test_a_failed_dask_shard_is_yielded_with_its_exception(monkeypatch):
+    """The Dask engine fetches results with ``as_completed(with_results=True)``: a task that raised comes back
+    as its exception (the shard is lost), the others as their rows."""
+    pytest.importorskip("distributed")
+    from symbolic_ti.sweep import engines
+
+    monkeypatch.setattr(engines, "run_shard", _failing_shard)
+    spec = spec_from_dict({**CONJ, "n": [6], "exceptions": CONJ["exceptions"][:1]})
+    shards = make_shards(spec)
+    outcomes = dict((shard.index, result) for shard, result in
+                    engines.run_dask(spec, shards, workers=1, processes=False))
+    by_index = {s.index: s for s in shards}
+    assert sorted(outcomes) == sorted(by_index) and len(outcomes) > 2
+    lost = outcomes.pop(1)
+    assert isinstance(lost, RuntimeError) and str(lost) == "worker lost in the test"
+
+    def values(rows):
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+    for index, rows in outcomes.items():  # the rows of a direct computation of the same shard
+        assert values(rows) == values(sweep_tasks.run_shard(spec, by_index[index]))
+
+
 def test_dask_scheduler_address(conj_local, tmp_path):
     """``--scheduler ADDRESS``: an existing cluster (here a LocalCluster of two thread workers) by its address."""
     distributed = pytest.importorskip("distributed")

@@ -43,6 +43,9 @@ Exit codes
     summary; rerun with ``--resume``).
 130
     Interrupted (Ctrl-C). An ``--output`` file is written atomically, so it is either complete or untouched.
+143, 129
+    Stopped by SIGTERM (143) or SIGHUP (129), 128 + the signal's number: the same as Ctrl-C otherwise (no
+    half-written file; ``sweep`` stops its workers and keeps the shards already written).
 141
     Standard output closed early by the reader (e.g. ``| head``); nothing more is printed.
 """
@@ -61,6 +64,7 @@ from .._version import __version__
 from ..errors import ExportError, SymbolicTIError
 from . import critical, derive, dynamics, families, fit, general, plot, sweep
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
+from .signals import interrupted, stop_on_signals
 
 __all__ = ["main", "build_parser"]
 
@@ -79,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, parents=[debug],
         description="Exact kernel ridge regression on transitive-inference tasks with exceptions.",
         epilog="Numbers are read exactly (0.1 is 1/10). Exit codes: 0 ok, 1 internal error, 2 user error, "
-               "130 interrupted.",
+               "130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -167,9 +171,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 success, 1 internal error, 2 user error, 130 interrupted, 141 output pipe closed (see the module
-        docstring). Errors go to stderr as one line; the traceback of an internal error only in debug mode.
+        0 success, 1 internal error, 2 user error, 130 interrupted, 143 / 129 stopped by SIGTERM / SIGHUP,
+        141 output pipe closed (see the module docstring). Errors go to stderr as one line; the traceback of an
+        internal error only in debug mode.
     """
+    stop_signals = stop_on_signals()  # SIGTERM and SIGHUP stop the command as Ctrl-C does (cli/signals.py)
     argv = _join_negative_values(list(sys.argv[1:] if argv is None else argv))
     args: argparse.Namespace | None = None
     try:
@@ -187,9 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, SymbolicTIError) as err:
         print(f"{PROG}: error: {_one_line(err)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as interrupt:  # Ctrl-C 130, SIGTERM 143, SIGHUP 129
+        return interrupted(interrupt)
     except _OutputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 1
@@ -207,3 +212,5 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"please report it with the command you ran (rerun with --debug or {DEBUG_ENV}=1 for the "
               f"traceback)", file=sys.stderr)
         return 1
+    finally:
+        stop_signals.restore()

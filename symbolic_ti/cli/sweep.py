@@ -12,7 +12,8 @@ shards and estimates the cost without computing. The dataset is read with ``pand
 
 Exit code 3 when the sweep finished but some configuration raised (recorded in the dataset's ``error`` column)
 or some shard was lost with its worker (rerun with ``--resume``); 2 for an invalid spec or option, before any
-work; 130 on Ctrl-C (the shards written so far are complete).
+work; 130 on Ctrl-C, 143 on SIGTERM and 129 on SIGHUP (the workers are stopped first, and the shards written so
+far are complete: ``--resume`` computes the rest).
 """
 
 from __future__ import annotations
@@ -44,7 +45,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     s = sub.add_parser("sweep", parents=[context.debug], help="run a sweep spec into a Parquet dataset",
                        description="Run every configuration of a sweep spec (TOML) on a local process pool "
                                    "(default: every core) or on Dask, writing one Parquet shard at a time; see "
-                                   "docs/atlas.md.")
+                                   "docs/atlas.md.",
+                       epilog="Exit codes: 0 done, 2 invalid spec or option, 3 finished with failed configurations "
+                              "or lost shards (rerun with --resume), 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (the "
+                              "workers are stopped; the shards written are complete).")
     s.add_argument("spec", metavar="SPEC", help="the sweep spec, a TOML file")
     s.add_argument("--output", "-o", dest="directory", metavar="DIR", default=None,
                    help="dataset directory (default: the spec's output)")

@@ -43,23 +43,62 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def _ignore_interrupt() -> None:
-    """Pool workers ignore Ctrl-C: the calling process handles it and terminates them (no worker tracebacks)."""
+def _worker_signals() -> None:
+    """The signal dispositions of a pool worker (its initializer).
+
+    SIGINT and SIGHUP are ignored: a terminal's Ctrl-C or hang-up reaches the whole process group, and the
+    calling process, which handles them, terminates the workers (no worker tracebacks, no race with a pool that
+    breaks). SIGTERM gets its default action back (a forked worker inherits the command's handler, which would
+    turn it into an exception of the shard instead of ending the worker), so that :func:`_stop` ends it at once.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes started by ``pid`` and by those, recursively (Linux ``/proc``; elsewhere none)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{tid}/children") as f:
+                    kids = [int(k) for k in f.read().split()]
+            except (OSError, ValueError):
+                continue
+            found += kids
+            todo += kids
+    return found
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Stop ``pool`` at once: cancel the queued shards and terminate the workers (their shards are not written).
 
     The processes are taken before ``shutdown``, which forgets them; ``shutdown(wait=False)`` does not wait for
-    the shards in flight, and the terminated workers let the pool's management thread end at once.
+    the shards in flight, and the terminated workers let the pool's management thread end at once. Processes
+    that a worker started are terminated too (they would outlive it, adopted by init); the workers are waited
+    for, and killed if SIGTERM has not ended them within 5 s.
     """
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    others = [k for proc in procs if proc.pid is not None for k in _descendants(proc.pid)]
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
         proc.terminate()
+    for pid in others:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
     for proc in procs:
         proc.join(timeout=5)
+        if proc.exitcode is None:  # pragma: no cover (a worker that ignores SIGTERM)
+            proc.kill()
+            proc.join()
 
 
 def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> Iterator[Outcome]:
@@ -85,7 +124,7 @@ def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> 
     suspects: list[Shard] = []  # queued on a pool that broke: run again one at a time
     struck: set[str] = set()  # shards that were queued on a pool that broke
     running: dict[Future[list[dict[str, Any]]], Shard] = {}
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_signals)
     try:
         while pending or suspects or running:
             try:
@@ -98,7 +137,7 @@ def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> 
             except BrokenProcessPool:  # a worker died while idle: the shard was not queued
                 if not running:
                     _stop(pool)
-                    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
+                    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_signals)
                     continue
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             alone = len(running) == 1
@@ -125,7 +164,7 @@ def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> 
                         struck.add(shard.name)
                         suspects.append(shard)
                 suspects.sort(key=lambda s: s.index)
-                pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
+                pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_signals)
     except BaseException:  # Ctrl-C, or the consumer stopped: do not wait for the shards in flight
         _stop(pool)
         raise
@@ -156,61 +195,86 @@ def run_dask(spec: SweepSpec, shards: list[Shard], *, workers: int | None = None
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise ParameterError("the Dask engine needs dask and distributed: pip install 'symbolic-ti[sweep]'") from None
-    cluster = None
+    cluster = client = None
+    received: list[int] = []  # SIGTERM while the LocalCluster started: delivered once it can be closed
     if scheduler is None:
         n = default_jobs() if workers is None else workers
         if n < 1:
             raise ParameterError(f"workers must be >= 1, got {n}")
-        cluster = _local_cluster(LocalCluster, n, processes)
-        client = Client(cluster)
-    else:
-        try:
-            client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError, ValueError) as err:  # ValueError: not an address ("missing port number")
-            raise ParameterError(f"--scheduler: cannot connect to {scheduler!r}: {err}") from None
+        cluster = _local_cluster(LocalCluster, n, processes, received)
     try:
+        for signum in received[:1]:
+            signal.raise_signal(signum)  # the handler of this process (the command's raises KeyboardInterrupt)
+        if cluster is not None:
+            client = Client(cluster)
+        else:
+            try:
+                client = Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError, ValueError) as err:  # ValueError: not an address ("missing port")
+                raise ParameterError(f"--scheduler: cannot connect to {scheduler!r}: {err}") from None
         futures = []
         spec_future = client.scatter(spec, broadcast=True)
         for shard in shards:
             futures.append(client.submit(run_shard, spec_future, shard, priority=shard.cost, pure=False,
                                          key=f"run_shard-{shard.name}"))
         by_key = dict(zip((f.key for f in futures), shards, strict=True))
-        for fut in as_completed(futures):
+        # the results are fetched by the client's own thread: this one only waits for the next (a signal
+        # there interrupts a plain wait, not one of distributed's synchronous calls, which logs an error)
+        for fut, result in as_completed(futures, with_results=True, raise_errors=False):
             shard = by_key[fut.key]
-            try:
-                yield shard, fut.result()
-            except Exception as err:  # noqa: BLE001  (a lost or failed shard: reported, the sweep goes on)
-                yield shard, err
+            if fut.status == "error":  # a lost or failed shard: reported, the sweep goes on
+                yield shard, result[1]  # (type, exception, traceback)
+            else:
+                yield shard, result
             fut.release()
-    except BaseException:  # Ctrl-C: close without the tracebacks and warnings of the workers being stopped
-        with _quiet_distributed():
-            if cluster is not None:
+    except BaseException:  # Ctrl-C, SIGTERM: close without the tracebacks and warnings of the workers being stopped
+        _close(client, cluster, quiet=True)
+        raise
+    _close(client, cluster)
+
+
+def _close(client: Any, cluster: Any, quiet: bool = False) -> None:
+    """Close the client and the LocalCluster (which stops its worker processes and waits for them).
+
+    ``quiet``: after an interrupt, with the loggers of ``distributed`` silenced here and in the workers.
+    """
+    with _quiet_distributed() if quiet else contextlib.nullcontext():
+        if client is not None:
+            if quiet and cluster is not None:
                 with contextlib.suppress(Exception):  # the workers' own loggers too (their processes)
                     client.run(_silence_distributed)
             client.close()
-            if cluster is not None:
-                cluster.close()
-        raise
-    client.close()
-    if cluster is not None:
-        cluster.close()
+        if cluster is not None:
+            cluster.close()
 
 
-def _local_cluster(factory: Any, n: int, processes: bool) -> Any:
-    """A LocalCluster of ``n`` one-thread workers whose processes ignore Ctrl-C.
+def _local_cluster(factory: Any, n: int, processes: bool, received: list[int]) -> Any:
+    """A LocalCluster of ``n`` one-thread workers whose processes ignore Ctrl-C and SIGHUP.
 
-    The worker processes inherit an ignored SIGINT from this process while they are started (an ignored signal
-    stays ignored across ``exec``), so a Ctrl-C in the terminal reaches this process only, which closes the
-    cluster; otherwise every worker prints a ``KeyboardInterrupt`` traceback. A Ctrl-C during those few seconds
-    of start-up is ignored.
+    The worker processes inherit an ignored SIGINT and SIGHUP from this process while they are started (an
+    ignored signal stays ignored across ``exec``), so a Ctrl-C or a hang-up of the terminal, which reach the
+    whole process group, act in this process only, which closes the cluster; otherwise every worker prints a
+    ``KeyboardInterrupt`` traceback, or dies and is restarted by its nanny. A Ctrl-C or SIGHUP during those few
+    seconds of start-up is ignored. A SIGTERM during the start-up is appended to ``received`` (not acted on in
+    the middle of it, which would leave a half-started cluster running) for the caller to deliver once the
+    cluster exists.
     """
     if not processes or threading.current_thread() is not threading.main_thread():
         return factory(n_workers=n, threads_per_worker=1, processes=processes, dashboard_address=None)
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def defer(signum: int, frame: object) -> None:
+        received.append(signum)
+
+    previous = {signal.SIGINT: signal.signal(signal.SIGINT, signal.SIG_IGN)}
+    if hasattr(signal, "SIGHUP"):
+        previous[signal.SIGHUP] = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
+        previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, defer)
     try:
         return factory(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _silence_distributed() -> list[tuple[logging.Logger, int]]:
