@@ -193,7 +193,7 @@ def pair_overlaps(pairs) -> list[str]:
         shared = s[s.detail == detail].exceptions.map(shared_items)
         total = len(shared)
 
-        def cell(mask) -> str:
+        def cell(mask, total: int = total) -> str:
             k = int(mask.sum())
             return f"{k} ({100 * k / total:.1f} %)" if total else "0"
 
