@@ -152,6 +152,55 @@ def central_figure(a, directory: Path) -> list[Path]:
     return [out]
 
 
+def span_order(values: dict[tuple[int, int], float], spans: tuple[int, ...] = (2, 3, 4, 5, 6)) -> dict:
+    """When the wider spans fail first: from ``values[(n, D)] = gamma*_first n^2`` of the central exception.
+
+    Returns ``{"overtakes": {(D + 1, D): n0}, "predicted_from": n1}``: ``D + 1`` is below ``D`` at every ``n >= n0``
+    of the data (for good: not the first n where it dips below), and the predicted order (the widest span first,
+    as the network limits decrease in D) holds at every ``n >= n1``; ``None`` where it never holds up to the
+    largest n. An ``n`` where a span is missing or does not cross counts as not holding.
+    """
+    ns = sorted({n for n, _ in values})
+
+    def holds_from(ok) -> int | None:
+        start = None
+        for n in ns:
+            start = (n if start is None else start) if ok(n) else None
+        return start
+
+    def below(n: int, wide: int, narrow: int) -> bool:
+        a, b = values.get((n, wide)), values.get((n, narrow))
+        return a is not None and b is not None and a < b
+
+    overtakes = {(D + 1, D): holds_from(lambda n, D=D: below(n, D + 1, D)) for D in spans[:-1]}
+    predicted = holds_from(lambda n: all(below(n, D + 1, D) for D in spans[:-1]))
+    return {"overtakes": overtakes, "predicted_from": predicted}
+
+
+def shared_items(exceptions: str) -> int:
+    """How many items the cycles ``L..W`` of a pair of exceptions ``"W1>L1;W2>L2"`` share (0: disjoint; 1: they
+    touch at one end item; 2 or more: they overlap)."""
+    (w1, l1), (w2, l2) = (tuple(int(v) for v in e.split(">")) for e in exceptions.split(";"))
+    return max(0, min(w1, w2) - max(l1, l2) + 1)
+
+
+def pair_overlaps(pairs) -> list[str]:
+    """Markdown rows: the ridgeless pairs of exceptions by outcome and by how many items their cycles share."""
+    s = pairs[pairs.ridge == "ridgeless"]
+    rows = ["| ridgeless outcome | pairs | cycles disjoint | touching (1 shared item) | overlapping (2 or more) |",
+            "|---|---|---|---|---|"]
+    for detail, name in (("at_start", "wrong as alpha -> 0+"), ("crossing", "crossing"), ("never", "never fails")):
+        shared = s[s.detail == detail].exceptions.map(shared_items)
+        total = len(shared)
+
+        def cell(mask, total: int = total) -> str:
+            k = int(mask.sum())
+            return f"{k} ({100 * k / total:.1f} %)" if total else "0"
+
+        rows.append(f"| {name} | {total} | {cell(shared == 0)} | {cell(shared == 1)} | {cell(shared >= 2)} |")
+    return rows
+
+
 def summary(df) -> str:
     """Markdown tables: per ridge and span, how many positions are wrong at start / cross / never fail, and the
     central-exception alpha*_first against n."""
@@ -193,6 +242,20 @@ def summary(df) -> str:
                      + f" | {order} |")
     lines.append("| limit | " + " | ".join(f"{(2 * math.acosh((2 * D + 1) / D)) ** 2:.3f}" for D in (2, 3, 4, 5, 6))
                  + " | D=6 < D=5 < D=4 < D=3 < D=2 |")
+    scaled = {}
+    for n in sorted(r.n.unique()):
+        for D in (2, 3, 4, 5, 6):
+            row = central(a, int(n), D)
+            if row is not None and row.detail == "crossing":
+                scaled[(int(n), D)] = 2 * row.value_float / (1 - row.value_float) * n * n
+    order = span_order(scaled)
+    top = int(r.n.max())
+    parts = [f"D = {w} below D = {d} " + (f"from n = {k}" if k is not None else f"not for good up to n = {top}")
+             for (w, d), k in order["overtakes"].items()]
+    parts.append("the predicted order D = 6 < 5 < 4 < 3 < 2 " + (
+        f"from n = {order['predicted_from']} on" if order["predicted_from"] is not None else f"not up to n = {top}"))
+    lines += ["", "Wider spans failing first (central exception, ridgeless, for good from the n given, up to "
+              f"n = {top}): " + "; ".join(parts) + "."]
     pairs = df[(df.quantity == "alpha_first") & (df.n_exceptions == 2)]
     if len(pairs):
         lines += ["", "Two exceptions (n <= 15):", "", "| ridge | configurations | wrong as alpha -> 0+ | crossing "
@@ -202,6 +265,8 @@ def summary(df) -> str:
             c = s.detail.value_counts()
             lines.append(f"| {ridge} | {len(s)} | {c.get('at_start', 0)} | {c.get('crossing', 0)} | "
                          f"{c.get('never', 0)} |")
+        lines += ["", "Two exceptions, ridgeless, by how many items the two cycles L..W share:", "",
+                  *pair_overlaps(pairs)]
     return "\n".join(lines) + "\n"
 
 

@@ -31,8 +31,8 @@ from symbolic_ti.dynamics.window import early_stopping
 from symbolic_ti.files import write_atomic
 
 HIERARCHIES = [(9, "6>4"), (11, "7>5"), (11, "8>4")]
-SETTINGS = [("fitted", "0.281", "0.227"), ("alpha=1/10, no weight decay", "1/10", "ridgeless"),
-            ("alpha=1/10, lambda=1/10", "1/10", "1/10")]
+SETTINGS = [("alpha=1/10, no weight decay", "1/10", "ridgeless"), ("alpha=1/10, lambda=1/10", "1/10", "1/10"),
+            ("fitted", "0.281", "0.227")]
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -47,6 +47,7 @@ def analyse(n: int, exc: str, alpha: str, ridge: str) -> dict:
     rep = critical_times(d)
     es = early_stopping(d, ridges=True, times=rep)
     w, l_ = (int(v) for v in exc.split(">"))
+    training = {t for t, _ in d.task.training}
     final = d.f(w, l_, "oo")
     half, ninety = level_time(d, "1/2"), level_time(d, sp.Rational(9, 10) * final)
     return {
@@ -56,7 +57,10 @@ def analyse(n: int, exc: str, alpha: str, ridge: str) -> dict:
         "exception_90pct_time": None if ninety is None else ninety.value,
         "first_failing": [list(x) for x in es.target],
         "phases": [{"start": float(p.start), "end": None if p.end is None else float(p.end),
-                    "n_errors": len(p.errors), "errors": [list(x) for x in p.errors if x[0] < x[1]]}
+                    "n_errors": len(p.errors),
+                    "n_test_errors": sum(1 for x in p.errors if x not in training),
+                    "n_training_errors": sum(1 for x in p.errors if x in training),
+                    "errors": [list(x) for x in p.errors if x[0] < x[1]]}
                    for p in es.phases],
         "windows": [{"start": float(p.start), "end": None if p.end is None else float(p.end)} for p in es.windows],
         "ridge_table": [{"trial": list(r.trial), "ridges": [float(v) for v in r.ridges],
@@ -65,6 +69,19 @@ def analyse(n: int, exc: str, alpha: str, ridge: str) -> dict:
         "initially_wrong": [list(tt.trial) for tt in rep.trials if tt.initial == "wrong" and tt.trial[0] < tt.trial[1]],
         "notes": list(rep.notes) + list(es.notes),
     }
+
+
+def table_row(row: dict) -> str:
+    """The row of the table in docs/dynamics.md ("Findings for the language-model hierarchies"): the wrong test
+    trials of each phase, ``+ k`` the wrong training trials with them (ordered trials, times to 2 decimals)."""
+    cells = []
+    for k, ph in enumerate(row["phases"]):
+        count = f"{ph['n_test_errors']}" + (f" + {ph['n_training_errors']}" if ph["n_training_errors"] else "")
+        cells.append(count if k == 0 else f"{count} at {ph['start']:.2f}")
+    windows = ", ".join(f"({w['start']:.2f}, {'oo' if w['end'] is None else format(w['end'], '.2f')})"
+                        for w in row["windows"]) or "none"
+    half = "-" if row["exception_half_time"] is None else f"{row['exception_half_time']:.2f}"
+    return f"| n={row['n']}, {row['exception']} | {row['setting']} | {half} | {' -> '.join(cells)} | {windows} |"
 
 
 def figures(folder: Path) -> list[Path]:
@@ -105,6 +122,11 @@ def main(argv: list[str] | None = None) -> int:
                 for ph in row["phases"]:
                     end = "oo" if ph["end"] is None else f"{ph['end']:.4g}"
                     print(f"    t in ({ph['start']:.4g}, {end}): {ph['n_errors']} wrong {ph['errors']}")
+    if not args.quiet:
+        print("\n| hierarchy | setting | exception margin 1/2 at | wrong test trials (+ wrong training trials) by "
+              "phase | window: errors exactly the 4 first failures |\n|---|---|---|---|---|")
+        for row in rows:
+            print(table_row(row))
     out = Path(args.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / "dynamics.json", json.dumps(rows, indent=2))

@@ -44,7 +44,7 @@ def test_kernel_ridge_reproduces_exact_predictions(n, family, ridge):
     with np.errstate(all="ignore"):
         import warnings
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # alpha = 0: scikit-learn warns before its least-squares fallback
+            warnings.simplefilter("ignore")  # alpha = 0: scikit-learn may warn of an ill-conditioned matrix
             pred = model.fit(g.float_train, g.y_train).predict(g.float_test_train)
     want = np.array([float(exact.f(*t)) for t in g.test])
     assert np.max(np.abs(pred - want)) < 1e-10
@@ -144,3 +144,40 @@ def test_stax_network_erf_scale():
     ours = np.array([[values[fam.kernel(a_, b_)] for b_ in trials] for a_ in trials])
     assert net.get == "ntk" and "stax.Erf()" in net.code
     assert np.max(np.abs(ntk - float(net.scale) * ours)) < 1e-12
+
+
+def _page_session(path):
+    """The page's python blocks and its neural-tangents blocks, in page order, as one script."""
+    from test_docs_examples import _blocks
+
+    parts = []
+    for lang, start, body in _blocks(path):
+        if lang == "python" or (lang == "py" and body and body[0].startswith("# neural-tangents block")):
+            parts.append(f"# {path.name}:{start}\n" + "\n".join(body))
+    return "\n\n".join(parts)
+
+
+def test_neural_tangents_blocks():
+    """docs/interop.md's neural-tangents blocks run as written against the real library (skipped without it):
+    gp_inference's predictions equal the exact ridge predictions, and gradient_descent_mse at time N t / scale
+    equals symbolic_ti.dynamics at t, to 1e-10 (the blocks' own assertions)."""
+    pytest.importorskip("neural_tangents")
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "interop.md"
+    code = _page_session(page)
+    assert code.count("# neural-tangents block") == 2
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_ridgeless_least_squares_recipe():
+    """docs/interop.md: with a singular Gram matrix (additive family with an exception) numpy's minimum-norm least
+    squares gives the ridgeless predictions exactly (scikit-learn's alpha = 0 is not relied on)."""
+    for n, exc in [(6, "5>3"), (9, "6>4"), (12, "7>5")]:
+        task = Task(n, [exc])
+        g = precomputed_gram(task, Exchangeable(alpha=0), "ridgeless")
+        assert g.k_train.rank() == len(g.train) - 1  # singular: one cycle mode is not seen by the additive kernel
+        pred = g.float_test_train @ np.linalg.lstsq(g.float_train, g.y_train, rcond=None)[0]
+        exact = solve(task, Exchangeable(alpha=0), "ridgeless")
+        assert np.max(np.abs(pred - np.array([float(exact.f(*t)) for t in g.test]))) < 1e-10

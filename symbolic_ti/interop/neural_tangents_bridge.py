@@ -14,6 +14,12 @@ Conventions of neural-tangents read from its source (google/neural-tangents, ``n
   ``depth + 1``, while symbolic_ti's ``relu-ntk`` and ``pnas-ntk`` divide by ``depth + 1`` (unit diagonal).
 * ``predict.py::_add_diagonal_regularizer``: ``K + diag_reg * trace(K)/N * I``, or ``K + diag_reg * I`` with
   ``diag_reg_absolute_scale=True``.
+* ``predict.py::gradient_descent_mse`` divides the rates by ``N = y_train.size``: with the ``stax`` kernel
+  (``scale`` times the family's), time ``t`` of :mod:`symbolic_ti.dynamics` is its time ``N t / scale``
+  (``N t`` only for ``scale = 1``). Its ``fx_train`` tends to ``y_train`` whatever ``diag_reg``; the training
+  trials' ridge-flow predictions come through ``k_test_train`` (docs/interop.md, checked with 0.6.5).
+* ``predict.py::gp_inference(k_train_train, y_train, diag_reg=...)`` returns ``predict_fn(get, k_test_train,
+  k_test_test)``.
 """
 
 from __future__ import annotations
@@ -64,7 +70,8 @@ class StaxNetwork:
     get : {"nngp", "ntk"}
         What to ask ``kernel_fn(x1, x2, get)`` for.
     scale : sympy number
-        ``kernel_fn(x, x', get) = scale * K_family(x, x')`` on the trial inputs of :func:`trial_inputs`.
+        ``kernel_fn(x, x', get) = scale * K_family(x, x')`` on the trial inputs of :func:`trial_inputs`; so
+        neural-tangents' gradient-flow time ``N t / scale`` is time ``t`` of :mod:`symbolic_ti.dynamics`.
     notes : tuple of str
         The normalization facts used.
     """

@@ -3,10 +3,13 @@
 scikit-learn's ``KernelRidge`` minimizes ``||y - K c||^2 + alpha c^T K c`` (the squared errors summed, not
 averaged) and predicts ``K_test_train c`` with ``c = (K + alpha I)^{-1} y`` and no intercept (scikit-learn user
 guide, "Kernel ridge regression"; ``sklearn/kernel_ridge.py``). That is symbolic_ti's ridge exactly
-(docs/conventions.md): ``alpha = lambda``. At ``alpha = 0`` scikit-learn falls back to a least-squares solve when
-the Cholesky factorization fails, whose minimum-norm solution gives the ridgeless predictions
-``k^T K^+ y``. With ``kernel="precomputed"``, ``fit`` takes the train x train Gram matrix and ``predict`` the
-test x train cross-Gram matrix; :func:`precomputed_gram` builds both (docs/interop.md).
+(docs/conventions.md): ``alpha = lambda``. ``alpha = 0`` is the ridgeless limit only for a nonsingular Gram
+matrix: on a singular one scikit-learn's Cholesky solve usually does not fail (it warns of an ill-conditioned
+matrix) and returns coefficients dominated by rounding, so its least-squares fallback is not reached and the
+predictions can be off by units. The ridgeless predictions are the minimum-norm ``k^T K^+ y``, e.g.
+``float_test_train @ numpy.linalg.lstsq(float_train, y_train, rcond=None)[0]`` (docs/interop.md). With
+``kernel="precomputed"``, ``fit`` takes the train x train Gram matrix and ``predict`` the test x train cross-Gram
+matrix; :func:`precomputed_gram` builds both (docs/interop.md).
 """
 
 from __future__ import annotations
@@ -54,6 +57,9 @@ def numeric_ridge(ridge: RidgeLike, tool: str) -> sp.Expr:
 
 def kernel_ridge_alpha(ridge: RidgeLike) -> float:
     """scikit-learn's ``KernelRidge(alpha=...)`` for a symbolic_ti ridge: ``alpha = lambda`` (0 for ridgeless).
+
+    ``alpha = 0`` gives the ridgeless limit only when the Gram matrix is nonsingular; with a singular one use a
+    minimum-norm least-squares solve instead (module docstring, docs/interop.md).
 
     Parameters
     ----------
@@ -111,7 +117,8 @@ class PrecomputedGram:
 
     @property
     def alpha(self) -> float:
-        """``KernelRidge(alpha=...)``: the ridge (0 for ridgeless)."""
+        """``KernelRidge(alpha=...)``: the ridge (0 for ridgeless, which is the ridgeless limit only when
+        ``k_train`` is nonsingular; otherwise solve by minimum-norm least squares, docs/interop.md)."""
         return 0.0 if self.ridge is None else float(self.ridge)
 
     @property
