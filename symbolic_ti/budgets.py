@@ -32,7 +32,8 @@ from typing import NamedTuple
 from .errors import BudgetError, ParameterError
 
 __all__ = ["DEFAULT_SECONDS", "DEFAULT", "BudgetLike", "Estimate", "resolve_budget", "check_budget",
-           "override_hint", "format_seconds", "format_bytes"]
+           "override_hint", "format_seconds", "format_bytes", "derive_estimate", "layered_estimate",
+           "dynamics_estimate", "verify_estimate"]
 
 #: The default budget: estimated seconds of CPU on the reference machine (docs/performance.md#budgets).
 DEFAULT_SECONDS = 120.0
@@ -185,11 +186,12 @@ def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | Non
     if symbolic:
         seconds, size = SYMBOLIC_FORMS_AT_61.get(fmt, SYMBOLIC_FORMS_AT_61["latex"])
         scale = (n / 61) ** 4 * share
-        return Estimate(seconds * scale, f"{total * share:,.0f} symbolic closed forms of n = {n}, about "
+        return Estimate(seconds * scale, f"{round(total * share):,} symbolic closed forms of n = {n}, about "
                                          f"{format_bytes(size * scale)} of {fmt}, growing as n^4")
     seconds = NUMERIC_FORMS_SECONDS_1001 * (n / 1001) ** 3 * share
-    return Estimate(seconds, f"{total * share:,.0f} exact predictions of n = {n} with about {round(2.5 * n):,} "
-                             f"digits each, growing as n^3")
+    count = round(total * share)
+    return Estimate(seconds, f"{count:,} exact prediction{'s' if count != 1 else ''} of n = {n} with about "
+                             f"{round(2.5 * n):,} digits each, growing as n^3")
 
 
 def layered_estimate(family: str, depth: int) -> Estimate:
