@@ -107,6 +107,7 @@ def critical(
     parameters: Mapping[str, ExactLike] | None = None,
     ridge: RidgeLike = None,
     interval: IntervalLike = None,
+    budget: BudgetLike = DEFAULT,
 ) -> CriticalReport:
     """Critical values of one parameter: where the margins of a TI task change sign, exactly.
 
@@ -136,6 +137,8 @@ def critical(
     interval : pair (a, b), optional
         Exact end points with ``a < b`` inside the parameter's domain (``b`` may be ``"oo"``); default the
         domain.
+    budget : DEFAULT, None or float
+        As for :func:`derive` (the exact kernel values of a deep network family).
 
     Returns
     -------
@@ -179,5 +182,5 @@ def critical(
     parse_interval(interval, name, lower, upper)
     task = Task(n, exceptions if isinstance(exceptions, str) else tuple(exceptions))
     resolve_trials(task, trials)
-    result = derive(n, task.exceptions, family=fam, ridge=ridge)
+    result = derive(n, task.exceptions, family=fam, ridge=ridge, budget=budget)
     return critical_values(result, name, interval=interval, trials=trials)

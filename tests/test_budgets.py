@@ -86,6 +86,7 @@ def test_budget_values():
     (["derive", "-n", "501", "--format", "json"], derive_estimate(501, True, "json")),
     (["derive", "-n", "501", "--trial", "1,2"], derive_estimate(501, True, "text", trials=1)),
     (["derive", "-n", "5", "--family", "relu-ntk", "--set", "depth=1000"], layered_estimate("relu-ntk", 1000)),
+    (["critical", "-n", "101", "-p", "lambda", "--set", "alpha=1/2"], derive_estimate(101, True, "text", trials=5050)),
     (["dynamics", "-n", "9", "-e", "6>4", "--set", "alpha=1/10", "--ridge", "1/10", "--times", "0:10:1000000"],
      dynamics_estimate(9, 36, 1_000_000)),
 ])
@@ -117,6 +118,14 @@ def test_derive_over_a_lowered_budget_is_refused_and_runs_with_no_budget(capsys)
     assert "n=5, exception 4>2" in capsys.readouterr().out  # the whole report, written
     assert cli.main(argv + ["--budget", "0"]) == 2
     assert "argument --budget" in one_error_line(capsys)
+
+
+def test_critical_over_a_lowered_budget_runs_with_no_budget(capsys):
+    argv = ["critical", "-n", "5", "-e", "4>2", "-p", "lambda", "--set", "alpha=1/2", "-q"]
+    assert cli.main(argv + ["--budget", "1e-9"]) == 2
+    assert "10 symbolic closed forms of n = 5" in one_error_line(capsys)
+    assert cli.main(argv + ["--no-budget"]) == 0
+    assert "Critical values of lambda" in capsys.readouterr().out
 
 
 def test_dynamics_over_a_lowered_budget_runs_with_no_budget(capsys):

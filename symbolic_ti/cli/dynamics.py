@@ -221,8 +221,11 @@ def time_scan(args: argparse.Namespace, context: CliContext) -> str:
     from ..dynamics import CriticalTimes, TrialTimes, critical_times, dynamics
 
     try:
-        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge)
+        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge,
+                     budget=context.budget(args))
         rep = critical_times(d, trials)
+    except BudgetError:
+        raise
     except SymbolicTIError as err:
         raise context.fail("--set", err) from None
     if args.interval is not None:
