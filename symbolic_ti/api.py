@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from .budgets import DEFAULT, BudgetLike
 from .arguments import ExactLike, IntervalLike, RidgeLike, TrialsLike
 from .errors import ParameterError
 from .families import Family, get_family
@@ -45,6 +46,7 @@ def derive(
     ridge: RidgeLike = None,
     method: str = "auto",
     ridgeless_method: str = "auto",
+    budget: BudgetLike = DEFAULT,
 ) -> Result:
     """Exact kernel ridge predictions of every trial of a TI task, as closed forms.
 
@@ -68,6 +70,10 @@ def derive(
         How a dense path takes the ridgeless limit (see :func:`symbolic_ti.solve`): ``"pinv"`` is much
         faster for symbolic item geometries, ``"limit"`` (auto when parameters are symbolic) also records where
         the generic formulas hold.
+    budget : DEFAULT, None or float
+        Seconds of CPU, estimated before the work from the input sizes (:mod:`symbolic_ti.budgets`,
+        docs/performance.md#budgets), above which the exact kernel values of a deep network family are refused;
+        ``None`` runs anyway. The closed forms themselves are built on access.
 
     Returns
     -------
@@ -77,6 +83,8 @@ def derive(
     ------
     TaskError, FamilyError, ParameterError, SolveError
         For invalid input; each message names the argument and what is allowed.
+    BudgetError
+        If the estimated cost is above ``budget`` (the message gives both).
 
     Examples
     --------
@@ -85,7 +93,8 @@ def derive(
     5/7
     """
     task = Task(n, exceptions if isinstance(exceptions, str) else tuple(exceptions))
-    return solve(task, make_family(family, parameters), ridge, method=method, ridgeless_method=ridgeless_method)
+    return solve(task, make_family(family, parameters), ridge, method=method, ridgeless_method=ridgeless_method,
+                 budget=budget)
 
 
 def critical(
@@ -98,6 +107,7 @@ def critical(
     parameters: Mapping[str, ExactLike] | None = None,
     ridge: RidgeLike = None,
     interval: IntervalLike = None,
+    budget: BudgetLike = DEFAULT,
 ) -> CriticalReport:
     """Critical values of one parameter: where the margins of a TI task change sign, exactly.
 
@@ -127,6 +137,8 @@ def critical(
     interval : pair (a, b), optional
         Exact end points with ``a < b`` inside the parameter's domain (``b`` may be ``"oo"``); default the
         domain.
+    budget : DEFAULT, None or float
+        As for :func:`derive` (the exact kernel values of a deep network family).
 
     Returns
     -------
@@ -170,5 +182,5 @@ def critical(
     parse_interval(interval, name, lower, upper)
     task = Task(n, exceptions if isinstance(exceptions, str) else tuple(exceptions))
     resolve_trials(task, trials)
-    result = derive(n, task.exceptions, family=fam, ridge=ridge)
+    result = derive(n, task.exceptions, family=fam, ridge=ridge, budget=budget)
     return critical_values(result, name, interval=interval, trials=trials)

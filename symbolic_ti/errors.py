@@ -15,6 +15,7 @@ __all__ = ["DataWarning",
     "SolveError",
     "ExportError",
     "DataError",
+    "BudgetError",
     "IllConditionedWarning",
     "UntrustedNumericWarning",
     "UndecidedCheckWarning",
@@ -43,6 +44,14 @@ class SolveError(SymbolicTIError):
 
 class ExportError(SymbolicTIError):
     """An output that cannot be written (unknown format, unwritable path)."""
+
+
+class BudgetError(SymbolicTIError):
+    """A run whose estimated cost, computed from its input sizes before the work, is above its budget.
+
+    The message gives the estimate, the budget and how to run anyway (:mod:`symbolic_ti.budgets`,
+    docs/performance.md#budgets).
+    """
 
 
 class DataError(SymbolicTIError):

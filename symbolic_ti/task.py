@@ -8,7 +8,6 @@ exactly when ``i < j``. Training holds every adjacent premise pair in both order
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -32,35 +31,11 @@ CATEGORIES: tuple[str, ...] = (
     "one_in_cycle",
     "no_ground_truth",
 )
-def _max_items(memory_bytes: int | None) -> int:
-    """The largest ``n`` whose exact output fits in half of ``memory_bytes`` (1000 when it is unknown).
-
-    With every parameter a number, the ``n (n - 1)`` predictions are rationals whose numerator and denominator
-    together have about ``2.5 n`` decimal digits (measured: 2479 characters for ``f(1, 1001)`` at
-    alpha = lambda = 1/10), about ``1.04 n`` bytes, plus about 430 bytes of objects per ordered trial (the
-    trial, its category, the sympy Rational; measured: the task alone peaks at 231 MB at n = 1001). So the
-    output takes about ``n (n - 1) (1.04 n + 430)`` bytes: 1.5 GB at n = 1001, 10 GB at n = 2000. Symbolic
-    closed forms are larger; they are built only for the trials asked for.
-    """
-    if not memory_bytes:
-        return 1000
-    budget = memory_bytes // 2
-    n = 500
-    while (n + 1) * n * (1.04 * (n + 1) + 430) <= budget:
-        n += 1
-    return n
-
-
-def _physical_memory() -> int | None:
-    try:
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
-        return None
-
-
-#: Largest number of items accepted: what half of this machine's memory holds of the exact output
-#: (:func:`_max_items`; 2169 on a machine with 23 GiB; at least 500, the limit of earlier releases).
-MAX_ITEMS = _max_items(_physical_memory())
+#: Largest number of items accepted, the same on every machine (never from the host's memory). The task itself,
+#: its ``n (n - 1)`` ordered trials with their categories, grows as ``n^2`` (measured: 220 MB and 7 s of CPU at
+#: n = 1001), so at 2000 items it stays under 1 GB. What is computed from a task (every closed form, a table over
+#: many times) is estimated before the work and refused above its budget (:mod:`symbolic_ti.budgets`).
+MAX_ITEMS = 2000
 
 TRAINING_CATEGORIES = frozenset({"premise", "exception", "cycle_premise"})
 
@@ -125,7 +100,7 @@ class Task:
     Parameters
     ----------
     n : int
-        Number of items, ``3 <= n <= MAX_ITEMS`` (2169 on a machine with 23 GiB of memory; :data:`MAX_ITEMS`).
+        Number of items, ``3 <= n <= MAX_ITEMS`` (2000 on every machine; :data:`MAX_ITEMS`).
     exceptions : iterable of ``"W>L"`` strings, ``(W, L)`` pairs or :class:`ExceptionPair`
         Each with ``1 <= L`` and ``L + 2 <= W <= n``; no repeats.
 
@@ -155,7 +130,7 @@ class Task:
             raise TaskError(str(err)) from None
         if n > MAX_ITEMS:
             raise TaskError(f"n (number of items) = {n} is too large; symbolic_ti handles up to {MAX_ITEMS} items "
-                            f"(n (n - 1) ordered trials)")
+                            f"(the task's n (n - 1) ordered trials grow as n^2)")
         if isinstance(self.exceptions, (str, ExceptionPair)):
             raise TaskError(f"exceptions must be a list such as ['6>4'], got the single value {self.exceptions!r}")
         excs: list[ExceptionPair] = []

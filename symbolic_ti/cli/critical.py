@@ -17,7 +17,7 @@ import argparse
 import sys
 
 from ..errors import SymbolicTIError
-from .options import FORMATS, PROG, CliContext, option_type, parse_interval_option, parse_trial
+from .options import BUDGET_HINT, FORMATS, PROG, CliContext, option_type, parse_interval_option, parse_trial
 
 __all__ = ["register"]
 
@@ -48,7 +48,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                         "hundreds of margins of <= 100 terms go through sympy's printers, e.g. exchangeable N=25)")
     context.output_options(c, FORMATS)
     context.standalone_option(c)
-    c.set_defaults(run=lambda args: _run(args, context))
+    context.budget_options(c)
+    c.set_defaults(run=lambda args: _budgeted(args, context))
+
+
+def _budgeted(args: argparse.Namespace, context: CliContext) -> str:
+    from ..budgets import override_hint
+
+    with override_hint(BUDGET_HINT):
+        return _run(args, context)
 
 
 def _run(args: argparse.Namespace, context: CliContext) -> str:
@@ -102,6 +110,12 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
 
     ridge = context.ridge(args)
     fast = name == "alpha" and ridge is not None and family.exchangeable
+    budget = context.budget(args)
+    if not fast:  # the scan builds each closed form it analyses as an expression (docs/performance.md#budgets)
+        from ..budgets import check_budget, derive_estimate
+
+        forms = len(trials) if trials is not None else task.n * (task.n - 1) // 2
+        check_budget("critical", derive_estimate(task.n, True, "text", trials=forms), budget)
     if task.n > 25 and not fast and args.trial is None and not getattr(args, "quiet", False):
         print(f"{PROG}: note: at n = {task.n} this scan builds every closed form it analyses, which takes long; "
               "the fast path is --parameter alpha with --ridge VALUE or --ridgeless (exchangeable kernels), "
@@ -110,7 +124,7 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         progress.update("solving")
         # by name, so that a parameter with a default (kappa_d = 0) can still be scanned
         report = api.critical(task.n, task.exceptions, parameter=name, trials=trials, family=args.family,
-                              parameters=values, ridge=ridge, interval=args.interval)
+                              parameters=values, ridge=ridge, interval=args.interval, budget=budget)
         progress.update(f"writing {args.format}")
         if args.format == "json":
             from ..export.jsonreport import dumps

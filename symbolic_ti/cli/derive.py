@@ -21,7 +21,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .options import FORMATS, PROG, CliContext, fail, option_type, parse_trial
+from .options import BUDGET_HINT, FORMATS, PROG, CliContext, fail, option_type, parse_trial
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..families.base import Family
@@ -46,6 +46,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                        description="Exact predictions f(i, j) of every trial, margins and errors.")
     context.task_options(d)
     context.output_options(d, FORMATS + ("gram",))
+    context.budget_options(d)
     d.add_argument("--standalone", action="store_true", help="with --format latex: a complete .tex document")
     d.add_argument("--encoding", choices=("srepr", "poly"), default=None,
                    help="with --format json: exact values as sympy srepr (default) or as generators and "
@@ -57,7 +58,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    type=option_type("--trial", parse_trial),
                    help="only these trials' closed forms and margins (repeat; default: every trial). Large "
                         "symbolic tasks build and print only what is asked")
-    d.set_defaults(run=lambda args: _run(args, context))
+    d.set_defaults(run=lambda args: _budgeted(args, context))
+
+
+def _budgeted(args: argparse.Namespace, context: CliContext) -> str:
+    from ..budgets import override_hint
+
+    with override_hint(BUDGET_HINT):
+        return _run(args, context)
 
 
 def _run(args: argparse.Namespace, context: CliContext) -> str:
@@ -83,10 +91,17 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         if args.format == "gram":
             raise context.fail("--trial", "--format gram writes the matrices of every trial; leave out --trial")
         trials = context.trials(task, args.trial)
+    budget = context.budget(args)
+    from ..budgets import check_budget, derive_estimate
+
+    symbolic = bool(family.free_symbols) or context.ridge(args) is None
+    fmt = "json-poly" if args.format == "json" and encoding == "poly" else args.format
+    check_budget("derive", derive_estimate(task.n, symbolic, fmt, None if trials is None else len(set(trials))),
+                 budget)
     gram = _gram(task, family, context.ridge(args)) if args.format == "gram" else None
     with quiet(getattr(args, "quiet", False)), Progress(n=task.n) as progress:
         progress.update("solving")
-        result = api.derive(task.n, task.exceptions, family=family, ridge=context.ridge(args))
+        result = api.derive(task.n, task.exceptions, family=family, ridge=context.ridge(args), budget=budget)
         progress.update(f"writing {args.format}")
         if trials is not None:
             return _chosen_trials(result, list(dict.fromkeys(trials)), args.format, encoding)

@@ -19,8 +19,8 @@ import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ParameterError, SymbolicTIError
-from .options import FORMATS, PROG, CliContext, option_type, parse_trial
+from ..errors import BudgetError, ParameterError, SymbolicTIError
+from .options import BUDGET_HINT, FORMATS, PROG, CliContext, option_type, parse_trial
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy as sp
@@ -97,7 +97,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                         "default 30")
     context.output_options(c, FORMATS)
     context.standalone_option(c)
-    c.set_defaults(run=lambda args: _run(args, context))
+    context.budget_options(c)
+    c.set_defaults(run=lambda args: _budgeted(args, context))
+
+
+def _budgeted(args: argparse.Namespace, context: CliContext) -> str:
+    from ..budgets import override_hint
+    from ..progress import Progress, quiet
+
+    with override_hint(BUDGET_HINT), quiet(getattr(args, "quiet", False)), Progress(n=args.items) as progress:
+        progress.update("gradient flow")
+        return _run(args, context)
 
 
 def _times(args: argparse.Namespace, context: CliContext) -> list[Any] | None:
@@ -116,6 +126,13 @@ def _times(args: argparse.Namespace, context: CliContext) -> list[Any] | None:
     return [a + (b - a) * sp.Rational(i, k - 1) for i in range(k)]
 
 
+def _count_times(args: argparse.Namespace) -> int:
+    """How many times the table shows: ``--times``' K, the ``--time`` values, or the 7 default times."""
+    if args.times is not None:
+        return int(args.times[2])
+    return len(args.time) if args.time else 7
+
+
 def _latex(args: argparse.Namespace, body: str) -> str:
     if not args.standalone:
         return body
@@ -130,13 +147,21 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     ridge = "ridgeless" if args.ridge is None and not args.ridgeless else context.ridge(args)
     trials = context.trials(task, args.trial) if args.trial is not None else None
     window_trials = context.trials(task, args.window_trial, "--window-trial") if args.window_trial else None
+    budget = context.budget(args)
+    from ..budgets import check_budget, dynamics_estimate
+
+    shown = len(set(trials)) if trials is not None else task.n * (task.n - 1) // 2
+    check_budget("dynamics", dynamics_estimate(task.n, shown, _count_times(args)), budget)
     times = _times(args, context)
     context.check_output(args)
     from ..dynamics import critical_times, dynamics, level_time
     from ..dynamics.window import early_stopping
 
     try:
-        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge, dps=args.dps)
+        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge, dps=args.dps,
+                     budget=budget)
+    except BudgetError:
+        raise
     except SymbolicTIError as err:
         raise context.fail("--set", err) from None
     if (args.critical or args.window or args.level is not None) and not d.is_numeric:
@@ -196,8 +221,11 @@ def time_scan(args: argparse.Namespace, context: CliContext) -> str:
     from ..dynamics import CriticalTimes, TrialTimes, critical_times, dynamics
 
     try:
-        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge)
+        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge,
+                     budget=context.budget(args))
         rep = critical_times(d, trials)
+    except BudgetError:
+        raise
     except SymbolicTIError as err:
         raise context.fail("--set", err) from None
     if args.interval is not None:

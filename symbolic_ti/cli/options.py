@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext", "option_type", "fail",
            "parse_items", "parse_assignment", "parse_ridge_option", "parse_trial", "parse_interval_option",
            "parse_span", "parse_columns", "parse_positive_int", "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution",
-           "debug_options", "task_options", "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
+           "debug_options", "task_options", "budget_options", "budget_of", "parse_budget", "BUDGET_HINT", "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
            "check_output"]
 
 #: The program name in usage lines and in every message on standard error.
@@ -275,6 +275,41 @@ def task_options(p: argparse.ArgumentParser) -> None:
     ridge.add_argument("--ridgeless", action="store_true", help="the ridgeless limit lambda -> 0+")
 
 
+def budget_options(p: argparse.ArgumentParser) -> None:
+    """Add ``--budget SECONDS`` and ``--no-budget`` (read back by :func:`budget_of`; :mod:`symbolic_ti.budgets`)."""
+    from ..budgets import DEFAULT_SECONDS
+
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--budget", metavar="SECONDS", type=option_type("--budget", parse_budget), default=None,
+                       help=f"refuse a run whose estimated cost (from the input sizes, docs/performance.md#budgets) "
+                            f"is above SECONDS of CPU on the reference machine (default {DEFAULT_SECONDS:g})")
+    group.add_argument("--no-budget", action="store_true", help="run whatever the estimated cost")
+
+
+def parse_budget(text: str) -> float:
+    """``--budget``: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not (value > 0 and value != float("inf")):
+        raise ParameterError(f"the budget must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def budget_of(args: argparse.Namespace) -> float | None:
+    """The budget of ``--budget`` / ``--no-budget`` in seconds (None: no limit)."""
+    from ..budgets import DEFAULT_SECONDS
+
+    if args.no_budget:
+        return None
+    return DEFAULT_SECONDS if args.budget is None else float(args.budget)
+
+
+#: How a refusal of the command line says to run anyway (:func:`symbolic_ti.budgets.override_hint`).
+BUDGET_HINT = "run it anyway with --no-budget, or give a larger --budget SECONDS"
+
+
 def standalone_option(p: argparse.ArgumentParser) -> None:
     """Add ``--standalone`` (with ``--format latex``: a complete ``.tex`` document); checked by
     :func:`standalone_of`."""
@@ -403,6 +438,8 @@ class CliContext:
     task_options = staticmethod(task_options)
     output_options = staticmethod(output_options)
     standalone_option = staticmethod(standalone_option)
+    budget_options = staticmethod(budget_options)
+    budget = staticmethod(budget_of)
     standalone = staticmethod(standalone_of)
     option_type = staticmethod(option_type)
     fail = staticmethod(fail)

@@ -14,6 +14,7 @@ from typing import Any
 import sympy as sp
 
 from ..arguments import ExactLike, RidgeLike, parse_ridge
+from ..budgets import DEFAULT, BudgetLike, check_budget
 from ..errors import ParameterError
 from ..families import Family, get_family
 from ..solvers.dispatch import solve
@@ -30,9 +31,12 @@ __all__ = ["dynamics", "Dynamics", "TimeCourse", "TIME", "MU", "parse_time", "Cr
 
 
 def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *, method: str = "auto",
-                  dps: int = 30) -> Dynamics:
+                  dps: int = 30, budget: BudgetLike = DEFAULT) -> Dynamics:
     """The gradient-flow :class:`Dynamics` of a task and family (see :func:`dynamics`)."""
     lam = parse_ridge(ridge)
+    cost = family.exact_cost()
+    if cost is not None:
+        check_budget(f"exact kernel values of {family.name}", cost, budget)
     if isinstance(dps, bool) or not isinstance(dps, int) or not 10 <= dps <= 1000:
         raise ParameterError(f"dps must be an integer number of digits from 10 to 1000, got {dps!r}")
     family.check_task(task)
@@ -48,7 +52,7 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
         inverses: dict = {}
         limits = {x: limit_exact(course, x, inverses) for x in task.trials}
         return Dynamics(task, family, lam, course, limits, course.method)
-    res = solve(task, family, "ridgeless" if lam is None else lam)
+    res = solve(task, family, "ridgeless" if lam is None else lam, budget=None)  # (checked above)
     limits = res.predictions  # built on access (the Laplacian path's closed forms are lazy)
     kind = course.method if course is not None else ("halved" if entries is not None and entries.halved else "full")
     dyn = Dynamics(task, family, lam, course, limits, kind, None if symbolic else dps)
@@ -66,6 +70,7 @@ def dynamics(
     ridge: RidgeLike = "ridgeless",
     method: str = "auto",
     dps: int = 30,
+    budget: BudgetLike = DEFAULT,
 ) -> Dynamics:
     """Exact gradient-flow predictions ``f_t(i, j)`` of every trial of a TI task, as functions of time.
 
@@ -95,6 +100,9 @@ def dynamics(
         relu-ntk through ``method="gram"``, algebraic parameter values, embeddings; then ``f`` at finite ``t``
         is a Float expression) or irrational rates of exact modes (relu-ntk's Laplacian modes). See
         :attr:`Dynamics.path`; exact results are unaffected.
+    budget : DEFAULT, None or float
+        Seconds of CPU (estimated from the input sizes, :mod:`symbolic_ti.budgets`) above which the exact kernel
+        values of a deep network family are refused; ``None`` runs anyway.
 
     Returns
     -------
@@ -106,6 +114,8 @@ def dynamics(
     ------
     TaskError, FamilyError, ParameterError
         For invalid input (each message names the argument).
+    BudgetError
+        If the family's estimated exact cost is above ``budget``.
 
     Notes
     -----
@@ -127,4 +137,4 @@ def dynamics(
         fam = get_family(family, **dict(parameters or {}))
     else:
         raise ParameterError(f"family must be a family name such as 'exchangeable' or a Family, got {family!r}")
-    return gradient_flow(task, fam, ridge, method=method, dps=dps)
+    return gradient_flow(task, fam, ridge, method=method, dps=dps, budget=budget)

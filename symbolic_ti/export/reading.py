@@ -9,7 +9,6 @@ reads each entry once and :func:`read_report` gives every trial's exact values f
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 import os
@@ -21,79 +20,17 @@ from pathlib import Path
 from typing import Any
 
 import sympy as sp
-from sympy.core.symbol import Str
-from sympy.functions.elementary.piecewise import ExprCondPair
 
 from ..errors import ExportError
-from ..families.kernel_values import NetworkKernelValue
-from ..families.relu import ReluKernelConstant
 from ..results import PolyFraction
 from ..task import CATEGORIES as _CATEGORIES
+from .srepr_reader import read_srepr
 
 __all__ = ["expression_from_dict", "expression_from_poly", "FormsTable", "ReportValues", "read_report", "TRIALS_FORMAT",
            "READ_VERSIONS"]
 
 #: The ``meta.format_version`` values of ``symbolic_ti.result`` that :func:`read_report` reads.
 READ_VERSIONS = (1, 2)
-
-
-# Names an srepr string may call or mention, and what they build. Only these are ever called.
-_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
-    "Symbol": sp.Symbol, "Dummy": sp.Dummy,
-    "Integer": sp.Integer, "Rational": sp.Rational, "Float": sp.Float,
-    "Add": sp.Add, "Mul": sp.Mul, "Pow": sp.Pow, "Tuple": sp.Tuple,
-    "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt, "Abs": sp.Abs, "sign": sp.sign,
-    "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
-    "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh,
-    "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh, "acos": sp.acos, "asin": sp.asin, "atan": sp.atan,
-    "ReluKernelConstant": ReluKernelConstant, "NetworkKernelValue": NetworkKernelValue, "Str": Str,
-    "ComplexRootOf": sp.CRootOf, "CRootOf": sp.CRootOf,
-    "Min": sp.Min, "Max": sp.Max, "chebyshevu": sp.chebyshevu,
-    "Piecewise": sp.Piecewise, "ExprCondPair": ExprCondPair,
-    "Eq": sp.Eq, "Ne": sp.Ne, "StrictLessThan": sp.StrictLessThan, "LessThan": sp.LessThan,
-    "StrictGreaterThan": sp.StrictGreaterThan, "GreaterThan": sp.GreaterThan,
-    "And": sp.And, "Or": sp.Or, "Not": sp.Not,
-}
-_CONSTANTS: dict[str, sp.Basic] = {
-    "pi": sp.pi, "E": sp.E, "I": sp.I, "oo": sp.oo, "zoo": sp.zoo, "nan": sp.nan,
-    "true": sp.true, "false": sp.false,
-    # srepr spells some singletons as calls without arguments
-    **{name: getattr(sp.S, name) for name in ("Zero", "One", "NegativeOne", "Half", "Infinity",
-                                                "NegativeInfinity", "ComplexInfinity", "NaN", "Pi",
-                                                "Exp1", "ImaginaryUnit", "EulerGamma", "Catalan",
-                                                "GoldenRatio", "BooleanTrue", "BooleanFalse")},
-}
-
-
-def _build(node: ast.AST, text: str) -> Any:
-    """Rebuild the value of one node of an srepr syntax tree from the fixed tables (no ``eval``)."""
-    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (int, str))):
-        return node.value  # int includes the bools of Symbol assumptions
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        inner = _build(node.operand, text)
-        if isinstance(inner, bool) or not isinstance(inner, int):
-            raise ExportError(f"cannot read expression {text!r}: a sign is allowed only before an integer")
-        return -inner if isinstance(node.op, ast.USub) else inner
-    if isinstance(node, ast.Name):
-        if node.id in _CONSTANTS:
-            return _CONSTANTS[node.id]
-        raise ExportError(f"cannot read expression {text!r}: unknown name {node.id!r}")
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return tuple(_build(x, text) for x in node.elts)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        name = node.func.id
-        if name in _CONSTANTS and not node.args and not node.keywords:
-            return _CONSTANTS[name]
-        if name not in _CONSTRUCTORS:
-            raise ExportError(f"cannot read expression {text!r}: {name}(...) is not an allowed constructor")
-        args = [_build(a, text) for a in node.args]
-        kwargs = {}
-        for kw in node.keywords:
-            if kw.arg is None:
-                raise ExportError(f"cannot read expression {text!r}: '**' is not allowed")
-            kwargs[kw.arg] = _build(kw.value, text)
-        return _CONSTRUCTORS[name](*args, **kwargs)
-    raise ExportError(f"cannot read expression {text!r}: unsupported syntax {type(node).__name__}")
 
 
 def expression_from_dict(d: Mapping[str, Any] | None,
@@ -142,7 +79,7 @@ def expression_from_dict(d: Mapping[str, Any] | None,
         return expression_from_poly(d["poly"])
     if not isinstance(d, Mapping) or not isinstance(d.get("srepr"), str):
         raise ExportError(f"an expression object needs an 'srepr' string or a 'poly' object, got {d!r}")
-    return _from_srepr(d["srepr"])
+    return read_srepr(d["srepr"])
 
 
 class FormsTable:
@@ -194,19 +131,6 @@ def _numerator_negated(e: sp.Expr) -> sp.Expr:
     num, den = sp.fraction(e)
     top = sp.Add(*[-t for t in sp.Add.make_args(num)])
     return top if den == 1 else top / den
-
-
-def _from_srepr(text: str) -> Any:
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        raise ExportError(f"cannot read expression {text!r}: not valid srepr syntax") from None
-    try:
-        return _build(tree.body, text)
-    except ExportError:
-        raise
-    except (TypeError, ValueError) as err:
-        raise ExportError(f"cannot read expression {text!r}: {err}") from None
 
 
 _COEFFICIENT = re.compile(r"-?[0-9]+(/[0-9]+)?")
@@ -263,7 +187,7 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
         missing = [k for k in ("gens", "gens_srepr", "num", "den") if k not in p]
         if missing:
             raise ValueError(f"it lacks the key(s) {', '.join(map(repr, missing))}")
-        gens = tuple(_from_srepr(g) for g in _list(p["gens_srepr"], "gens_srepr"))
+        gens = tuple(read_srepr(g) for g in _list(p["gens_srepr"], "gens_srepr"))
         if len(set(gens)) != len(gens):
             raise ValueError(f"a generator is listed twice in gens_srepr {p['gens_srepr']!r}")
         if _list(p["gens"], "gens") != [str(g) for g in gens]:

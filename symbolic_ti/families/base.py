@@ -24,6 +24,7 @@ from ..arguments import exact_number
 from ..errors import FamilyError, ParameterError
 
 if TYPE_CHECKING:
+    from ..budgets import Estimate
     from ..task import Task
 
 __all__ = ["Parameter", "Family", "Trial", "register_sum"]
@@ -201,6 +202,11 @@ class Family(ABC):
         ParameterError
             If the family's data do not fit the task.
         """
+
+    def exact_cost(self) -> Estimate | None:
+        """The estimated cost of this family's exact kernel values (:mod:`symbolic_ti.budgets`), or None when it
+        does not grow with a parameter (the default). The exact solve refuses above its budget."""
+        return None
 
     # ------------------------------------------------------------- public
     @property

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 import sympy as sp
 
+from ..budgets import Estimate, layered_estimate
 from ..errors import ParameterError
 from .base import Family, Trial
 
@@ -42,6 +43,10 @@ class LayeredFamily(Family):
             if key not in self._explicit_symbolic:
                 out.setdefault(key, sp.Integer(default))
         return out
+
+    def exact_cost(self) -> Estimate:
+        """The estimated cost of the exact kernel values at this depth (:func:`symbolic_ti.budgets.layered_estimate`)."""
+        return layered_estimate(self.name, self.depth)
 
     @property
     def depth(self) -> int:

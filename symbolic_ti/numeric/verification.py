@@ -27,7 +27,9 @@ import sympy as sp
 from .. import symbols as S
 from ..arguments import check_int, exact_number, parameter_name
 from ..display import Rendered
+from ..budgets import DEFAULT, BudgetLike, check_budget, verify_estimate
 from ..errors import ParameterError, UntrustedNumericWarning
+from ..progress import Progress
 from ..families.base import Trial
 from ..results import Result
 from .predictions import MIN_DPS, numeric_predictions
@@ -172,6 +174,7 @@ def verify(
     interval: IntervalArgument = None,
     *,
     tol: float | None = None,
+    budget: BudgetLike = DEFAULT,
 ) -> VerifyReport:
     """Compare every closed form of ``result`` with an independent mpmath solve at random exact points.
 
@@ -192,6 +195,10 @@ def verify(
         joint domain, at roots of ``result.ridgeless_conditions`` or at a pole of a closed form are redrawn.
     tol : float, optional
         Tolerance of ``ok`` on the largest relative error; default ``10^(-dps/2)``.
+    budget : DEFAULT, None or float
+        Seconds of CPU above which the run is refused, estimated before the work from the number of closed forms,
+        points and digits (:func:`symbolic_ti.budgets.verify_estimate`, docs/performance.md#budgets); ``None``
+        runs anyway; default :data:`symbolic_ti.budgets.DEFAULT_SECONDS`.
 
     Returns
     -------
@@ -209,6 +216,8 @@ def verify(
 
     Raises
     ------
+    BudgetError
+        If the estimated cost is above ``budget`` (the message gives both).
     ParameterError
         For a wrong argument type or value, a free symbol that is neither a family parameter nor ``lambda``,
         or an interval where no valid point can be drawn.
@@ -252,6 +261,8 @@ def verify(
                 f"result has the free symbol {sym}, which is neither a free parameter of {family.describe()} "
                 f"nor the ridge; verify cannot draw it"
             )
+    check_budget("verify", verify_estimate(result.task.n, len(result.task.trials), n_points if names else 1, dps),
+                 budget)
     name_to_symbol = {name: sym for sym, name in by_symbol.items()}
     bounds = _intervals(names, result, interval)
     rng = random.Random(seed)
@@ -288,63 +299,66 @@ def verify(
             out[t] = v
         return out
 
-    points: list[dict[str, sp.Expr]] = []
-    exacts: list[dict[Trial, sp.Expr]] = []
-    wanted = n_points if names else 1
-    tries = 0
-    while len(points) < wanted:
-        tries += 1
-        if tries > _MAX_TRIES * wanted:
-            raise ParameterError(
-                f"verify could not draw {wanted} admissible points for {', '.join(names)} from "
-                + ", ".join(f"{k} in ({lo}, {hi})" for k, (lo, hi) in bounds.items())
-                + f" within the domain of {family.describe()}; pass a narrower interval"
-            )
-        pt = draw()
-        ex = exact_at(pt)
-        if ex is not None:
-            points.append(pt)
-            exacts.append(ex)
+    with Progress(n=result.task.n) as progress:
+        points: list[dict[str, sp.Expr]] = []
+        exacts: list[dict[Trial, sp.Expr]] = []
+        wanted = n_points if names else 1
+        tries = 0
+        while len(points) < wanted:
+            tries += 1
+            if tries > _MAX_TRIES * wanted:
+                raise ParameterError(
+                    f"verify could not draw {wanted} admissible points for {', '.join(names)} from "
+                    + ", ".join(f"{k} in ({lo}, {hi})" for k, (lo, hi) in bounds.items())
+                    + f" within the domain of {family.describe()}; pass a narrower interval"
+                )
+            pt = draw()
+            progress.update("verify: exact values at the points", len(points), wanted)
+            ex = exact_at(pt)
+            if ex is not None:
+                points.append(pt)
+                exacts.append(ex)
 
-    worst: tuple[Trial, int, sp.Expr, Any] | None = None
-    point_errors: list[float] = []
-    undecided: list[tuple[Trial, int]] = []
-    n_cmp = 0
-    with mpmath.workdps(dps):
-        one = mpmath.mpf(1)
-        floor = one * REL_ERROR_FLOOR
-        max_abs = max_rel = 0 * one
-        for k, (pt, ex) in enumerate(zip(points, exacts, strict=True)):
-            with warnings.catch_warnings():  # reported once below, as undecided comparisons
-                warnings.simplefilter("ignore", UntrustedNumericWarning)
-                num = numeric_predictions(result.task, family, point=pt, ridge=ridge_arg, precision=dps,
-                                          trials=tuple(ex))
-            flagged = set(getattr(num, "untrusted", ()))
-            point_max = 0 * one
-            for t, e in ex.items():
-                if t in flagged:
-                    undecided.append((t, k))
-                    continue
-                e_mp = _to_mpf(e, dps)
-                err = abs(e_mp - num[t])
-                rel = err / max(abs(e_mp), floor)
-                n_cmp += 1
-                if err > max_abs:
-                    max_abs = err
-                if rel > point_max:
-                    point_max = rel
-                if worst is None or rel > max_rel:
-                    max_rel = rel
-                    worst = (t, k, e, num[t])
-            point_errors.append(float(point_max))
-        agree = bool(max_rel < tol_mp)
-        status = "disagree" if not agree else ("undecided" if undecided else "agree")
-        if worst is None:  # every comparison undecided
-            t_w, k_w = undecided[0]
-            e_w, worst_numeric = exacts[k_w][t_w], "undecided"
-        else:
-            t_w, k_w, e_w, n_w = worst
-            worst_numeric = mpmath.nstr(n_w, 20)
+        worst: tuple[Trial, int, sp.Expr, Any] | None = None
+        point_errors: list[float] = []
+        undecided: list[tuple[Trial, int]] = []
+        n_cmp = 0
+        with mpmath.workdps(dps):
+            one = mpmath.mpf(1)
+            floor = one * REL_ERROR_FLOOR
+            max_abs = max_rel = 0 * one
+            for k, (pt, ex) in enumerate(zip(points, exacts, strict=True)):
+                progress.update("verify: mpmath solves", k, len(points))
+                with warnings.catch_warnings():  # reported once below, as undecided comparisons
+                    warnings.simplefilter("ignore", UntrustedNumericWarning)
+                    num = numeric_predictions(result.task, family, point=pt, ridge=ridge_arg, precision=dps,
+                                              trials=tuple(ex))
+                flagged = set(getattr(num, "untrusted", ()))
+                point_max = 0 * one
+                for t, e in ex.items():
+                    if t in flagged:
+                        undecided.append((t, k))
+                        continue
+                    e_mp = _to_mpf(e, dps)
+                    err = abs(e_mp - num[t])
+                    rel = err / max(abs(e_mp), floor)
+                    n_cmp += 1
+                    if err > max_abs:
+                        max_abs = err
+                    if rel > point_max:
+                        point_max = rel
+                    if worst is None or rel > max_rel:
+                        max_rel = rel
+                        worst = (t, k, e, num[t])
+                point_errors.append(float(point_max))
+            agree = bool(max_rel < tol_mp)
+            status = "disagree" if not agree else ("undecided" if undecided else "agree")
+            if worst is None:  # every comparison undecided
+                t_w, k_w = undecided[0]
+                e_w, worst_numeric = exacts[k_w][t_w], "undecided"
+            else:
+                t_w, k_w, e_w, n_w = worst
+                worst_numeric = mpmath.nstr(n_w, 20)
     if undecided:
         message = (f"verify: {len(undecided)} of {len(undecided) + n_cmp} comparisons undecided: the mpmath values "
                    f"of {sorted({t for t, _ in undecided})} could not be shown to meet their tolerance "

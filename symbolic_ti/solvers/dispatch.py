@@ -22,6 +22,7 @@ import time
 import sympy as sp
 
 from .. import symbols as S
+from ..budgets import DEFAULT, BudgetLike, check_budget
 from ..arguments import RidgeLike, RIDGELESS_METHODS, SOLVE_METHODS, check_choice, parse_ridge
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
@@ -45,6 +46,7 @@ def solve(
     *,
     method: str = "auto",
     ridgeless_method: str = "auto",
+    budget: BudgetLike = DEFAULT,
 ) -> Result:
     """Solve kernel ridge regression on a TI task exactly and return every prediction.
 
@@ -64,6 +66,10 @@ def solve(
     ridgeless_method : {"auto", "pinv", "limit"}
         How the ridgeless limit is taken on the dense paths (see :mod:`symbolic_ti.solvers.dense`); naming one
         makes ``method="auto"`` use a dense path.
+    budget : DEFAULT, None or float
+        Seconds of CPU (estimated on the reference machine, :mod:`symbolic_ti.budgets`) above which the exact
+        kernel values of a family whose cost grows with a parameter (a network's depth) are refused; ``None``
+        runs anyway; default :data:`symbolic_ti.budgets.DEFAULT_SECONDS`.
 
     Returns
     -------
@@ -74,6 +80,8 @@ def solve(
     ------
     ParameterError
         For an invalid ridge or method name.
+    BudgetError
+        If the family's estimated exact cost (:meth:`Family.exact_cost`) is above ``budget``.
     SolveError
         If ``method="halved"`` is asked for a kernel that is not swap invariant, ``method="laplacian"`` for a
         kernel that is not exchangeable, or the system is singular at a given positive ridge.
@@ -91,6 +99,9 @@ def solve(
     check_choice(ridgeless_method, "ridgeless_method", RIDGELESS_METHODS)
     lam = parse_ridge(ridge)
     family.check_task(task)  # e.g. an item-similarity matrix of another size than n
+    cost = family.exact_cost()
+    if cost is not None:
+        check_budget(f"exact kernel values of {family.name}", cost, budget)
     if getattr(family, "numeric_only", False):  # float data (families/data_similarity.py): no exact kernel
         from ..numeric.predictions import numeric_result
 

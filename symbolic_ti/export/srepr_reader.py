@@ -1,0 +1,223 @@
+"""Reading ``srepr`` text from a file of anyone, with bounds on what it builds (:func:`read_srepr`).
+
+The text is parsed by :func:`ast.parse` (never ``eval``) and rebuilt by calling only a fixed table of sympy
+constructors. A report is untrusted input, so the builder also bounds what it makes before making it: the number
+of syntax nodes (:data:`MAX_NODES`), their nesting (:data:`MAX_NESTING`), the digits of an integer
+(:data:`MAX_DIGITS`, also for the exact value of a power of a number such as ``Pow(Integer(10),
+Integer(10**9))``), exponents (:data:`MAX_EXPONENT`), the precision of a Float (:data:`MAX_PRECISION` bits),
+the degree of a ``CRootOf`` polynomial (:data:`MAX_ROOT_DEGREE`) and the layers of a network kernel constant
+(:data:`MAX_LAYERS`). Past a bound the reader refuses with one line (:class:`~symbolic_ti.errors.ExportError`).
+Every report that symbolic_ti writes is far inside them (docs/json_schema.md#reading-untrusted-files).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import Any
+
+import sympy as sp
+from sympy.core.symbol import Str
+from sympy.functions.elementary.piecewise import ExprCondPair
+
+from ..errors import ExportError
+from ..families.kernel_values import NetworkKernelValue
+from ..families.relu import ReluKernelConstant
+
+__all__ = ["read_srepr", "MAX_NODES", "MAX_NESTING", "MAX_DIGITS", "MAX_EXPONENT", "MAX_PRECISION",
+           "MAX_ROOT_DEGREE", "MAX_LAYERS"]
+
+#: Syntax nodes of one srepr string (a symbolic closed form of n = 61 has some tens of thousands).
+MAX_NODES = 10_000_000
+#: Nesting of calls (srepr of a canceled closed form nests about ten deep; Python's parser stops at 200).
+MAX_NESTING = 150
+#: Decimal digits of one integer, written or computed by a power (an exact prediction at n = 2000 has 5,000).
+MAX_DIGITS = 10_000
+#: Largest numerator or denominator of an exponent (closed forms have degrees of about 2 n).
+MAX_EXPONENT = 100_000
+#: Largest precision of a Float, in bits (about 30,000 decimal digits).
+MAX_PRECISION = 100_000
+#: Largest degree of the polynomial of a ``CRootOf``.
+MAX_ROOT_DEGREE = 5_000
+#: Largest depth of a ``ReluKernelConstant`` / ``NetworkKernelValue``.
+MAX_LAYERS = 100
+
+_SHOWN = 80  # characters of the text quoted in a message
+
+
+# Names an srepr string may call or mention, and what they build. Only these are ever called.
+_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
+    "Symbol": sp.Symbol, "Dummy": sp.Dummy,
+    "Integer": sp.Integer, "Rational": sp.Rational, "Float": sp.Float,
+    "Add": sp.Add, "Mul": sp.Mul, "Pow": sp.Pow, "Tuple": sp.Tuple,
+    "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt, "Abs": sp.Abs, "sign": sp.sign,
+    "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
+    "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh,
+    "asinh": sp.asinh, "acosh": sp.acosh, "atanh": sp.atanh, "acos": sp.acos, "asin": sp.asin, "atan": sp.atan,
+    "ReluKernelConstant": ReluKernelConstant, "NetworkKernelValue": NetworkKernelValue, "Str": Str,
+    "ComplexRootOf": sp.CRootOf, "CRootOf": sp.CRootOf,
+    "Min": sp.Min, "Max": sp.Max, "chebyshevu": sp.chebyshevu,
+    "Piecewise": sp.Piecewise, "ExprCondPair": ExprCondPair,
+    "Eq": sp.Eq, "Ne": sp.Ne, "StrictLessThan": sp.StrictLessThan, "LessThan": sp.LessThan,
+    "StrictGreaterThan": sp.StrictGreaterThan, "GreaterThan": sp.GreaterThan,
+    "And": sp.And, "Or": sp.Or, "Not": sp.Not,
+}
+_CONSTANTS: dict[str, sp.Basic] = {
+    "pi": sp.pi, "E": sp.E, "I": sp.I, "oo": sp.oo, "zoo": sp.zoo, "nan": sp.nan,
+    "true": sp.true, "false": sp.false,
+    # srepr spells some singletons as calls without arguments
+    **{name: getattr(sp.S, name) for name in ("Zero", "One", "NegativeOne", "Half", "Infinity",
+                                                "NegativeInfinity", "ComplexInfinity", "NaN", "Pi",
+                                                "Exp1", "ImaginaryUnit", "EulerGamma", "Catalan",
+                                                "GoldenRatio", "BooleanTrue", "BooleanFalse")},
+}
+
+
+def _build(node: ast.AST, text: str) -> Any:
+    """Rebuild the value of one node of an srepr syntax tree from the fixed tables (no ``eval``)."""
+    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (int, str))):
+        return node.value  # int includes the bools of Symbol assumptions
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _build(node.operand, text)
+        if isinstance(inner, bool) or not isinstance(inner, int):
+            raise ExportError(f"cannot read expression {text!r}: a sign is allowed only before an integer")
+        return -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.Name):
+        if node.id in _CONSTANTS:
+            return _CONSTANTS[node.id]
+        raise ExportError(f"cannot read expression {text!r}: unknown name {node.id!r}")
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_build(x, text) for x in node.elts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        name = node.func.id
+        if name in _CONSTANTS and not node.args and not node.keywords:
+            return _CONSTANTS[name]
+        if name not in _CONSTRUCTORS:
+            raise ExportError(f"cannot read expression {text!r}: {name}(...) is not an allowed constructor")
+        args = [_build(a, text) for a in node.args]
+        kwargs = {}
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise ExportError(f"cannot read expression {text!r}: '**' is not allowed")
+            kwargs[kw.arg] = _build(kw.value, text)
+        return _CONSTRUCTORS[name](*args, **kwargs)
+    raise ExportError(f"cannot read expression {text!r}: unsupported syntax {type(node).__name__}")
+
+
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= _SHOWN else repr(text[:_SHOWN]) + f"... ({len(text):,} characters)"
+
+
+def _digits(value: int) -> int:
+    """Decimal digits of ``|value|`` (from its bit length: no conversion to text)."""
+    return max(1, int(abs(value).bit_length() * 0.30103) + 1)
+
+
+def _number_digits(e: sp.Basic) -> int:
+    """An upper bound of the digits of a number's integers (numerator and denominator of each rational part)."""
+    out = 1
+    for atom in e.atoms(sp.Rational):
+        out = max(out, _digits(int(atom.p)), _digits(int(atom.q)))
+    return out
+
+
+class _Builder:
+    """Rebuild an srepr syntax tree within the bounds of the module docstring."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def fail(self, why: str) -> ExportError:
+        return ExportError(f"cannot read expression {_short(self.text)}: {why}")
+
+    def build(self, node: ast.AST, level: int = 0) -> Any:
+        if level > MAX_NESTING:
+            raise self.fail(f"nested more than {MAX_NESTING} deep")
+        if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (int, str))):
+            value = node.value
+            if isinstance(value, int) and not isinstance(value, bool) and _digits(value) > MAX_DIGITS:
+                raise self.fail(f"an integer has more than {MAX_DIGITS:,} digits")
+            if isinstance(value, str) and len(value) > MAX_DIGITS:
+                raise self.fail(f"a string has more than {MAX_DIGITS:,} characters")
+            return value  # int includes the bools of Symbol assumptions
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            inner = self.build(node.operand, level + 1)
+            if isinstance(inner, bool) or not isinstance(inner, int):
+                raise self.fail("a sign is allowed only before an integer")
+            return -inner if isinstance(node.op, ast.USub) else inner
+        if isinstance(node, ast.Name):
+            if node.id in _CONSTANTS:
+                return _CONSTANTS[node.id]
+            raise self.fail(f"unknown name {node.id!r}")
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return tuple(self.build(x, level + 1) for x in node.elts)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            name = node.func.id
+            if name in _CONSTANTS and not node.args and not node.keywords:
+                return _CONSTANTS[name]
+            if name not in _CONSTRUCTORS:
+                raise self.fail(f"{name}(...) is not an allowed constructor")
+            args = [self.build(a, level + 1) for a in node.args]
+            kwargs = {}
+            for kw in node.keywords:
+                if kw.arg is None:
+                    raise self.fail("'**' is not allowed")
+                kwargs[kw.arg] = self.build(kw.value, level + 1)
+            self.check(name, args, kwargs)
+            return _CONSTRUCTORS[name](*args, **kwargs)
+        raise self.fail(f"unsupported syntax {type(node).__name__}")
+
+    def check(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
+        """Refuse a call whose result would pass a bound, before it is made."""
+        if name == "Pow" and len(args) == 2:
+            base, exp = (sp.sympify(a) for a in args)
+            if exp.is_Rational:
+                if max(abs(int(exp.p)), int(exp.q)) > MAX_EXPONENT:
+                    raise self.fail(f"an exponent above {MAX_EXPONENT:,} in Pow")
+                if not base.free_symbols and base.is_number and \
+                        abs(int(exp.p)) * _number_digits(base) > MAX_DIGITS:
+                    raise self.fail(f"a power of a number with more than {MAX_DIGITS:,} digits")
+        elif name == "Float":
+            precision = kwargs.get("precision", kwargs.get("dps", args[1] if len(args) > 1 else None))
+            if isinstance(precision, int) and precision > MAX_PRECISION:
+                raise self.fail(f"a Float with more than {MAX_PRECISION:,} bits of precision")
+        elif name == "chebyshevu" and args and isinstance(args[0], sp.Integer) and abs(int(args[0])) > MAX_EXPONENT:
+            raise self.fail(f"a chebyshevu degree above {MAX_EXPONENT:,}")
+        elif name in ("CRootOf", "ComplexRootOf") and args:
+            degrees = [int(p.exp) for p in sp.sympify(args[0]).atoms(sp.Pow) if p.exp.is_Integer]
+            if max(degrees, default=0) > MAX_ROOT_DEGREE:
+                raise self.fail(f"a CRootOf of degree above {MAX_ROOT_DEGREE:,}")
+        elif name in ("ReluKernelConstant", "NetworkKernelValue"):
+            for a in args:
+                if isinstance(a, (int, sp.Integer)) and not isinstance(a, bool) and abs(int(a)) > MAX_LAYERS:
+                    raise self.fail(f"{name} with a depth above {MAX_LAYERS}")
+
+
+def read_srepr(text: str) -> Any:
+    """The sympy object that the srepr ``text`` spells, built within the bounds of the module docstring.
+
+    Raises
+    ------
+    ExportError
+        For text that is not srepr syntax, uses anything outside the fixed constructor table, or passes a bound
+        (one line, naming the bound).
+    """
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as err:
+        why = "not valid srepr syntax"
+        if "digits" in str(err):
+            why = "an integer is too long for Python to read (sys.get_int_max_str_digits)"
+        raise ExportError(f"cannot read expression {_short(text)}: {why}") from None
+    count = sum(1 for _ in ast.walk(tree))
+    builder = _Builder(text)
+    if count > MAX_NODES:
+        raise builder.fail(f"more than {MAX_NODES:,} syntax nodes")
+    try:
+        return builder.build(tree.body)
+    except ExportError:
+        raise
+    except (TypeError, ValueError, RecursionError) as err:
+        raise builder.fail(str(err).splitlines()[0][:200] if str(err) else type(err).__name__) from None

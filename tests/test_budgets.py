@@ -1,0 +1,181 @@
+"""Budgets (symbolic_ti.budgets, docs/performance.md#budgets) and the bounded srepr reader.
+
+Every decision is tested from the estimate computed from the input sizes (the cost models' formulas, recomputed
+here), never from timing: a refusal happens before the work, so these tests are quick by construction. The
+overrides run on cases that are small but made over budget by a lowered budget.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import symbolic_ti.cli.app as cli
+from symbolic_ti import derive
+from symbolic_ti.budgets import (DEFAULT, DEFAULT_SECONDS, Estimate, check_budget, derive_estimate,
+                                 dynamics_estimate, layered_estimate, resolve_budget, verify_estimate)
+from symbolic_ti.errors import BudgetError, ExportError, ParameterError
+from symbolic_ti.export.jsonreport import read_report
+from symbolic_ti.export.reading import expression_from_dict
+from symbolic_ti.numeric.verification import verify
+
+
+def one_error_line(capsys):
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("symbolic-ti: error: "), captured.err
+    assert "Traceback" not in captured.err and captured.out == ""
+    return lines[0]
+
+
+# ------------------------------------------------------------------------------------------ the models
+def test_symbolic_derive_of_501_items_is_estimated_from_the_measured_n4_growth():
+    """derive --items 501, symbolic: 250,500 forms; 1.98 s and 200 MB of JSON at n = 61, times (501/61)^4."""
+    scale = (501 / 61) ** 4
+    est = derive_estimate(501, True, "json")
+    assert est.seconds == pytest.approx(1.98 * scale)
+    assert est.seconds > DEFAULT_SECONDS * 50
+    assert "250,500 symbolic closed forms" in est.detail and "910 GB of json" in est.detail
+    assert f"{200e6 * scale / 1e9:.3g}" == "910"
+
+
+def test_numeric_derive_is_estimated_from_the_measured_n3_growth():
+    est = derive_estimate(2000, False, "text")
+    assert est.seconds == pytest.approx(164.0 * (2000 / 1001) ** 3)
+    assert "3,998,000 exact predictions" in est.detail and "5,000 digits" in est.detail
+    assert derive_estimate(61, False).seconds < 1  # the README's sizes stay far inside the default budget
+
+
+def test_estimates_do_not_depend_on_the_machine():
+    """The same input, the same estimate: only the sizes enter (recomputed in a fresh process)."""
+    code = ("from symbolic_ti.budgets import derive_estimate as d, layered_estimate as l; "
+            "print(repr(d(501, True, 'json').seconds), repr(l('relu-ntk', 5).seconds))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert float(out[0]) == derive_estimate(501, True, "json").seconds
+    assert float(out[1]) == layered_estimate("relu-ntk", 5).seconds == pytest.approx(4.3 * 6.8 ** 3)
+
+
+def test_max_items_is_the_same_on_every_machine():
+    """task.MAX_ITEMS does not read the host's memory: with os.sysconf broken it is still 2000."""
+    code = ("import os\n"
+            "def broken(*a):\n    raise AssertionError('the memory was read')\n"
+            "os.sysconf = broken\n"
+            "from symbolic_ti.task import MAX_ITEMS, Task\nTask(2000)\nprint(MAX_ITEMS)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "2000"
+
+
+def test_budget_values():
+    assert resolve_budget(DEFAULT) == DEFAULT_SECONDS and resolve_budget(None) is None
+    assert resolve_budget(3) == 3.0
+    for bad in (0, -1, float("nan"), float("inf"), "10", True):
+        with pytest.raises(ParameterError, match="budget must be a positive number of seconds"):
+            resolve_budget(bad)
+    check_budget("x", Estimate(1e9, "big"), None)  # no limit: never refuses
+    with pytest.raises(BudgetError, match=r"^x: estimated 11:34:34 h of CPU \(big\), above the budget of 5 s"):
+        check_budget("x", Estimate(41674.0, "big"), 5)
+
+
+# ------------------------------------------------------------------------- the issue's cases, refused
+@pytest.mark.parametrize("argv, estimate", [
+    (["derive", "--items", "501"], derive_estimate(501, True, "text")),
+    (["derive", "-n", "2000", "--set", "alpha=1/10", "--ridge", "1/10"], derive_estimate(2000, False, "text")),
+    (["derive", "-n", "501", "--format", "json"], derive_estimate(501, True, "json")),
+    (["derive", "-n", "501", "--trial", "1,2"], derive_estimate(501, True, "text", trials=1)),
+    (["derive", "-n", "5", "--family", "relu-ntk", "--set", "depth=1000"], layered_estimate("relu-ntk", 1000)),
+    (["critical", "-n", "101", "-p", "lambda", "--set", "alpha=1/2"], derive_estimate(101, True, "text", trials=5050)),
+    (["dynamics", "-n", "9", "-e", "6>4", "--set", "alpha=1/10", "--ridge", "1/10", "--times", "0:10:1000000"],
+     dynamics_estimate(9, 36, 1_000_000)),
+])
+def test_the_cli_refuses_with_the_estimate_and_the_budget(capsys, argv, estimate):
+    assert estimate.seconds > DEFAULT_SECONDS  # the decision, from the sizes
+    assert cli.main(argv + ["-q"]) == 2
+    line = one_error_line(capsys)
+    assert "estimated" in line and estimate.detail in line and "above the budget of 120 s" in line
+    assert "--no-budget" in line and "docs/performance.md#budgets" in line
+
+
+def test_the_python_api_refuses_with_its_error_type():
+    with pytest.raises(BudgetError, match=r"relu-ntk at depth 1000.*budget of 120 s.*budget=None"):
+        derive(5, family="relu-ntk", parameters={"depth": 1000})
+    r = derive(5, ["4>2"])  # alpha and lambda free: every point counts
+    est = verify_estimate(5, 20, 10 ** 6)
+    assert est.seconds > DEFAULT_SECONDS
+    with pytest.raises(BudgetError, match=r"verify: estimated .*20,000,000 comparisons"):
+        verify(r, n_points=10 ** 6)
+
+
+# ------------------------------------------------------------------------------------ the overrides run
+def test_derive_over_a_lowered_budget_is_refused_and_runs_with_no_budget(capsys):
+    argv = ["derive", "-n", "5", "-e", "4>2", "--set", "alpha=0", "--ridge", "1", "-q"]
+    assert derive_estimate(5, False).seconds > 1e-9
+    assert cli.main(argv + ["--budget", "1e-9"]) == 2
+    assert "above the budget of 1e-09 s" in one_error_line(capsys)
+    assert cli.main(argv + ["--no-budget"]) == 0
+    assert "n=5, exception 4>2" in capsys.readouterr().out  # the whole report, written
+    assert cli.main(argv + ["--budget", "0"]) == 2
+    assert "argument --budget" in one_error_line(capsys)
+
+
+def test_critical_over_a_lowered_budget_runs_with_no_budget(capsys):
+    argv = ["critical", "-n", "5", "-e", "4>2", "-p", "lambda", "--set", "alpha=1/2", "-q"]
+    assert cli.main(argv + ["--budget", "1e-9"]) == 2
+    assert "10 symbolic closed forms of n = 5" in one_error_line(capsys)
+    assert cli.main(argv + ["--no-budget"]) == 0
+    assert "Critical values of lambda" in capsys.readouterr().out
+
+
+def test_dynamics_over_a_lowered_budget_runs_with_no_budget(capsys):
+    argv = ["dynamics", "-n", "4", "--set", "alpha=0", "--times", "0:1:3", "-q"]
+    assert cli.main(argv + ["--budget", "1e-9"]) == 2
+    assert "18 exact values: 6 trials at 3 times" in one_error_line(capsys)
+    assert cli.main(argv + ["--no-budget"]) == 0
+
+
+def test_python_overrides():
+    r = derive(5, ["4>2"])
+    with pytest.raises(BudgetError):
+        verify(r, n_points=2, budget=1e-9)
+    assert verify(r, n_points=2, budget=None).ok
+    assert layered_estimate("relu-ntk", 2).seconds > 1
+    with pytest.raises(BudgetError, match="relu-ntk at depth 2"):
+        derive(5, family="relu-ntk", parameters={"depth": 2}, budget=1)
+    lazy = derive(5, family="relu-ntk", parameters={"depth": 2}, budget=None)
+    assert lazy.family.depth == 2
+
+
+# ------------------------------------------------------------------------------ the bounded srepr reader
+HOSTILE = [
+    ("Pow(Integer(10), Integer(1000000000))", "an exponent above 100,000"),
+    ("Pow(Integer(10), Integer(50000))", "a power of a number with more than 10,000 digits"),
+    ("Pow(Symbol('x'), Integer(1000000))", "an exponent above 100,000"),
+    ("Float('0.1', precision=1000000000)", "more than 100,000 bits"),
+    ("chebyshevu(Integer(1000000000), Symbol('x'))", "chebyshevu degree"),
+    ("ReluKernelConstant(Integer(1), Integer(1000000), Rational(1, 2))", "depth above 100"),
+    ("Integer(" + "9" * 5000 + ")", "too long"),
+    ("Mul(" * 160 + "Integer(1)" + ")" * 160, "nested more than 150 deep"),
+]
+
+
+@pytest.mark.parametrize("text, why", HOSTILE, ids=[why for _, why in HOSTILE])
+def test_the_reader_refuses_what_it_would_build_past_its_bounds(text, why):
+    with pytest.raises(ExportError, match=why) as err:
+        expression_from_dict({"srepr": text})
+    assert "\n" not in str(err.value) and len(str(err.value)) < 300
+
+
+def test_read_report_of_a_hostile_report_refuses_in_one_line():
+    report = derive(4).to_dict()
+    report["forms"][0]["srepr"] = "Pow(Integer(10), Integer(1000000000))"
+    with pytest.raises(ExportError, match="an exponent above 100,000 in Pow"):
+        read_report(report)
+
+
+def test_the_reader_still_reads_what_symbolic_ti_writes():
+    r = derive(6, ["5>3"])
+    values = read_report(r.to_dict())
+    assert values.predictions[(1, 6)] == r.f(1, 6) and values.predictions[(5, 3)] == r.f(5, 3)
+    assert expression_from_dict({"srepr": "Pow(Integer(2), Integer(9999))"}) == 2 ** 9999
