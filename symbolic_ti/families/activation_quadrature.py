@@ -29,7 +29,7 @@ import sympy as sp
 from ..errors import ParameterError, UntrustedNumericWarning
 
 __all__ = ["U", "QUADRATURE_DPS", "QUADRATURE_NODES", "QUADRATURE_TOL", "QuadratureKernel", "parse_activation",
-           "hermite_rule", "has_kink", "derivative_ae"]
+           "hermite_rule", "has_kink", "derivative_ae", "relu_combination"]
 
 #: The variable of an activation expression.
 U = sp.Symbol("u", real=True)
@@ -75,6 +75,36 @@ def derivative_ae(expr: sp.Expr) -> sp.Expr:
     """``d expr / du`` almost everywhere: sympy's derivative with its ``DiracDelta`` terms (jumps) set to 0."""
     d = sp.diff(expr, U)
     return d.replace(lambda e: isinstance(e, sp.DiracDelta), lambda e: sp.Integer(0)) if d.has(sp.DiracDelta) else d
+
+
+def relu_combination(activation: sp.Expr) -> tuple[sp.Expr, sp.Expr] | None:
+    """``(a, b)`` with ``activation = a u + b Max(u, 0)`` for every real ``u != 0``, or None.
+
+    Found from the two branches: the activation at a positive ``u`` must be ``p u`` and at a negative ``u``
+    ``m u`` with real numbers ``p``, ``m`` (sympy decides ``Max``, ``Min``, ``Abs``, ``sign``, ``Heaviside`` of a
+    signed symbol); then ``a = m``, ``b = p - m``. E.g. ``Abs(u)`` gives ``(-1, 2)``, ``Min(u, 0)`` ``(1, -1)``,
+    ``Max(u, u/10)`` ``(1/10, 9/10)``.
+
+    Parameters
+    ----------
+    activation : sympy expression in :data:`~symbolic_ti.families.activation_quadrature.U`
+
+    Returns
+    -------
+    (a, b) : pair of exact real sympy numbers, or None if the activation is not of that form
+    """
+    slopes = []
+    for assumption in ("positive", "negative"):
+        x = sp.Symbol("x", **{assumption: True})
+        try:
+            k = sp.simplify(activation.subs(U, x) / x)
+        except (TypeError, ValueError, AttributeError):  # pragma: no cover - sympy failing on an odd expression
+            return None
+        if k.free_symbols or not k.is_number or k.is_real is not True or k.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+            return None
+        slopes.append(k)
+    p, m = slopes
+    return m, p - m
 
 
 def hermite_rule(n: int, dps: int) -> tuple[list[Any], list[Any]]:

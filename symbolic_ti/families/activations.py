@@ -26,8 +26,8 @@ Closed forms (``rho = c / q``):
 * ``step`` (``1(u > 0)``): ``V = 1/4 + asin(rho)/(2 pi)``, ``D = 0`` (Cho & Saul 2009, ``k_0``; the same
   convention).
 
-* ``a u + b relu(u)`` (:func:`relu_combination`: every activation that is linear on ``u > 0`` and on ``u < 0``,
-  so ReLU ``Max(u, 0)``, ``Abs(u) = 2 relu(u) - u``, leaky ``Max(u, s u)``, ``Min(u, 0) = u - relu(u)``):
+* ``a u + b relu(u)`` (:func:`~.activation_quadrature.relu_combination`: every activation that is linear on
+  ``u > 0`` and on ``u < 0``, so ReLU ``Max(u, 0)``, ``Abs(u) = 2 relu(u) - u``, leaky ``Max(u, s u)``, ``Min(u, 0) = u - relu(u)``):
   ``V = (a^2 + a b) c + b^2 q k_1(rho) / 2``, ``D = a^2 + a b + b^2 k_0(rho) / 2`` with the arc-cosine kernels
   ``k_1, k_0`` of Cho & Saul 2009 (eq. (6), ``n = 1, 0``; :func:`~symbolic_ti.families.relu_kappas.arccos_kernel`),
   ``E[u relu(v)] = c / 2`` (the two halves ``v > 0``, ``v < 0`` of ``E[u v] = c`` are equal by the symmetry
@@ -53,7 +53,7 @@ import sympy as sp
 
 from ..errors import ParameterError
 from .activation_certified import CertifiedKappas, acb_function, certified_kappas, growth_bound
-from .activation_quadrature import U, QuadratureKernel, derivative_ae, has_kink, parse_activation
+from .activation_quadrature import QuadratureKernel, derivative_ae, has_kink, parse_activation, relu_combination
 from .base import Parameter, Trial
 from .layered import LayeredFamily
 from .kernel_values import kernel_value, register_kernel_values
@@ -148,36 +148,6 @@ def _recursion(v: Dual, d: Dual, depth: int, w2: Any, b2: Any, kind: str) -> tup
     return ko, kd, out[0]
 
 
-def relu_combination(activation: sp.Expr) -> tuple[sp.Expr, sp.Expr] | None:
-    """``(a, b)`` with ``activation = a u + b Max(u, 0)`` for every real ``u != 0``, or None.
-
-    Found from the two branches: the activation at a positive ``u`` must be ``p u`` and at a negative ``u``
-    ``m u`` with real numbers ``p``, ``m`` (sympy decides ``Max``, ``Min``, ``Abs``, ``sign``, ``Heaviside`` of a
-    signed symbol); then ``a = m``, ``b = p - m``. E.g. ``Abs(u)`` gives ``(-1, 2)``, ``Min(u, 0)`` ``(1, -1)``,
-    ``Max(u, u/10)`` ``(1/10, 9/10)``.
-
-    Parameters
-    ----------
-    activation : sympy expression in :data:`~symbolic_ti.families.activation_quadrature.U`
-
-    Returns
-    -------
-    (a, b) : pair of exact real sympy numbers, or None if the activation is not of that form
-    """
-    slopes = []
-    for assumption in ("positive", "negative"):
-        x = sp.Symbol("x", **{assumption: True})
-        try:
-            k = sp.simplify(activation.subs(U, x) / x)
-        except (TypeError, ValueError, AttributeError):  # pragma: no cover - sympy failing on an odd expression
-            return None
-        if k.free_symbols or not k.is_number or k.is_real is not True or k.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
-            return None
-        slopes.append(k)
-    p, m = slopes
-    return m, p - m
-
-
 def relu_combination_kappas(a: Any, b: Any, depth: int, w2: Any = 1, b2: Any = 0,
                             kind: str = "nngp") -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     """``(kappa_o, kappa_d, diagonal)`` of the NNGP or NTK of the activation ``a u + b relu(u)``, exactly.
@@ -261,6 +231,31 @@ def _numeric_recursion(activation: str, kind: str, depth: int, w2: Any, b2: Any,
     return out[1] / out[0], out[2] / out[0]
 
 
+def _combination_numeric(a: Any, b: Any, kind: str, depth: int, w2: Any, b2: Any) -> tuple[Any, Any]:
+    """:func:`relu_combination_kappas` in mpmath at the current precision (the same duals)."""
+    lin, pi = a * a + a * b, mpmath.pi
+
+    def theta(q: Any, c: Any) -> Any:
+        return mpmath.acos(max(min(c / q, mpmath.mpf(1)), mpmath.mpf(-1)))
+
+    def v(q: Any, c: Any) -> Any:
+        t = theta(q, c)
+        return lin * c + b * b * q * (mpmath.sin(t) + (pi - t) * mpmath.cos(t)) / (2 * pi)
+
+    def d(q: Any, c: Any) -> Any:
+        return lin + b * b * (pi - theta(q, c)) / (2 * pi)
+
+    sigma = [w2 * t + b2 for t in (mpmath.mpf(1), mpmath.mpf(1) / 2, mpmath.mpf(0))]
+    theta_ = list(sigma)
+    for _ in range(depth):
+        q = sigma[0]
+        new = [w2 * v(q, c) + b2 for c in sigma]
+        theta_ = [nw + w2 * th * d(q, c) for nw, th, c in zip(new, theta_, sigma, strict=True)]
+        sigma = new
+    out = theta_ if kind == "ntk" else sigma
+    return out[1] / out[0], out[2] / out[0]
+
+
 class _ActivationFamily(LayeredFamily):
     """Shared code of :class:`ActivationNNGP` and :class:`ActivationNTK`."""
 
@@ -310,7 +305,7 @@ class _ActivationFamily(LayeredFamily):
     @property
     def kernel_method(self) -> str:
         """How the kernel values are computed: ``"closed form"`` (erf, sign, step), ``"arc-cosine"`` (exact,
-        ``a u + b relu(u)``: :func:`relu_combination`), ``"certified"`` (a kink at 0: Arb balls at
+        ``a u + b relu(u)``: :func:`~.activation_quadrature.relu_combination`), ``"certified"`` (a kink at 0: Arb balls at
         :data:`KINK_DPS` digits), ``"quadrature"`` (Gauss-Hermite; for a kink elsewhere its estimate is no bound
         and an :class:`~symbolic_ti.errors.UntrustedNumericWarning` says so)."""
         return self._route
@@ -394,13 +389,15 @@ class _ActivationFamily(LayeredFamily):
     def kernel_numeric(self, a: Trial, b: Trial, p: Mapping[str, Any]) -> Any:
         shared = int(a[0] == b[0]) + int(a[1] == b[1])
         use_mp = any(isinstance(v, mpmath.mpf) for v in p.values())
-        if self._combination is not None:  # the exact arc-cosine values at the working precision
-            key = mpmath.mp.dps if use_mp else 0
+        if self._combination is not None:  # the arc-cosine recursion at the working precision (not the nested
+            key = mpmath.mp.dps if use_mp else 0  # sympy forms, whose evaluation is slow from depth 3 on)
             values = self._values_at.get(key)
             if values is None:
-                digits = mpmath.mp.dps + 10 if use_mp else 20
-                values = tuple(mpmath.mpf(str(sp.N(x, digits))) if use_mp else float(sp.N(x, digits))
-                               for x in self.kappas())
+                with mpmath.workdps((mpmath.mp.dps if use_mp else 15) + 10):
+                    a, b, w2, b2 = (mpmath.mpf(str(sp.N(x, mpmath.mp.dps + 5))) for x in
+                                    (*self._combination, self._values["W_std"] ** 2, self._values["b_std"] ** 2))
+                    values = _combination_numeric(a, b, self._kind, self.depth, w2, b2)
+                values = tuple(+x if use_mp else float(x) for x in values)
                 self._values_at[key] = values
             ko, kd = values
         elif self._route == "certified":
