@@ -489,6 +489,8 @@ def test_rounded_float_vectors_switch_to_numeric_with_a_warning(tmp_path):
         fam = get_family("embedding", vectors=str(p), alpha="1/10")
     r = solve(Task(5), fam, "1/10")
     assert r.method.startswith("numeric/")
+    # the result says so too: its family line names the switch (5 random rows: 5 independent square classes)
+    assert "exact data read as float64: 5 independent square roots" in r.to_text()
     with pytest.warns(UndecidedCheckWarning, match="expect it to be very slow"):
         exact_fam = get_family("embedding", vectors=str(p), alpha="1/10", numeric="false")
     assert not exact_fam.numeric

@@ -9,8 +9,9 @@ Petras' algorithm: rigorous for integrands analytic on a neighbourhood of the pa
 * **Integrand.** ``phi`` is translated from sympy by :func:`acb_function`, a whitelist evaluator of the
   expression tree: ``+``, ``*``, integer powers, ``sqrt`` and ``log`` (with Arb's analyticity check on the branch
   cut), ``exp``, ``erf``, ``erfc``, ``tanh``, ``atan``, ``sin``, ``cos``, exact rationals and ``pi``, ``E``
-  (``sympy.lambdify`` would turn ``1/3`` into a float), and kinks at ``u = 0`` only (``|k u|``, ``sign``,
-  ``Heaviside``, ``Max(k u, 0)``, ``k > 0``): every integral is split at 0 and each half uses its analytic branch.
+  (``sympy.lambdify`` would turn ``1/3`` into a float), and kinks at ``u = 0`` only (``|k u|``, ``sign(k u)``,
+  ``Heaviside(k u)``, and ``Max(a, b)``, ``Min(a, b)`` with ``a - b = k u``, for any real ``k != 0``: ReLU, ``|u|``,
+  leaky ``Max(u, u/10)``, ``Min(u, 0)``): every integral is split at 0 and each half uses its analytic branch.
 * **Reduction to 1-D.** ``c = q`` is ``E[f(u)^2]``; otherwise Mehler's expansion
   ``E[f(u) f(v)] = sum_n rho^n b_n^2``, ``rho = c / q``, ``b_n = E[f(sqrt(q) z) He_n(z)] / sqrt(n!)``, with the
   tail after ``N`` terms at most ``|rho|^(N+1) (E[f(u)^2] - sum_{n <= N} b_n^2)`` by Parseval
@@ -41,7 +42,7 @@ import flint
 import sympy as sp
 
 from ..errors import ParameterError, UntrustedNumericWarning
-from .activation_quadrature import U
+from .activation_quadrature import U, derivative_ae
 
 __all__ = ["CertifiedKappas", "acb_function", "growth_bound", "gaussian_expectation", "certified_kappas"]
 
@@ -58,26 +59,43 @@ def _refuse(expr: sp.Basic, why: str) -> ParameterError:
                           f"powers, sqrt, log, exp, erf, erfc, tanh, atan, sin, cos of u with polynomial growth")
 
 
-_KINKS = (sp.Abs, sp.sign, sp.Heaviside, sp.Max)
+_KINKS = (sp.Abs, sp.sign, sp.Heaviside, sp.Max, sp.Min)
 
 
-def _kink_argument(e: sp.Basic) -> sp.Expr:
-    """The argument ``k u`` (``k > 0``) of a kink at ``u = 0`` (``Abs``, ``sign``, ``Heaviside``, ``Max(., 0)``)."""
-    args = [a for a in e.args if not (isinstance(e, sp.Max) and a == 0)]
-    if isinstance(e, sp.Max) and len(e.args) != 2:
-        raise _refuse(e, "a Max of other than (expression, 0)")
-    arg = args[0]
-    if not (arg / U).is_positive:
-        raise _refuse(e, "a kink away from u = 0 (only |k u|, sign(k u), Heaviside(k u), Max(k u, 0), k > 0)")
-    return arg
+def _kink_slope(e: sp.Basic) -> int:
+    """The sign (+1 or -1) of ``k`` for a kink at ``u = 0``: ``Abs``, ``sign``, ``Heaviside`` of ``k u``, or ``Max`` /
+    ``Min`` of two expressions whose difference (first minus second) is ``k u``, ``k`` a non-zero real number.
+
+    On the side ``s`` (+1: ``u > 0``, -1: ``u < 0``) the argument ``k u`` (or the difference) has the sign
+    ``s * sign(k)``, so each side has one analytic branch.
+
+    Raises
+    ------
+    ParameterError
+        If the kink is not of that form (the message says what it is).
+    """
+    if isinstance(e, (sp.Max, sp.Min)):
+        if len(e.args) != 2:
+            raise _refuse(e, f"a {type(e).__name__} of {len(e.args)} expressions; only two are taken")
+        arg = sp.expand(e.args[0] - e.args[1])
+        what = f"the difference of its arguments, {arg},"
+    else:
+        arg, what = e.args[0], f"its argument {e.args[0]}"
+    k = sp.simplify(arg / U)
+    if k.free_symbols or not k.is_real or k.is_zero is not False:
+        raise _refuse(e, f"{what} is not k u for a non-zero number k: the certified path splits the integrals at "
+                         f"u = 0 only, so every kink must be at u = 0 with a linear argument")
+    return 1 if k.is_positive else -1
 
 
 def acb_function(expr: sp.Expr) -> AcbFunction:
     """``f(x, analytic, side)``: the sympy expression ``expr`` in :data:`U` on an ``acb`` ball (module docstring).
 
     The function is ``f(x, analytic, side)``: ``side`` +1 / -1 picks the branch on ``u > 0`` / ``u < 0`` of kinks at
-    ``u = 0`` (``|k u| = side k u``, ``sign = side``, ``Heaviside = [side > 0]``, ``Max(k u, 0)``, ``k > 0``), so that
-    each branch is analytic and integrals split at 0 stay rigorous.
+    ``u = 0`` (``|k u| = side sign(k) k u``, ``sign(k u) = side sign(k)``, ``Heaviside(k u) = [side sign(k) > 0]``,
+    ``Max(a, b)`` / ``Min(a, b)`` with ``a - b = k u``: ``a`` or ``b`` by the sign of ``side k``; ``k`` any non-zero
+    real number, so ``Min(u, 0)``, ``Max(-u, 0)``, leaky ``Max(u, u/10)`` are taken), so that each branch is analytic
+    and integrals split at 0 stay rigorous.
 
     Raises
     ------
@@ -111,14 +129,16 @@ def acb_function(expr: sp.Expr) -> AcbFunction:
                 return 1 / ev(base, x, analytic, side).sqrt(analytic=analytic)
             raise _refuse(e, "a non-integer power")
         if isinstance(e, _KINKS):
-            arg = _kink_argument(e)
+            positive = side * _kink_slope(e) > 0  # whether the argument (or a - b) is positive on this side
             if isinstance(e, sp.Abs):
-                return side * ev(arg, x, analytic, side)
+                inner = ev(e.args[0], x, analytic, side)
+                return inner if positive else -inner
             if isinstance(e, sp.sign):
-                return flint.acb(side)
+                return flint.acb(1 if positive else -1)
             if isinstance(e, sp.Heaviside):
-                return flint.acb(1 if side > 0 else 0)
-            return ev(arg, x, analytic, side) if side > 0 else flint.acb(0)
+                return flint.acb(1 if positive else 0)
+            first = positive == isinstance(e, sp.Max)  # Max(a, b) = a where a > b; Min(a, b) = a where a < b
+            return ev(e.args[0] if first else e.args[1], x, analytic, side)
         if isinstance(e, sp.log) and len(e.args) == 1:
             return ev(e.args[0], x, analytic, side).log(analytic=analytic)
         if isinstance(e, sp.Function) and type(e) in _ANALYTIC and len(e.args) == 1:
@@ -127,7 +147,7 @@ def acb_function(expr: sp.Expr) -> AcbFunction:
 
     for node in sp.preorder_traversal(expr):  # refuse early, not inside the integrator
         if isinstance(node, _KINKS):
-            _kink_argument(node)
+            _kink_slope(node)
         elif isinstance(node, sp.Function) and not (type(node) in _ANALYTIC or isinstance(node, sp.log)):
             raise _refuse(node, "not in the whitelist of analytic operations")
     return lambda x, analytic, side: ev(expr, x, analytic, side)
@@ -198,8 +218,11 @@ def growth_bound(expr: sp.Expr) -> Poly:
         return [sp.Integer(1)]
     if isinstance(expr, sp.Abs):
         return growth_bound(expr.args[0])
-    if isinstance(expr, sp.Max) and len(expr.args) == 2 and 0 in expr.args:
-        return growth_bound([a for a in expr.args if a != 0][0])
+    if isinstance(expr, (sp.Max, sp.Min)):  # |Max(a, b)|, |Min(a, b)| <= |a| + |b|
+        out = [sp.Integer(0)]
+        for a in expr.args:
+            out = _padd(out, growth_bound(a))
+        return out
     if type(expr) in _BOUNDED and expr.args[0].is_real:
         return [_BOUNDED[type(expr)]]
     if isinstance(expr, sp.exp) and expr.args[0].is_nonpositive:
@@ -395,9 +418,12 @@ def certified_kappas(activation: sp.Expr, kind: str, depth: int, w_std: Any = 1,
         raise ParameterError(f"dps must be an integer in [5, 40], got {dps!r}")
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ParameterError(f"depth must be an integer >= 1, got {depth!r}")
-    dphi = sp.diff(activation, U)
-    f, df = acb_function(activation), acb_function(dphi)
-    bf, bdf = growth_bound(activation), (growth_bound(dphi) if kind == "ntk" else [sp.Integer(0)])
+    f, bf = acb_function(activation), growth_bound(activation)
+    df: AcbFunction | None = None
+    bdf: Poly = [sp.Integer(0)]
+    if kind == "ntk":  # phi' almost everywhere (jumps of phi are not taken: their DiracDelta terms are dropped)
+        dphi = derivative_ae(activation)
+        df, bdf = acb_function(dphi), growth_bound(dphi)
     old = flint.ctx.prec
     flint.ctx.prec = int((dps + 8) * 3.33) + 30
     try:
@@ -410,7 +436,7 @@ def certified_kappas(activation: sp.Expr, kind: str, depth: int, w_std: Any = 1,
             q = sigma[0]
             covs: list[Any] = ["diag", sigma[1], sigma[2]]
             new = [w2 * gaussian_expectation(f, bf, q, c, tol, cut, max_terms) + b2 for c in covs]
-            if kind == "ntk":
+            if df is not None:
                 theta = [nw + w2 * th * gaussian_expectation(df, bdf, q, c, tol, cut, max_terms)
                          for nw, th, c in zip(new, theta, covs, strict=True)]
             sigma = new

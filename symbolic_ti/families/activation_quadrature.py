@@ -7,8 +7,15 @@ two-dimensional Gaussian integrals, computed with the tensor Gauss-Hermite rule 
 (nodes and weights at the working precision: Newton's method on ``H_N`` from numpy's float nodes; Golub & Welsch
 1969 for the rule). The whole recursion runs twice, with ``N`` and ``3N/2`` nodes; the larger difference of the
 two ``(kappa_o, kappa_d)`` is the **error estimate** (:attr:`QuadratureKernel.error`), which is an estimate, not
-a rigorous bound: smooth activations (tanh, softplus, GELU) converge fast, kinked ones slowly. A
-:class:`~symbolic_ti.errors.UntrustedNumericWarning` says when the estimate exceeds :data:`QUADRATURE_TOL`.
+a rigorous bound: smooth activations (tanh, softplus, GELU) converge fast and the estimate is then far above the
+error. Across a kink (:func:`has_kink`: ``Abs``, ``Max``, ``Min``, ``sign``, ``Heaviside``, ``Piecewise``, ...) the
+rule converges slowly and the estimate is *below* the true error (ReLU, ``|u|``, leaky ReLU, ``Min(u, 0)`` at
+depths 1-3: 2 to 4 times below, errors up to 2.6e-2; docs/families.md); for such an activation
+:attr:`QuadratureKernel.bounded` is False and :meth:`QuadratureKernel.kappas` issues an
+:class:`~symbolic_ti.errors.UntrustedNumericWarning` (the families route kinked activations to the exact or the
+certified path first, :mod:`symbolic_ti.families.activations`). Otherwise the warning is issued when the estimate
+exceeds :data:`QUADRATURE_TOL`. The derivative of ``phi`` is taken almost everywhere (``DiracDelta`` terms
+dropped, as neural-tangents does for ``sign`` and step functions).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import sympy as sp
 from ..errors import ParameterError, UntrustedNumericWarning
 
 __all__ = ["U", "QUADRATURE_DPS", "QUADRATURE_NODES", "QUADRATURE_TOL", "QuadratureKernel", "parse_activation",
-           "hermite_rule"]
+           "hermite_rule", "has_kink", "derivative_ae", "relu_combination"]
 
 #: The variable of an activation expression.
 U = sp.Symbol("u", real=True)
@@ -51,6 +58,53 @@ def parse_activation(text: str) -> sp.Expr:
         raise ParameterError(f"activation: {text!r} must be an expression in the one variable u (e.g. tanh(u)); "
                              f"its symbols are {sorted(str(s) for s in getattr(expr, 'free_symbols', ()))}")
     return expr
+
+
+_NON_ANALYTIC = (sp.Abs, sp.Max, sp.Min, sp.sign, sp.Heaviside, sp.Piecewise, sp.floor, sp.ceiling, sp.frac,
+                 sp.DiracDelta)
+
+
+def has_kink(expr: sp.Expr) -> bool:
+    """Whether the activation has a point where it is not analytic by construction (``Abs``, ``Max``, ``Min``,
+    ``sign``, ``Heaviside``, ``Piecewise``, ``floor``, ``ceiling``, ``frac``): Gauss-Hermite quadrature converges
+    slowly there and its two-rule error estimate is not an upper bound of the error."""
+    return any(isinstance(node, _NON_ANALYTIC) for node in sp.preorder_traversal(expr))
+
+
+def derivative_ae(expr: sp.Expr) -> sp.Expr:
+    """``d expr / du`` almost everywhere: sympy's derivative with its ``DiracDelta`` terms (jumps) set to 0."""
+    d = sp.diff(expr, U)
+    return d.replace(lambda e: isinstance(e, sp.DiracDelta), lambda e: sp.Integer(0)) if d.has(sp.DiracDelta) else d
+
+
+def relu_combination(activation: sp.Expr) -> tuple[sp.Expr, sp.Expr] | None:
+    """``(a, b)`` with ``activation = a u + b Max(u, 0)`` for every real ``u != 0``, or None.
+
+    Found from the two branches: the activation at a positive ``u`` must be ``p u`` and at a negative ``u``
+    ``m u`` with real numbers ``p``, ``m`` (sympy decides ``Max``, ``Min``, ``Abs``, ``sign``, ``Heaviside`` of a
+    signed symbol); then ``a = m``, ``b = p - m``. E.g. ``Abs(u)`` gives ``(-1, 2)``, ``Min(u, 0)`` ``(1, -1)``,
+    ``Max(u, u/10)`` ``(1/10, 9/10)``.
+
+    Parameters
+    ----------
+    activation : sympy expression in :data:`~symbolic_ti.families.activation_quadrature.U`
+
+    Returns
+    -------
+    (a, b) : pair of exact real sympy numbers, or None if the activation is not of that form
+    """
+    slopes = []
+    for assumption in ("positive", "negative"):
+        x = sp.Symbol("x", **{assumption: True})
+        try:
+            k = sp.simplify(activation.subs(U, x) / x)
+        except (TypeError, ValueError, AttributeError):  # pragma: no cover - sympy failing on an odd expression
+            return None
+        if k.free_symbols or not k.is_number or k.is_real is not True or k.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+            return None
+        slopes.append(k)
+    p, m = slopes
+    return m, p - m
 
 
 def hermite_rule(n: int, dps: int) -> tuple[list[Any], list[Any]]:
@@ -102,6 +156,9 @@ class QuadratureKernel:
     ----------
     error : float
         The error estimate of the kappas (difference of the two rules).
+    bounded : bool
+        False for an activation with a kink (:func:`has_kink`): then :attr:`error` is known to underestimate the
+        error and the computation (the first :meth:`kappas` call) warns.
     """
 
     def __init__(self, activation: sp.Expr, kind: str, depth: int, w_std: sp.Expr, b_std: sp.Expr,
@@ -111,10 +168,11 @@ class QuadratureKernel:
         self.nodes, self.dps = nodes, dps
         self._result: tuple[Any, Any] | None = None
         self.error = float("nan")
+        self.bounded = not has_kink(activation)
 
     def _run(self, n: int) -> tuple[Any, Any]:
         phi = sp.lambdify(U, self.activation, modules="mpmath")
-        dphi = sp.lambdify(U, sp.diff(self.activation, U), modules="mpmath")
+        dphi = sp.lambdify(U, derivative_ae(self.activation), modules="mpmath")
         xs, ws = hermite_rule(n, self.dps)
         with mpmath.workdps(self.dps + 10):
             root2, norm = mpmath.sqrt(2), 1 / mpmath.pi
@@ -149,13 +207,19 @@ class QuadratureKernel:
         Warns
         -----
         UntrustedNumericWarning
-            If the error estimate exceeds :data:`QUADRATURE_TOL`.
+            If the error estimate exceeds :data:`QUADRATURE_TOL`, and always for an activation with a kink
+            (:attr:`bounded` False).
         """
         if self._result is None:
             first = self._run(self.nodes)
             second = self._run(self.nodes * 3 // 2)
             self.error = float(max(abs(first[0] - second[0]), abs(first[1] - second[1])))
-            if self.error > QUADRATURE_TOL:
+            if not self.bounded:
+                warnings.warn(f"activation {self.activation}: it has a kink, across which Gauss-Hermite quadrature "
+                              f"converges slowly; its error estimate {self.error:.2g} is not a bound (for ReLU-type "
+                              f"kinks the true error is 2-4 times larger); the kernel is untrusted",
+                              UntrustedNumericWarning, stacklevel=3)
+            elif self.error > QUADRATURE_TOL:
                 warnings.warn(f"activation {self.activation}: Gauss-Hermite error estimate {self.error:.2g} exceeds "
                               f"{QUADRATURE_TOL:g} (kink or slow decay); the kernel is numeric to about that",
                               UntrustedNumericWarning, stacklevel=3)

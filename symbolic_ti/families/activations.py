@@ -26,10 +26,21 @@ Closed forms (``rho = c / q``):
 * ``step`` (``1(u > 0)``): ``V = 1/4 + asin(rho)/(2 pi)``, ``D = 0`` (Cho & Saul 2009, ``k_0``; the same
   convention).
 
+* ``a u + b relu(u)`` (:func:`~.activation_quadrature.relu_combination`: every activation that is linear on
+  ``u > 0`` and on ``u < 0``, so ReLU ``Max(u, 0)``, ``Abs(u) = 2 relu(u) - u``, leaky ``Max(u, s u)``, ``Min(u, 0) = u - relu(u)``):
+  ``V = (a^2 + a b) c + b^2 q k_1(rho) / 2``, ``D = a^2 + a b + b^2 k_0(rho) / 2`` with the arc-cosine kernels
+  ``k_1, k_0`` of Cho & Saul 2009 (eq. (6), ``n = 1, 0``; :func:`~symbolic_ti.families.relu_kappas.arccos_kernel`),
+  ``E[u relu(v)] = c / 2`` (the two halves ``v > 0``, ``v < 0`` of ``E[u v] = c`` are equal by the symmetry
+  ``(u, v) -> (-u, -v)``) and ``E[1(u > 0) 1(v > 0)] = k_0(rho) / 2``.
+
 Any other activation, a sympy expression in ``u`` (``tanh(u)``, ``log(1 + exp(u))``, GELU
-``u*(1 + erf(u/sqrt(2)))/2``, ...), goes through Gaussian quadrature in mpmath
-(:mod:`symbolic_ti.families.activation_quadrature`): numeric values, labelled as such; ``certified_kappas(dps)``
-gives them as certified balls (:mod:`symbolic_ti.families.activation_certified`).
+``u*(1 + erf(u/sqrt(2)))/2``, ...), is numeric, labelled as such. A smooth one goes through Gaussian quadrature in
+mpmath (:mod:`symbolic_ti.families.activation_quadrature`); one with a kink (:func:`~.activation_quadrature.has_kink`)
+that the certified path takes (kinks at ``u = 0``) through the certified balls of
+:mod:`symbolic_ti.families.activation_certified` at :data:`KINK_DPS` digits, because Gauss-Hermite's error estimate
+is not a bound across a kink; any other kinked one through Gauss-Hermite with an
+:class:`~symbolic_ti.errors.UntrustedNumericWarning` (:attr:`ActivationNNGP.kernel_method` says which).
+``certified_kappas(dps)`` gives the values as certified balls.
 """
 
 from __future__ import annotations
@@ -41,14 +52,18 @@ import mpmath
 import sympy as sp
 
 from ..errors import ParameterError
-from .activation_certified import CertifiedKappas, certified_kappas
-from .activation_quadrature import QuadratureKernel, parse_activation
+from .activation_certified import CertifiedKappas, acb_function, certified_kappas, growth_bound
+from .activation_quadrature import QuadratureKernel, derivative_ae, has_kink, parse_activation, relu_combination
 from .base import Parameter, Trial
 from .layered import LayeredFamily
 from .kernel_values import kernel_value, register_kernel_values
-from .relu_kappas import relu_conjunctivity
+from .relu_kappas import arccos_derivative, arccos_kernel, relu_conjunctivity
 
-__all__ = ["CLOSED_FORMS", "ActivationNNGP", "ActivationNTK", "activation_kappas"]
+__all__ = ["CLOSED_FORMS", "KINK_DPS", "ActivationNNGP", "ActivationNTK", "activation_kappas", "relu_combination",
+           "relu_combination_kappas"]
+
+#: Digits of the certified values used for kinked activations (within the quadrature tolerance ``1e-10``).
+KINK_DPS = 12
 
 _HALF = sp.Rational(1, 2)
 _W = Parameter("W_std", sp.Symbol("W_std", positive=True), sp.Integer(0), sp.oo, True, True,
@@ -112,11 +127,16 @@ def activation_kappas(activation: str, depth: int, w2: Any = 1, b2: Any = 0,
     if isinstance(depth, bool) or not isinstance(depth, (int, sp.Integer)) or int(depth) < 1:
         raise ParameterError(f"depth must be an integer >= 1 (hidden layers), got {depth!r}")
     v, d, _ = CLOSED_FORMS[activation]
+    return _recursion(v, d, int(depth), w2, b2, kind)
+
+
+def _recursion(v: Dual, d: Dual, depth: int, w2: Any, b2: Any, kind: str) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """The exact recursion of the module docstring with the duals ``v`` and ``d``."""
     w2, b2 = sp.sympify(w2), sp.sympify(b2)
     ts = (sp.Integer(1), _HALF, sp.Integer(0))
     sigma = [w2 * t + b2 for t in ts]
     theta = list(sigma)
-    for _ in range(int(depth)):
+    for _ in range(depth):
         q = sigma[0]
         new = [w2 * v(q, c) + b2 for c in sigma]
         theta = [n_ + w2 * th * d(q, c) for n_, th, c in zip(new, theta, sigma, strict=True)]
@@ -126,6 +146,53 @@ def activation_kappas(activation: str, depth: int, w2: Any = 1, b2: Any = 0,
     if depth == 1:
         ko, kd = sp.simplify(ko), sp.simplify(kd)
     return ko, kd, out[0]
+
+
+def relu_combination_kappas(a: Any, b: Any, depth: int, w2: Any = 1, b2: Any = 0,
+                            kind: str = "nngp") -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """``(kappa_o, kappa_d, diagonal)`` of the NNGP or NTK of the activation ``a u + b relu(u)``, exactly.
+
+    The arc-cosine duals of the module docstring (Cho & Saul 2009, eq. (6), ``n = 0, 1``) in the recursion of
+    :func:`activation_kappas`.
+
+    Parameters
+    ----------
+    a, b : exact real numbers, not both 0
+    depth : int >= 1
+    w2, b2 : exact numbers, ``W_std^2 > 0``, ``b_std^2 >= 0``
+    kind : {"nngp", "ntk"}
+
+    Returns
+    -------
+    (kappa_o, kappa_d, diagonal) : sympy expressions (in pi, sqrt, acos)
+
+    Raises
+    ------
+    ParameterError
+        For a zero activation, an unknown kind, or a depth that is not an integer >= 1.
+
+    Examples
+    --------
+    >>> relu_combination_kappas(0, 1, 1)[:2]
+    (sqrt(3)/(2*pi) + 1/3, 1/pi)
+    """
+    a, b = sp.sympify(a), sp.sympify(b)
+    if a == 0 and b == 0:
+        raise ParameterError("activation: a u + b relu(u) with a = b = 0 is zero; its kernel is undefined")
+    if kind not in ("nngp", "ntk"):
+        raise ParameterError(f"kind must be 'nngp' or 'ntk', got {kind!r}")
+    if isinstance(depth, bool) or not isinstance(depth, (int, sp.Integer)) or int(depth) < 1:
+        raise ParameterError(f"depth must be an integer >= 1 (hidden layers), got {depth!r}")
+    lin = a * a + a * b
+
+    def v(q: sp.Expr, c: sp.Expr) -> sp.Expr:
+        return lin * c + b * b * q * arccos_kernel(c / q) / 2
+
+    def d(q: sp.Expr, c: sp.Expr) -> sp.Expr:
+        return lin + b * b * arccos_derivative(c / q) / 2
+
+    ko, kd, diag = _recursion(v, d, int(depth), w2, b2, kind)
+    return (sp.expand(ko), sp.expand(kd), diag) if depth == 1 else (ko, kd, diag)
 
 
 def _explicit(name: str) -> Callable[[int, int, sp.Expr, sp.Expr, sp.Expr], sp.Expr]:
@@ -164,6 +231,31 @@ def _numeric_recursion(activation: str, kind: str, depth: int, w2: Any, b2: Any,
     return out[1] / out[0], out[2] / out[0]
 
 
+def _combination_numeric(a: Any, b: Any, kind: str, depth: int, w2: Any, b2: Any) -> tuple[Any, Any]:
+    """:func:`relu_combination_kappas` in mpmath at the current precision (the same duals)."""
+    lin, pi = a * a + a * b, mpmath.pi
+
+    def theta(q: Any, c: Any) -> Any:
+        return mpmath.acos(max(min(c / q, mpmath.mpf(1)), mpmath.mpf(-1)))
+
+    def v(q: Any, c: Any) -> Any:
+        t = theta(q, c)
+        return lin * c + b * b * q * (mpmath.sin(t) + (pi - t) * mpmath.cos(t)) / (2 * pi)
+
+    def d(q: Any, c: Any) -> Any:
+        return lin + b * b * (pi - theta(q, c)) / (2 * pi)
+
+    sigma = [w2 * t + b2 for t in (mpmath.mpf(1), mpmath.mpf(1) / 2, mpmath.mpf(0))]
+    theta_ = list(sigma)
+    for _ in range(depth):
+        q = sigma[0]
+        new = [w2 * v(q, c) + b2 for c in sigma]
+        theta_ = [nw + w2 * th * d(q, c) for nw, th, c in zip(new, theta_, sigma, strict=True)]
+        sigma = new
+    out = theta_ if kind == "ntk" else sigma
+    return out[1] / out[0], out[2] / out[0]
+
+
 class _ActivationFamily(LayeredFamily):
     """Shared code of :class:`ActivationNNGP` and :class:`ActivationNTK`."""
 
@@ -180,13 +272,43 @@ class _ActivationFamily(LayeredFamily):
         self._closed = text in CLOSED_FORMS
         self._activation = text if self._closed else parse_activation(text)
         self._quadrature: QuadratureKernel | None = None
+        self._combination: tuple[sp.Expr, sp.Expr] | None = None
+        self._certified: tuple[Any, Any] | None = None
+        self._values_at: dict[int, tuple[Any, ...]] = {}
+        self._route = "closed form"
         super().__init__(**values)
         if not self._closed:
             if self.free_symbols:
                 raise ParameterError(f"{self.name}: activation {text!r} is evaluated numerically; give W_std and "
                                      f"b_std values")
-            self._quadrature = QuadratureKernel(self._activation, self._kind, self.depth,
-                                                self._values["W_std"], self._values["b_std"])
+            self._combination = relu_combination(self._activation)
+            if self._combination is not None:
+                self._route = "arc-cosine"
+            elif has_kink(self._activation) and self._certifiable():
+                self._route = "certified"
+            else:
+                self._route = "quadrature"
+                self._quadrature = QuadratureKernel(self._activation, self._kind, self.depth,
+                                                    self._values["W_std"], self._values["b_std"])
+
+    def _certifiable(self) -> bool:
+        """Whether the certified path takes the activation (and, for the NTK, its derivative)."""
+        try:
+            for expr in (self._activation, derivative_ae(self._activation)) if self._kind == "ntk" else (
+                    self._activation,):
+                acb_function(expr)
+                growth_bound(expr)
+        except ParameterError:
+            return False
+        return True
+
+    @property
+    def kernel_method(self) -> str:
+        """How the kernel values are computed: ``"closed form"`` (erf, sign, step), ``"arc-cosine"`` (exact,
+        ``a u + b relu(u)``: :func:`~.activation_quadrature.relu_combination`), ``"certified"`` (a kink at 0: Arb balls at
+        :data:`KINK_DPS` digits), ``"quadrature"`` (Gauss-Hermite; for a kink elsewhere its estimate is no bound
+        and an :class:`~symbolic_ti.errors.UntrustedNumericWarning` says so)."""
+        return self._route
 
     @property
     def activation(self) -> str:
@@ -206,12 +328,17 @@ class _ActivationFamily(LayeredFamily):
         ParameterError
             For an activation evaluated by quadrature (use ``kernel_numeric``).
         """
-        if not self._closed:
+        if not self._closed and self._combination is None:
             raise ParameterError(f"{self.describe()}: the activation has no closed form; its kernel is numeric")
         cached = getattr(self, "_kappas", None)
         if cached is None:
             v = self.symbol_values()
-            ko, kd, _ = activation_kappas(self.activation, self.depth, v["W_std"] ** 2, v["b_std"] ** 2, self._kind)
+            if self._combination is not None:
+                ko, kd, _ = relu_combination_kappas(*self._combination, self.depth, v["W_std"] ** 2,
+                                                    v["b_std"] ** 2, self._kind)
+            else:
+                ko, kd, _ = activation_kappas(self.activation, self.depth, v["W_std"] ** 2, v["b_std"] ** 2,
+                                              self._kind)
             cached = (ko, kd)
             self._kappas = cached
         return cached
@@ -262,7 +389,24 @@ class _ActivationFamily(LayeredFamily):
     def kernel_numeric(self, a: Trial, b: Trial, p: Mapping[str, Any]) -> Any:
         shared = int(a[0] == b[0]) + int(a[1] == b[1])
         use_mp = any(isinstance(v, mpmath.mpf) for v in p.values())
-        if self._quadrature is not None:
+        if self._combination is not None:  # the arc-cosine recursion at the working precision (not the nested
+            key = mpmath.mp.dps if use_mp else 0  # sympy forms, whose evaluation is slow from depth 3 on)
+            values = self._values_at.get(key)
+            if values is None:
+                with mpmath.workdps((mpmath.mp.dps if use_mp else 15) + 10):
+                    a, b, w2, b2 = (mpmath.mpf(str(sp.N(x, mpmath.mp.dps + 5))) for x in
+                                    (*self._combination, self._values["W_std"] ** 2, self._values["b_std"] ** 2))
+                    values = _combination_numeric(a, b, self._kind, self.depth, w2, b2)
+                values = tuple(+x if use_mp else float(x) for x in values)
+                self._values_at[key] = values
+            ko, kd = values
+        elif self._route == "certified":
+            if self._certified is None:
+                balls = self.certified_kappas(KINK_DPS)
+                self._certified = (mpmath.mpf(balls.kappa_o.mid().str(30, radius=False)),
+                                   mpmath.mpf(balls.kappa_d.mid().str(30, radius=False)))
+            ko, kd = self._certified if use_mp else (float(x) for x in self._certified)
+        elif self._quadrature is not None:
             ko, kd = self._quadrature.kappas(mpmath.mp.dps if use_mp else None)
         else:
             ko, kd = _numeric_recursion(self.activation, self._kind, int(round(float(p["depth"]))),

@@ -135,7 +135,7 @@ class Embedding(_DataSimilarity):
         n = len(parsed)
         exact = [[v for v, _ in row] for row in parsed]
         use_float = _auto_numeric(numeric, any(f for row in parsed for _, f in row))
-        if not use_float:
+        if not use_float:  # the switch is said twice: as a warning, and in the data's origin (family line of results)
             roots = _independent_square_roots(exact)
             if roots > MAX_EXACT_SQUARE_ROOTS:
                 if numeric is None:
@@ -144,6 +144,7 @@ class Embedding(_DataSimilarity):
                                   "numeric solvers (float64, checked with mpmath). Pass numeric=False (--set "
                                   "numeric=false) to force the exact path.", UndecidedCheckWarning, stacklevel=4)
                     use_float = True
+                    origin = f"{origin}; exact data read as float64: {roots} independent square roots"
                 else:
                     warnings.warn(f"vectors: numeric=False keeps the exact path, whose cosines need {roots} "
                                   f"independent square roots (a number field of degree {2 ** roots}); expect it to "
