@@ -12,10 +12,11 @@ import os
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from .arguments import check_int
+from .arguments import ARGUMENTS, check_int
+from .digits import message_repr
 from .errors import TaskError
 
 __all__ = ["ExceptionPair", "Task", "CATEGORIES", "parse_exception"]
@@ -114,6 +115,29 @@ def parse_exception(value: str | Sequence[int] | ExceptionPair) -> ExceptionPair
     return ExceptionPair(check_int(w, "exception winner W"), check_int(l, "exception loser L"))
 
 
+def _exception_list(value: object) -> Iterable[object]:
+    """The entries of the ``exceptions`` argument (``None``: none), checked to be a list and not one exception.
+
+    Raises
+    ------
+    TaskError
+        For a single exception (``"6>4"``, ``(6, 4)``, an :class:`ExceptionPair`: the message shows the list it
+        should be) or a value that is not a list (``64``), quoting what ``exceptions`` allows.
+    """
+    if value is None:
+        return ()
+    single = isinstance(value, (str, ExceptionPair)) or (
+        isinstance(value, Sequence) and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+    if single:
+        hint = [value] if not isinstance(value, ExceptionPair) else [str(value)]
+        raise TaskError(f"exceptions must be a list such as {hint!r}, got the single exception {value!r}")
+    if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
+        raise TaskError(f"exceptions must be {ARGUMENTS['exceptions'].allowed}, got {type(value).__name__} "
+                        f"{message_repr(value, 80)}")
+    return value
+
+
 #: An exception as the API takes it: text ``"W>L"``, a pair ``(W, L)`` or an :class:`ExceptionPair`.
 ExceptionLike: TypeAlias = str | tuple[int, int] | ExceptionPair
 
@@ -156,10 +180,8 @@ class Task:
         if n > MAX_ITEMS:
             raise TaskError(f"n (number of items) = {n} is too large; symbolic_ti handles up to {MAX_ITEMS} items "
                             f"(n (n - 1) ordered trials)")
-        if isinstance(self.exceptions, (str, ExceptionPair)):
-            raise TaskError(f"exceptions must be a list such as ['6>4'], got the single value {self.exceptions!r}")
         excs: list[ExceptionPair] = []
-        for raw in self.exceptions or ():
+        for raw in _exception_list(self.exceptions):
             e = parse_exception(raw)
             w, l = e.winner, e.loser
             for item, role in ((w, "winner W"), (l, "loser L")):
