@@ -18,7 +18,6 @@ import random
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, TypeAlias
 
 import mpmath
@@ -29,7 +28,7 @@ from ..arguments import check_int, exact_number, parameter_name
 from ..display import Rendered
 from ..errors import ParameterError, UntrustedNumericWarning
 from ..families.base import Trial
-from ..results import Result
+from ..results import FrozenMapping, Result
 from .predictions import MIN_DPS, numeric_predictions
 
 __all__ = ["verify", "VerifyReport", "REL_ERROR_FLOOR", "DEFAULT_RIDGE_INTERVAL"]
@@ -353,7 +352,7 @@ def verify(
     label = f"{result.task.label()}, {family.describe()}, " + (
         "ridgeless" if ridge_expr is None else f"lambda={ridge_expr}"
     )
-    frozen_points = tuple(MappingProxyType(dict(p)) for p in points)
+    frozen_points = tuple(FrozenMapping(p) for p in points)
     return VerifyReport(
         label=label,
         dps=dps,
