@@ -32,6 +32,7 @@ import sympy as sp
 
 from ..display import Rendered, render
 from ..arguments import ARGUMENTS, check_mapping
+from ..digits import message_text
 from ..errors import SolveError, TaskError
 from ..families.base import Family, Trial
 from ..task import CATEGORIES, ExceptionPair, Task
@@ -368,11 +369,11 @@ class Result(Rendered):
         elif self.ridge == lam:
             ridge = "lambda symbolic"
         else:
-            ridge = f"lambda = {self.ridge}"
+            ridge = f"lambda = {message_text(self.ridge)}"
         return f"{self.task.label()}; {self.family.describe()}; {ridge}"
 
     def __repr__(self) -> str:
-        r = "ridgeless" if self.ridgeless else f"lambda={self.ridge}"
+        r = "ridgeless" if self.ridgeless else f"lambda={message_text(self.ridge)}"
         return f"Result({self.task.label()}, {self.family.describe()}, {r}, method={self.method})"
 
     def __str__(self) -> str:
