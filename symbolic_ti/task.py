@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
 from .arguments import ARGUMENTS, check_int
-from .digits import message_repr
+from .digits import message_repr, message_text
 from .errors import TaskError
 
 __all__ = ["ExceptionPair", "Task", "CATEGORIES", "parse_exception"]
@@ -178,7 +178,7 @@ class Task:
         except Exception as err:  # re-raise as a task error with the same message
             raise TaskError(str(err)) from None
         if n > MAX_ITEMS:
-            raise TaskError(f"n (number of items) = {n} is too large; symbolic_ti handles up to {MAX_ITEMS} items "
+            raise TaskError(f"n (number of items) = {message_text(n)} is too large; symbolic_ti handles up to {MAX_ITEMS} items "
                             f"(n (n - 1) ordered trials)")
         excs: list[ExceptionPair] = []
         for raw in _exception_list(self.exceptions):
@@ -263,10 +263,11 @@ class Task:
             i, j = trial
             i, j = check_int(i, f"{name} first item"), check_int(j, f"{name} second item")
         except (TypeError, ValueError) as err:
-            raise TaskError(f"{name} must be a pair of items (i, j) in 1..{self.n}, got {trial!r}: {err}") from None
+            raise TaskError(f"{name} must be a pair of items (i, j) in 1..{self.n}, got {message_repr(trial)}: {err}") from None
         for item in (i, j):
             if not 1 <= item <= self.n:
-                raise TaskError(f"{name} ({i}, {j}): item {item} is out of range; items are 1..{self.n}")
+                raise TaskError(f"{name} ({message_text(i)}, {message_text(j)}): item {message_text(item)} is out of "
+                                f"range; items are 1..{self.n}")
         if i == j:
             raise TaskError(f"{name} ({i}, {j}): a trial compares two different items")
         return (i, j)

@@ -57,7 +57,7 @@ IntervalLike: TypeAlias = Sequence[ExactLike] | None
 
 __all__ = ["ExactLike", "RidgeLike", "TrialsLike", "IntervalLike", "TaskLike", "Argument", "ARGUMENTS", "RIDGE_NAMES", "RIDGELESS_WORDS", "SYMBOLIC_RIDGE_WORDS", "INFINITY_WORDS",
            "SOLVE_METHODS", "RIDGELESS_METHODS", "exact_number", "check_int", "check_choice", "parse_ridge",
-           "parameter_name", "parse_endpoint", "parse_interval", "resolve_trials", "short_numbers", "check_mapping",
+           "parameter_name", "parse_endpoint", "parse_interval", "resolve_trials", "check_trials", "short_numbers", "check_mapping",
            "EXACT_FUNCTIONS", "EXACT_CONSTANTS", "message_text"]
 
 #: Names of the ridge where a parameter name is expected (``--set``, ``subs``, grid axes, scans).
@@ -101,6 +101,7 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
     Argument("parameters", "a mapping from parameter names to exact values, e.g. {'alpha': '1/10'}, or None"),
     Argument("values", "a mapping from parameter names (or their Symbols) to exact numbers, e.g. {'alpha': '1/10'}"),
     Argument("family", "a family name such as 'exchangeable' (symbolic-ti families lists them) or a Family"),
+    Argument("name", "a family name such as 'exchangeable' (symbolic-ti families lists them)"),
     Argument("parameter", "the name of a family parameter such as 'alpha', or 'lambda' / 'ridge' for the ridge"),
     Argument("point", "a mapping from parameter names to numbers, e.g. {'alpha': 0.3, 'lambda': 0.1}, or None"),
     Argument("precision", "'float64' or an int number of decimal digits >= 5 (mpmath)"),
@@ -145,14 +146,15 @@ def check_mapping(value: Any, name: str, *, symbols: bool = False) -> dict[str, 
 
 
 # ------------------------------------------------------------------------------------------ numbers
-def check_int(value: Any, name: str, minimum: int | None = None) -> int:
+def check_int(value: Any, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as an int (Python or numpy integers, a 0-d integer array such as ``np.array(9)``, sympy
     Integers).
 
     Raises
     ------
     ParameterError
-        If ``value`` is not an integer (bool excluded) or is below ``minimum``; the message names ``name``.
+        If ``value`` is not an integer (bool excluded) or is below ``minimum`` or above ``maximum``; the message
+        names ``name``.
     """
     if getattr(value, "ndim", None) == 0 and getattr(value, "shape", None) == () and hasattr(value, "item"):
         value = value.item()  # a 0-d numpy array: its one element (int for an integer dtype)
@@ -161,6 +163,8 @@ def check_int(value: Any, name: str, minimum: int | None = None) -> int:
     v = int(value)
     if minimum is not None and v < minimum:
         raise ParameterError(f"{name} must be an integer >= {minimum}, got {message_text(v)}")
+    if maximum is not None and v > maximum:
+        raise ParameterError(f"{name} must be an integer <= {maximum}, got {message_text(v)}")
     return v
 
 
@@ -276,6 +280,37 @@ def parse_interval(interval: Any, name: str, lower: sp.Expr, upper: sp.Expr) -> 
 
 
 # ------------------------------------------------------------------------------------------- trials
+def _trial_entries(trials: Any) -> Iterable[Any]:
+    """The entries of a ``trials`` argument: a single trial ``(i, j)`` as a list of one.
+
+    Raises
+    ------
+    TaskError
+        If ``trials`` is not a list (an int, a str, a mapping), quoting what ``trials`` allows.
+    """
+    if (isinstance(trials, Sequence) and not isinstance(trials, str) and len(trials) == 2
+            and all(isinstance(v, Integral) and not isinstance(v, bool) for v in trials)):
+        return [tuple(trials)]  # a single trial (i, j)
+    if isinstance(trials, (str, bytes, Mapping)) or not isinstance(trials, Iterable):
+        raise TaskError(f"trials must be {ARGUMENTS['trials'].allowed}, got {message_repr(trials, 80)}")
+    return trials
+
+
+def check_trials(task: TaskLike, trials: Any) -> tuple[tuple[int, int], ...]:
+    """The given ``trials`` of ``task``, each validated (:meth:`symbolic_ti.Task.check_trial`), repeats dropped,
+    in the order given; ``None`` gives every trial. Unlike :func:`resolve_trials`, trials without ground truth
+    and training trials are kept (numeric values exist for every trial).
+
+    Raises
+    ------
+    TaskError
+        For a value that is not a trial or a list of trials, or an entry that is not a trial of the task.
+    """
+    if trials is None:
+        return tuple(task.trials)
+    return tuple(dict.fromkeys(task.check_trial(t, "trials entry") for t in _trial_entries(trials)))
+
+
 def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, int]] | None = None,
                    test_only: bool = False) -> list[tuple[int, int]]:
     """The trials to analyse, validated, without repeats, in the order given.
@@ -307,11 +342,7 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
             return list(default)
         cats = getattr(task, "categories", None)  # Task's cached map: no validation of the task's own trials
         return [t for t in pool if (cats[t] != "no_ground_truth" if cats else task.ground_truth(t) is not None)]
-    if (isinstance(trials, Sequence) and not isinstance(trials, str) and len(trials) == 2
-            and all(isinstance(v, Integral) and not isinstance(v, bool) for v in trials)):
-        trials = [tuple(trials)]  # a single trial (i, j)
-    if isinstance(trials, str) or not isinstance(trials, Iterable):
-        raise TaskError(f"trials must be a list of trials (i, j), got {message_repr(trials)}")
+    trials = _trial_entries(trials)
     out: list[tuple[int, int]] = []
     seen: set[tuple[int, int]] = set()
     for raw in trials:

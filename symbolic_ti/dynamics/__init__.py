@@ -14,6 +14,7 @@ from typing import Any
 import sympy as sp
 
 from ..arguments import ExactLike, RidgeLike, parse_ridge
+from ..digits import message_repr
 from ..errors import ParameterError
 from ..families import Family, make_family
 from ..solvers.dispatch import solve
@@ -34,7 +35,7 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
     """The gradient-flow :class:`Dynamics` of a task and family (see :func:`dynamics`)."""
     lam = parse_ridge(ridge)
     if isinstance(dps, bool) or not isinstance(dps, int) or not 10 <= dps <= 1000:
-        raise ParameterError(f"dps must be an integer number of digits from 10 to 1000, got {dps!r}")
+        raise ParameterError(f"dps must be an integer number of digits from 10 to 1000, got {message_repr(dps)}")
     family.check_task(task)
     symbolic = bool(family.free_symbols) or (lam is not None and bool(sp.sympify(lam).free_symbols))
     course: TimeCourse | None = None
