@@ -67,7 +67,7 @@ def derive(
     >>> r.f(1, 4)
     5/7
     """
-    task = Task(n, exceptions)  # type: ignore[arg-type]  (Task reads any iterable and says what it expected)
+    task = Task(n, exceptions)  # Task reads any iterable and says what it expected
     return solve(task, make_family(family, parameters), ridge, method=method, ridgeless_method=ridgeless_method)
 
 
@@ -151,7 +151,7 @@ def critical(
     # fail on bad input before the (longer) exact solve; critical_values checks again on the result
     _, _, lower, upper = check_parameter(fam, parse_ridge(ridge), name)
     parse_interval(interval, name, lower, upper)
-    task = Task(n, exceptions)  # type: ignore[arg-type]
+    task = Task(n, exceptions)
     resolve_trials(task, trials)
     result = derive(n, task.exceptions, family=fam, ridge=ridge)
     return critical_values(result, name, interval=interval, trials=trials)

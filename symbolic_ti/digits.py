@@ -108,7 +108,7 @@ def int_text(x: int) -> str:
 def _message_printer() -> Any:
     from sympy.printing.str import StrPrinter
 
-    class MessagePrinter(StrPrinter):  # type: ignore[misc]
+    class MessagePrinter(StrPrinter):
         """sympy's text, with integers that cannot be printed in full written short (:func:`int_text`)."""
 
         def _print_Integer(self, expr: Any) -> str:

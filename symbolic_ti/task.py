@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .arguments import ARGUMENTS, check_int
 from .digits import message_repr, message_text
@@ -115,7 +115,7 @@ def parse_exception(value: str | Sequence[int] | ExceptionPair) -> ExceptionPair
     return ExceptionPair(check_int(w, "exception winner W"), check_int(l, "exception loser L"))
 
 
-def _exception_list(value: object) -> Iterable[object]:
+def _exception_list(value: object) -> Iterable[Any]:
     """The entries of the ``exceptions`` argument (``None``: none), checked to be a list and not one exception.
 
     Raises

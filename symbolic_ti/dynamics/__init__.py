@@ -121,5 +121,5 @@ def dynamics(
     """
     if method not in ("auto", "laplacian", "gram", "halved", "full"):
         raise ParameterError(f"method must be one of auto, laplacian, gram, halved, full, got {method!r}")
-    task = Task(n, exceptions)  # type: ignore[arg-type]  (Task says what it expected)
+    task = Task(n, exceptions)  # Task reads any iterable and says what it expected
     return gradient_flow(task, make_family(family, parameters), ridge, method=method, dps=dps)

@@ -353,7 +353,7 @@ def verify(
     label = f"{result.task.label()}, {family.describe()}, " + (
         "ridgeless" if ridge_expr is None else f"lambda={ridge_expr}"
     )
-    frozen_points = tuple(FrozenMapping(p) for p in points)
+    frozen_points: tuple[FrozenMapping[str, sp.Expr], ...] = tuple(FrozenMapping(p) for p in points)
     return VerifyReport(
         label=label,
         dps=dps,
