@@ -25,7 +25,9 @@ import pytest
 import sympy as sp
 
 import symbolic_ti as st
+from symbolic_ti.analysis.general import evaluate_no_exception, fixed_position_ranks
 from symbolic_ti.api import make_family
+from symbolic_ti.export.reading import read_report
 from symbolic_ti.arguments import ARGUMENTS
 from symbolic_ti.results import Result
 
@@ -62,6 +64,10 @@ INVALID: dict[str, list[object]] = {
     "task": [4, None, "x", st.Exchangeable()],
     "result": [4, None, "x"],
     "category": [5, "nosuch", "", None],
+    "alpha": [NAN, INF, -1, 2, HUGE, "x", [], None],
+    "kappa_d": [NAN, INF, -1, 1, HUGE, "x", []],
+    "form": [5, "nosuch", "", None],
+    "source": [5, None, "no-such-file.json", "{", "{}", '{"meta": 5}', {"meta": {}}, [], b"x"],
 }
 
 #: Words one of which the message must contain for each argument (its name, or how messages call it).
@@ -70,7 +76,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "values": ("values", "subs", "alpha", "lambda"), "point": ("point", "alpha", "parameter"),
     "i": ("trial", "item"), "j": ("trial", "item"), "ridge": ("ridge",), "interval": ("interval",),
     "family": ("family",), "name": ("family",), "parameter": ("parameter",), "precision": ("precision",),
-    "trials": ("trial", "trials"),
+    "trials": ("trial", "trials"), "source": ("report", "reports", "read_report", "source", "JSON", "file"), "form": ("form",),
 }
 
 
@@ -105,6 +111,10 @@ ENTRY_POINTS = {
     "learning_dynamics": (st.learning_dynamics, lambda: {"n": 4, "exceptions": (), "family": "exchangeable",
                                                          "parameters": {"alpha": 0}, "ridge": "ridgeless",
                                                          "method": "auto", "dps": 30}),
+    "evaluate_no_exception": (evaluate_no_exception, lambda: {"n": 5, "i": 1, "j": 3, "alpha": "1/2", "ridge": 1,
+                                                               "kappa_d": 0, "form": "chebyshev", "precision": 30}),
+    "fixed_position_ranks": (fixed_position_ranks, lambda: {"n": 7, "exceptions": ["5>3"]}),
+    "read_report": (read_report, lambda: {"source": _numeric().to_dict()}),
     "Result.subs": (lambda values: _numeric().subs(values), lambda: {"values": {"alpha": "1/3"}}),
     "Result.f": (lambda i, j: _numeric().f(i, j), lambda: {"i": 1, "j": 2}),
     "Result.margin": (lambda i, j: _numeric().margin(i, j), lambda: {"i": 1, "j": 2}),

@@ -56,7 +56,7 @@ TrialsLike: TypeAlias = tuple[int, int] | Iterable[Sequence[int]] | None
 IntervalLike: TypeAlias = Sequence[ExactLike] | None
 
 __all__ = ["ExactLike", "RidgeLike", "TrialsLike", "IntervalLike", "TaskLike", "Argument", "ARGUMENTS", "RIDGE_NAMES", "RIDGELESS_WORDS", "SYMBOLIC_RIDGE_WORDS", "INFINITY_WORDS",
-           "SOLVE_METHODS", "RIDGELESS_METHODS", "exact_number", "check_int", "check_choice", "parse_ridge",
+           "SOLVE_METHODS", "RIDGELESS_METHODS", "MAX_DIGITS", "exact_number", "check_int", "check_choice", "parse_ridge",
            "parameter_name", "parse_endpoint", "parse_interval", "resolve_trials", "check_trials", "short_numbers", "check_mapping",
            "EXACT_FUNCTIONS", "EXACT_CONSTANTS", "message_text"]
 
@@ -68,6 +68,9 @@ RIDGELESS_WORDS = ("ridgeless", "0+")
 SYMBOLIC_RIDGE_WORDS = ("lambda", "symbolic")
 #: Spellings of +infinity for an interval's upper end (a leading ``-`` gives -infinity).
 INFINITY_WORDS = ("oo", "+oo", "inf", "+inf", "infinity", "+infinity")
+#: Most decimal digits an mpmath computation may be asked for (``precision``, ``dps``): a million-digit request is
+#: refused rather than run without bound.
+MAX_DIGITS = 100_000
 #: Methods of the exact solver (:func:`symbolic_ti.solve`).
 SOLVE_METHODS = ("auto", "laplacian", "halved", "full")
 #: Methods of the ridgeless limit on the dense paths.
@@ -112,6 +115,10 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
     Argument("tol", "None or a positive number"),
     Argument("task", "a symbolic_ti.Task"),
     Argument("result", "a symbolic_ti.Result"),
+    Argument("alpha", "the conjunctivity factor, an exact number in [0, 1]"),
+    Argument("kappa_d", "the kernel of two trials sharing no item, an exact number in [0, 1)"),
+    Argument("form", "the form of the general-n closed forms: 'chebyshev' or 'hyperbolic'"),
+    Argument("source", "a path to a JSON report written by symbolic_ti, or its text or dict"),
     Argument("category", "one of the trial categories of symbolic_ti.CATEGORIES"),
     Argument("i", "an item of the task, an integer in 1..n"),
     Argument("j", "an item of the task, an integer in 1..n"),

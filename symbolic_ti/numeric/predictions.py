@@ -22,7 +22,7 @@ import mpmath
 import sympy as sp
 
 from .. import symbols as S
-from ..arguments import RIDGE_NAMES, RIDGELESS_WORDS, SYMBOLIC_RIDGE_WORDS, check_trials, exact_number
+from ..arguments import MAX_DIGITS, RIDGE_NAMES, RIDGELESS_WORDS, SYMBOLIC_RIDGE_WORDS, check_trials, exact_number
 from ..digits import message_text
 from ..errors import IllConditionedWarning, ParameterError, SolveError, UntrustedNumericWarning
 from ..families.base import Family, Trial
@@ -42,9 +42,8 @@ COND_WARN = COND_LIMIT
 FLOAT64_RCOND = 1e-10
 #: Smallest number of decimal digits accepted for the mpmath path.
 MIN_DPS = 5
-#: Largest number of decimal digits accepted for the mpmath path (``precision``, ``verify(dps=...)``): a
-#: million-digit request is refused rather than run without bound.
-MAX_DPS = 100_000
+#: Largest number of decimal digits accepted for the mpmath path (``precision``, ``verify(dps=...)``).
+MAX_DPS = MAX_DIGITS
 #: float64 values that float64 cannot deliver within :data:`FLOAT64_TOL` come from mpmath asked for this many
 #: digits (tolerance ``1e-15``), then rounded to float64.
 FALLBACK_DPS = 17
