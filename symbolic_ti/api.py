@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from .arguments import ARGUMENTS, ExactLike, IntervalLike, RidgeLike, TrialsLike, check_mapping
 from .budgets import DEFAULT, BudgetLike
-from .arguments import ExactLike, IntervalLike, RidgeLike, TrialsLike
 from .errors import ParameterError
-from .families import Family, get_family
+from .families import Family, make_family
 from .results import Result
 from .solvers.dispatch import solve
 from .task import ExceptionLike, Task
@@ -17,24 +17,7 @@ from .task import ExceptionLike, Task
 if TYPE_CHECKING:  # pragma: no cover
     from .analysis.crossings import CriticalReport
 
-__all__ = ["derive", "make_family", "critical"]
-
-
-def make_family(family: str | Family = "exchangeable", parameters: Mapping[str, ExactLike] | None = None) -> Family:
-    """Return ``family`` if it is a Family (then ``parameters`` must be empty), else build it by name.
-
-    Raises
-    ------
-    FamilyError, ParameterError
-        For an unknown family, an unknown parameter or a value outside its domain.
-    """
-    if isinstance(family, Family):
-        if parameters:
-            return family.with_values(**dict(parameters))
-        return family
-    if not isinstance(family, str):
-        raise ParameterError(f"family must be a family name such as 'exchangeable' or a Family, got {family!r}")
-    return get_family(family, **dict(parameters or {}))
+__all__ = ["derive", "make_family", "critical"]  # make_family: from symbolic_ti.families
 
 
 def derive(
@@ -92,7 +75,7 @@ def derive(
     >>> r.f(1, 4)
     5/7
     """
-    task = Task(n, exceptions if isinstance(exceptions, str) else tuple(exceptions))
+    task = Task(n, exceptions)  # Task reads any iterable and says what it expected
     return solve(task, make_family(family, parameters), ridge, method=method, ridgeless_method=ridgeless_method,
                  budget=budget)
 
@@ -169,8 +152,8 @@ def critical(
     from .arguments import parse_interval, parse_ridge, resolve_trials
 
     if not isinstance(parameter, str):
-        raise ParameterError(f"parameter must be a name such as 'alpha' or 'lambda', got {parameter!r}")
-    params = dict(parameters or {})
+        raise ParameterError(f"parameter must be {ARGUMENTS['parameter'].allowed}, got {parameter!r}")
+    params = check_mapping(parameters, "parameters")
     name = parameter.strip()
     fam = make_family(family, params)
     given = set(params) | (set(fam.values) if isinstance(family, Family) else set())
@@ -180,7 +163,7 @@ def critical(
     # fail on bad input before the (longer) exact solve; critical_values checks again on the result
     _, _, lower, upper = check_parameter(fam, parse_ridge(ridge), name)
     parse_interval(interval, name, lower, upper)
-    task = Task(n, exceptions if isinstance(exceptions, str) else tuple(exceptions))
+    task = Task(n, exceptions)
     resolve_trials(task, trials)
     result = derive(n, task.exceptions, family=fam, ridge=ridge, budget=budget)
     return critical_values(result, name, interval=interval, trials=trials)

@@ -22,6 +22,7 @@ import threading
 from typing import Any, TypeVar
 from collections.abc import Callable, Iterator
 
+from .digits import unlimited_digits
 from .errors import ExportError
 
 __all__ = ["FORMATS", "renderer", "renderers_from", "render", "has_renderer", "dumps", "iterencode", "Compact",
@@ -113,6 +114,8 @@ def has_renderer(fmt: str, obj: Any) -> bool:
 def render(fmt: str, obj: Any, **options: Any) -> Any:
     """Render ``obj`` in format ``fmt`` with the registered renderer (keyword options are passed on).
 
+    Integers of any size print in full (:func:`symbolic_ti.digits.unlimited_digits` while the renderer runs).
+
     Raises
     ------
     ExportError
@@ -121,7 +124,8 @@ def render(fmt: str, obj: Any, **options: Any) -> Any:
     func = _lookup(fmt, obj)
     if func is None:
         raise ExportError(f"no {fmt} renderer is registered for {type(obj).__name__}")
-    return func(obj, **options)
+    with unlimited_digits():  # exact output prints integers of any size in full (symbolic_ti.digits)
+        return func(obj, **options)
 
 
 class Compact(list[Any]):
@@ -247,9 +251,10 @@ def dumps(obj: Any, indent: int | None = 2) -> str:
         If ``obj`` holds a value JSON cannot store (the message says which type).
     """
     try:
-        if indent is None:
-            return _compact(obj)
-        return "".join(iterencode(obj, indent))
+        with unlimited_digits():
+            if indent is None:
+                return _compact(obj)
+            return "".join(iterencode(obj, indent))
     except (TypeError, ValueError) as err:
         raise ExportError(f"cannot write JSON: {err}") from None
 

@@ -1,11 +1,13 @@
 """Exceptions of symbolic_ti: one base class, narrow subclasses.
 
 Every error that a user can cause by bad input derives from :class:`SymbolicTIError`, which is also a
-``ValueError``. The CLI maps these to exit code 2 and prints a single line; anything else is an internal
-failure (exit code 1).
+``ValueError``. The CLI maps these to exit code 2 and prints a single line, except :class:`OutputIOError` (an
+output the operating system could not write: exit code 74); anything else is an internal failure (exit code 1).
 """
 
 from __future__ import annotations
+
+import errno
 
 __all__ = ["DataWarning",
     "SymbolicTIError",
@@ -14,6 +16,7 @@ __all__ = ["DataWarning",
     "FamilyError",
     "SolveError",
     "ExportError",
+    "OutputIOError",
     "DataError",
     "BudgetError",
     "IllConditionedWarning",
@@ -52,6 +55,15 @@ class BudgetError(SymbolicTIError):
     The message gives the estimate, the budget and how to run anyway (:mod:`symbolic_ti.budgets`,
     docs/performance.md#budgets).
     """
+
+
+class OutputIOError(ExportError):
+    """The operating system failed to write an output (disk full, quota exceeded, file too large, I/O error):
+    an error of the environment, not of the input. The CLI exits with 74 (``EX_IOERR`` of sysexits)."""
+
+
+#: The ``errno`` values of a write that fails because of the environment, not the path (:class:`OutputIOError`).
+IO_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO") if hasattr(errno, name))
 
 
 class DataError(SymbolicTIError):

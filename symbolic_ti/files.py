@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import tempfile
 from pathlib import Path
 
-from .errors import ExportError
+from .errors import IO_ERRNOS, ExportError, OutputIOError
 
 __all__ = ["check_writable", "write_atomic"]
 
@@ -48,6 +48,13 @@ def check_writable(path: str | os.PathLike[str]) -> Path:
     if p.exists() and not os.access(p, os.W_OK):
         raise ExportError(f"cannot write {str(p)!r}: the file is read-only")
     return p
+
+
+def _write_error(p: Path, err: OSError) -> ExportError:
+    """The error of a failed write of ``p``: :class:`OutputIOError` for a failure of the environment (disk full,
+    I/O error: :data:`symbolic_ti.errors.IO_ERRNOS`), else :class:`ExportError` (the path's fault)."""
+    cls = OutputIOError if err.errno in IO_ERRNOS else ExportError
+    return cls(f"cannot write {str(p)!r}: {err.strerror or err}")
 
 
 def _missing_directory(directory: Path) -> str:
@@ -91,8 +98,9 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes | Iterable[str 
     Raises
     ------
     ExportError
-        If the directory does not exist or is not writable, ``path`` is a directory, or writing fails (disk
-        full, permission); the message names the path. On any exception, including KeyboardInterrupt, the
+        If the directory does not exist or is not writable, ``path`` is a directory, or writing fails (permission);
+        the message names the path. :class:`~symbolic_ti.errors.OutputIOError` (a subclass) where the operating
+        system fails the write (disk full, I/O error). On any exception, including KeyboardInterrupt, the
         temporary file is removed and an existing ``path`` keeps its content.
     """
     chunks: Iterable[str | bytes] = [text] if isinstance(text, (str, bytes)) else text
@@ -105,7 +113,7 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes | Iterable[str 
                 for c in chunks:
                     fh.write(c if isinstance(c, bytes) else c.encode(encoding))
         except OSError as err:
-            raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
+            raise _write_error(p, err) from None
         return
     p = check_writable(p)
     mode = _new_file_mode(p)
@@ -127,5 +135,5 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes | Iterable[str 
         except FileNotFoundError:
             pass
         if isinstance(err, OSError):
-            raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
+            raise _write_error(p, err) from None
         raise

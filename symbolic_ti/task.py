@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, TypeAlias
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from .arguments import check_int
+from .arguments import ARGUMENTS, check_int
+from .digits import message_repr, message_text
 from .errors import TaskError
 
 __all__ = ["ExceptionPair", "Task", "CATEGORIES", "parse_exception"]
@@ -89,6 +90,29 @@ def parse_exception(value: str | Sequence[int] | ExceptionPair) -> ExceptionPair
     return ExceptionPair(check_int(w, "exception winner W"), check_int(l, "exception loser L"))
 
 
+def _exception_list(value: object) -> Iterable[Any]:
+    """The entries of the ``exceptions`` argument (``None``: none), checked to be a list and not one exception.
+
+    Raises
+    ------
+    TaskError
+        For a single exception (``"6>4"``, ``(6, 4)``, an :class:`ExceptionPair`: the message shows the list it
+        should be) or a value that is not a list (``64``), quoting what ``exceptions`` allows.
+    """
+    if value is None:
+        return ()
+    single = isinstance(value, (str, ExceptionPair)) or (
+        isinstance(value, Sequence) and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+    if single:
+        hint = [value] if not isinstance(value, ExceptionPair) else [str(value)]
+        raise TaskError(f"exceptions must be a list such as {hint!r}, got the single exception {value!r}")
+    if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
+        raise TaskError(f"exceptions must be {ARGUMENTS['exceptions'].allowed}, got {type(value).__name__} "
+                        f"{message_repr(value, 80)}")
+    return value
+
+
 #: An exception as the API takes it: text ``"W>L"``, a pair ``(W, L)`` or an :class:`ExceptionPair`.
 ExceptionLike: TypeAlias = str | tuple[int, int] | ExceptionPair
 
@@ -129,12 +153,10 @@ class Task:
         except Exception as err:  # re-raise as a task error with the same message
             raise TaskError(str(err)) from None
         if n > MAX_ITEMS:
-            raise TaskError(f"n (number of items) = {n} is too large; symbolic_ti handles up to {MAX_ITEMS} items "
-                            f"(the task's n (n - 1) ordered trials grow as n^2)")
-        if isinstance(self.exceptions, (str, ExceptionPair)):
-            raise TaskError(f"exceptions must be a list such as ['6>4'], got the single value {self.exceptions!r}")
+            raise TaskError(f"n (number of items) = {message_text(n)} is too large; symbolic_ti handles up to "
+                            f"{MAX_ITEMS} items (the task's n (n - 1) ordered trials grow as n^2)")
         excs: list[ExceptionPair] = []
-        for raw in self.exceptions or ():
+        for raw in _exception_list(self.exceptions):
             e = parse_exception(raw)
             w, l = e.winner, e.loser
             for item, role in ((w, "winner W"), (l, "loser L")):
@@ -216,10 +238,11 @@ class Task:
             i, j = trial
             i, j = check_int(i, f"{name} first item"), check_int(j, f"{name} second item")
         except (TypeError, ValueError) as err:
-            raise TaskError(f"{name} must be a pair of items (i, j) in 1..{self.n}, got {trial!r}: {err}") from None
+            raise TaskError(f"{name} must be a pair of items (i, j) in 1..{self.n}, got {message_repr(trial)}: {err}") from None
         for item in (i, j):
             if not 1 <= item <= self.n:
-                raise TaskError(f"{name} ({i}, {j}): item {item} is out of range; items are 1..{self.n}")
+                raise TaskError(f"{name} ({message_text(i)}, {message_text(j)}): item {message_text(item)} is out of "
+                                f"range; items are 1..{self.n}")
         if i == j:
             raise TaskError(f"{name} ({i}, {j}): a trial compares two different items")
         return (i, j)

@@ -41,6 +41,9 @@ Exit codes
 3
     ``sweep`` only: the sweep finished, but some configurations raised or some shards were lost (see its
     summary; rerun with ``--resume``).
+74
+    An output could not be written by the operating system (disk full, I/O error; ``EX_IOERR`` of sysexits), on
+    standard output or to an ``--output`` file: one line on stderr. An ``--output`` file is left untouched.
 130
     Interrupted (Ctrl-C). An ``--output`` file is written atomically, so it is either complete or untouched.
 143, 129
@@ -61,12 +64,12 @@ import warnings
 from collections.abc import Sequence
 
 from .._version import __version__
-from ..errors import ExportError, SymbolicTIError
+from ..errors import ExportError, OutputIOError, SymbolicTIError
 from . import critical, derive, dynamics, families, fit, general, plot, sweep
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
 from .signals import interrupted, stop_on_signals
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "EXIT_IO_ERROR"]
 
 #: The subcommand modules, in the order of the help's list; each defines ``register(subparsers, context)`` and
 #: imports heavy or optional dependencies (matplotlib, scipy) only inside its command function.
@@ -83,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, parents=[debug],
         description="Exact kernel ridge regression on transitive-inference tasks with exceptions.",
         epilog="Numbers are read exactly (0.1 is 1/10). Exit codes: 0 ok, 1 internal error, 2 user error, "
-               "130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP.",
+               "3 sweep with failures, 74 output not written (disk full, I/O error), 130 interrupted (Ctrl-C), "
+               "143 SIGTERM, 129 SIGHUP.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -94,6 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ------------------------------------------------------------------------------------------- output
+#: Exit code of an output the operating system could not write (``EX_IOERR`` of sysexits).
+EXIT_IO_ERROR = 74
+
+
 class _OutputError(Exception):
     """Standard output could not be written (disk full, closed device): an environment error, not a bug."""
 
@@ -116,6 +124,8 @@ def _emit(text: str, output: str | None) -> None:
 
     try:
         write_atomic(output, text)
+    except OutputIOError:
+        raise
     except ExportError as err:
         raise fail("--output", err) from None
 
@@ -171,9 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 success, 1 internal error, 2 user error, 130 interrupted, 143 / 129 stopped by SIGTERM / SIGHUP,
-        141 output pipe closed (see the module docstring). Errors go to stderr as one line; the traceback of an
-        internal error only in debug mode.
+        0 success, 1 internal error, 2 user error, 3 sweep with failures, 74 output not written (disk full, I/O
+        error), 130 interrupted, 143 / 129 stopped by SIGTERM / SIGHUP, 141 output pipe closed (see the module
+        docstring). Errors go to stderr as one line; the traceback of an internal error only in debug mode.
     """
     stop_signals = stop_on_signals()  # SIGTERM and SIGHUP stop the command as Ctrl-C does (cli/signals.py)
     argv = _join_negative_values(list(sys.argv[1:] if argv is None else argv))
@@ -190,14 +200,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{PROG}: warning: {_one_line(w.message)}", file=sys.stderr)
         _emit(text, args.output)
         return int(getattr(args, "exit_code", 0))
+    except (_OutputError, OutputIOError) as err:
+        print(f"{PROG}: error: {_one_line(err)}", file=sys.stderr)
+        return EXIT_IO_ERROR
     except (UsageError, SymbolicTIError) as err:
         print(f"{PROG}: error: {_one_line(err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as interrupt:  # Ctrl-C 130, SIGTERM 143, SIGHUP 129
         return interrupted(interrupt)
-    except _OutputError as err:
-        print(f"{PROG}: error: {err}", file=sys.stderr)
-        return 1
     except BrokenPipeError:
         try:  # keep the interpreter from complaining while it flushes stdout at exit
             devnull = os.open(os.devnull, os.O_WRONLY)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from ..errors import ExportError, ParameterError, SymbolicTIError
+from ..errors import ExportError, OutputIOError, ParameterError, SymbolicTIError
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy as sp
@@ -83,8 +83,12 @@ def option_type(option: str, parse: Callable[[str], _T]) -> Callable[[str], _T]:
     return convert
 
 
-def fail(option: str, err: Exception | str) -> UsageError:
-    """The user error ``argument OPTION: message`` (exit code 2); raise it."""
+def fail(option: str, err: Exception | str) -> UsageError | OutputIOError:
+    """The user error ``argument OPTION: message`` (exit code 2); raise it. An output the operating system could
+    not write (:class:`~symbolic_ti.errors.OutputIOError`, disk full) is no user error: it is returned as it is
+    (exit code 74)."""
+    if isinstance(err, OutputIOError):
+        return err
     return UsageError(f"argument {option}: {err}")
 
 

@@ -15,8 +15,9 @@ import sympy as sp
 
 from ..arguments import ExactLike, RidgeLike, parse_ridge
 from ..budgets import DEFAULT, BudgetLike, check_budget
+from ..digits import message_repr
 from ..errors import ParameterError
-from ..families import Family, get_family
+from ..families import Family, make_family
 from ..solvers.dispatch import solve
 from ..task import ExceptionLike, Task
 from .evaluate import is_rational_course, limit_exact
@@ -38,7 +39,7 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
     if cost is not None:
         check_budget(f"exact kernel values of {family.name}", cost, budget)
     if isinstance(dps, bool) or not isinstance(dps, int) or not 10 <= dps <= 1000:
-        raise ParameterError(f"dps must be an integer number of digits from 10 to 1000, got {dps!r}")
+        raise ParameterError(f"dps must be an integer number of digits from 10 to 1000, got {message_repr(dps)}")
     family.check_task(task)
     symbolic = bool(family.free_symbols) or (lam is not None and bool(sp.sympify(lam).free_symbols))
     course: TimeCourse | None = None
@@ -130,11 +131,5 @@ def dynamics(
     """
     if method not in ("auto", "laplacian", "gram", "halved", "full"):
         raise ParameterError(f"method must be one of auto, laplacian, gram, halved, full, got {method!r}")
-    task = Task(n, exceptions if isinstance(exceptions, str) else tuple(exceptions))
-    if isinstance(family, Family):
-        fam = family.with_values(**dict(parameters)) if parameters else family
-    elif isinstance(family, str):
-        fam = get_family(family, **dict(parameters or {}))
-    else:
-        raise ParameterError(f"family must be a family name such as 'exchangeable' or a Family, got {family!r}")
-    return gradient_flow(task, fam, ridge, method=method, dps=dps, budget=budget)
+    task = Task(n, exceptions)  # Task reads any iterable and says what it expected
+    return gradient_flow(task, make_family(family, parameters), ridge, method=method, dps=dps, budget=budget)

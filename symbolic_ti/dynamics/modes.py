@@ -21,8 +21,11 @@ Derived in docs/theory.md#gradient-flow-in-laplacian-modes.
 
 from __future__ import annotations
 
+import copyreg
 from dataclasses import dataclass
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import flint
 import sympy as sp
@@ -60,6 +63,19 @@ class Term:
     group: int
     weight: flint.fmpq_poly
     kind: int
+
+
+def _fmpq_poly_from(coefficients: tuple[tuple[int, int], ...]) -> flint.fmpq_poly:
+    return flint.fmpq_poly([flint.fmpq(p, q) for p, q in coefficients])
+
+
+def _fmpq_poly_reduce(poly: flint.fmpq_poly) -> tuple[Callable[..., flint.fmpq_poly], tuple[Any, ...]]:
+    """How an ``fmpq_poly`` pickles (python-flint's types do not): its coefficients, lowest first, as integer pairs,
+    so that time courses and the :class:`~symbolic_ti.dynamics.Dynamics` holding them pickle."""
+    return (_fmpq_poly_from, (tuple((int(c.p), int(c.q)) for c in poly.coeffs()),))
+
+
+copyreg.pickle(flint.fmpq_poly, _fmpq_poly_reduce)
 
 
 @dataclass(frozen=True)

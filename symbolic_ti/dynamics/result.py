@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 import flint
@@ -20,6 +19,7 @@ from ..arguments import exact_number, resolve_trials
 from ..display import Rendered
 from ..errors import ParameterError
 from ..families.base import Family, Trial
+from ..results.frozen import FrozenMapping
 from ..task import Task
 from .evaluate import ArbTerms, arb_terms, derivative_at_zero, expression, is_rational_course
 from .certified import NumericModes, bits_of, gram_entries, numeric_modes
@@ -90,7 +90,7 @@ class Dynamics(Rendered):
 
     def __post_init__(self) -> None:
         if isinstance(self.limits, dict):
-            object.__setattr__(self, "limits", MappingProxyType(dict(self.limits)))
+            object.__setattr__(self, "limits", FrozenMapping(self.limits))
 
     # ------------------------------------------------------------------ values
     @property
@@ -99,7 +99,7 @@ class Dynamics(Rendered):
         if self.dps is not None:
             return True
         return self.course is not None and is_rational_course(self.course) and isinstance(
-            self.limits, MappingProxyType) and all(not v.free_symbols for v in self.limits.values())
+            self.limits, FrozenMapping) and all(not v.free_symbols for v in self.limits.values())
 
     @property
     def path(self) -> str:

@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..digits import unlimited_digits
 from ..display import iterencode
 from ..errors import ExportError
 from ..files import write_atomic
@@ -80,12 +81,13 @@ def iter_json(result: Result, encoding: str = "srepr", indent: int | None = 2,
         total += len(items)
         return _Records(items, make, tick)
 
-    d = report_dict(result, encoding, records, text=indent is not None, version=format_version)
     try:
-        if indent is None:
-            yield from json.JSONEncoder(ensure_ascii=False, allow_nan=False).iterencode(d)
-        else:
-            yield from iterencode(d, indent)
+        with unlimited_digits():  # integers of any size in full (symbolic_ti.digits), as display.dumps
+            d = report_dict(result, encoding, records, text=indent is not None, version=format_version)
+            if indent is None:
+                yield from json.JSONEncoder(ensure_ascii=False, allow_nan=False).iterencode(d)
+            else:
+                yield from iterencode(d, indent)
     except (TypeError, ValueError) as err:  # as display.dumps
         raise ExportError(f"cannot write JSON: {err}") from None
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import FamilyError
+from collections.abc import Mapping
+
+from ..arguments import ARGUMENTS, check_mapping
+from ..errors import FamilyError, ParameterError
 from .base import Family, Parameter
 from .exchangeable import Exchangeable
 from .relu import ReluNNGP, ReluNTK
@@ -20,7 +23,8 @@ from .precomputed import Precomputed
 from .activations import ActivationNNGP, ActivationNTK
 
 __all__ = ["Family", "Parameter", "Exchangeable", "Geometric", "ItemSimilarityFamily", "ReluNNGP", "ReluNTK",
-           "Similarity", "Embedding", "SumFamily", "PnasHidden", "PnasNTK", "Precomputed", "ActivationNNGP", "ActivationNTK", "FAMILIES", "get_family"]
+           "Similarity", "Embedding", "SumFamily", "PnasHidden", "PnasNTK", "Precomputed", "ActivationNNGP", "ActivationNTK", "FAMILIES", "get_family",
+           "make_family"]
 
 #: Registered families by name.
 FAMILIES: dict[str, type[Family]] = {Exchangeable.name: Exchangeable, Geometric.name: Geometric}
@@ -58,3 +62,27 @@ def get_family(name: str, **values: Any) -> Family:
     except KeyError:
         raise FamilyError(f"unknown family {name!r}; known families: {', '.join(sorted(FAMILIES))}") from None
     return cls(**values)
+
+
+def make_family(family: str | Family = "exchangeable", parameters: Mapping[str, Any] | None = None) -> Family:
+    """Return ``family`` if it is a Family (then ``parameters`` must be empty), else build it by name.
+
+    Parameters
+    ----------
+    family : str or Family
+        A name of :data:`FAMILIES` or a family instance.
+    parameters : mapping from parameter names to exact values, optional
+        E.g. ``{"alpha": "1/10"}``; for an instance, values to change (:meth:`Family.with_values`).
+
+    Raises
+    ------
+    FamilyError, ParameterError
+        For an unknown family, a ``family`` or ``parameters`` of the wrong type, an unknown parameter or a value
+        outside its domain.
+    """
+    values = check_mapping(parameters, "parameters")
+    if isinstance(family, Family):
+        return family.with_values(**values) if values else family
+    if not isinstance(family, str):
+        raise ParameterError(f"family must be {ARGUMENTS['family'].allowed}, got {family!r}")
+    return get_family(family, **values)

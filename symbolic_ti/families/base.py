@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import sympy as sp
 
 from ..arguments import exact_number
+from ..digits import message_text
 from ..errors import FamilyError, ParameterError
 
 if TYPE_CHECKING:
@@ -53,6 +54,16 @@ def _sum(terms: Sequence[tuple[Any, Family]]) -> Family:
     if not _SUM:  # pragma: no cover - symbolic_ti.families always imports compose
         raise FamilyError("sums of families need symbolic_ti.families.compose; import symbolic_ti.families")
     return _SUM[0](terms)
+
+
+def _identity_of(value: Any) -> Any:
+    """A bound value as a part of a family's identity: itself where hashable (a sympy number of any size), else its
+    text (a mutable matrix)."""
+    try:
+        hash(value)
+    except TypeError:
+        return str(value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -99,14 +110,14 @@ class Parameter:
         if value.free_symbols:
             return value
         if not value.is_real:
-            raise ParameterError(f"{self.name} must be a real number in {self.domain_text()}, got {value}")
+            raise ParameterError(f"{self.name} must be a real number in {self.domain_text()}, got {message_text(value)}")
         if self.integer and not value.is_Integer:
-            raise ParameterError(f"{self.name} must be an integer in {self.domain_text()}, got {value}")
+            raise ParameterError(f"{self.name} must be an integer in {self.domain_text()}, got {message_text(value)}")
         too_low = value < self.lower if not self.lower_open else value <= self.lower
         too_high = value > self.upper if not self.upper_open else value >= self.upper
         if bool(too_low) or bool(too_high):
             raise ParameterError(
-                f"{self.name} = {value} is outside its domain {self.domain_text()} ({self.description})"
+                f"{self.name} = {message_text(value)} is outside its domain {self.domain_text()} ({self.description})"
             )
         return value
 
@@ -286,7 +297,7 @@ class Family(ABC):
 
     def describe(self) -> str:
         """One line: the family name and its parameter values (symbolic ones by name)."""
-        parts = [f"{k}={v}" for k, v in self._values.items()]
+        parts = [f"{k}={message_text(v)}" for k, v in self._values.items()]
         parts += [f"{p.name} symbolic" for p in self.free_parameters]
         return f"{self.name}({', '.join(parts)})"
 
@@ -296,7 +307,7 @@ class Family(ABC):
     def _identity(self) -> tuple:
         """What makes two instances the same kernel: class, active parameters and bound values."""
         return (type(self).__name__, tuple(p.name for p in self.active_parameters),
-                tuple(sorted((k, str(v)) for k, v in self._values.items())))
+                tuple(sorted((k, _identity_of(v)) for k, v in self._values.items())))
 
     # ------------------------------------------------------------- composition
     def __add__(self, other: object) -> Family:

@@ -4,11 +4,12 @@ docstring of :mod:`symbolic_ti.numeric.grid`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import sympy as sp
 
+from ..arguments import check_trials
 from ..errors import ParameterError, SolveError
 from ..families.base import Trial
 from ..results import Result
@@ -101,12 +102,8 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
     if not isinstance(result, Result):
         raise ParameterError(f"result must be a symbolic_ti Result, got {type(result).__name__}")
     task = result.task
-    if trials is None:
-        chosen = tuple(task.trials)
-    else:
-        single = isinstance(trials, tuple) and len(trials) == 2 and all(isinstance(x, int) for x in trials)
-        given: Iterable[Sequence[int]] = [cast(Sequence[int], trials)] if single else trials
-        chosen = tuple(dict.fromkeys(task.check_trial(t, "trials entry") for t in given))
+    chosen = check_trials(task, trials)
+    if trials is not None:
         if not chosen:
             raise ParameterError("trials must name at least one trial (or be None for every trial)")
     syms = tuple(result.free_symbols)

@@ -22,7 +22,8 @@ import mpmath
 import sympy as sp
 
 from .. import symbols as S
-from ..arguments import RIDGE_NAMES, RIDGELESS_WORDS, SYMBOLIC_RIDGE_WORDS, exact_number
+from ..arguments import MAX_DIGITS, RIDGE_NAMES, RIDGELESS_WORDS, SYMBOLIC_RIDGE_WORDS, check_trials, exact_number
+from ..digits import message_text
 from ..errors import IllConditionedWarning, ParameterError, SolveError, UntrustedNumericWarning
 from ..families.base import Family, Trial
 from ..task import Task
@@ -30,7 +31,7 @@ from .systems import Basis, KernelSystem, training_basis
 from .trusted import (COND_LIMIT, FLOAT64_TOL, NumericPredictions, float64_condition, float64_solve,
                       mpmath_solve, mpmath_tolerance, pinv_values)
 
-__all__ = ["numeric_predictions", "numeric_result", "NumericPredictions", "COND_WARN", "FLOAT64_RCOND", "MIN_DPS",
+__all__ = ["numeric_predictions", "numeric_result", "NumericPredictions", "COND_WARN", "FLOAT64_RCOND", "MIN_DPS", "MAX_DPS",
            "FLOAT64_TOL", "FALLBACK_DPS"]
 
 #: float64 path: above this condition number the values come from the mpmath solve instead (see
@@ -41,6 +42,8 @@ COND_WARN = COND_LIMIT
 FLOAT64_RCOND = 1e-10
 #: Smallest number of decimal digits accepted for the mpmath path.
 MIN_DPS = 5
+#: Largest number of decimal digits accepted for the mpmath path (``precision``, ``verify(dps=...)``).
+MAX_DPS = MAX_DIGITS
 #: float64 values that float64 cannot deliver within :data:`FLOAT64_TOL` come from mpmath asked for this many
 #: digits (tolerance ``1e-15``), then rounded to float64.
 FALLBACK_DPS = 17
@@ -64,6 +67,8 @@ def _parse_precision(precision: Any) -> int | None:
     dps = int(precision)
     if dps < MIN_DPS:
         raise ParameterError(f"precision (decimal digits for mpmath) must be >= {MIN_DPS}, got {dps}")
+    if dps > MAX_DPS:
+        raise ParameterError(f"precision (decimal digits for mpmath) must be <= {MAX_DPS}, got {message_text(dps)}")
     return dps
 
 
@@ -136,7 +141,7 @@ def _parse_ridge(ridge: Any, point: dict[str, sp.Expr], bound: Mapping[str, sp.E
             )
         value = _exact_value(ridge, "ridge")
     if value < 0:
-        raise ParameterError(f"ridge must be a number >= 0 or 'ridgeless', got the negative value {value}")
+        raise ParameterError(f"ridge must be a number >= 0 or 'ridgeless', got the negative value {message_text(value)}")
     if value == 0:
         return None  # lambda = 0 means the limit lambda -> 0+, as in symbolic_ti.solve
     return value
@@ -294,7 +299,7 @@ def numeric_predictions(
             raise ParameterError(f"rcond must be a number in (0, 1), got {rcond!r}")
         if lam is not None:
             raise ParameterError("rcond applies only to ridge='ridgeless'")
-    queries = task.trials if trials is None else tuple(task.check_trial(t, "trials entry") for t in trials)
+    queries = check_trials(task, trials)
     free_vals = {name: v for name, v in values.items() if name != "lambda" and name not in family.values}
     system = KernelSystem(family, free_vals, lam, tuple(t for t, _ in task.training),
                           tuple(y for _, y in task.training), tuple(queries))

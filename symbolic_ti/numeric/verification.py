@@ -18,7 +18,6 @@ import random
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, TypeAlias
 
 import mpmath
@@ -26,13 +25,14 @@ import sympy as sp
 
 from .. import symbols as S
 from ..arguments import check_int, exact_number, parameter_name
+from ..digits import message_repr, message_text
 from ..display import Rendered
 from ..budgets import DEFAULT, BudgetLike, check_budget, verify_estimate
 from ..errors import ParameterError, UntrustedNumericWarning
 from ..progress import Progress
 from ..families.base import Trial
-from ..results import Result
-from .predictions import MIN_DPS, numeric_predictions
+from ..results import FrozenMapping, Result
+from .predictions import MAX_DPS, MIN_DPS, numeric_predictions
 
 __all__ = ["verify", "VerifyReport", "REL_ERROR_FLOOR", "DEFAULT_RIDGE_INTERVAL"]
 
@@ -153,9 +153,9 @@ def _intervals(names: list[str], result: Result, interval: IntervalArgument) -> 
             raise ParameterError(f"interval for {name} must be a pair (low, high), got {pair!r}") from None
         lo, hi = exact_number(lo, f"interval low of {name}"), exact_number(hi, f"interval high of {name}")
         if lo.free_symbols or hi.free_symbols or not bool(lo < hi):
-            raise ParameterError(f"interval for {name} must be numbers with low < high, got ({lo}, {hi})")
+            raise ParameterError(f"interval for {name} must be numbers with low < high, got ({message_text(lo)}, {message_text(hi)})")
         if name == "lambda" and lo < 0:
-            raise ParameterError(f"interval for lambda must lie in [0, oo), got ({lo}, {hi})")
+            raise ParameterError(f"interval for lambda must lie in [0, oo), got ({message_text(lo)}, {message_text(hi)})")
         out[name] = (lo, hi)
     return out
 
@@ -185,7 +185,7 @@ def verify(
     n_points : int, default 5
         Number of random points; ignored (one point) when nothing is free.
     dps : int, default 50
-        Decimal digits of the mpmath solve (>= 5).
+        Decimal digits of the mpmath solve, from 5 to 100000 (:data:`~symbolic_ti.numeric.predictions.MAX_DPS`).
     seed : int, default 0
         Seed of the random draws (``random.Random(seed)``); the same seed gives the same points.
     interval : pair or mapping name -> pair, optional
@@ -239,13 +239,13 @@ def verify(
     if not isinstance(result, Result):
         raise ParameterError(f"result must be a symbolic_ti Result (from solve), got {type(result).__name__}")
     n_points = check_int(n_points, "n_points", minimum=1)
-    dps = check_int(dps, "dps", minimum=MIN_DPS)
+    dps = check_int(dps, "dps", minimum=MIN_DPS, maximum=MAX_DPS)
     seed = check_int(seed, "seed")
     if tol is None:
         tol_mp = mpmath.mpf(10) ** (-mpmath.mpf(dps) / 2)
     else:
-        if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol > 0:
-            raise ParameterError(f"tol must be a positive number, got {tol!r}")
+        if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 < tol < float("inf"):
+            raise ParameterError(f"tol must be a finite positive number, got {message_repr(tol)}")
         tol_mp = mpmath.mpf(tol)
 
     family = result.family
@@ -309,7 +309,7 @@ def verify(
             if tries > _MAX_TRIES * wanted:
                 raise ParameterError(
                     f"verify could not draw {wanted} admissible points for {', '.join(names)} from "
-                    + ", ".join(f"{k} in ({lo}, {hi})" for k, (lo, hi) in bounds.items())
+                    + ", ".join(f"{k} in ({message_text(lo)}, {message_text(hi)})" for k, (lo, hi) in bounds.items())
                     + f" within the domain of {family.describe()}; pass a narrower interval"
                 )
             pt = draw()
@@ -367,7 +367,7 @@ def verify(
     label = f"{result.task.label()}, {family.describe()}, " + (
         "ridgeless" if ridge_expr is None else f"lambda={ridge_expr}"
     )
-    frozen_points = tuple(MappingProxyType(dict(p)) for p in points)
+    frozen_points: tuple[FrozenMapping[str, sp.Expr], ...] = tuple(FrozenMapping(p) for p in points)
     return VerifyReport(
         label=label,
         dps=dps,

@@ -16,27 +16,31 @@ a closed form built on access). That logic belongs to the solvers, which are a h
 (``symbolic_ti/solvers/dispatch.py`` calls :func:`register_substitution`), in the same way as the export
 package registers renderers with :func:`symbolic_ti.display.renderer`. A hook rather than a field on each
 result: every :class:`Result` (exact, numeric, or built by hand) substitutes the same way, and results stay
-plain values (equality and pickling see no function). ``import symbolic_ti`` always imports the solvers, so
-the hook is registered before any result exists.
+plain values (equality and pickling see no function). ``import symbolic_ti`` imports the solvers lazily, so
+:meth:`Result.subs` imports :data:`SUBSTITUTION_MODULE` by name when nothing is registered yet (a result built
+by hand); ``tests/test_api_contract.py`` checks that in a fresh process, since the layer test cannot see it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from types import MappingProxyType
+import importlib
+from dataclasses import dataclass, field, fields
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import sympy as sp
 
 from ..display import Rendered, render
-from ..errors import SolveError
+from ..arguments import ARGUMENTS, check_mapping
+from ..digits import message_text
+from ..errors import SolveError, TaskError
 from ..families.base import Family, Trial
 from ..task import CATEGORIES, ExceptionPair, Task
+from .frozen import FrozenMapping
 from .lazy import LazyPredictions, PolyFraction, Terms, lifted_terms
 
 __all__ = ["Result", "CategorySummary", "TrainingFit", "LazyPredictions", "PolyFraction", "Terms", "Formula",
-           "Substitution", "register_substitution", "lifted_terms"]
+           "Substitution", "register_substitution", "lifted_terms", "FrozenMapping"]
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,9 @@ class Formula(Rendered):
 Substitution = Callable[["Result", Mapping[Any, object]], "Result"]
 
 _SUBSTITUTION: Substitution | None = None
+#: The module whose import registers the substitution; :meth:`Result.subs` imports it by name when nothing is
+#: registered yet (a result built by hand after a plain ``import symbolic_ti``, which imports the solvers lazily).
+SUBSTITUTION_MODULE = "symbolic_ti.solvers.dispatch"
 
 
 def register_substitution(func: Substitution) -> Substitution:
@@ -129,6 +136,11 @@ def register_substitution(func: Substitution) -> Substitution:
     global _SUBSTITUTION
     _SUBSTITUTION = func
     return func
+
+
+def _rebuild(cls: type[Result], state: dict[str, Any]) -> Result:
+    """A result from its fields (how results unpickle, :meth:`Result.__reduce__`)."""
+    return cls(**state)
 
 
 @dataclass(frozen=True)
@@ -163,9 +175,20 @@ class Result(Rendered):
     seconds: float = field(default=0.0, compare=False)
 
     def __post_init__(self) -> None:  # values: sympy expressions or PolyFractions (kept only in LazyPredictions)
-        if not isinstance(self.predictions, (LazyPredictions, MappingProxyType)):
+        if not isinstance(self.predictions, (LazyPredictions, FrozenMapping)):
             preds = {t: v.as_expr() if isinstance(v, PolyFraction) else v for t, v in self.predictions.items()}
-            object.__setattr__(self, "predictions", MappingProxyType(preds))
+            object.__setattr__(self, "predictions", FrozenMapping(preds))
+
+    def __hash__(self) -> int:  # equal results have equal tasks, families, ridges, methods and conditions
+        return hash((self.task, self.family, self.ridge, self.method, self.ridgeless_conditions))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as plain data: every closed form built (:meth:`build_all`) and kept as a sympy expression (the
+        functions of :class:`LazyPredictions` are not data)."""
+        self.build_all()
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
+        state["predictions"] = FrozenMapping(self.predictions.items())
+        return (_rebuild, (type(self), state))
 
     # --------------------------------------------------------------- basics
     @property
@@ -242,13 +265,16 @@ class Result(Rendered):
     # ---------------------------------------------------------- categories
     def category_summary(self, category: str) -> CategorySummary:
         """Margins, minimum margin and number of errors of one category (see :class:`CategorySummary`)."""
+        if category not in CATEGORIES:
+            raise TaskError(f"category must be {ARGUMENTS['category'].allowed} ({', '.join(CATEGORIES)}), "
+                            f"got {category!r}")
         trials = tuple(t for t in self.task.trials if self.task.categories[t] == category)
         margins = {t: self.margin(*t) for t in trials}
         numeric = [m for m in margins.values() if m is not None]
         if numeric and all(not m.free_symbols for m in numeric):
-            return CategorySummary(category, trials, MappingProxyType(margins), min(numeric),
+            return CategorySummary(category, trials, FrozenMapping(margins), min(numeric),
                                    sum(1 for m in numeric if m < 0))
-        return CategorySummary(category, trials, MappingProxyType(margins), None, None)
+        return CategorySummary(category, trials, FrozenMapping(margins), None, None)
 
     @property
     def categories(self) -> dict[str, CategorySummary]:
@@ -315,8 +341,11 @@ class Result(Rendered):
         ParameterError
             For a name that is not a parameter of this result, or a value outside its domain.
         """
-        if _SUBSTITUTION is None:  # pragma: no cover - import symbolic_ti registers it (solvers/dispatch.py)
-            raise SolveError("Result.subs needs the solvers; import symbolic_ti first")
+        values = check_mapping(values, "values", symbols=True)
+        if _SUBSTITUTION is None:  # the solvers are not imported yet (import symbolic_ti imports them lazily)
+            importlib.import_module(SUBSTITUTION_MODULE)  # registers it (tests/test_api_contract.py, fresh process)
+        if _SUBSTITUTION is None:  # pragma: no cover - SUBSTITUTION_MODULE registers it
+            raise SolveError(f"Result.subs: {SUBSTITUTION_MODULE} did not register the substitution")
         return _SUBSTITUTION(self, values)
 
     def formula(self, i: int, j: int) -> Formula:
@@ -340,11 +369,11 @@ class Result(Rendered):
         elif self.ridge == lam:
             ridge = "lambda symbolic"
         else:
-            ridge = f"lambda = {self.ridge}"
+            ridge = f"lambda = {message_text(self.ridge)}"
         return f"{self.task.label()}; {self.family.describe()}; {ridge}"
 
     def __repr__(self) -> str:
-        r = "ridgeless" if self.ridgeless else f"lambda={self.ridge}"
+        r = "ridgeless" if self.ridgeless else f"lambda={message_text(self.ridge)}"
         return f"Result({self.task.label()}, {self.family.describe()}, {r}, method={self.method})"
 
     def __str__(self) -> str:

@@ -53,6 +53,11 @@ class PolyFraction:
                                      for m, c in items}
         return terms
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the terms (plain Fractions; FLINT polynomials do not pickle); the same value and expression."""
+        base = self._base if self.negated else None
+        return (PolyFraction, (self.gens, dict(self.num), dict(self.den), self.negated, base))
+
     num = property(lambda self: self._terms(0), doc="The numerator's terms ``{exponents: Fraction}``.")
     den = property(lambda self: self._terms(1), doc="The denominator's terms ``{exponents: Fraction}``.")
 

@@ -27,6 +27,7 @@ from typing import Any
 import sympy as sp
 
 from ..arguments import exact_number
+from ..digits import message_text
 from ..errors import ParameterError
 from ..families.base import Family
 from ..results import LazyPredictions, Result
@@ -61,10 +62,10 @@ def _read_values(result: Result, values: Mapping[Any, object]) -> tuple[dict[str
                                  f"allowed: {allowed}")
         value = exact_number(v, str(name))
         if value.free_symbols:
-            raise ParameterError(f"subs: {name} must be set to a number, got {value}")
+            raise ParameterError(f"subs: {name} must be set to a number, got {message_text(value)}")
         if name == "lambda":
             if value < 0:
-                raise ParameterError(f"subs: the ridge lambda must be >= 0, got {value}")
+                raise ParameterError(f"subs: the ridge lambda must be >= 0, got {message_text(value)}")
             ridge_value = value
         else:
             fam_values[str(name)] = value

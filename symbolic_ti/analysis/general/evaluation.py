@@ -25,7 +25,8 @@ import mpmath
 import sympy as sp
 
 from ... import symbols as S
-from ...arguments import exact_number, parse_ridge
+from ...arguments import MAX_DIGITS, check_int, exact_number, parse_ridge
+from ...digits import message_text
 from ...errors import ParameterError
 from ...task import Task
 from .no_exception import prediction_no_exception
@@ -120,9 +121,9 @@ def _parse_parameters_cached(alpha: Any, ridge: Any, kappa_d: Any) -> tuple[sp.E
     if a.free_symbols or kd.free_symbols:
         raise ParameterError("alpha and kappa_d must be numbers here")
     if not (a.is_real and 0 <= a <= 1):
-        raise ParameterError(f"alpha must lie in [0, 1], got {a}")
+        raise ParameterError(f"alpha must lie in [0, 1], got {message_text(a)}")
     if not (kd.is_real and 0 <= kd < 1):
-        raise ParameterError(f"kappa_d must lie in [0, 1), got {kd}")
+        raise ParameterError(f"kappa_d must lie in [0, 1), got {message_text(kd)}")
     lam = parse_ridge(ridge, numeric=True)  # ridge 0 means the limit lambda -> 0+, never the substitution
     if lam is None:
         return a, None, kd
@@ -130,8 +131,9 @@ def _parse_parameters_cached(alpha: Any, ridge: Any, kappa_d: Any) -> tuple[sp.E
 
 
 def _check_precision(form: str, precision: Any) -> None:
-    if form == "sinh" and (isinstance(precision, bool) or not isinstance(precision, int) or precision < 5):
-        raise ParameterError(f"precision must be an int >= 5 (decimal digits), got {precision!r}")
+    """``precision``: decimal digits, 5 to :data:`~symbolic_ti.arguments.MAX_DIGITS`, checked for every ``form``
+    (the exact forms do not use it, but a wrong value is never passed over silently)."""
+    check_int(precision, "precision (decimal digits)", minimum=5, maximum=MAX_DIGITS)
 
 
 @functools.lru_cache(maxsize=256)

@@ -1,0 +1,206 @@
+"""Exact numbers given by the user (:func:`exact_number`): ints, Fractions, floats and decimal text read by their
+shortest decimal, numpy and mpmath scalars, ``decimal.Decimal``, exact constant text such as ``"sqrt(2)/3"``.
+
+Part of :mod:`symbolic_ti.arguments`, which re-exports its public names.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from numbers import Integral, Rational as _PyRational, Real
+from typing import Any
+
+import sympy as sp
+
+from ..digits import message_repr
+from ..errors import ParameterError
+
+__all__ = ["EXACT_FUNCTIONS", "EXACT_CONSTANTS", "exact_number"]
+
+
+def _shortest_decimal(value: float, name: str) -> sp.Rational:
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ParameterError(f"{name} must be a finite number, got {message_repr(value)}")
+    return sp.Rational(repr(float(value)))
+
+
+def _numpy_scalar(value: Any, name: str) -> Any:
+    """A numpy scalar or 0-d array as a Python int, an exact Fraction (floats) or bool (else ``value`` unchanged).
+
+    A numpy float of any width (float16, float32, float64, longdouble) is read as the shortest decimal that reads
+    back as the same number at the scalar's own width (``np.float32(0.1)`` -> 1/10, numpy's
+    ``format_float_positional(unique=True)``), exactly as a Python float is read by its ``repr``.
+
+    Raises
+    ------
+    ParameterError
+        For a NaN or infinite numpy float.
+    """
+    cls = type(value)
+    if cls.__module__ != "numpy":
+        return value
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        if value.ndim != 0:
+            return value
+        value = value[()]
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        if not np.isfinite(value):
+            raise ParameterError(f"{name} must be a finite number, got {message_repr(value)}")
+        return Fraction(np.format_float_positional(value, unique=True, trim="0"))
+    return value
+
+
+def _mpf_value(value: Any, name: str) -> sp.Rational:
+    """An mpmath ``mpf`` as the shortest decimal that reads back as the same mpf at the number's own precision.
+
+    An mpf does not record the precision it was made at; its mantissa has at most that many bits (trailing zero
+    bits are dropped), so the precision is taken as ``max(mantissa bits, min(working precision, 53))``: an mpf
+    made at 15 digits from ``0.1`` and one made at 50 digits from ``"0.1"`` are both 1/10, whatever the working
+    precision is when they are read; ``mpf(0.75)`` is 3/4.
+    """
+    import mpmath
+    from mpmath import libmp
+
+    if not mpmath.isfinite(value):
+        raise ParameterError(f"{name} must be a finite number, got {message_repr(value)}")
+    man, exp = value.man_exp
+    if man == 0:
+        return sp.Integer(0)
+    prec = max(abs(int(man)).bit_length(), min(mpmath.mp.prec, 53))
+    raw = value._mpf_
+    for digits in range(1, int(prec * 0.30103) + 3):
+        text = libmp.to_str(raw, digits, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
+        if libmp.from_str(text, prec, libmp.round_nearest) == raw:
+            return sp.Rational(Fraction(text))
+    return sp.Integer(int(man)) * sp.Integer(2) ** int(exp)  # pragma: no cover (always found above)
+
+
+def _decimal_value(value: Any, name: str) -> sp.Rational:
+    """A ``decimal.Decimal``: its exact decimal value."""
+    if not value.is_finite():
+        raise ParameterError(f"{name} must be a finite number, got {message_repr(value)}")
+    f = Fraction(value)
+    return sp.Rational(f.numerator, f.denominator)
+
+
+#: Names a text number may use (:func:`exact_number`): functions by their arity, then constants.
+EXACT_FUNCTIONS: dict[str, tuple[int, Any]] = {"sqrt": (1, sp.sqrt), "cbrt": (1, sp.cbrt), "root": (2, sp.root),
+                                               "exp": (1, sp.exp)}
+EXACT_CONSTANTS: dict[str, sp.Expr] = {"pi": sp.pi, "E": sp.E}
+_EXACT_ALLOWED = ("integers, decimals, + - * / ** (or ^), parentheses, " + ", ".join(EXACT_FUNCTIONS)
+                  + " and the constants " + ", ".join(EXACT_CONSTANTS))
+_MAX_EXPONENT = 10_000
+
+
+def _exact_text(text: str, name: str) -> sp.Expr:
+    """A text such as ``"sqrt(2)/3"``, ``"2**(1/3)"`` or ``"pi/4"`` as an exact real number.
+
+    Read from Python's syntax tree, never evaluated: only the operators, functions and constants of
+    ``_EXACT_ALLOWED``; decimals are read exactly from their digits (``0.1`` is 1/10); exponents are rationals
+    of at most ``_MAX_EXPONENT`` in size (``9**9**9`` is refused instead of built).
+
+    Raises
+    ------
+    ParameterError
+        Naming ``name``, for anything else (a symbol, another function, a complex or infinite value).
+    """
+    import ast
+
+    def bad(why: str = "") -> ParameterError:
+        return ParameterError(f"{name} must be an exact number such as 1/10, 0.1, 3 or sqrt(2)/3 (allowed: "
+                              f"{_EXACT_ALLOWED}){why}, got {message_repr(text)}")
+
+    binary = {ast.Add: sp.Add, ast.Sub: lambda a, b: a - b, ast.Mult: sp.Mul, ast.Div: lambda a, b: a / b}
+
+    def build(node: ast.AST) -> sp.Expr:
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            return sp.Rational(ast.get_source_segment(text, node) or repr(node.value))
+        if isinstance(node, ast.Name) and node.id in EXACT_CONSTANTS:
+            return EXACT_CONSTANTS[node.id]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+            v = build(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp) and type(node.op) in binary:
+            return binary[type(node.op)](build(node.left), build(node.right))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Pow, ast.BitXor)):
+            base, exp = build(node.left), build(node.right)
+            if not (exp.is_Rational and max(abs(exp.p), exp.q) <= _MAX_EXPONENT):
+                raise bad(f"; exponents must be rationals of at most {_MAX_EXPONENT}")
+            return base**exp
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in EXACT_FUNCTIONS
+                and not node.keywords and len(node.args) == EXACT_FUNCTIONS[node.func.id][0]):
+            return EXACT_FUNCTIONS[node.func.id][1](*[build(a) for a in node.args])
+        raise bad()
+
+    try:
+        tree = ast.parse(text.replace("\u2212", "-"), mode="eval")
+        value = build(tree.body)
+    except ParameterError:
+        raise
+    except (SyntaxError, ValueError, TypeError, ZeroDivisionError, RecursionError, MemoryError):
+        raise bad() from None
+    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or value.is_real is False or not value.is_finite:
+        raise bad("; the value must be a finite real number")
+    return value
+
+
+def exact_number(value: Any, name: str) -> sp.Expr:
+    """Convert ``value`` to an exact sympy number, or return a sympy expression unchanged.
+
+    Accepted: int, fractions.Fraction, decimal strings and floats (read by their shortest decimal repr,
+    so ``0.1`` -> ``1/10``), strings ``"p/q"``, numpy integer and float scalars of every width and 0-d arrays
+    (by the same rule, at their own width: ``np.float32(0.1)`` -> ``1/10``), mpmath ``mpf`` (the shortest decimal
+    that reads back at the number's own precision, see :func:`_mpf_value`: ``mpf(0.1)`` made at 15 or at 50 digits
+    -> ``1/10``), ``decimal.Decimal`` (its exact value), and sympy expressions (a sympy ``Float`` by its decimal
+    string). A float is never kept as a float. Strings may also be exact real constants built from integers and
+    decimals with ``+ - * / **`` (or ``^``), ``sqrt``, ``cbrt``, ``root``, ``exp``, ``pi`` and ``E``, such as
+    ``"sqrt(2)/3"``, ``"2**(1/3)"`` or ``"pi/4"`` (``--set alpha=sqrt(2)/3``), read from the syntax tree without
+    evaluating the text (:func:`_exact_text`); anything else is refused.
+
+    Raises
+    ------
+    ParameterError
+        If ``value`` is not a finite real number or cannot be parsed; the message names ``name``.
+    """
+    value = _numpy_scalar(value, name)
+    if isinstance(value, bool):
+        raise ParameterError(f"{name} must be a number, got {message_repr(value)}")
+    if isinstance(value, sp.Basic):
+        if isinstance(value, sp.Float):
+            if not value.is_finite:
+                raise ParameterError(f"{name} must be a finite number, got {value}")
+            return sp.Rational(str(value))  # sympy Float: its decimal string
+        if value.has(sp.Float):
+            return sp.nsimplify(value, rational=True)
+        return value
+    if isinstance(value, Integral):
+        return sp.Integer(int(value))
+    if isinstance(value, (Fraction, _PyRational)):
+        f = Fraction(value)
+        return sp.Rational(f.numerator, f.denominator)
+    if isinstance(value, float):
+        return _shortest_decimal(value, name)
+    if type(value).__name__ == "mpf" and type(value).__module__.startswith("mpmath"):
+        return _mpf_value(value, name)
+    if type(value).__name__ == "Decimal" and type(value).__module__ in ("decimal", "_decimal", "_pydecimal"):
+        return _decimal_value(value, name)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            if "/" in text:
+                num, den = text.split("/", 1)
+                q = Fraction(Fraction(num.strip()), Fraction(den.strip()))
+            else:
+                q = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            return _exact_text(text, name)
+        return sp.Rational(q.numerator, q.denominator)
+    if isinstance(value, Real):  # other real scalars: through their float
+        return _shortest_decimal(float(value), name)
+    raise ParameterError(f"{name} must be a number or a sympy expression, got {type(value).__name__} {value!r}")
