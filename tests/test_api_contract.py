@@ -61,6 +61,7 @@ INVALID: dict[str, list[object]] = {
     "precision": ["x", 3.5, -1, 4, NAN, HUGE, None],
     "rcond": [NAN, "x", 2, -1, 0, INF],
     "tol": ["x", NAN, -1, 0, INF],
+    "budget": ["x", "120", NAN, INF, -1, 0, True, []],
     "task": [4, None, "x", st.Exchangeable()],
     "result": [4, None, "x"],
     "category": [5, "nosuch", "", None],
@@ -75,7 +76,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "n": ("n", "items"), "exceptions": ("exception", "exceptions"), "parameters": ("parameters", "parameter", "alpha"),
     "values": ("values", "subs", "alpha", "lambda"), "point": ("point", "alpha", "parameter"),
     "i": ("trial", "item"), "j": ("trial", "item"), "ridge": ("ridge",), "interval": ("interval",),
-    "family": ("family",), "name": ("family",), "parameter": ("parameter",), "precision": ("precision",),
+    "family": ("family",), "name": ("family", "example data"), "parameter": ("parameter",), "precision": ("precision",),
     "trials": ("trial", "trials"), "source": ("report", "reports", "read_report", "source", "JSON", "file"), "form": ("form",),
 }
 
@@ -114,6 +115,7 @@ ENTRY_POINTS = {
     "evaluate_no_exception": (evaluate_no_exception, lambda: {"n": 5, "i": 1, "j": 3, "alpha": "1/2", "ridge": 1,
                                                                "kappa_d": 0, "form": "chebyshev", "precision": 30}),
     "fixed_position_ranks": (fixed_position_ranks, lambda: {"n": 7, "exceptions": ["5>3"]}),
+    "example_data": (st.example_data, lambda: {"name": "lm_pair_summary_n9"}),
     "read_report": (read_report, lambda: {"source": _numeric().to_dict()}),
     "Result.subs": (lambda values: _numeric().subs(values), lambda: {"values": {"alpha": "1/3"}}),
     "Result.f": (lambda i, j: _numeric().f(i, j), lambda: {"i": 1, "j": 2}),

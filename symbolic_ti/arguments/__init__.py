@@ -113,6 +113,8 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
     Argument("dps", "an integer number of decimal digits (verify: >= 5; learning_dynamics: 10 to 1000)"),
     Argument("seed", "an integer"),
     Argument("tol", "None or a positive number"),
+    Argument("budget", "a positive number of seconds of estimated CPU, or None for no limit (default 120 s; "
+                       "docs/performance.md#budgets)"),
     Argument("task", "a symbolic_ti.Task"),
     Argument("result", "a symbolic_ti.Result"),
     Argument("alpha", "the conjunctivity factor, an exact number in [0, 1]"),

@@ -14,7 +14,7 @@ from typing import Any
 import sympy as sp
 
 from ..arguments import ExactLike, RidgeLike, parse_ridge
-from ..budgets import DEFAULT, BudgetLike, check_budget
+from ..budgets import DEFAULT, BudgetLike, check_budget, resolve_budget
 from ..digits import message_repr
 from ..errors import ParameterError
 from ..families import Family, make_family
@@ -35,6 +35,7 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
                   dps: int = 30, budget: BudgetLike = DEFAULT) -> Dynamics:
     """The gradient-flow :class:`Dynamics` of a task and family (see :func:`dynamics`)."""
     lam = parse_ridge(ridge)
+    resolve_budget(budget)  # an invalid budget is refused whether or not a cost model applies
     cost = family.exact_cost()
     if cost is not None:
         check_budget(f"exact kernel values of {family.name}", cost, budget)

@@ -22,7 +22,7 @@ import time
 import sympy as sp
 
 from .. import symbols as S
-from ..budgets import DEFAULT, BudgetLike, check_budget
+from ..budgets import DEFAULT, BudgetLike, check_budget, resolve_budget
 from ..arguments import RidgeLike, RIDGELESS_METHODS, SOLVE_METHODS, check_choice, parse_ridge
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
@@ -98,6 +98,7 @@ def solve(
     check_choice(method, "method", SOLVE_METHODS)
     check_choice(ridgeless_method, "ridgeless_method", RIDGELESS_METHODS)
     lam = parse_ridge(ridge)
+    resolve_budget(budget)  # an invalid budget is refused whether or not a cost model applies
     family.check_task(task)  # e.g. an item-similarity matrix of another size than n
     cost = family.exact_cost()
     if cost is not None:
