@@ -199,8 +199,7 @@ def _exact_text(text: str, name: str) -> sp.Expr:
     """A text such as ``"sqrt(2)/3"``, ``"2**(1/3)"`` or ``"pi/4"`` as an exact real number.
 
     Read from Python's syntax tree, never evaluated: only the operators, functions and constants of
-    ``_EXACT_ALLOWED``; decimals are read exactly from their digits (``0.1`` is 1/10); exponents are rationals
-    of at most ``_MAX_EXPONENT`` in size (``9**9**9`` is refused instead of built).
+    ``_EXACT_ALLOWED``; decimals are read exactly (``0.1`` is 1/10); exponents of at most ``_MAX_EXPONENT``.
 
     Raises
     ------
@@ -227,8 +226,10 @@ def _exact_text(text: str, name: str) -> sp.Expr:
             return binary[type(node.op)](build(node.left), build(node.right))
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Pow, ast.BitXor)):
             base, exp = build(node.left), build(node.right)
-            if not (exp.is_Rational and max(abs(exp.p), exp.q) <= _MAX_EXPONENT):
-                raise bad(f"; exponents must be rationals of at most {_MAX_EXPONENT}")
+            if not (exp.is_Rational and max(abs(exp.p), exp.q) <= _MAX_EXPONENT):  # 10**10**10: exact, too large
+                raise bad(f"; exponents must be rationals of at most {_MAX_EXPONENT}") if not exp.is_Rational else \
+                    ParameterError(f"{name} is too large to build exactly: {text!r} has the exponent "
+                                   f"{short_numbers(str(exp))}; exponents are rationals p/q, |p|, q <= {_MAX_EXPONENT}")
             return base**exp
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in EXACT_FUNCTIONS
                 and not node.keywords and len(node.args) == EXACT_FUNCTIONS[node.func.id][0]):
