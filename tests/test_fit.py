@@ -291,7 +291,7 @@ def test_shared_data_fit_reproduces_documented_errors():
     """Full finetuning on 6>4: the four least accurate test trials are the theory's first failures
     (docs/lm_hierarchies.md); the fitted exchangeable model puts its first failures there too."""
     data = load_behaviour(SHARED, T9, filters=["setting=full", "hier=exc_mid_n9", "phase=post"],
-                          value_column="accuracy", kind="accuracy")
+                          value_column="accuracy", kind="accuracy", count_column="n_seeds")
     r = fit(data, starts=3, intervals=False)
     assert set(r.errors.first_failing) == FIRST
     assert sorted(r.errors.observed_ranks) == [1, 2, 3, 4]
