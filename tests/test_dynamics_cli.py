@@ -39,7 +39,7 @@ def test_critical_parameter_time(capsys):
     (["--time", "-1"], "argument --time: time must be a real number >= 0"),
     (["--times", "3:1:4"], "argument --times: expected 0 <= A < B"),
     (["--family", "geometric", "--critical"], "argument --set: dynamics of the geometric family needs exact"),
-    (["--log-times"], "argument --log-times: needs --times"),
+    (["--log-times"], "argument --log-times: has no effect without --times"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, needle):
     code, out, err = run(capsys, "dynamics", "--items", "6", "--set", "alpha=1/5", *argv)

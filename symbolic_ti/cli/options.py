@@ -34,10 +34,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..task import Task
 
 __all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext", "option_type", "fail", "given",
-           "Requires", "Excludes", "add_rules", "parse_path",
-           "parse_items", "parse_assignment", "parse_ridge_option", "parse_trial", "parse_interval_option",
-           "parse_span", "parse_columns", "parse_positive_int", "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution",
-           "debug_options", "task_options", "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
+           "Requires", "Excludes", "add_rules", "parse_path", "parse_items", "parse_assignment", "parse_ridge_option",
+           "parse_trial", "parse_interval_option", "parse_span", "parse_columns", "parse_positive_int",
+           "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution", "debug_options", "task_options",
+           "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
            "check_output"]
 
 #: The program name in usage lines and in every message on standard error.

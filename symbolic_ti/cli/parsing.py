@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,7 +160,7 @@ def add_rules(parser: argparse.ArgumentParser, rules: Sequence[Rule]) -> None:
         for option in (rule.option, rule.other):
             if option not in known:
                 raise ValueError(f"rule {rule} names {option}, which {parser.prog!r} does not have")
-    setattr(parser, "rules", tuple(getattr(parser, "rules", ())) + tuple(rules))
+    setattr(parser, "rules", tuple(getattr(parser, "rules", ())) + tuple(rules))  # noqa: B010 (an ArgumentParser to mypy)
 
 
 class Parser(argparse.ArgumentParser):
@@ -186,12 +186,13 @@ class Parser(argparse.ArgumentParser):
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
         self._argv = list(args) if args is not None else []
-        namespace, extra = super().parse_known_args(args, namespace)
+        parsed, extra = super().parse_known_args(args, namespace)
+        assert parsed is not None
         for rule in self.rules:
-            message = rule.broken(namespace)
+            message = rule.broken(parsed)
             if message is not None:
                 self.error(f"argument {rule.option}: {message}")
-        return namespace, extra
+        return parsed, extra
 
     def error(self, message: str) -> None:  # type: ignore[override]
         if "expected one argument" in message:
@@ -206,7 +207,7 @@ class Parser(argparse.ArgumentParser):
         if match is None:
             return ""
         names = match.group(1).split("/")
-        for a, nxt in zip(self._argv, self._argv[1:]):
+        for a, nxt in zip(self._argv, self._argv[1:], strict=False):
             if a in names and nxt.startswith("-"):
                 return f"; a value that begins with '-' like {nxt!r} is written {names[0]}={nxt}"
         return ""
