@@ -178,7 +178,9 @@ class Parser(argparse.ArgumentParser):
 
     def _parse_optional(self, arg_string: str) -> Any:
         found = super()._parse_optional(arg_string)
-        if found is not None and found[0] is None and (_MINUS_INFINITY.match(arg_string)
+        # (a tuple (action, option, value) up to Python 3.12.6, a list of such tuples since)
+        first = found[0] if isinstance(found, list) and found else found
+        if first is not None and first[0] is None and (_MINUS_INFINITY.match(arg_string)
                                                        or not OPTION_LIKE.match(arg_string)):
             return None  # not an option of this parser, and not like one: a value (``-1,2``)
         return found
