@@ -263,7 +263,7 @@ def _valid(command: str, option: str) -> str | None:
     if _kind(command, action) == "flag":
         return None
     kind = KINDS[_kind(command, action)]
-    return kind.valid[0] if kind.valid else {"--window-trial": "1,2", "--distance-orders": "forward",
+    return kind.valid[0] if kind.valid else {"--window-trial": "1,2", "--trial": "1,2", "--distance-orders": "forward",
                                              "--item-base": "0", "--target-item": "second",
                                              "--output": "dataset"}[option]
 
@@ -276,6 +276,10 @@ def test_an_option_without_effect_in_its_combination_is_refused(capsys, tmp_path
         extra.append((rule.other, _valid(command, rule.other)))
     elif rule.values:
         extra.append((rule.other, next(v for v in ("text", "json", "latex") if v not in rule.values)))
+    for other in COMMANDS[command].rules:  # the other rules of these options kept (--format json for another)
+        if (isinstance(other, Requires) and other.values and other is not rule
+                and other.option in {o for o, _ in extra} and other.other not in {o for o, _ in extra}):
+            extra.append((other.other, other.values[0]))
     if rule.option == "--output" and command == "sweep":
         extra[0] = ("--output", str(tmp_path / "dataset"))
     ruled = frozenset(o for r in COMMANDS[command].rules for o in (r.option, r.other))  # so that no other rule fires

@@ -17,7 +17,7 @@ import argparse
 import sys
 
 from ..errors import SymbolicTIError
-from .options import FORMATS, PROG, CliContext, option_type, parse_interval_option, parse_trial
+from .options import FORMATS, PROG, CliContext, Requires, option_type, parse_interval_option, parse_trial
 
 __all__ = ["register"]
 
@@ -48,6 +48,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                         "hundreds of margins of <= 100 terms go through sympy's printers, e.g. exchangeable N=25)")
     context.output_options(c, FORMATS)
     context.standalone_option(c)
+    context.add_rules(c, [Requires("--margins", "--format", ("json",),
+                                   why=": the text and LaTeX reports list the critical values, not the margins")])
     c.set_defaults(run=lambda args: _run(args, context))
 
 
@@ -57,9 +59,6 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     from ..arguments import RIDGE_NAMES, resolve_trials
 
     standalone = context.standalone(args)
-    if args.margins and args.format != "json":
-        raise context.fail("--margins", f"only applies with --format json (the {args.format} report lists the "
-                                        "critical values, not the margins)")
     name = args.parameter.strip()
     if name == "time":  # gradient-flow training time (symbolic-ti dynamics --critical)
         from .dynamics import time_scan

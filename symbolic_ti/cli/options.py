@@ -277,6 +277,7 @@ def standalone_option(p: argparse.ArgumentParser) -> None:
     """Add ``--standalone`` (with ``--format latex``: a complete ``.tex`` document); checked by
     :func:`standalone_of`."""
     p.add_argument("--standalone", action="store_true", help="with --format latex: a complete .tex document")
+    add_rules(p, [Requires("--standalone", "--format", ("latex",))])
 
 
 def standalone_of(args: argparse.Namespace) -> bool:
