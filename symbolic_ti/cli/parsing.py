@@ -160,7 +160,8 @@ def add_rules(parser: argparse.ArgumentParser, rules: Sequence[Rule]) -> None:
         for option in (rule.option, rule.other):
             if option not in known:
                 raise ValueError(f"rule {rule} names {option}, which {parser.prog!r} does not have")
-    setattr(parser, "rules", tuple(getattr(parser, "rules", ())) + tuple(rules))  # noqa: B010 (an ArgumentParser to mypy)
+    # (setattr: the parser is an ArgumentParser to mypy)
+    setattr(parser, "rules", tuple(getattr(parser, "rules", ())) + tuple(rules))  # noqa: B010
 
 
 class Parser(argparse.ArgumentParser):
