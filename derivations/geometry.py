@@ -292,7 +292,7 @@ def load_lm(task: Task, path: Path) -> dict[str, dict[tuple[int, int], float]]:
     out = {}
     for setting in SETTINGS:
         data = load_behaviour(path, task, filters=[f"setting={setting}", "hier=exc_mid_n9", "phase=post"],
-                              value_column="accuracy", kind="accuracy")
+                              value_column="accuracy", kind="accuracy", count_column="n_seeds")
         pc = data.p_correct
         cats = task.categories
         out[setting] = {t: float(pc[k]) for k, t in enumerate(data.trials) if cats[t] in TEST_CATEGORIES}

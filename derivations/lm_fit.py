@@ -93,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     text: list[str] = [f"symbolic_ti: fits to {DATA.name} ({args.value}), {TASK.label()}", ""]
     start = time.perf_counter()
     for label, filters in datasets(args.quick):
-        data = load_behaviour(DATA, TASK, filters=BASE + filters, value_column=args.value, kind=kind)
+        data = load_behaviour(DATA, TASK, filters=BASE + filters, value_column=args.value, kind=kind,
+                              count_column="n_seeds")
         fits = []
         for family, ridge in specs:
             # per-l2 probe subsets: the exchangeable family with the ridge free is what they test

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 from .arguments import ARGUMENTS, ExactLike, IntervalLike, RidgeLike, TrialsLike, check_mapping
 from .budgets import DEFAULT, BudgetLike
@@ -16,6 +16,7 @@ from .task import ExceptionLike, Task
 
 if TYPE_CHECKING:  # pragma: no cover
     from .analysis.crossings import CriticalReport
+    from .dynamics import CriticalTimes
 
 __all__ = ["derive", "make_family", "critical"]  # make_family: from symbolic_ti.families
 
@@ -80,6 +81,16 @@ def derive(
                  budget=budget)
 
 
+@overload
+def critical(n: int, exceptions: Iterable[ExceptionLike] = (), *, parameter: Literal["time"],  # type: ignore[overload-overlap]
+             trials: TrialsLike = None, family: str | Family = "exchangeable",
+             parameters: Mapping[str, ExactLike] | None = None, ridge: RidgeLike = None,
+             interval: IntervalLike = None, budget: BudgetLike = DEFAULT) -> CriticalTimes: ...
+@overload
+def critical(n: int, exceptions: Iterable[ExceptionLike] = (), *, parameter: str, trials: TrialsLike = None,
+             family: str | Family = "exchangeable", parameters: Mapping[str, ExactLike] | None = None,
+             ridge: RidgeLike = None, interval: IntervalLike = None,
+             budget: BudgetLike = DEFAULT) -> CriticalReport: ...
 def critical(
     n: int,
     exceptions: Iterable[ExceptionLike] = (),
@@ -91,7 +102,7 @@ def critical(
     ridge: RidgeLike = None,
     interval: IntervalLike = None,
     budget: BudgetLike = DEFAULT,
-) -> CriticalReport:
+) -> CriticalReport | CriticalTimes:
     """Critical values of one parameter: where the margins of a TI task change sign, exactly.
 
     Derives the result with :func:`derive` (leaving ``parameter`` symbolic) and calls
@@ -106,7 +117,9 @@ def critical(
     parameter : str
         The parameter to scan: a family parameter name (exchangeable: ``"alpha"`` in [0, 1], ``"kappa_o"``,
         ``"kappa_d"`` in [0, 1)) or ``"lambda"`` / ``"ridge"`` for the ridge, in [0, oo). A family parameter
-        not given in ``parameters`` is left symbolic automatically.
+        not given in ``parameters`` is left symbolic automatically. ``"time"``: the gradient-flow training time
+        (as ``symbolic-ti critical -p time``): the certified critical times of
+        :func:`symbolic_ti.dynamics.critical_times`, every parameter a number, no ridge if ``ridge`` is None.
     trials : list of (i, j), optional
         Trials to analyse; default every trial with a margin.
     family : str or Family
@@ -126,6 +139,8 @@ def critical(
     Returns
     -------
     CriticalReport
+        Or :class:`~symbolic_ti.dynamics.CriticalTimes` for ``parameter="time"`` (the crossings inside
+        ``interval`` of time, default ``(0, oo)``).
 
     Raises
     ------
@@ -155,6 +170,8 @@ def critical(
         raise ParameterError(f"parameter must be {ARGUMENTS['parameter'].allowed}, got {parameter!r}")
     params = check_mapping(parameters, "parameters")
     name = parameter.strip()
+    if name == "time":  # gradient-flow training time: symbolic-ti critical -p time
+        return _critical_times(n, exceptions, trials, family, params, ridge, interval, budget)
     fam = make_family(family, params)
     given = set(params) | (set(fam.values) if isinstance(family, Family) else set())
     if name not in ("lambda", "ridge") and name not in given and name in {p.name for p in fam.parameters}:
@@ -167,3 +184,20 @@ def critical(
     resolve_trials(task, trials)
     result = derive(n, task.exceptions, family=fam, ridge=ridge, budget=budget)
     return critical_values(result, name, interval=interval, trials=trials)
+
+
+def _critical_times(n: int, exceptions: Iterable[ExceptionLike], trials: TrialsLike, family: str | Family,
+                    parameters: Mapping[str, ExactLike], ridge: RidgeLike, interval: IntervalLike,
+                    budget: BudgetLike) -> CriticalTimes:
+    """``critical(..., parameter="time")``: the certified critical times of the gradient flow (no weight decay
+    without ``ridge``), keeping the crossings inside ``interval``."""
+    import sympy as sp
+
+    from .arguments import parse_interval
+    from .dynamics import critical_times, dynamics
+
+    bounds = None if interval is None else parse_interval(interval, "time", sp.Integer(0), sp.oo)
+    d = dynamics(n, exceptions, family=family, parameters=parameters, ridge="ridgeless" if ridge is None else ridge,
+                 budget=budget)
+    report = critical_times(d, trials)
+    return report if bounds is None else report.within(*bounds)

@@ -47,6 +47,13 @@ def check_writable(path: str | os.PathLike[str]) -> Path:
         raise ExportError(f"cannot write {str(p)!r}: directory {str(directory)!r} is not writable")
     if p.exists() and not os.access(p, os.W_OK):
         raise ExportError(f"cannot write {str(p)!r}: the file is read-only")
+    if not p.exists() or p.is_file():  # replaced through a file beside it: try one (root passes os.access)
+        try:
+            fd, probe = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
+        except OSError as err:
+            raise ExportError(_no_new_file(p, directory, err)) from None
+        os.close(fd)
+        os.unlink(probe)
     return p
 
 
@@ -55,6 +62,12 @@ def _write_error(p: Path, err: OSError) -> ExportError:
     I/O error: :data:`symbolic_ti.errors.IO_ERRNOS`), else :class:`ExportError` (the path's fault)."""
     cls = OutputIOError if err.errno in IO_ERRNOS else ExportError
     return cls(f"cannot write {str(p)!r}: {err.strerror or err}")
+
+
+def _no_new_file(p: Path, directory: Path, err: OSError) -> str:
+    """Why ``p`` cannot be written: its directory takes no new file (``/proc``), which the atomic write needs."""
+    return (f"cannot write {str(p)!r}: directory {str(directory)!r} does not accept new files "
+            f"({err.strerror or err}); the file is written beside its destination, then renamed")
 
 
 def _missing_directory(directory: Path) -> str:
@@ -119,8 +132,8 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes | Iterable[str 
     mode = _new_file_mode(p)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    except OSError as err:
-        raise ExportError(f"cannot write {str(p)!r}: {err.strerror or err}") from None
+    except OSError as err:  # a full disk is the environment's fault (exit 74), a directory like /proc the path's
+        raise (_write_error(p, err) if err.errno in IO_ERRNOS else ExportError(_no_new_file(p, p.parent, err))) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             for c in chunks:

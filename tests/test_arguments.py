@@ -195,13 +195,24 @@ def test_exact_text_values(text: str, want: sp.Expr) -> None:
 
 
 @pytest.mark.parametrize("text", ["x/2", "alpha", "sqrt(-1)", "1/0", "__import__('os')", "(1).__class__",
-                                  "sqrt(2", "9**9**9", "2**20000", "sin(1)", "sqrt(x=2)", "[1]", "1 if 1 else 2",
+                                  "sqrt(2", "2**pi", "sin(1)", "sqrt(x=2)", "[1]", "1 if 1 else 2",
                                   "lambda: 1", "oo", "nan"])
 def test_exact_text_refused_with_one_line(text: str) -> None:
     with pytest.raises(ParameterError) as info:
         exact_number(text, "alpha")
     msg = str(info.value)
     assert msg.startswith("alpha must be an exact number") and "allowed:" in msg and "\n" not in msg
+
+
+@pytest.mark.parametrize("text, exponent", [("9**9**9", "387420489"), ("2**20000", "20000"),
+                                             ("10**10**10", "10000000000"), ("2**(1/20001)", "1/20001")])
+def test_exact_but_too_large_is_said_to_be_too_large(text: str, exponent: str) -> None:
+    """``10**10**10`` is an exact number: the message says it is too large (its exponent), not that it is not exact."""
+    with pytest.raises(ParameterError) as info:
+        exact_number(text, "alpha")
+    msg = str(info.value)
+    assert msg.startswith("alpha is too large to build exactly") and f"the exponent {exponent};" in msg
+    assert "must be an exact number" not in msg and "\n" not in msg
 
 
 def test_cli_set_algebraic_value_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:

@@ -162,13 +162,15 @@ def test_plot_errors_name_the_option_given(capsys, tmp_path, argv, option, words
 
 
 def test_plot_negative_looking_range_reaches_the_range_parser():
-    from symbolic_ti.cli.app import _join_negative_values
+    from symbolic_ti.cli.app import build_parser
 
-    assert _join_negative_values(["--x-range", "-0.5,0.5", "--y-range", "-1,1", "--range", "-1,1"]) == \
-        ["--x-range=-0.5,0.5", "--y-range=-1,1", "--range=-1,1"]
-    assert _join_negative_values(["--range", "-inf,0", "--interval", "-.5,1", "--ridge", "-1", "-n", "4"]) == \
-        ["--range=-inf,0", "--interval=-.5,1", "--ridge=-1", "-n", "4"]
-    assert _join_negative_values(["--range", "-o", "x.svg"]) == ["--range", "-o", "x.svg"]  # an option stays
+    args = build_parser().parse_args(["plot", "phase", "-n", "4", "--x-range", "-0.5,0.5", "--y-range", "-1,1",
+                                      "-o", "x.svg"])
+    assert (args.x_range, args.y_range) == ((-0.5, 0.5), (-1.0, 1.0))
+    args = build_parser().parse_args(["critical", "-n", "4", "-p", "alpha", "--interval", "-.5,1", "--ridge", "0"])
+    assert args.interval == (sp.Rational(-1, 2), 1) and args.ridge == 0 and args.items == 4
+    with pytest.raises(Exception, match="argument --range: expected one argument"):  # an option stays an option
+        build_parser().parse_args(["plot", "curve", "-n", "4", "--range", "-o", "x.svg"])
 
 
 def test_plot_curve_with_a_good_range_still_works(capsys, tmp_path):

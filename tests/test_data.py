@@ -37,7 +37,7 @@ SMALL = "item_a,item_b,p,n,grp,ground_truth\n1,2,0.9,10,x,1\n1,2,0.6,30,y,1\n2,1
 
 # ---------------------------------------------------------------------------------------- shared file
 def test_shared_file_accuracy_matches_documented_values():
-    d = load_behaviour(SHARED, T9, filters=POST_FULL, value_column="accuracy", kind="accuracy")
+    d = load_behaviour(SHARED, T9, filters=POST_FULL, value_column="accuracy", kind="accuracy", count_column="n_seeds")
     assert len(d.trials) == 72 and d.rows_selected == 864
     assert set(d.n_rows) == {12}  # 2 models x 3 item domains x 2 presentation orders
     assert (d.value(6, 4) + d.value(4, 6)) / 2 == pytest.approx(0.996, abs=5e-4)  # the exception, both orders
@@ -49,14 +49,18 @@ def test_shared_file_accuracy_matches_documented_values():
     p = dict(zip(d.trials, d.p_first, strict=True))
     assert p[(4, 7)] == pytest.approx(d.value(4, 7)) and p[(7, 4)] == pytest.approx(1 - d.value(7, 4))
     probe = load_behaviour(SHARED, T9, filters=["setting=probe", "hier=exc_mid_n9", "phase=post"],
-                           value_column="accuracy", kind="accuracy")
+                           value_column="accuracy", kind="accuracy", count_column="n_seeds")
     assert np.mean([probe.value(*t) for t in four]) == pytest.approx(0.354, abs=5e-4)
 
 
 def test_shared_file_defaults_read_probabilities_with_seed_counts():
-    d = load_behaviour(SHARED, T9, filters=POST_FULL + ["model=llama32-1b", "task=fake", "reverse=False"])
+    one = POST_FULL + ["model=llama32-1b", "task=fake", "reverse=False"]
+    d = load_behaviour(SHARED, T9, filters=one, count_column="n_seeds")
     assert d.kind == "probability" and d.value_column == "mean_prob_yes"
     assert set(d.n_rows) == {1} and set(d.counts) == {50.0}
+    # counts only from a column that is named: by default each row is one observation (no data set's column)
+    plain = load_behaviour(SHARED, T9, filters=one)
+    assert plain.count_column is None and set(plain.counts) == {1.0} and plain.values == d.values
     assert d.value(1, 2) == pytest.approx(0.999347)  # the first data row of the file
     assert d.value(1, 3) == pytest.approx(0.986132)
 

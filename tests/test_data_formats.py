@@ -60,7 +60,7 @@ def test_long_format_pools_seeds_into_counts(tmp_path, rows):
     summary = [{"item_a": i, "item_b": j, "accuracy": float(np.mean([r["correct"] for r in rows
                                                                      if (r["item_a"], r["item_b"]) == (i, j)])),
                 "n_seeds": 7} for i, j in T4.trials]
-    s = load_behaviour(write_csv(tmp_path / "sum.csv", summary), T4, value_column="accuracy")
+    s = load_behaviour(write_csv(tmp_path / "sum.csv", summary), T4, value_column="accuracy", count_column="n_seeds")
     assert (s.trials, s.counts) == (d.trials, d.counts) and s.values == pytest.approx(d.values, abs=1e-12)
 
 

@@ -39,7 +39,7 @@ def test_critical_parameter_time(capsys):
     (["--time", "-1"], "argument --time: time must be a real number >= 0"),
     (["--times", "3:1:4"], "argument --times: expected 0 <= A < B"),
     (["--family", "geometric", "--critical"], "argument --set: dynamics of the geometric family needs exact"),
-    (["--log-times"], "argument --log-times: needs --times"),
+    (["--log-times"], "argument --log-times: has no effect without --times"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, needle):
     code, out, err = run(capsys, "dynamics", "--items", "6", "--set", "alpha=1/5", *argv)
@@ -89,3 +89,29 @@ def test_notebook_html_display():
     assert cells[0] == "0" and cells[-1] == "-387/3925" and row.count("#b00000") >= 1
     sym = dynamics(5, ["4>2"], parameters={"alpha": "symbolic"})._repr_html_()
     assert sym is not None and "exact limits f_oo" in sym and "alpha" in sym
+
+
+def test_the_python_api_scans_time_as_the_cli_does(capsys):
+    """``critical(..., parameter="time")`` is what ``critical -p time`` prints: the crossing of (4, 5) at
+    t = 2.47268 for n=9, 6>4, alpha = lambda = 1/10, a sign change of the dense flow (scipy's expm on the Gram
+    matrix, tests/test_dynamics.py::dense_flow); an interval keeps only the crossings inside it."""
+    import symbolic_ti as st
+    from symbolic_ti.dynamics import CriticalTimes
+    from symbolic_ti.export.jsonreport import dumps
+    from symbolic_ti.task import Task
+
+    from test_dynamics import dense_flow, kernel
+
+    rep = st.critical(9, ["6>4"], parameter="time", parameters={"alpha": "0.1"}, ridge="0.1", trials=[(4, 5)])
+    assert isinstance(rep, CriticalTimes)
+    (c,) = rep.times_of(4, 5)
+    task = Task(9, ["6>4"])
+    margin = [dense_flow(task, lambda a, b: kernel(a, b, 0.1, 0.0), 0.1, t)[(4, 5)] for t in (2.4726, 2.4728)]
+    assert abs(c.value - 2.47268) < 5e-6 and float(c.upper) - float(c.lower) < 1e-9 and margin[0] * margin[1] < 0
+    code, out, _ = run(capsys, "critical", "--items", "9", "--exception", "6>4", "--set", "alpha=0.1", "--ridge",
+                       "0.1", "--parameter", "time", "--trial", "4,5", "--format", "json")
+    assert code == 0 and json.loads(out) == json.loads(dumps(rep.to_dict()))
+    assert st.critical(9, ["6>4"], parameter="time", parameters={"alpha": "0.1"}, ridge="0.1", trials=[(4, 5)],
+                       interval=(0, 2)).times_of(4, 5) == ()
+    with pytest.raises(st.ParameterError, match="time"):
+        st.critical(9, ["6>4"], parameter="time", parameters={"alpha": "0.1"}, interval=(-1, 2))

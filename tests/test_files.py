@@ -137,9 +137,24 @@ def test_failing_temporary_file_keeps_existing(tmp_path, monkeypatch):
         raise OSError(13, "Permission denied")
 
     monkeypatch.setattr(files.tempfile, "mkstemp", no_temp)
-    with pytest.raises(ExportError, match=r"cannot write '.*out\.txt': Permission denied"):
+    with pytest.raises(ExportError, match=r"cannot write '.*out\.txt': directory '.*' does not accept new files "
+                                          r"\(Permission denied\)"):
         write_atomic(p, "new\n")
     assert p.read_text() == "old\n" and os.listdir(tmp_path) == ["out.txt"]
+
+
+def test_a_directory_that_takes_no_new_file_is_found_before_the_work(tmp_path, monkeypatch):
+    """``-o /proc/version`` as root: os.access says yes, the temporary file beside it cannot be made. The check
+    tries one (and removes it), so the message says why before any computation, not 'No such file or directory'."""
+    p = tmp_path / "out.txt"
+    assert check_writable(p) == p and os.listdir(tmp_path) == []  # the probe leaves nothing behind
+
+    def no_temp(*args, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setattr(files.tempfile, "mkstemp", no_temp)
+    with pytest.raises(ExportError, match=r"cannot write '.*out\.txt': directory '.*' does not accept new files"):
+        check_writable(p)
 
 
 def test_failing_chmod_removes_the_temporary_file(tmp_path, monkeypatch):

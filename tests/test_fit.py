@@ -275,6 +275,9 @@ def test_cli_user_errors(capsys, csv_file, extra, words):
         argv = [a for a in argv if a not in ("-e", "4>2")]
         argv[argv.index("--items") + 1] = extra[1]
         extra = []
+    elif extra and extra[0] in argv:  # an option of BASE: replaced (given twice with two values is an error)
+        argv[argv.index(extra[0]) + 1] = extra[1]
+        extra = []
     has_data = "--data" in extra
     code = cli.main(argv + ([] if has_data else ["--data", str(csv_file)]) + extra + ["--no-intervals"])
     out, err = capsys.readouterr()
@@ -289,7 +292,7 @@ def test_shared_data_fit_reproduces_documented_errors():
     """Full finetuning on 6>4: the four least accurate test trials are the theory's first failures
     (docs/lm_hierarchies.md); the fitted exchangeable model puts its first failures there too."""
     data = load_behaviour(SHARED, T9, filters=["setting=full", "hier=exc_mid_n9", "phase=post"],
-                          value_column="accuracy", kind="accuracy")
+                          value_column="accuracy", kind="accuracy", count_column="n_seeds")
     r = fit(data, starts=3, intervals=False)
     assert set(r.errors.first_failing) == FIRST
     assert sorted(r.errors.observed_ranks) == [1, 2, 3, 4]

@@ -172,10 +172,21 @@ def test_cli_new_errors_are_one_line_exit_2(capsys, tmp_path, body, extra, optio
     assert len(lines) == 1 and lines[0].startswith(f"symbolic-ti: error: argument {option}") and words in lines[0], err
 
 
-def test_cli_missing_count_column_suggests_none(capsys, tmp_path):
-    code = cli.main(["fit", "--items", "3", "--data", table(tmp_path, "item_a,item_b,mean_prob_yes\n1,2,0.9\n")])
+def test_cli_data_without_counts_is_fitted_as_proportions(capsys, tmp_path):
+    """No count column is assumed (the defaults are tied to no data set): a file without counts is fitted as
+    proportions, one observation per row, and the report says what its intervals rest on."""
+    body = "item_a,item_b,mean_prob_yes\n1,2,0.9\n2,1,0.2\n1,3,0.8\n3,1,0.3\n2,3,0.7\n3,2,0.35\n"
+    code = cli.main(["fit", "--items", "3", "--data", table(tmp_path, body), "--no-intervals", "--starts", "2"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "6 trials, 6 of 6 rows" in out and "the intervals rest on the 6 rows, not on a number of choices" in out
+
+
+def test_cli_missing_count_column_says_how_to_go_without(capsys, tmp_path):
+    code = cli.main(["fit", "--items", "3", "--data", table(tmp_path, "item_a,item_b,mean_prob_yes\n1,2,0.9\n"),
+                     "--count-column", "n_seeds"])
     err = capsys.readouterr().err
-    assert code == 2 and "argument --count-column" in err and "--count-column none" in err
+    assert code == 2 and "argument --count-column" in err and "no --count-column" in err
 
 
 def test_cli_matrix_of_wrong_size_is_checked_before_the_data(capsys, tmp_path):

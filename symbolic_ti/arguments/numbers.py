@@ -96,6 +96,13 @@ EXACT_CONSTANTS: dict[str, sp.Expr] = {"pi": sp.pi, "E": sp.E}
 _EXACT_ALLOWED = ("integers, decimals, + - * / ** (or ^), parentheses, " + ", ".join(EXACT_FUNCTIONS)
                   + " and the constants " + ", ".join(EXACT_CONSTANTS))
 _MAX_EXPONENT = 10_000
+#: The most decimal digits a power in a text number may have (a million: 10**1000000 is read, 10**1000001 is not).
+_MAX_POWER_DIGITS = 1_000_000
+
+
+def _digits(q: sp.Rational) -> int:
+    """An upper bound of the decimal digits of the numerator and denominator of ``q`` (from their bit lengths)."""
+    return max(int(abs(q.p)).bit_length(), int(q.q).bit_length()) * 30103 // 100000 + 1
 
 
 def _exact_text(text: str, name: str) -> sp.Expr:
@@ -130,8 +137,17 @@ def _exact_text(text: str, name: str) -> sp.Expr:
             return binary[type(node.op)](build(node.left), build(node.right))
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Pow, ast.BitXor)):
             base, exp = build(node.left), build(node.right)
-            if not (exp.is_Rational and max(abs(exp.p), exp.q) <= _MAX_EXPONENT):
+            if not exp.is_Rational:
                 raise bad(f"; exponents must be rationals of at most {_MAX_EXPONENT}")
+            if max(abs(exp.p), exp.q) > _MAX_EXPONENT:  # 10**10**10 is exact, but too large to build
+                raise ParameterError(f"{name} is too large to build exactly: {message_repr(text, 80)} has the "
+                                     f"exponent {message_repr(exp)}; exponents are rationals p/q with |p|, q <= "
+                                     f"{_MAX_EXPONENT}")
+            if base.is_Rational and exp.p > 0 and _digits(base) * exp.p > _MAX_POWER_DIGITS * exp.q:
+                # ((10**10000)**10000)**10000: refused before it is built (about 10**12 digits)
+                raise ParameterError(f"{name} is too large to build exactly: {message_repr(text, 80)} would have "
+                                     f"about {_digits(base) * exp.p // exp.q:,} digits; a power may have at most "
+                                     f"{_MAX_POWER_DIGITS:,}")
             return base**exp
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in EXACT_FUNCTIONS
                 and not node.keywords and len(node.args) == EXACT_FUNCTIONS[node.func.id][0]):

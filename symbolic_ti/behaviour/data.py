@@ -1,13 +1,14 @@
 """Per-trial behavioural data: read a CSV or CSV.gz table, select rows, average per trial.
 
-The defaults read the example data ``symbolic_ti.example_data("lm_pair_summary_n9")`` (per-trial behaviour of
-finetuned language models, Cheng & Lippl 2026; provenance and columns in :mod:`symbolic_ti.datasets`) without any
-option:
+The default column names are those of the example data ``symbolic_ti.example_data("lm_pair_summary_n9")``
+(per-trial behaviour of finetuned language models, Cheng & Lippl 2026; provenance and columns in
+:mod:`symbolic_ti.datasets`); counts are read only from a column that is named (``count_column="n_seeds"`` for
+that table), so a file without counts is read as proportions, one observation per row:
 
 ======================  =========================================================================
 item columns            ``item_a``, ``item_b``: the ordered trial ``(i, j)``, items ``1..n``, 1 highest
 value column            ``mean_prob_yes``: P("Yes" to "Will A win against B?") = P(first item wins)
-count column            ``n_seeds``: how many independent runs (seeds) each row averages
+count column            none by default; ``n_seeds`` there: how many independent runs (seeds) each row averages
 ground-truth column     ``ground_truth``: +1/-1, checked against the task where present
 ======================  =========================================================================
 
@@ -29,7 +30,7 @@ Counts, and what the likelihood may assume (see docs/fitting.md):
   number of runs that chose the first item: an integer, and a binomial count when runs are independent. For
   ``probability`` it is a sum of per-run probabilities, not a count of choices; :mod:`symbolic_ti.behaviour.fitting` then
   uses the binomial likelihood as a quasi-likelihood and estimates an overdispersion factor.
-* Without a count column (``count_column=None``) every row is one observation of weight 1, and the trial's
+* Without a count column (``count_column=None``, the default) every row is one observation of weight 1, and the trial's
   count is its number of rows.
 
 Rows pooled into one trial (different models, item domains, presentation orders, ...) are treated as draws
@@ -122,7 +123,7 @@ class BehaviourData(Rendered):
     filters: tuple[tuple[str, str], ...] = ()
     item_columns: tuple[str, str] = ("item_a", "item_b")
     value_column: str = "mean_prob_yes"
-    count_column: str | None = "n_seeds"
+    count_column: str | None = None
     rows_read: int = 0
     rows_selected: int = 0
     averaged_over: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -222,7 +223,7 @@ def load_behaviour(
     item_columns: Sequence[str] = ("item_a", "item_b"),
     value_column: str = "mean_prob_yes",
     kind: str = "auto",
-    count_column: str | None = "n_seeds",
+    count_column: str | None = None,
     truth_column: str | None = "ground_truth",
     correct_column: str | None = None,
     total_column: str | None = None,
@@ -250,8 +251,8 @@ def load_behaviour(
         name (:func:`infer_kind`: ``acc``/``correct`` accuracy, ``score``/``logit`` score, ``prob`` probability)
         and raises if the name says none of these.
     count_column : str or None
-        Column of per-row counts (``> 0``; e.g. the number of seeds a row averages); ``None`` gives every row
-        weight 1.
+        Column of per-row counts (``> 0``; e.g. ``"n_seeds"``, the number of seeds a row averages); ``None``
+        (default) gives every row weight 1.
     truth_column : str or None
         Column of the file's ground truth (+1/-1). When the file has it, it is checked against the task's
         ground truth (catches a wrong ``--exception``); a missing column is then ignored. ``None`` skips the
@@ -328,7 +329,8 @@ def load_behaviour(
         kind = infer_kind(value_column)
     if count_column is not None and count_column not in header:
         raise DataError(f"count column {count_column!r} is not in {p.name} (available columns: {', '.join(header)}); "
-                        "without counts use count_column=None (CLI: --count-column none, one weight per row), or "
+                        "without counts leave it out (count_column=None, the default; CLI: no --count-column): one "
+                        "weight per row, or "
                         "give correct and total counts (--correct-column, --total-column)")
     ic = None if count_column is None else header.index(count_column)
     isub = None if subject_column is None else column_index(header, subject_column, "subject", p)

@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import traceback
 import warnings
@@ -146,30 +145,6 @@ def _debug_wanted(args: argparse.Namespace | None, argv: Sequence[str]) -> bool:
     return "--debug" in argv
 
 
-#: Options whose value may start with ``-`` (a negative number): ``--x-range -0.5,0.5`` works as
-#: ``--interval -1,2`` does.
-_VALUE_OPTIONS = ("--interval", "--ridge", "--set", "--x-range", "--y-range", "--range", "--time")
-
-
-#: A value that starts with a minus sign: a number (``-1``, ``-.5``, ``-1e-3,1``) or minus infinity.
-_NEGATIVE = re.compile(r"-(\d|\.\d|inf|oo)", re.IGNORECASE)
-
-
-def _join_negative_values(argv: list[str]) -> list[str]:
-    """Let ``--interval -1,0.5`` mean ``--interval=-1,0.5`` (argparse would take ``-1,0.5`` for an option)."""
-    out: list[str] = []
-    k = 0
-    while k < len(argv):
-        a = argv[k]
-        if a in _VALUE_OPTIONS and k + 1 < len(argv) and _NEGATIVE.match(argv[k + 1]):
-            out.append(f"{a}={argv[k + 1]}")
-            k += 2
-            continue
-        out.append(a)
-        k += 1
-    return out
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``symbolic-ti`` with ``argv`` (default ``sys.argv[1:]``) and return the exit code.
 
@@ -186,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         docstring). Errors go to stderr as one line; the traceback of an internal error only in debug mode.
     """
     stop_signals = stop_on_signals()  # SIGTERM and SIGHUP stop the command as Ctrl-C does (cli/signals.py)
-    argv = _join_negative_values(list(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
     args: argparse.Namespace | None = None
     try:
         try:

@@ -17,7 +17,7 @@ import argparse
 import sys
 
 from ..errors import SymbolicTIError
-from .options import BUDGET_HINT, FORMATS, PROG, CliContext, option_type, parse_interval_option, parse_trial
+from .options import BUDGET_HINT, FORMATS, PROG, CliContext, Requires, option_type, parse_interval_option, parse_trial
 
 __all__ = ["register"]
 
@@ -49,6 +49,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     context.output_options(c, FORMATS)
     context.standalone_option(c)
     context.budget_options(c)
+    context.add_rules(c, [Requires("--margins", "--format", ("json",),
+                                   why=": the text and LaTeX reports list the critical values, not the margins")])
     c.set_defaults(run=lambda args: _budgeted(args, context))
 
 
@@ -65,9 +67,6 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     from ..arguments import RIDGE_NAMES, resolve_trials
 
     standalone = context.standalone(args)
-    if args.margins and args.format != "json":
-        raise context.fail("--margins", f"only applies with --format json (the {args.format} report lists the "
-                                        "critical values, not the margins)")
     name = args.parameter.strip()
     if name == "time":  # gradient-flow training time (symbolic-ti dynamics --critical)
         from .dynamics import time_scan

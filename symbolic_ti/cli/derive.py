@@ -21,7 +21,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .options import BUDGET_HINT, FORMATS, PROG, CliContext, fail, option_type, parse_trial
+from .options import BUDGET_HINT, FORMATS, PROG, CliContext, Excludes, Requires, fail, option_type, parse_trial
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..families.base import Family
@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     context.task_options(d)
     context.output_options(d, FORMATS + ("gram",))
     context.budget_options(d)
-    d.add_argument("--standalone", action="store_true", help="with --format latex: a complete .tex document")
+    context.standalone_option(d)
     d.add_argument("--encoding", choices=("srepr", "poly"), default=None,
                    help="with --format json: exact values as sympy srepr (default) or as generators and "
                         "[exponents, coefficient] term lists (poly; docs/json_schema.md)")
@@ -58,6 +58,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    type=option_type("--trial", parse_trial),
                    help="only these trials' closed forms and margins (repeat; default: every trial). Large "
                         "symbolic tasks build and print only what is asked")
+    context.add_rules(d, RULES)
     d.set_defaults(run=lambda args: _budgeted(args, context))
 
 
@@ -68,15 +69,13 @@ def _budgeted(args: argparse.Namespace, context: CliContext) -> str:
         return _run(args, context)
 
 
+#: Options that have no effect in some combinations (:func:`symbolic_ti.cli.parsing.add_rules`).
+RULES = (Requires("--encoding", "--format", ("json",)), Requires("--format-version", "--format", ("json",)),
+         Excludes("--format-version", "--trial", why=": it is the layout of the whole report"))
+
+
 def _run(args: argparse.Namespace, context: CliContext) -> str:
-    if args.standalone and args.format != "latex":
-        raise context.fail("--standalone", "only applies with --format latex")
-    if args.encoding is not None and args.format != "json":
-        raise context.fail("--encoding", f"only applies with --format json (got --format {args.format})")
-    if args.format_version is not None and args.format != "json":
-        raise context.fail("--format-version", f"only applies with --format json (got --format {args.format})")
-    if args.format_version is not None and args.trial is not None:
-        raise context.fail("--format-version", "applies to the whole report; leave out --trial")
+    context.standalone(args)  # (and the RULES, checked by the parser)
     encoding = args.encoding or "srepr"
     version = args.format_version or 2
     task, (family, _) = context.task(args), context.family(args)

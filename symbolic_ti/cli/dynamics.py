@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetError, ParameterError, SymbolicTIError
-from .options import BUDGET_HINT, FORMATS, PROG, CliContext, option_type, parse_trial
+from .options import BUDGET_HINT, FORMATS, PROG, CliContext, Requires, option_type, parse_trial
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy as sp
@@ -76,7 +76,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     c = sub.add_parser("dynamics", parents=[context.debug], help="gradient-flow predictions over training time",
                        description="Exact gradient-flow predictions over training time, critical times and the "
                                    "early-stopping window.")
-    context.task_options(c)
+    context.task_options(c, ridge_default="none, lambda = 0: plain gradient flow, whose t -> oo is the ridgeless "
+                                          "limit")
     when = c.add_mutually_exclusive_group()
     when.add_argument("--time", metavar="T", type=option_type("--time", parse_time_option), action="append",
                       help="training time T >= 0 or oo (repeat for several; default 0 1 2 5 10 20 oo)")
@@ -98,6 +99,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     context.output_options(c, FORMATS)
     context.standalone_option(c)
     context.budget_options(c)
+    context.add_rules(c, RULES)
     c.set_defaults(run=lambda args: _budgeted(args, context))
 
 
@@ -110,12 +112,18 @@ def _budgeted(args: argparse.Namespace, context: CliContext) -> str:
         return _run(args, context)
 
 
+#: Options that have no effect in some combinations (:func:`symbolic_ti.cli.parsing.add_rules`).
+RULES = (
+    Requires("--ridges", "--window", why=" (the time <-> ridge table of the early-stopping window)"),
+    Requires("--window-trial", "--window", why=" (the target error set of the early-stopping window)"),
+    Requires("--log-times", "--times", why=" (the spacing of the K times of --times A:B:K)"),
+)
+
+
 def _times(args: argparse.Namespace, context: CliContext) -> list[Any] | None:
     import sympy as sp
 
-    if args.times is None:
-        if args.log_times:
-            raise context.fail("--log-times", "needs --times A:B:K")
+    if args.times is None:  # (--log-times without --times is refused by RULES)
         return args.time
     a, b, k = args.times
     if args.log_times:
@@ -211,31 +219,22 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
 
 def time_scan(args: argparse.Namespace, context: CliContext) -> str:
     """``symbolic-ti critical --parameter time``: the certified critical times of the chosen trials (``--interval``
-    keeps the crossings inside it), as :func:`symbolic_ti.dynamics.critical_times` reports them."""
-    import sympy as sp
-
+    keeps the crossings inside it), as :func:`symbolic_ti.api.critical` with ``parameter="time"`` reports them."""
     task, (_, values) = context.task(args), context.family(args)
-    ridge = "ridgeless" if args.ridge is None and not args.ridgeless else context.ridge(args)
     trials = context.trials(task, args.trial) if args.trial is not None else None
+    if args.interval is not None and args.interval[0] < 0:
+        raise context.fail("--interval", f"times are >= 0, got ({args.interval[0]}, {args.interval[1]})")
     context.check_output(args)
-    from ..dynamics import CriticalTimes, TrialTimes, critical_times, dynamics
+    from ..api import critical
 
     try:
-        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge,
-                     budget=context.budget(args))
-        rep = critical_times(d, trials)
+        rep = critical(task.n, task.exceptions, parameter="time", trials=trials, family=args.family,
+                       parameters=values, ridge=context.ridge(args), interval=args.interval,
+                       budget=context.budget(args))
     except BudgetError:
         raise
     except SymbolicTIError as err:
         raise context.fail("--set", err) from None
-    if args.interval is not None:
-        a, b = args.interval
-        if a < 0:
-            raise context.fail("--interval", f"times are >= 0, got ({a}, {b})")
-        keep = [TrialTimes(tt.trial, tt.initial, tuple(c for c in tt.crossings if a < c.lower and
-                                                      (b is sp.oo or c.upper < b)), tt.final, tt.complete)
-                for tt in rep.trials]
-        rep = CriticalTimes(rep.label, tuple(keep), rep.notes)
     if args.format == "json":
         from ..export.jsonreport import dumps
 

@@ -10,9 +10,12 @@
                     [--target-item first|second] [--item-base 0|1] [--reversed] [--item-labels A,B,...]
                     [--starts K] [--seed S] [--no-intervals] [--format text|json] [--plot FILE] [--output FILE]
 
-Without ``--ridge``/``--ridgeless`` the ridge is fitted. The defaults read the language-model table shipped
-with the package (``--data example:lm_pair_summary_n9``: ``item_a``, ``item_b``, ``mean_prob_yes``, ``n_seeds``);
-see :mod:`symbolic_ti.datasets`, :mod:`symbolic_ti.behaviour.data` and docs/fitting.md.
+Without ``--ridge``/``--ridgeless`` the ridge is fitted. The default column names are those of the
+language-model table shipped with the package (``--data example:lm_pair_summary_n9``: ``item_a``, ``item_b``,
+``mean_prob_yes``); counts are read only from a column that is named (``--count-column n_seeds`` there), so a
+file without counts is fitted as proportions, one observation per row. See :mod:`symbolic_ti.datasets`,
+:mod:`symbolic_ti.behaviour.data` and docs/fitting.md. Options that have no effect together are refused
+(:data:`RULES`).
 Registered by :mod:`symbolic_ti.cli.app` (``SUBCOMMANDS``); scipy and matplotlib are imported only when the
 command runs.
 """
@@ -25,7 +28,7 @@ from typing import Any
 
 from ..datasets import data_argument
 from ..errors import DataError, DataWarning, ExportError
-from .options import CliContext, parse_columns, parse_int, parse_positive_int
+from .options import CliContext, Excludes, Requires, parse_columns, parse_int, parse_path, parse_positive_int
 
 __all__ = ["register"]
 
@@ -47,7 +50,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                     "P(first item wins) = sigmoid(beta f(i, j)) for choices and a Gaussian for real scores. "
                     "See docs/fitting.md.")
     context.task_options(p)
-    p.add_argument("--data", required=True, metavar="FILE", type=context.option_type("--data", data_argument),
+    p.add_argument("--data", required=True, metavar="FILE",
+                   type=context.option_type("--data", lambda text: data_argument(parse_path(text))),
                    help="CSV or CSV.gz table, one row per trial observation (header row required); "
                         "example:NAME reads the example data shipped with the package (example:lm_pair_summary_n9)")
     p.add_argument("--filter", action="append", default=[], metavar="COL=VALUE",
@@ -63,8 +67,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="what the value column holds: P(first item wins), fraction correct, or a real score "
                         "(default: accuracy if the column name contains 'acc', score if it contains 'logit' or "
                         "'score', else probability)")
-    p.add_argument("--count-column", default="n_seeds", metavar="C",
-                   help="column of per-row counts used as weights (default: n_seeds; 'none': weight 1 per row)")
+    p.add_argument("--count-column", default=None, metavar="C",
+                   help="column of per-row counts used as weights, e.g. n_seeds (default: none, each row is one "
+                        "observation: proportions)")
     p.add_argument("--correct-column", metavar="C", default=None,
                    help="column of correct answers per row, with --total-column: exact binomial counts (then "
                         "--value-column and --count-column are not read; default: not used)")
@@ -102,11 +107,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="fit every family that can be fitted (--family's own with its --set values, the others "
                         "with their defaults) and print one AIC/BIC/quasi-AIC table")
     p.add_argument("--no-intervals", action="store_true", help="skip the profile-likelihood intervals (faster)")
-    p.add_argument("--plot", metavar="FILE",
+    p.add_argument("--plot", metavar="FILE", type=context.option_type("--plot", parse_path),
                    help="write the observed and predicted P(first item wins) heatmaps side by side (png, pdf, "
                         "svg; needs matplotlib)")
     context.output_options(p, ("text", "json"))
+    context.add_rules(p, RULES)
     p.set_defaults(run=lambda args: _run_fit(args, context))
+
+
+_DISTANCE = ": rows by distance are not read per trial"
+#: Options that have no effect in some combinations (:func:`symbolic_ti.cli.parsing.add_rules`).
+RULES: tuple[Requires | Excludes, ...] = (
+    Requires("--distance-orders", "--distance-column", why=" (the averaging rule of rows by distance)"),
+    Requires("--exclude-end-items", "--distance-column", why=" (the averaging rule of rows by distance)"),
+    Excludes("--item-base", "--item-labels", why=": the labels name the items, not numbers"),
+    *(Excludes(option, "--distance-column", why=_DISTANCE) for option in
+      ("--item-columns", "--item-base", "--item-labels", "--reversed", "--target-item")),
+    Excludes("--value-column", "--correct-column", why=": the correct and total counts are read instead"),
+    Excludes("--count-column", "--correct-column", why=": the total counts are the counts"),
+    Excludes("--no-intervals", "--compare", why=": the comparison computes no intervals"),
+)
 
 
 def _parse_filter(text: str) -> tuple[str, str]:
@@ -202,7 +222,7 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
 
     _check_pairs(args, context)
     kind = args.kind or "auto"
-    count = None if args.count_column.strip().lower() == "none" else args.count_column
+    count = None if (args.count_column or "none").strip().lower() == "none" else args.count_column
     if args.correct_column is not None:
         count = None
     import sys
@@ -294,7 +314,7 @@ def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: An
     _check_pairs(args, context)
     try:
         kind = args.kind or ("accuracy" if args.correct_column is not None else infer_kind(args.value_column))
-        count = None if args.count_column.strip().lower() == "none" else args.count_column
+        count = None if (args.count_column or "none").strip().lower() == "none" else args.count_column
         load = dict(distance_column=args.distance_column, value_column=args.value_column, kind=kind,
                     count_column=None if args.correct_column is not None else count,
                     correct_column=args.correct_column, total_column=args.total_column,

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import ExportError, OutputIOError, ParameterError, SymbolicTIError
+from .parsing import Excludes, Parser, Requires, UsageError, add_rules, given
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy as sp
@@ -32,10 +33,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..families import Family
     from ..task import Task
 
-__all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext", "option_type", "fail",
-           "parse_items", "parse_assignment", "parse_ridge_option", "parse_trial", "parse_interval_option",
-           "parse_span", "parse_columns", "parse_positive_int", "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution",
-           "debug_options", "task_options", "budget_options", "budget_of", "parse_budget", "BUDGET_HINT", "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
+__all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext", "option_type", "fail", "given",
+           "Requires", "Excludes", "add_rules", "parse_path", "parse_items", "parse_assignment", "parse_ridge_option",
+           "parse_trial", "parse_interval_option", "parse_span", "parse_columns", "parse_positive_int",
+           "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution", "debug_options", "task_options",
+           "budget_options", "budget_of", "parse_budget", "BUDGET_HINT",
+           "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
            "check_output"]
 
 #: The program name in usage lines and in every message on standard error.
@@ -46,19 +49,6 @@ FORMATS = ("text", "json", "latex")
 DEBUG_ENV = "SYMBOLIC_TI_DEBUG"
 
 _T = TypeVar("_T")
-
-
-class UsageError(Exception):
-    """A user error found while reading the command line (exit code 2)."""
-
-
-class Parser(argparse.ArgumentParser):
-    """ArgumentParser that raises :class:`UsageError` instead of printing usage and exiting."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        if message.startswith("argument --exception") and "expected one argument" in message:
-            message += "; in a shell, quote each exception (-e '6>4'): unquoted, 6>4 is a redirection"
-        raise UsageError(message)
 
 
 def option_type(option: str, parse: Callable[[str], _T]) -> Callable[[str], _T]:
@@ -252,6 +242,14 @@ def parse_resolution(text: str) -> tuple[int, ...]:
     return vals
 
 
+def parse_path(text: str) -> str:
+    """``--output FILE``, ``--plot FILE``, ``--data FILE``: a non-empty file name (``-`` is standard output where
+    the option allows it)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}")
+    return text
+
+
 # ---------------------------------------------------------------------------------- option builders
 def debug_options() -> Parser:
     """The parent parser of ``--debug``, given to the top-level parser and to every subcommand."""
@@ -261,9 +259,10 @@ def debug_options() -> Parser:
     return debug
 
 
-def task_options(p: argparse.ArgumentParser) -> None:
+def task_options(p: argparse.ArgumentParser, ridge_default: str = "symbolic") -> None:
     """Add the task, family and ridge options: ``--items``, ``--exception``, ``--family``, ``--set``, ``--ridge`` /
-    ``--ridgeless`` (read back by :func:`task_of`, :func:`family_of`, :func:`ridge_of`)."""
+    ``--ridgeless`` (read back by :func:`task_of`, :func:`family_of`, :func:`ridge_of`); ``ridge_default`` is what
+    the help says a missing ridge means."""
     p.add_argument("--items", "-n", required=True, type=option_type("--items", parse_items), metavar="N",
                    help="number of items, N >= 3 (item 1 ranks highest)")
     p.add_argument("--exception", "-e", action="append", default=[], metavar="W>L",
@@ -275,7 +274,7 @@ def task_options(p: argparse.ArgumentParser) -> None:
                    help="fix a family parameter exactly, e.g. alpha=0.1 (= 1/10); unset ones stay symbolic")
     ridge = p.add_mutually_exclusive_group()
     ridge.add_argument("--ridge", type=option_type("--ridge", parse_ridge_option), metavar="VALUE",
-                       help="ridge lambda >= 0 (default: symbolic)")
+                       help=f"ridge lambda >= 0 (default: {ridge_default})")
     ridge.add_argument("--ridgeless", action="store_true", help="the ridgeless limit lambda -> 0+")
 
 
@@ -318,6 +317,7 @@ def standalone_option(p: argparse.ArgumentParser) -> None:
     """Add ``--standalone`` (with ``--format latex``: a complete ``.tex`` document); checked by
     :func:`standalone_of`."""
     p.add_argument("--standalone", action="store_true", help="with --format latex: a complete .tex document")
+    add_rules(p, [Requires("--standalone", "--format", ("latex",))])
 
 
 def standalone_of(args: argparse.Namespace) -> bool:
@@ -336,7 +336,7 @@ def standalone_of(args: argparse.Namespace) -> bool:
 def output_options(p: argparse.ArgumentParser, formats: Sequence[str]) -> None:
     """Add ``--format`` (one of ``formats``, default text), ``--output FILE`` and ``--quiet``."""
     p.add_argument("--format", "-f", choices=formats, default="text", help="output format (default: text)")
-    p.add_argument("--output", "-o", metavar="FILE",
+    p.add_argument("--output", "-o", metavar="FILE", type=option_type("--output", parse_path),
                    help="write to FILE (atomically: complete or untouched) instead of standard output")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no progress display (shown on standard error only when it is a terminal)")
@@ -396,7 +396,8 @@ def ridge_of(args: argparse.Namespace) -> str | sp.Expr | None:
 
 
 def task_trials(task: Task, raw: Sequence[tuple[int, int]], option: str = "--trial") -> list[tuple[int, int]]:
-    """The trials of ``--trial`` checked against ``task`` (:meth:`symbolic_ti.task.Task.check_trial`), in order.
+    """The trials of ``--trial`` checked against ``task`` (:meth:`symbolic_ti.task.Task.check_trial`), in order,
+    each once (a trial given twice is reported once).
 
     Raises
     ------
@@ -409,7 +410,7 @@ def task_trials(task: Task, raw: Sequence[tuple[int, int]], option: str = "--tri
             out.append(task.check_trial(trial, "trial"))
         except SymbolicTIError as err:
             raise fail(option, err) from None
-    return out
+    return list(dict.fromkeys(out))
 
 
 def check_output(args: argparse.Namespace) -> None:
@@ -452,4 +453,6 @@ class CliContext:
     ridge = staticmethod(ridge_of)
     trials = staticmethod(task_trials)
     check_output = staticmethod(check_output)
+    given = staticmethod(given)
+    add_rules = staticmethod(add_rules)
     usage_error = UsageError

@@ -20,7 +20,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .options import CliContext, parse_pair, parse_resolution, parse_trial
+from .options import CliContext, parse_pair, parse_path, parse_resolution, parse_trial
 
 __all__ = ["register"]
 
@@ -43,6 +43,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     def common(q: argparse.ArgumentParser) -> None:
         context.task_options(q)
         q.add_argument("--output", "-o", required=True, metavar="FILE",
+                       type=context.option_type("--output", parse_path),
                        help="figure file (.png, .pdf or .svg), written atomically")
         q.add_argument("--dpi", type=float, default=None, help="resolution of a PNG (default 100)")
         q.add_argument("--title", default=None, help="figure title (default: task, family and ridge)")

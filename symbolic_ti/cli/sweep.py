@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import CliContext, option_type, parse_int_at_least, parse_positive_int
+from .options import CliContext, Excludes, option_type, parse_int_at_least, parse_path, parse_positive_int
 
 __all__ = ["register", "FAILED_EXIT"]
 
@@ -49,8 +49,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                        epilog="Exit codes: 0 done, 2 invalid spec or option, 3 finished with failed configurations "
                               "or lost shards (rerun with --resume), 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (the "
                               "workers are stopped; the shards written are complete).")
-    s.add_argument("spec", metavar="SPEC", help="the sweep spec, a TOML file")
+    s.add_argument("spec", metavar="SPEC", type=option_type("SPEC", parse_path), help="the sweep spec, a TOML file")
     s.add_argument("--output", "-o", dest="directory", metavar="DIR", default=None,
+                   type=option_type("--output", parse_path),
                    help="dataset directory (default: the spec's output)")
     engine = s.add_mutually_exclusive_group()
     engine.add_argument("--jobs", "-j", type=option_type("--jobs", _jobs), metavar="K", default=None,
@@ -63,7 +64,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="continue the sweep in DIR (same spec, checked): skip the shards already written")
     s.add_argument("--dry-run", action="store_true", help="count configurations and shards, estimate the cost")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    context.add_rules(s, RULES)
     s.set_defaults(run=_run, output=None)
+
+
+_DRY = ": --dry-run counts the configurations and estimates the cost of the whole spec, without running it"
+#: Options that have no effect in some combinations (:func:`symbolic_ti.cli.parsing.add_rules`).
+RULES = tuple(Excludes(option, "--dry-run", why=_DRY) for option in
+              ("--resume", "--output", "--jobs", "--workers", "--scheduler"))
 
 
 def _run(args: argparse.Namespace) -> str:

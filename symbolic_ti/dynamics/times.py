@@ -90,6 +90,14 @@ class CriticalTimes(Rendered):
         """Every crossing, sorted by time (mirror trials (i, j), (j, i) share their times)."""
         return tuple(sorted((c for tt in self.trials for c in tt.crossings), key=lambda c: (c.lower, c.trial)))
 
+    def within(self, lower: sp.Expr, upper: sp.Expr) -> CriticalTimes:
+        """The same report with only the crossings certified inside the open interval ``(lower, upper)`` of time
+        (``upper`` may be ``oo``)."""
+        keep = tuple(TrialTimes(tt.trial, tt.initial, tuple(c for c in tt.crossings if lower < c.lower and
+                                                            (upper is sp.oo or c.upper < upper)), tt.final,
+                                tt.complete) for tt in self.trials)
+        return CriticalTimes(self.label, keep, self.notes)
+
     def times_of(self, i: int, j: int) -> tuple[CriticalTime, ...]:
         """The crossings of trial ``(i, j)``."""
         for tt in self.trials:
