@@ -57,6 +57,7 @@ import warnings
 from collections.abc import Sequence
 
 from .._version import __version__
+from .. import interrupts
 from ..errors import ExportError, SymbolicTIError
 from . import critical, derive, dynamics, families, fit, general, plot, sweep
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
@@ -171,7 +172,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     argv = _join_negative_values(list(sys.argv[1:] if argv is None else argv))
     args: argparse.Namespace | None = None
+    changed = False
     try:
+        changed = interrupts.raising()  # Ctrl-C unwinds the command from here on (see symbolic_ti.interrupts)
         try:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:  # --help
@@ -206,3 +209,5 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"please report it with the command you ran (rerun with --debug or {DEBUG_ENV}=1 for the "
               f"traceback)", file=sys.stderr)
         return 1
+    finally:
+        interrupts.restore(changed)
