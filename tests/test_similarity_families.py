@@ -30,6 +30,7 @@ from symbolic_ti.families import FAMILIES, Embedding, Geometric, Similarity, get
 from symbolic_ti.families.data_similarity import check_similarity_matrix
 from symbolic_ti.numeric.predictions import numeric_predictions
 from symbolic_ti import verify
+from strategies import examples
 
 Q = sp.Rational
 
@@ -144,7 +145,7 @@ def similarity_cases(draw):
     return n, matrix, exceptions, alpha, ridge
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(similarity_cases())
 def test_exact_agrees_with_float64_and_mpmath_on_random_matrices(case):
     n, matrix, exceptions, alpha, ridge = case
