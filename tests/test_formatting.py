@@ -39,6 +39,8 @@ CASES = [
     (-0.0004, ".1e", "-4.0e-04"),  # not a rounded zero in scientific notation
     (-0.0, ".1e", "0.0e+00"),
     (-0.0, ".3g", "0"),
+    (-0.0, ".4g", "0"),
+    (-1e-30, ".4g", "-1e-30"),  # significant digits: not a rounded zero
     (math.nan, ".2f", "nan"),
     (-math.nan, ".2f", "nan"),
     (math.inf, ".2f", "inf"),

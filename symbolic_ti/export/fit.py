@@ -55,12 +55,12 @@ def json_float(x: float) -> float | str:
 
 
 def number_text(x: float) -> str:
-    """``x`` with 4 significant digits (``oo``, ``-oo``, ``nan`` for non-finite values)."""
+    """``x`` with 4 significant digits (``oo``, ``-oo``, ``nan`` for non-finite values; ``0`` for ``-0.0``)."""
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
         return "oo" if x > 0 else "-oo"
-    return f"{x:.4g}"
+    return rounded(x, ".4g")
 
 
 def trials_text(ts: Iterable[Trial]) -> str:
