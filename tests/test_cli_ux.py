@@ -262,12 +262,14 @@ def test_the_interrupt_hook_reaches_the_command(tmp_path):
 
 def test_in_another_program_symbolic_ti_leaves_ctrl_c_alone():
     """``import symbolic_ti`` in a program that is not the command keeps Python's SIGINT handler and hook."""
+    import signal
     import subprocess
     import sys
 
     code = ("import signal, sys; hook = sys.excepthook; import symbolic_ti.cli; "
             "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler, sys.excepthook is hook)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300).stdout
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)).stdout
     assert out.split() == ["True", "True"]
 
 

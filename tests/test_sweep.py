@@ -218,7 +218,10 @@ def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
                 "from symbolic_ti.cli import main; sys.exit(main(sys.argv[1:]))")
     proc = subprocess.Popen([sys.executable, "-c", slow_cli, "sweep", str(spec_file), "-o", str(out),
                              "--jobs", "1", "-q"], cwd=ROOT, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            # SIGINT's default action, not an ignored one inherited from a background job's shell
+                            # or a pytest-xdist worker
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     # the worker may start the third shard before this process has written the second: wait for both
     while not (started.exists() and len(list(out.glob("*.parquet"))) == 2) and time.monotonic() < deadline \
