@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packaging gate: build the wheel and the sdist, install each in a new, clean venv, and run a smoke test there
-# (the README's first example, the JSON export, the py.typed marker, and the example data).
+# (the README's first example, the JSON export, the py.typed marker, and the example data). Dependencies at the
+# pins of .ci/constraints.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -11,7 +12,8 @@ sdist=$(ls "$work"/dist/*.tar.gz)
 for artifact in "$wheel" "$sdist"; do
     venv="$work/venv-$(basename "$artifact")"
     python -m venv "$venv"
-    "$venv/bin/python" -m pip install -q "$artifact" 2>&1 | grep -v -i "warning" || true
+    # the pinned versions of CI's test environment (.ci/constraints.txt), so the gate resolves the same every day
+    "$venv/bin/python" -m pip install -q -c .ci/constraints.txt "$artifact" 2>&1 | grep -v -i "warning" || true
     (
         cd "$work"  # not the checkout: the installed package must be the one imported
         "$venv/bin/python" - <<'PY'

@@ -12,11 +12,12 @@ renderers_from`).
 
 from __future__ import annotations
 
+from . import interrupts as _interrupts  # noqa: F401  (first, before anything else can be interrupted: installs
+#                                          the command's Ctrl-C handler, interrupts.install)
 import importlib
 import importlib.util
 from typing import TYPE_CHECKING, Any
 
-from . import progress as _progress  # noqa: F401  (first: installs progress.quiet_startup_interrupt)
 from . import _compat
 from .display import renderers_from as _renderers_from
 # errors

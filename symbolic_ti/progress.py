@@ -12,9 +12,8 @@ exception such as KeyboardInterrupt, the line is erased, so that later output st
 
 No third-party package is used.
 
-:func:`quiet_startup_interrupt`, called when this module is imported (``import symbolic_ti`` imports it first), makes a Ctrl-C during the imports
-of the ``symbolic-ti`` command (sympy takes a second or two) print ``symbolic-ti: interrupted`` instead of a
-traceback; the command itself handles later interrupts (:mod:`symbolic_ti.cli.app`).
+A Ctrl-C during the imports of the ``symbolic-ti`` command is handled by :mod:`symbolic_ti.interrupts` (the
+first statement of ``import symbolic_ti``; ``quiet_startup_interrupt`` is a deprecated alias of its ``install``).
 
 Examples
 --------
@@ -39,6 +38,8 @@ from typing import IO
 from collections.abc import Iterator
 
 from .errors import ParameterError
+from .formatting import rounded
+from . import interrupts
 
 __all__ = ["Progress", "quiet", "is_quiet", "ENV_VAR", "quiet_startup_interrupt"]
 
@@ -87,7 +88,7 @@ def _env_setting() -> bool | None:
 
 def _format_seconds(seconds: float) -> str:
     if seconds < 60:
-        return f"{seconds:.1f} s"
+        return f"{rounded(seconds, '.1f')} s"
     minutes, sec = divmod(int(seconds), 60)
     if minutes < 60:
         return f"{minutes}:{sec:02d} min"
@@ -279,33 +280,5 @@ class Progress:
             self._draw()
 
 
-def _running_the_command() -> bool:
-    """Whether this process runs the ``symbolic-ti`` command (the console script or ``python -m symbolic_ti``)."""
-    orig = list(getattr(sys, "orig_argv", []))
-    for k, a in enumerate(orig[:-1]):
-        if a == "-m":
-            return orig[k + 1] == "symbolic_ti"
-    return os.path.basename(sys.argv[0] if sys.argv else "") in ("symbolic-ti", "symbolic-ti.exe")
-
-
-def quiet_startup_interrupt() -> None:
-    """In the ``symbolic-ti`` command only: a KeyboardInterrupt that reaches the top level (a Ctrl-C during the
-    imports, before the command's own handler runs) prints ``symbolic-ti: interrupted`` on standard error, not
-    a traceback. Python still ends the process by SIGINT (exit status 130 in a shell).
-
-    Does nothing in any other program that imports symbolic_ti, so a library user's own traceback is kept.
-    """
-    if not _running_the_command():
-        return
-    previous = sys.excepthook
-
-    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
-        if issubclass(kind, KeyboardInterrupt):
-            sys.stderr.write("symbolic-ti: interrupted\n")
-            return
-        previous(kind, value, tb)
-
-    sys.excepthook = hook
-
-
-quiet_startup_interrupt()  # at import: symbolic_ti/__init__.py imports this module before sympy
+#: Deprecated alias of :func:`symbolic_ti.interrupts.install` (which ``symbolic_ti/__init__.py`` now calls first).
+quiet_startup_interrupt = interrupts.install

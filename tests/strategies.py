@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import strategies as st
 
 
@@ -15,3 +17,13 @@ def draw_exceptions(draw, n: int, most: int = 2) -> list[tuple[int, int]]:
         if e not in out:
             out.append(e)
     return out
+
+
+#: How many times the stated number of examples a property test draws: 10 under ``HYPOTHESIS_PROFILE=thorough``
+#: (tests/conftest.py), else 1.
+EXAMPLE_FACTOR = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 1
+
+
+def examples(n: int) -> int:
+    """The ``max_examples`` of a property test that states ``n`` (``EXAMPLE_FACTOR`` times ``n``)."""
+    return n * EXAMPLE_FACTOR

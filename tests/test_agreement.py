@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from symbolic_ti import Exchangeable, Task, numeric_predictions, solve, verify
 from symbolic_ti import symbols as S
+from strategies import examples
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _q(x: Fraction) -> sp.Rational:
@@ -143,7 +144,7 @@ def test_kappa_d_invariance(task, kd, t, ridge):
 
 # ------------------------------------------------------------------ verify on random tasks (the rest: test_verification.py)
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(task=tasks(n_max=6, max_exceptions=2), seed=st.integers(0, 10**6))
 def test_verify_random_symbolic_results(task, seed):
     """Exploration: verify() on random tasks with alpha and lambda symbolic."""

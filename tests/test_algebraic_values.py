@@ -22,6 +22,7 @@ from symbolic_ti import critical, derive
 from symbolic_ti import symbols as S
 from symbolic_ti.families import get_family
 from symbolic_ti.task import Task
+from strategies import examples
 
 DPS = 60
 
@@ -54,7 +55,7 @@ def _close(a: mpmath.mpf, b: mpmath.mpf) -> bool:
     return abs(a - b) <= mpmath.mpf(10) ** (-40) * (1 + abs(b))
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(k=st.sampled_from(NON_SQUARES), m=st.integers(4, 6), rho=st.fractions(1, 9, max_denominator=10)
        .map(lambda f: sp.Rational(f.numerator, 10 * f.denominator)))
 def test_ridgeless_closed_form_at_sqrt_alpha_matches_mpmath(k: int, m: int, rho: sp.Rational) -> None:
@@ -176,7 +177,7 @@ def test_irrational_kernel_data_keep_the_number_field_solve() -> None:
     assert not r.method.endswith("/algebraic") and r.f(1, 3).has(sp.sqrt(2))
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(k=st.sampled_from(NON_SQUARES), m=st.integers(2, 9))
 def test_algebraic_ridge_matches_mpmath(k: int, m: int) -> None:
     """An algebraic ridge sqrt(k)/m with rho symbolic, at a rational alpha."""

@@ -18,6 +18,7 @@ from hypothesis import given, settings, strategies as st
 
 from symbolic_ti import Exchangeable, ParameterError, Task, derive, numeric_predictions
 from symbolic_ti.arguments import exact_number, parse_ridge
+from strategies import examples
 
 FLOATS = [np.float16, np.float32, np.float64, np.longdouble]
 INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
@@ -75,7 +76,7 @@ def _check_shortest(x, q: Fraction) -> None:
             assert not _rounds_to(shorter, x), (x, q, shorter)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(x=st.floats(allow_nan=False, allow_infinity=False, width=16), which=st.sampled_from(FLOATS))
 def test_numpy_floats_read_as_shortest_round_tripping_decimal(x, which):
     info = np.finfo(which)
@@ -89,7 +90,7 @@ def test_numpy_floats_read_as_shortest_round_tripping_decimal(x, which):
     assert exact_number(np.array(v), "x") == q  # 0-d arrays by the same rule
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(x=st.floats(allow_nan=False, allow_infinity=False, width=32))
 def test_float32_by_its_own_width(x):
     v = np.float32(x)

@@ -25,6 +25,7 @@ from symbolic_ti.analysis.margin_crossings import UncertainCrossing
 from symbolic_ti.families import get_family
 from symbolic_ti.results import Result
 from symbolic_ti.task import Task
+from strategies import examples
 
 LAM = S.ridge
 TRIAL = (1, 2)  # a premise pair: target +1, so the margin is the prediction itself
@@ -113,7 +114,7 @@ def _run(case) -> None:
     _check(report, start, expected, exact_values=algebraic)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_constructions())
 def test_constructed_crossings_and_touches(case):
     """Exactly the crossings (odd multiplicity) and touches (even) of the construction, none at an end point,
@@ -122,7 +123,7 @@ def test_constructed_crossings_and_touches(case):
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_constructions())
 def test_constructed_crossings_and_touches_many(case):
     _run(case)

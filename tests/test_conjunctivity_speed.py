@@ -14,6 +14,7 @@ import symbolic_ti as sti
 from symbolic_ti.analysis import polynomials as P
 from symbolic_ti.analysis.conjunctivity import critical_conjunctivity
 from symbolic_ti.symbols import alpha as ALPHA
+from strategies import examples
 
 
 def _same_number(a: sp.Expr, b: sp.Expr) -> bool:
@@ -53,7 +54,7 @@ def _direct(n: int, exception: str, ridge: str) -> tuple[sp.Expr | None, set, di
     return best, {t for t, r in first.items() if _same_number(r, best)}, starts
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(n=st.integers(5, 11), data=st.data(), ridge=st.sampled_from(["ridgeless", "1/100", "1/10", "1"]))
 def test_first_failure_matches_derive_margins(n, data, ridge):
     span = data.draw(st.integers(2, min(6, n - 1)))
@@ -69,7 +70,7 @@ def test_first_failure_matches_derive_margins(n, data, ridge):
     assert _same_number(rep.alpha_first, alpha)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(cs=st.lists(st.integers(-10**40, 10**40), min_size=12, max_size=40).filter(lambda c: c[0] != 0),
        num=st.integers(-10**30, 10**30), den=st.integers(1, 10**30))
 def test_flint_sign_equals_python_sign(cs, num, den):

@@ -19,7 +19,7 @@ import symbolic_ti.export  # noqa: F401  (registers the report renderers, whatev
 from symbolic_ti.api import critical
 from symbolic_ti.analysis.crossings import CriticalReport, Crossing, TrialCritical, critical_values
 
-from strategies import draw_exceptions
+from strategies import draw_exceptions, examples
 from reference_cases import ground_truth, solve_linear, training_set
 
 EXC = ((6, 4),)
@@ -391,7 +391,7 @@ def _scan_cases(draw):
     return n, exceptions, ridge, kd, (lo, hi)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(_scan_cases())
 def test_laplacian_path_equals_generic_path(case):
     """Two independent methods: crossings read off one integer polynomial per margin in the effective ridge

@@ -27,7 +27,7 @@ from symbolic_ti.analysis.margin_crossings import fraction_coefficients, nearest
 from symbolic_ti.analysis.roots import real_roots
 from symbolic_ti.results import Result
 
-from strategies import draw_exceptions
+from strategies import draw_exceptions, examples
 from reference_cases import ground_truth, training_set
 
 
@@ -194,7 +194,7 @@ def _cases(draw):
     return n, tuple(exceptions), scan, params, ridge, interval
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(_cases())
 def test_polynomial_path_equals_expression_path(case):
     """Two routes to each margin's polynomials (the solver's terms; a canceled sympy expression), the same

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import sympy as sp
 from hypothesis import given, settings
-from strategies import draw_exceptions
+from strategies import draw_exceptions, examples
 from hypothesis import strategies as st
 
 from symbolic_ti import Task, derive, solve
@@ -195,7 +195,7 @@ def _draw_solve(n, draw):
     return Task(n, exc), family, ridge, method, solve(Task(n, exc), family, ridge, method=method)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.integers(4, 7), st.data())
 def test_hypothesis_small_tasks_at_rational_points(n, data):
     """Drawn tasks (n 4..7, up to two exceptions), one geometric parameter a drawn rational and the other
@@ -214,7 +214,7 @@ def test_hypothesis_small_tasks_at_rational_points(n, data):
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.integers(4, 7), st.data())
 def test_hypothesis_small_tasks_equal_the_sympy_path(n, data):
     """The same drawn tasks against the sympy path (DomainMatrix solve_den, ridgeless_limit, condition_factors)."""

@@ -20,8 +20,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from symbolic_ti import Task, derive
 from symbolic_ti.dynamics import dynamics
 from symbolic_ti.families import get_family
+from strategies import examples
 
-SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def kernel(a, b, alpha, kd):

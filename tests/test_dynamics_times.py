@@ -18,6 +18,7 @@ from symbolic_ti import Task
 from symbolic_ti.dynamics import critical_times, dynamics, level_time
 
 from test_dynamics import dense_flow, kernel
+from strategies import examples
 
 
 def _exact_sign(d, x, t):
@@ -62,7 +63,7 @@ def test_initial_and_final_states(lm9):
         assert states[x] == ("wrong", 0)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(4, 8), data=st.data(),
        alpha=st.sampled_from([Fraction(1, 20), Fraction(1, 5), Fraction(1, 2)]),
        ridge=st.sampled_from([Fraction(0), Fraction(1, 10)]))

@@ -21,6 +21,7 @@ from symbolic_ti.export.poly_form import fraction_latex, fraction_terms, poly_fr
 from symbolic_ti.export.values import exact_value
 
 from reference_cases import REFERENCE_CASES
+from strategies import examples
 
 try:
     import lark  # noqa: F401
@@ -111,7 +112,7 @@ def test_families_with_one_exception(family, params):
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(4, 6), family=st.sampled_from(["exchangeable", "geometric", "relu-nngp"]),
        symbolic_ridge=st.booleans(), data=st.data())
 def test_hypothesis_families(n, family, symbolic_ridge, data):

@@ -22,6 +22,7 @@ from symbolic_ti import Task, cli, get_family, numeric_predictions  # noqa: E402
 from symbolic_ti.behaviour.distance import DistanceRule, load_distances  # noqa: E402
 from symbolic_ti.behaviour.distance_fit import fit_distances  # noqa: E402
 from symbolic_ti.errors import DataError  # noqa: E402
+from strategies import examples
 
 HUMAN = Path(__file__).resolve().parents[1] / "docs" / "examples" / "human_by_distance.csv"
 T7 = Task(7)
@@ -147,7 +148,7 @@ def test_distance_model_agrees_with_independent_solve_property(human):
     data, _ = human
     model = DistanceModel(data, get_family("exchangeable"), "fit")
 
-    @settings(max_examples=12, deadline=None)
+    @settings(max_examples=examples(12), deadline=None)
     @given(st.fractions(0, 1, max_denominator=20), st.fractions("1/100", 5, max_denominator=100),
            st.floats(0.5, 8.0))
     def check(alpha, ridge, beta):

@@ -26,6 +26,7 @@ from symbolic_ti.solvers.dense import predict_ridge, uses_flint
 from symbolic_ti.numeric.predictions import numeric_predictions
 
 from reference_cases import REFERENCE_CASES, solve_linear, training_set
+from strategies import examples
 
 
 # ------------------------------------------------------------------------------ independent reference
@@ -114,7 +115,7 @@ def _geo_cases(draw):
     return n, exceptions, alpha, rho, ridge
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(_geo_cases())
 def test_geometric_exact_vs_float64_and_mpmath(case):
     """Hypothesis: exact closed forms (alpha, rho symbolic; ridge numeric or ridgeless) at the drawn point
@@ -133,7 +134,7 @@ def test_geometric_exact_vs_float64_and_mpmath(case):
             assert abs(mpmath.mpf(sp.N(v, 45)) - mp[t]) < mpmath.mpf(10) ** -25
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(st.integers(3, 5), st.data())
 def test_flint_backend_equals_sympy_backend(n, data):
     """Two independent arithmetics of the same fraction-free solve: FLINT fmpz_mpoly and sympy's DomainMatrix,
@@ -162,7 +163,7 @@ def _cross_cases(draw):
     return n, exceptions, alpha, beta, delta, rho, lam
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(_cross_cases())
 def test_cross_position_mapping(case):
     """A kernel with cross-position weights (beta, delta) predicts on TI training sets exactly like the same
@@ -270,7 +271,7 @@ def _symbolic_geometric(n, exceptions):
     return derive(n, list(exceptions), family="geometric")  # alpha, rho and lambda symbolic
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.integers(3, 6), st.data())
 def test_symbolic_closed_forms_vs_mpmath_at_random_points(n, data):
     """Hypothesis: the closed forms with alpha, rho and the ridge all symbolic, evaluated exactly at a drawn

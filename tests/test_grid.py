@@ -16,6 +16,7 @@ from symbolic_ti import Exchangeable, ParameterError, TaskError, derive, numeric
 from symbolic_ti.numeric.grid import CompiledResult, GridValues, compile_result
 
 from reference_cases import REFERENCE_CASES
+from strategies import examples
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +59,7 @@ def test_kappa_d_only_rescales_the_ridge():
 
 
 # ------------------------------------------------------------------ agreement with independent paths
-@settings(max_examples=12, deadline=None, derandomize=True)
+@settings(max_examples=examples(12), deadline=None, derandomize=True)
 @given(a=st.floats(0.0, 0.999), lam=st.floats(1e-3, 20.0))
 @example(a=0.0, lam=1e-3)
 @example(a=0.999, lam=1e-3)

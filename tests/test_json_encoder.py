@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 
 from symbolic_ti.display import Compact, JSONText, dumps, iterencode
 from symbolic_ti.errors import ExportError
+from strategies import examples
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
 values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
                       | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=25)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(values, st.integers(0, 4))
 def test_same_text_as_the_standard_library(value, indent):
     assert "".join(iterencode(value, indent)) == json.dumps(value, indent=indent, ensure_ascii=False,

@@ -33,6 +33,7 @@ from symbolic_ti.families.relu_kappas import (ReluKernelConstant, relu_conjuncti
 
 pytest.importorskip("lark")
 from sympy.parsing.latex import parse_latex  # noqa: E402
+from strategies import examples
 
 Q = sp.Rational
 
@@ -284,7 +285,7 @@ def _check_reads_back(r, trials, symbols):
 @pytest.mark.filterwarnings("ignore::symbolic_ti.errors.UndecidedCheckWarning")
 @pytest.mark.parametrize("symbolic", [False, True], ids=["exact", "symbolic"])
 @pytest.mark.parametrize("name, depth", _FAMILIES, ids=[f"{f}{d or ''}" for f, d in _FAMILIES])
-@settings(max_examples=2, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2), deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_family_reads_back_equal(name, depth, symbolic, data):
     _check_reads_back(*data.draw(_cases(name, depth, symbolic)))
@@ -294,7 +295,7 @@ def test_every_family_reads_back_equal(name, depth, symbolic, data):
 @pytest.mark.filterwarnings("ignore::symbolic_ti.errors.UndecidedCheckWarning")
 @pytest.mark.parametrize("symbolic", [False, True], ids=["exact", "symbolic"])
 @pytest.mark.parametrize("name, depth", _FAMILIES, ids=[f"{f}{d or ''}" for f, d in _FAMILIES])
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_family_reads_back_equal_many(name, depth, symbolic, data):
     _check_reads_back(*data.draw(_cases(name, depth, symbolic)))
@@ -323,7 +324,7 @@ def _check_general(piece, printer):
     assert back == e or sp.expand(back - e) == 0, label
 
 
-@settings(max_examples=4, deadline=None, derandomize=True)
+@settings(max_examples=examples(4), deadline=None, derandomize=True)
 @given(st.sampled_from(_general_pieces(False)), st.sampled_from([plain_latex, sp.latex]))
 def test_general_n_closed_forms_read_back_equal(piece, printer):
     _check_general(piece, printer)

@@ -18,6 +18,7 @@ from symbolic_ti import (Exchangeable, IllConditionedWarning, ParameterError, So
 from symbolic_ti import symbols as S
 
 from reference_cases import REFERENCE_CASES
+from strategies import examples
 
 IDS = [c[0] for c in REFERENCE_CASES]
 
@@ -109,7 +110,7 @@ def _pnas(n: int, alpha: float, lam: float, i: int, j: int) -> float:
         math.sinh((n + 1) * mu / 2) - math.sinh((n - 1) * mu / 2))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(n=st.integers(3, 9), alpha=st.floats(0, 0.9), lam=st.floats(0.05, 3))
 def test_matches_pnas_closed_form(n, alpha, lam):
     task = Task(n)
@@ -120,7 +121,7 @@ def test_matches_pnas_closed_form(n, alpha, lam):
                                      rel=1e-9, abs=1e-9)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(n=st.integers(3, 7), alpha=st.fractions(0, Fraction(99, 100), max_denominator=100),
        lam=st.one_of(st.just("ridgeless"), st.fractions(Fraction(1, 100), 3, max_denominator=100)),
        exc=st.booleans())

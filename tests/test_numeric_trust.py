@@ -24,6 +24,7 @@ from symbolic_ti.numeric import systems, trusted
 from symbolic_ti.numeric.predictions import FLOAT64_TOL, NumericPredictions, numeric_result
 
 from reference_cases import training_set
+from strategies import examples
 
 
 # ------------------------------------------------------------------ independent exact solves (Fractions)
@@ -247,14 +248,14 @@ def _property(case, dps):
     assert all(isinstance(v, float) for v in f64.values())
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=_cases(), dps=st.sampled_from([15, 20, 30]))
 def test_every_value_meets_its_tolerance_or_is_flagged(case, dps):
     _property(case, dps)
 
 
 @pytest.mark.slow
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=_cases(), dps=st.sampled_from([15, 20, 30, 50]))
 def test_every_value_meets_its_tolerance_or_is_flagged_many(case, dps):
     _property(case, dps)

@@ -26,6 +26,7 @@ from symbolic_ti.gram import build_system
 from symbolic_ti.results import LazyPredictions, PolyFraction, Result
 from symbolic_ti.solvers import flint_backend
 from symbolic_ti.solvers.laplacian import laplacian_predictor
+from strategies import examples
 
 Q = sp.Rational
 
@@ -125,7 +126,7 @@ def _drawn_result(n, family, data, ridge=None):
     return derive(n, list(dict.fromkeys(excs)), family=family, parameters=params, ridge=ridge)
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(4, 7), data=st.data())
 def test_hypothesis_json_round_trip(n, data):
     r = _drawn_result(n, "exchangeable", data)  # alpha and lambda symbolic
@@ -136,7 +137,7 @@ def test_hypothesis_json_round_trip(n, data):
 
 
 @pytest.mark.slow
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(4, 8), data=st.data())
 def test_hypothesis_json_round_trip_geometric_symbolic(n, data):
     _round_trip(_drawn_result(n, "geometric", data), structural=False)

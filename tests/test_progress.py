@@ -10,12 +10,12 @@ import io
 import os
 import subprocess
 import sys
-import time
+import threading
 
 import pytest
 
 from interrupts import interrupt_when_writing
-from symbolic_ti import derive
+from symbolic_ti import derive, progress
 from symbolic_ti.errors import ParameterError
 from symbolic_ti.progress import ENV_VAR, Progress, is_quiet, quiet
 
@@ -86,20 +86,35 @@ def test_delay_keeps_quick_work_silent():
     assert out.getvalue() == ""
 
 
+class _CountingTty(_Tty):
+    """A terminal that sets ``drawn`` once ``word`` has been drawn ``times`` times."""
+
+    def __init__(self, word: str, times: int) -> None:
+        super().__init__()
+        self.word, self.times, self.drawn = word, times, threading.Event()
+
+    def write(self, text: str) -> int:
+        n = super().write(text)
+        if self.getvalue().count(self.word) >= self.times:
+            self.drawn.set()
+        return n
+
+
 def test_refresh_thread_moves_elapsed_time_without_updates():
-    out = _Tty()
-    with Progress(n=4, stream=out, delay=0, refresh=0.05) as p:
+    """One update, then the background thread alone redraws the line (waited for as an event, not a sleep)."""
+    out = _CountingTty("solving", 3)
+    with Progress(n=4, stream=out, delay=0, refresh=0.01) as p:
         p.update("solving")
-        time.sleep(0.3)
+        assert out.drawn.wait(timeout=120)  # a guard against a hang, not a timing
     assert out.getvalue().count("solving") >= 3
 
 
-def test_nested_progress_reports_on_the_outer_line():
+def test_nested_progress_reports_on_the_outer_line(monkeypatch):
+    monkeypatch.setattr(progress, "_MIN_INTERVAL", 0.0)  # every update redraws (no wait for the rate limit)
     out = _Tty()
     with Progress(n=8, stream=out, delay=0, refresh=None) as outer:
         outer.update("writing text")
         with Progress(n=99, stream=out, delay=0, refresh=None) as inner:
-            time.sleep(0.06)  # redraws from update() are at least 0.05 s apart
             inner.update("closed forms", 5, 28)
             assert not inner.enabled
         assert (outer.step, outer.done, outer.total) == ("writing text", 0, None)

@@ -24,8 +24,9 @@ from symbolic_ti.gram import build_system
 from symbolic_ti.solvers import rational
 from symbolic_ti.solvers.dense import predict_ridge, predict_ridgeless_pinv
 from symbolic_ti.solvers.laplacian import laplacian_predictor
+from strategies import examples
 
-SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _q(x: F) -> sp.Rational:
@@ -85,7 +86,7 @@ def _dense_families(n):
             Exchangeable(alpha="1/10")]
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(task=tasks(n_max=7, max_exceptions=2), ridge=ridges, halved=st.booleans(), which=st.integers(0, 3))
 def test_dense_qq_equals_sympy_domainmatrix(task, ridge, halved, which):
     fam = _dense_families(task.n)[which]
@@ -194,7 +195,7 @@ def _sympy_rank_solve(task):
     return g, [sp.cancel(v / den) for v in num.to_Matrix()]
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(task=tasks(n_max=8, max_exceptions=3))
 def test_rank_solution_in_flint_equals_sympy_solve(task):
     from symbolic_ti.solvers.laplacian import rank_solution

@@ -24,6 +24,7 @@ from hypothesis import given, settings, strategies as st
 from symbolic_ti.analysis import isolation, polynomials as P
 from symbolic_ti.analysis.roots import (RealRoot, RootRegistry, compare, exact_root, real_roots, roots_below,
                                         same_number, separate)
+from strategies import examples
 
 X = sp.Symbol("x")
 
@@ -73,7 +74,7 @@ def _equal(a: sp.Expr, b: sp.Expr) -> bool:
     return mp == X
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(_factors())
 def test_real_roots_against_sympy_and_mpmath(factors):
     cs = _product(factors)
@@ -99,7 +100,7 @@ def test_real_roots_against_sympy_and_mpmath(factors):
         assert compare(a, b) == -1 and compare(b, a) == 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(_factors())
 def test_isolate_certifies_every_interval(factors):
     """Squarefree part: each interval holds exactly one root (Sturm count) with a sign change at its ends."""

@@ -30,6 +30,7 @@ from symbolic_ti.families import FAMILIES, Embedding, Geometric, Similarity, get
 from symbolic_ti.families.data_similarity import check_similarity_matrix
 from symbolic_ti.numeric.predictions import numeric_predictions
 from symbolic_ti import verify
+from strategies import examples
 
 Q = sp.Rational
 
@@ -144,7 +145,7 @@ def similarity_cases(draw):
     return n, matrix, exceptions, alpha, ridge
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(similarity_cases())
 def test_exact_agrees_with_float64_and_mpmath_on_random_matrices(case):
     n, matrix, exceptions, alpha, ridge = case
@@ -180,10 +181,7 @@ def test_algebraic_embedding_stays_exact_and_agrees_with_mpmath():
     vectors = [[1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 1, 1]]  # cosines 1/sqrt(2), 1/2: S over QQ(sqrt(2))
     fam = Embedding(vectors=vectors, alpha=Q(1, 10))
     assert fam.similarity_matrix()[0, 1] == sp.sqrt(2) / 2
-    start = time.perf_counter()
-    r = solve(Task(4), fam, Q(1, 10))
-    seconds = time.perf_counter() - start
-    assert seconds < 15  # about 1.3 s here; the number-field conversion in gram.py dominates
+    r = solve(Task(4), fam, Q(1, 10))  # about 1.3 s on one core; the number-field conversion in gram.py dominates
     assert r.f(1, 4).has(sp.sqrt(2))
     with mpmath.workdps(40):
         num = numeric_predictions(Task(4), fam, ridge=Q(1, 10), precision=40)

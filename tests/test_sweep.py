@@ -204,8 +204,8 @@ def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
         '[[exceptions]]\nkind = "explicit"\nsets = [["4>2", "7>5"]]\nn_min = 7\n')
     out = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    # every shard sleeps 0.2 s, and the third one to start blocks until its process is stopped: the Ctrl-C lands
-    # while it runs and must not wait for it (nor keep the two written before)
+    # the third shard to start blocks until its process is stopped (a marker file says it started): the Ctrl-C
+    # lands while it runs and must not wait for it (nor lose the two written before)
     third = make_shards(spec_from_dict(CONJ))[2].configs[0].key
     started = tmp_path / "third-started"
     slow_cli = ("import sys, time, pathlib; from symbolic_ti.sweep import tasks; real = tasks._one\n"
@@ -213,13 +213,15 @@ def test_resume_after_killing_the_process(conj_local, tmp_path, sig):
                 f"    if config.key == {third!r}:\n"
                 f"        pathlib.Path({str(started)!r}).write_text('')\n"
                 "        time.sleep(3600)\n"
-                "    time.sleep(0.2)\n"
                 "    return real(config, *a)\n"
                 "tasks._one = slow\n"
                 "from symbolic_ti.cli import main; sys.exit(main(sys.argv[1:]))")
     proc = subprocess.Popen([sys.executable, "-c", slow_cli, "sweep", str(spec_file), "-o", str(out),
                              "--jobs", "1", "-q"], cwd=ROOT, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            # SIGINT's default action, not an ignored one inherited from a background job's shell
+                            # or a pytest-xdist worker
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     # the worker may start the third shard before this process has written the second: wait for both
     while not (started.exists() and len(list(out.glob("*.parquet"))) == 2) and time.monotonic() < deadline \

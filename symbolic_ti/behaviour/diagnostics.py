@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .model import LikelihoodModel
+from ..formatting import rounded
 
 __all__ = ["BoundInfo", "bound_of", "limit_text", "gradient_check", "likelihood_basis", "GAIN_TOLERANCE", "BOX_TOLERANCE"]
 
@@ -148,7 +149,7 @@ def likelihood_basis(likelihood: str, counted: bool, integral: bool, m: int, tot
                 f"(trials), weighted by their counts")
     if counted or integral:
         what = "correct-out-of-total counts" if counted else "whole counts of choices"
-        return (f"binomial with {what}: the intervals rest on the {total:.0f} counted choices in {m} rows"
+        return (f"binomial with {what}: the intervals rest on the {rounded(total, '.0f')} counted choices in {m} rows"
                 f"{widened}")
     return (f"quasi-binomial over averaged proportions (counts times values are not whole numbers), dispersion "
             f"estimated: the intervals rest on the {m} rows, not on a number of choices{widened}")

@@ -26,6 +26,7 @@ from .distance import DistanceData
 from .estimate import fit_model
 from .fit_result import FitCore
 from .model import LikelihoodModel
+from ..formatting import rounded
 
 __all__ = ["DistanceModel", "DistanceRow", "DistanceFit", "fit_distances"]
 
@@ -139,7 +140,7 @@ class DistanceFit(FitCore):
 
     def __repr__(self) -> str:
         vals = ", ".join(f"{p.name}={p.value:.4g}" for p in self.parameters)
-        return f"DistanceFit({self.family}, {self.task.label()}, {vals}, loglik={self.loglik:.3f})"
+        return f"DistanceFit({self.family}, {self.task.label()}, {vals}, loglik={rounded(self.loglik, '.3f')})"
 
 
 def fit_distances(data: DistanceData, family: str | Family = "exchangeable", *, ridge: Any = "fit",

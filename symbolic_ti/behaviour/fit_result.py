@@ -15,6 +15,7 @@ from .data import BehaviourData
 from .effects import Effects
 from .errorcheck import ErrorCheck
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
+from ..formatting import rounded
 
 __all__ = ["FitCore", "FitResult", "FORMAT_NAME", "FORMAT_VERSION"]
 
@@ -163,4 +164,4 @@ class FitResult(FitCore):
 
     def __repr__(self) -> str:
         vals = ", ".join(f"{p.name}={p.value:.4g}" for p in self.parameters)
-        return f"FitResult({self.family}, {self.task.label()}, {vals}, loglik={self.loglik:.3f})"
+        return f"FitResult({self.family}, {self.task.label()}, {vals}, loglik={rounded(self.loglik, '.3f')})"

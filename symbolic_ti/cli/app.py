@@ -63,6 +63,7 @@ import warnings
 from collections.abc import Sequence
 
 from .._version import __version__
+from .. import interrupts
 from ..errors import ExportError, OutputIOError, SymbolicTIError
 from . import critical, derive, dynamics, families, fit, general, plot, sweep
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
@@ -163,7 +164,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     stop_signals = stop_on_signals()  # SIGTERM and SIGHUP stop the command as Ctrl-C does (cli/signals.py)
     argv = list(sys.argv[1:] if argv is None else argv)
     args: argparse.Namespace | None = None
+    changed = False
     try:
+        changed = interrupts.raising()  # Ctrl-C unwinds the command from here on (see symbolic_ti.interrupts)
         try:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:  # --help
@@ -198,4 +201,5 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"traceback)", file=sys.stderr)
         return 1
     finally:
+        interrupts.restore(changed)
         stop_signals.restore()

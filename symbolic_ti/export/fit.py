@@ -29,6 +29,7 @@ from ..behaviour.distance_fit import DistanceFit
 from ..behaviour.effects import Effects, residual
 from ..behaviour.subjects import SubjectFits
 from ..display import render, renderer
+from ..formatting import rounded
 from .text import column_width
 from .values import exact_value, meta_block
 
@@ -54,12 +55,12 @@ def json_float(x: float) -> float | str:
 
 
 def number_text(x: float) -> str:
-    """``x`` with 4 significant digits (``oo``, ``-oo``, ``nan`` for non-finite values)."""
+    """``x`` with 4 significant digits (``oo``, ``-oo``, ``nan`` for non-finite values; ``0`` for ``-0.0``)."""
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
         return "oo" if x > 0 else "-oo"
-    return f"{x:.4g}"
+    return rounded(x, ".4g")
 
 
 def trials_text(ts: Iterable[Trial]) -> str:
@@ -118,7 +119,8 @@ def trial_text(t: TrialFit, width: int = 8) -> str:
     column is ``width`` wide, or one more than the trial if that is longer (three-digit items)."""
     g = "-" if t.ground_truth is None else f"{t.ground_truth:+d}"
     return (f"{_trial_cell(t):<{column_width([_trial_cell(t)], width)}}"
-            f"{t.category:<16}{g:>6}{t.observed:>10.3f}{t.predicted:>11.3f}{t.f:>10.4f}{residual(t):>8.2f}")
+            f"{t.category:<16}{g:>6}{rounded(t.observed, '>10.3f')}{rounded(t.predicted, '>11.3f')}"
+            f"{rounded(t.f, '>10.4f')}{rounded(residual(t), '>8.2f')}")
 
 
 @renderer("dict", CategoryFit)
@@ -132,8 +134,8 @@ def category_dict(c: CategoryFit) -> dict[str, Any]:
 @renderer("text", CategoryFit)
 def category_text(c: CategoryFit) -> str:
     """One row of the per-category table."""
-    oc = "-" if c.observed_correct is None else f"{c.observed_correct:.3f}"
-    pc = "-" if c.predicted_correct is None else f"{c.predicted_correct:.3f}"
+    oc = "-" if c.observed_correct is None else rounded(c.observed_correct, '.3f')
+    pc = "-" if c.predicted_correct is None else rounded(c.predicted_correct, '.3f')
     return f"{c.category:<16}{c.n_trials:>6}{oc:>10}{pc:>11}{c.observed_errors:>9}{c.predicted_errors:>9}"
 
 
@@ -179,7 +181,7 @@ def error_check_text(e: ErrorCheck) -> str:
                          + ", ".join(f"({i},{j}) {m:.3g}" for (i, j), m in e.first_by_margin[:8])
                          + (f", ... {len(e.first_by_margin) - 8} more" if len(e.first_by_margin) > 8 else ""))
     if e.k_worst:
-        rho = "n/a" if e.spearman is None else f"{e.spearman:.3f}"
+        rho = "n/a" if e.spearman is None else rounded(e.spearman, '.3f')
         lines.append(f"  rank agreement over {e.n_test} test trials: Spearman {rho} (predicted margin vs observed); "
                      f"{e.worst_overlap} of the {e.k_worst} least correct are among the {e.k_worst} smallest margins")
     for note in e.notes:
@@ -204,7 +206,7 @@ def effects_dict(e: Effects) -> dict[str, Any]:
 def effects_text(e: Effects, what: str = "P(correct)") -> str:
     """The block "symbolic distance and terminal item effects" of the fit report."""
     def pair(o: float, p: float) -> str:
-        return f"{'-' if math.isnan(o) else f'{o:.3f}':>7}{'-' if math.isnan(p) else f'{p:.3f}':>7}"
+        return f"{'-' if math.isnan(o) else rounded(o, '.3f'):>7}{'-' if math.isnan(p) else rounded(p, '.3f'):>7}"
 
     lines = [f"symbolic distance and terminal item effects (mean {what}, observed / predicted; trials with ground "
              "truth):",
@@ -214,7 +216,7 @@ def effects_text(e: Effects, what: str = "P(correct)") -> str:
         lines.append(f"  {x.distance:>3}{x.n_all:>7}{pair(x.observed, x.predicted)}   {x.n_end:>6}"
                      f"{pair(x.observed_end, x.predicted_end)}{x.n_inner:>8}{pair(x.observed_inner, x.predicted_inner)}")
     lines.append(f"  residuals: rms {e.rms_residual:.3g}; largest "
-                 + ", ".join(f"({i},{j}) {r:+.2f}" for (i, j), r in e.worst))
+                 + ", ".join(f"({i},{j}) {rounded(r, '+.2f')}" for (i, j), r in e.worst))
     return "\n".join(lines)
 
 
@@ -303,8 +305,8 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
     if r.sigma is not None:
         lines.append(f"  {'sigma':<8} {number_text(r.sigma):>10}   (residual scale per unit count)")
     lines.append("")
-    lines.append(f"log-likelihood {r.loglik:.3f}   k = {r.n_params}   m = {r.n_obs} trials   AIC {r.aic:.2f}   "
-                 f"BIC {r.bic:.2f}   dispersion {r.dispersion:.3g}")
+    lines.append(f"log-likelihood {rounded(r.loglik, '.3f')}   k = {r.n_params}   m = {r.n_obs} trials   "
+                 f"AIC {rounded(r.aic, '.2f')}   BIC {rounded(r.bic, '.2f')}   dispersion {r.dispersion:.3g}")
     lines.append("")
     what = "P(correct)" if r.likelihood == "binomial" else "signed score"
     below = "1/2" if what == "P(correct)" else "0"
@@ -345,8 +347,8 @@ def fit_latex(r: FitResult) -> str:
             r"\begin{tabular}{lll}" "\n" r"\hline" "\n"
             f"parameter & MLE & {int(round(r.level * 100))}\\% profile interval \\\\\n" r"\hline" "\n")
     tail = (r"\hline" "\n"
-            f"\\multicolumn{{3}}{{l}}{{$\\log L = {r.loglik:.2f}$, $k = {r.n_params}$, "
-            f"$m = {r.n_obs}$, AIC $= {r.aic:.1f}$, BIC $= {r.bic:.1f}$}} \\\\\n"
+            f"\\multicolumn{{3}}{{l}}{{$\\log L = {rounded(r.loglik, '.2f')}$, $k = {r.n_params}$, "
+            f"$m = {r.n_obs}$, AIC $= {rounded(r.aic, '.1f')}$, BIC $= {rounded(r.bic, '.1f')}$}} \\\\\n"
             f"\\multicolumn{{3}}{{l}}{{{r.family}, {task}}} \\\\\n" r"\end{tabular}")
     return head + "\n".join(rows) + "\n" + tail
 
@@ -382,9 +384,9 @@ def comparison_text(c: FitComparison) -> str:
     lines = [f"{'model':<{w}}  k  {'log L':>10}  {'AIC':>9}  {'dAIC':>7}  {'BIC':>9}  {'dBIC':>7}  weight"
              + (f"  {'QAIC':>9}  {'dQAIC':>7}" if q else "")]
     for n, (f, da, db, aw) in enumerate(zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, strict=True)):
-        lines.append(f"{f.label:<{w}}  {f.n_params}  {f.loglik:>10.2f}  {f.aic:>9.1f}  {da:>7.1f}  "
-                     f"{f.bic:>9.1f}  {db:>7.1f}  {aw:.3f}"
-                     + (f"  {c.qaic[n]:>9.1f}  {c.delta_qaic[n]:>7.1f}" if q else "")
+        lines.append(f"{f.label:<{w}}  {f.n_params}  {rounded(f.loglik, '>10.2f')}  {rounded(f.aic, '>9.1f')}  "
+                     f"{rounded(da, '>7.1f')}  {rounded(f.bic, '>9.1f')}  {rounded(db, '>7.1f')}  {rounded(aw, '.3f')}"
+                     + (f"  {rounded(c.qaic[n], '>9.1f')}  {rounded(c.delta_qaic[n], '>7.1f')}" if q else "")
                      + ("" if f.converged else "  (not converged)"))
     if q:
         lines.append(f"k: free parameters (beta included). QAIC = -2 log L / c + 2 (k + 1) with c = {c.c_hat:.3g}, "
@@ -425,7 +427,7 @@ def subjects_text(s: SubjectFits) -> str:
               f"  {'subject':<10}{'trials':>7}" + "".join(f"{n:>11}" for n in names) + f"{'log L':>11}"]
     for name, f in zip(s.subjects, s.fits, strict=True):
         vals = "".join(f"{number_text(p.value) + ('*' if p.at_bound else ' '):>11}" for p in f.parameters)
-        lines.append(f"  {name:<10}{f.n_obs:>7}{vals}{f.loglik:>11.2f}{'' if f.converged else ' !'}")
+        lines.append(f"  {name:<10}{f.n_obs:>7}{vals}{rounded(f.loglik, '>11.2f')}{'' if f.converged else ' !'}")
     return "\n".join(lines)
 
 
@@ -482,11 +484,11 @@ def distance_fit_text(r: DistanceFit) -> str:
     lines += ["  " + parameter_text(p) for p in r.parameters]
     if r.sigma is not None:
         lines.append(f"  {'sigma':<8} {number_text(r.sigma):>10}   (residual scale per unit count)")
-    lines += ["", f"log-likelihood {r.loglik:.3f}   k = {r.n_params}   m = {r.n_obs} distances   AIC {r.aic:.2f}   "
-              f"BIC {r.bic:.2f}   dispersion {r.dispersion:.3g}", "",
+    lines += ["", f"log-likelihood {rounded(r.loglik, '.3f')}   k = {r.n_params}   m = {r.n_obs} distances   "
+              f"AIC {rounded(r.aic, '.2f')}   BIC {rounded(r.bic, '.2f')}   dispersion {r.dispersion:.3g}", "",
               f"symbolic distance effect ({what}, observed vs predicted; Pearson residual):",
               f"  {'d':>3}{'count':>8}{'observed':>10}{'predicted':>11}{'residual':>10}  trials averaged"]
     for x in r.rows:
-        lines.append(f"  {x.distance:>3}{x.count:>8.0f}{x.observed:>10.3f}{x.predicted:>11.3f}{x.residual:>10.2f}"
-                     f"  {trials_text(x.trials)}")
+        lines.append(f"  {x.distance:>3}{rounded(x.count, '>8.0f')}{rounded(x.observed, '>10.3f')}"
+                     f"{rounded(x.predicted, '>11.3f')}{rounded(x.residual, '>10.2f')}  {trials_text(x.trials)}")
     return "\n".join(lines)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from ..formatting import rounded
+
 __all__ = ["cell_text", "diverging_ticks"]
 
 
@@ -24,7 +26,7 @@ def cell_text(value: float) -> str:
     if value == 0:
         return "0"
     if abs(value) >= 0.01:
-        text = f"{value:.2f}"
+        text = rounded(value, ".2f")
         if float(text) != 0:
             return text
     return f"{value:.2g}"

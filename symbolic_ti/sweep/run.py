@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ParameterError, SymbolicTIError
+from ..formatting import rounded
 from ..progress import Progress
 from .dataset import MANIFEST, completed_shards, prepare_output, write_shard
 from .engines import Outcome, default_jobs, run_dask, run_local
@@ -98,7 +99,7 @@ class SweepSummary:
         """The end-of-sweep summary (also the CLI's output)."""
         rate = self.configurations / self.seconds if self.seconds > 0 else 0.0
         lines = [f"sweep: {self.written} shards written, {self.skipped} already done, of {self.shards}; "
-                 f"{self.configurations} configurations{_mirrored(self.mirrored)} in {self.seconds:.1f} s "
+                 f"{self.configurations} configurations{_mirrored(self.mirrored)} in {rounded(self.seconds, '.1f')} s "
                  f"({rate:.3g}/s); dataset "
                  f"{self.output} (pandas.read_parquet)"]
         if self.failed:
@@ -195,7 +196,7 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
                 elapsed = time.perf_counter() - start
                 rate = computed / elapsed if elapsed > 0 else 0.0
                 eta = (total - computed) / rate if rate > 0 else 0.0
-                progress.update(f"{rate:.3g} configurations/s, ETA {eta:.0f} s", computed, total)
+                progress.update(f"{rate:.3g} configurations/s, ETA {rounded(eta, '.0f')} s", computed, total)
         except SymbolicTIError:  # the engine did not start (an unreachable scheduler): leave no sweep behind
             if not resume and written == 0:
                 _remove_new_output(out, existed)
