@@ -157,6 +157,10 @@ HOSTILE = [
     ("ReluKernelConstant(Integer(1), Integer(1000000), Rational(1, 2))", "depth above 100"),
     ("Integer(" + "9" * 5000 + ")", "too long"),
     ("Mul(" * 160 + "Integer(1)" + ")" * 160, "nested more than 150 deep"),
+    ("Rational(1, 0)", "a division by zero"),
+    ("Mul(Symbol('x'), Pow(Integer(0), Integer(-1)))", "a division by zero"),
+    ("Float('1e999999999', precision=53)", "a Float of magnitude"),
+    ("Pow(Integer(2), Float('1e300', precision=53))", "a Float of magnitude"),
 ]
 
 
@@ -172,6 +176,24 @@ def test_read_report_of_a_hostile_report_refuses_in_one_line():
     report["forms"][0]["srepr"] = "Pow(Integer(10), Integer(1000000000))"
     with pytest.raises(ExportError, match="an exponent above 100,000 in Pow"):
         read_report(report)
+
+
+def test_the_node_bound_refuses_before_building(monkeypatch):
+    from symbolic_ti.export import srepr_reader
+
+    monkeypatch.setattr(srepr_reader, "MAX_NODES", 100)  # the bound itself is 2,000,000: a long string to parse
+    text = "Add(" + ", ".join(["Integer(1)"] * 40) + ")"  # 1 + 40 * 3 + ... > 100 nodes
+    with pytest.raises(ExportError, match="more than 100 syntax nodes"):
+        expression_from_dict({"srepr": text})
+    assert expression_from_dict({"srepr": "Add(" + ", ".join(["Integer(1)"] * 20) + ")"}) == 20
+
+
+def test_read_report_of_json_nested_too_deeply_refuses_in_one_line(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{"x": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    with pytest.raises(ExportError, match="nested too deeply") as err:
+        read_report(path)
+    assert "\n" not in str(err.value)
 
 
 def test_the_reader_still_reads_what_symbolic_ti_writes():

@@ -269,6 +269,9 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
             raise ExportError(f"cannot read report {os.fspath(source)!r}: {err.strerror or err}") from None
         except ValueError as err:
             raise ExportError(f"cannot read report {os.fspath(source)!r}: not JSON ({err})") from None
+        except RecursionError:  # [[[[...]]]] nested deeper than the interpreter's stack
+            raise ExportError(f"cannot read report {os.fspath(source)!r}: its JSON is nested too deeply for a "
+                              f"report") from None
     meta = d.get("meta") if isinstance(d, dict) else None
     version = meta.get("format_version") if isinstance(meta, dict) else None
     if isinstance(meta, dict) and (meta.get("format"), version) == TRIALS_FORMAT:

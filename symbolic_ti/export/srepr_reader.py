@@ -27,8 +27,10 @@ from ..families.relu import ReluKernelConstant
 __all__ = ["read_srepr", "MAX_NODES", "MAX_NESTING", "MAX_DIGITS", "MAX_EXPONENT", "MAX_PRECISION",
            "MAX_ROOT_DEGREE", "MAX_LAYERS"]
 
-#: Syntax nodes of one srepr string (a symbolic closed form of n = 61 has some tens of thousands).
-MAX_NODES = 10_000_000
+#: Syntax nodes of one srepr string (a symbolic closed form of n = 61 has some tens of thousands, one of geometric
+#: n = 9 with alpha, rho and lambda symbolic 21,506). Building 2,000,000 nodes (a sum of a million terms) takes
+#: tens of seconds, the most an untrusted string may cost.
+MAX_NODES = 2_000_000
 #: Nesting of calls (srepr of a canceled closed form nests about ten deep; Python's parser stops at 200).
 MAX_NESTING = 150
 #: Decimal digits of one integer, written or computed by a power (an exact prediction at n = 2000 has 5,000).
@@ -216,8 +218,20 @@ def read_srepr(text: str) -> Any:
     if count > MAX_NODES:
         raise builder.fail(f"more than {MAX_NODES:,} syntax nodes")
     try:
-        return builder.build(tree.body)
+        value = builder.build(tree.body)
     except ExportError:
         raise
     except (TypeError, ValueError, RecursionError) as err:
         raise builder.fail(str(err).splitlines()[0][:200] if str(err) else type(err).__name__) from None
+    if isinstance(value, sp.Basic) and value.has(sp.zoo, sp.nan):  # Rational(1, 0): no value a report holds
+        raise builder.fail("it is not a finite number or expression (a division by zero)")
+    if isinstance(value, sp.Basic) and any(_float_exponent(f) > MAX_EXPONENT for f in value.atoms(sp.Float)):
+        # Float('1e999999999'), Pow(Integer(2), Float('1e300')): finite for mpmath, absurd in a report
+        raise builder.fail(f"a Float of magnitude 2**{MAX_EXPONENT:,} or more (or as small)")
+    return value
+
+
+def _float_exponent(f: sp.Float) -> int:
+    """The binary order of magnitude of a sympy Float, ``|exponent + bit count|`` of its mpmath value."""
+    _, man, exp, bc = f._mpf_
+    return abs(int(exp) + int(bc)) if man else 0
