@@ -115,3 +115,14 @@ def test_the_python_api_scans_time_as_the_cli_does(capsys):
                        interval=(0, 2)).times_of(4, 5) == ()
     with pytest.raises(st.ParameterError, match="time"):
         st.critical(9, ["6>4"], parameter="time", parameters={"alpha": "0.1"}, interval=(-1, 2))
+
+
+def test_the_start_of_training_prints_zero_without_a_sign(capsys):
+    """At t = 0 every output is 0 (training from zero output, docs/conventions.md); the exception's reversed entry
+    f(4, 6) = -f(6, 4) is -(0.0) as a float and must print as 0, like the others (review finding)."""
+    from symbolic_ti.cli import main
+
+    assert main(["dynamics", "--items", "9", "--exception", "6>4", "--set", "alpha=1/10", "--ridge", "1/10",
+                 "--critical"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("  (4, 6)")]
+    assert rows and rows[0][2] == "0", rows

@@ -29,6 +29,7 @@ from ..dynamics.modes import MU
 from ..dynamics.window import EarlyStopping
 from .text import column_width
 from .values import exact_value, meta_block
+from ..formatting import rounded
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "dynamics_to_text", "dynamics_to_latex", "dynamics_to_dict",
            "dynamics_to_notebook", "dynamics_to_html", "times_to_text", "times_to_dict", "times_to_latex", "stopping_to_text",
@@ -80,7 +81,7 @@ LONG_EXACT = 24
 
 
 def _fmt(v: float) -> str:
-    return f"{v:.6g}"
+    return rounded(v, ".6g")  # f(4, 6) at t = 0 is -(0.0): printed 0, as every other zero
 
 
 def _value(d: Dynamics, x: tuple[int, int], t: Any) -> float | None:
