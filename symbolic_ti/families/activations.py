@@ -220,14 +220,22 @@ def _numeric_recursion(activation: str, kind: str, depth: int, w2: Any, b2: Any,
     def d(q: Any, c: Any) -> Any:
         return 4 / pi / m.sqrt((1 + 2 * q) ** 2 - 4 * c * c) if activation == "erf" else 0 * q
 
-    sigma = [w2 * t + b2 for t in (1, 0.5 if not use_mp else mpmath.mpf(1) / 2, 0)]
-    theta = list(sigma)
+    return _dual_layers(v, d, kind, depth, w2, b2, (1, 0.5 if not use_mp else mpmath.mpf(1) / 2, 0))
+
+
+def _dual_layers(v: Callable[[Any, Any], Any], d: Callable[[Any, Any], Any], kind: str, depth: int, w2: Any,
+                 b2: Any, dots: tuple[Any, Any, Any]) -> tuple[Any, Any]:
+    """The layer recursion of the module docstring from an activation's dual ``v`` and derivative dual ``d``:
+    the input dot products ``dots`` (same trial, one shared item, none) through ``depth`` layers; returns
+    ``(kappa_o, kappa_d)`` of the NNGP or (``kind == "ntk"``) the NTK, each over its diagonal."""
+    sigma = [w2 * t + b2 for t in dots]
+    ntk = list(sigma)
     for _ in range(depth):
         q = sigma[0]
         new = [w2 * v(q, c) + b2 for c in sigma]
-        theta = [nw + w2 * th * d(q, c) for nw, th, c in zip(new, theta, sigma, strict=True)]
+        ntk = [nw + w2 * th * d(q, c) for nw, th, c in zip(new, ntk, sigma, strict=True)]
         sigma = new
-    out = theta if kind == "ntk" else sigma
+    out = ntk if kind == "ntk" else sigma
     return out[1] / out[0], out[2] / out[0]
 
 
@@ -245,15 +253,7 @@ def _combination_numeric(a: Any, b: Any, kind: str, depth: int, w2: Any, b2: Any
     def d(q: Any, c: Any) -> Any:
         return lin + b * b * (pi - theta(q, c)) / (2 * pi)
 
-    sigma = [w2 * t + b2 for t in (mpmath.mpf(1), mpmath.mpf(1) / 2, mpmath.mpf(0))]
-    theta_ = list(sigma)
-    for _ in range(depth):
-        q = sigma[0]
-        new = [w2 * v(q, c) + b2 for c in sigma]
-        theta_ = [nw + w2 * th * d(q, c) for nw, th, c in zip(new, theta_, sigma, strict=True)]
-        sigma = new
-    out = theta_ if kind == "ntk" else sigma
-    return out[1] / out[0], out[2] / out[0]
+    return _dual_layers(v, d, kind, depth, w2, b2, (mpmath.mpf(1), mpmath.mpf(1) / 2, mpmath.mpf(0)))
 
 
 class _ActivationFamily(LayeredFamily):
