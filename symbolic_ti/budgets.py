@@ -249,17 +249,18 @@ def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | Non
     share = 1.0 if trials is None else min(1.0, trials / total)
     count = round(total * share)
     if method in ("halved", "full"):
+        plural = "s" if free != 1 else ""
         rows = (n - 1 + exceptions) * (1 if method == "halved" else 2)
         if symbolic and degree > 2:  # the kernel's degree grows with n (rho free): exponential in the rows
             growth = rows - 15
             seconds = 1e300 if growth > 1000 else DENSE_POWERS_SECONDS_AT_15 * DENSE_POWERS_GROWTH ** growth
-            return Estimate(seconds, f"a dense {rows} x {rows} system in {free} free symbols whose kernel has "
+            return Estimate(seconds, f"a dense {rows} x {rows} system in {free} free symbol{plural} whose kernel has "
                                      f"degree {degree} ({method}, n = {n}), about {DENSE_POWERS_GROWTH} times more "
                                      f"per item, and {count:,} closed forms")
         if symbolic:
             growth = rows - 25
             seconds = 1e300 if growth > 1500 else DENSE_SYMBOLIC_SECONDS_AT_25 * DENSE_SYMBOLIC_GROWTH ** growth
-            return Estimate(seconds, f"a dense {rows} x {rows} system in {free} free symbols ({method}, n = {n}), "
+            return Estimate(seconds, f"a dense {rows} x {rows} system in {free} free symbol{plural} ({method}, n = {n}), "
                                      f"about {DENSE_SYMBOLIC_GROWTH} times more per item, and {count:,} closed forms")
         seconds = DENSE_NUMERIC_SECONDS_AT_60 * (rows / 60) ** DENSE_NUMERIC_EXPONENT
         return Estimate(seconds, f"a dense {rows} x {rows} exact rational system ({method}, n = {n}), growing as "

@@ -154,6 +154,15 @@ def test_the_estimates_follow_the_solvers_method(monkeypatch, capsys, argv, seco
     assert _decided(monkeypatch, capsys, argv, seconds * 1.001) == "allowed"
 
 
+def test_critical_on_a_dense_path_includes_the_solve(capsys):
+    """critical on the geometric family solves the dense system first: its model when that is the larger."""
+    argv = ["critical", "-n", "25", "-e", "13>11", "--family", "geometric", "--parameter", "alpha", "--ridge", "1/10"]
+    assert 36.1 * 1.65 ** (25 - 15) > DEFAULT_SECONDS > derive_estimate(25, True, "text", trials=300).seconds
+    assert cli.main(argv + ["-q"]) == 2
+    line = one_error_line(capsys)
+    assert "critical: estimated 1:29:59 h" in line and "a dense 25 x 25 system in 2 free symbols" in line
+
+
 def test_near_the_budget_the_message_shows_the_estimate_above_it():
     with pytest.raises(BudgetError, match=r"estimated 120\.4 s of CPU \(x\), above the budget of 120 s"):
         check_budget("x", Estimate(120.4, "x"), DEFAULT)
