@@ -26,13 +26,13 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from .errors import BudgetError, ParameterError
 
 __all__ = ["DEFAULT_SECONDS", "DEFAULT", "BudgetLike", "Estimate", "resolve_budget", "check_budget",
-           "override_hint", "format_seconds", "format_bytes", "derive_estimate", "layered_estimate",
+           "override_hint", "format_seconds", "format_bytes", "derive_estimate", "mirror_symmetric", "layered_estimate",
            "dynamics_estimate", "verify_estimate"]
 
 #: The default budget: estimated seconds of CPU on the reference machine (docs/performance.md#budgets).
@@ -135,8 +135,28 @@ def check_budget(what: str, estimate: Estimate, budget: BudgetLike) -> None:
     limit = resolve_budget(budget)
     if limit is None or estimate.seconds <= limit:
         return
-    raise BudgetError(f"{what}: estimated {format_seconds(estimate.seconds)} of CPU ({estimate.detail}), above the "
-                      f"budget of {format_seconds(limit)} (docs/performance.md#budgets); {_HINT.get()}")
+    shown, bound = _distinct(estimate.seconds, limit)
+    raise BudgetError(f"{what}: estimated {shown} of CPU ({estimate.detail}), above the "
+                      f"budget of {bound} (docs/performance.md#budgets); {_HINT.get()}")
+
+
+def _distinct(seconds: float, limit: float) -> tuple[str, str]:
+    """The estimate and the budget as :func:`format_seconds` writes them, or, when they would read the same
+    (120.4 s against 120 s), both in seconds with as many digits as make the estimate visibly larger.
+
+    >>> _distinct(120.4, 120.0)
+    ('120.4 s', '120 s')
+    >>> _distinct(130.0, 120.0)
+    ('130 s', '120 s')
+    """
+    shown, bound = format_seconds(seconds), format_seconds(limit)
+    if shown != bound or not math.isfinite(seconds):
+        return shown, bound
+    for digits in range(4, 18):
+        shown, bound = f"{seconds:.{digits}g} s", f"{limit:.{digits}g} s"
+        if shown != bound:
+            return shown, bound
+    return shown, bound  # pragma: no cover - distinct floats differ within 17 significant digits
 
 
 # ------------------------------------------------------------------------------------- cost models
@@ -152,6 +172,29 @@ SYMBOLIC_FORMS_AT_61: dict[str, tuple[float, float]] = {
     "json": (1.98, 200e6), "json-poly": (2.03, 108e6), "latex": (2.61, 168e6), "text": (1.99, 123e6),
     "gram": (1.99, 123e6),
 }
+#: ``derive`` with a free symbol when the exceptions are not mirror symmetric (:func:`mirror_symmetric`): JSON of
+#: exchangeable n = 51, 26>24, alpha and lambda symbolic: 30.8 s of CPU, 866 MB written, 553 MB peak memory
+#: (n = 21: 1.7 s, 21 MB; 31: 3.2 s, 89 MB; 41: 10.1 s, 322 MB: about n^5 from 41 to 51, bytes n^4.5; measured
+#: 2026-12-01, one run at a time, load 2.3 to 3.6 on the shared two-core machine). Other formats scale as at 61.
+ASYMMETRIC_FORMS_AT_51 = (30.8, 866e6)
+#: ``derive`` with every parameter a number, exchangeable: the exact solve (Laplacian path over QQ) and one row
+#: form, ``--trial 1,n`` of 502>499-like tasks: 1.55 s at n = 251, 3.04 s at 501, 8.48 s at 1001 (about
+#: n^2, 2026-12-01, load 3.6 to 3.8), kept as the solve's cost (the import and the one form included: errs high).
+LAPLACIAN_NUMERIC_SOLVE_SECONDS_1001 = 8.5
+#: Dense paths (every non-exchangeable family: ``halved`` or ``full``), every value a number: the exact QQ solve
+#: of geometric alpha = 1/10, rho = 1/2, ridge 1/10, ``--trial 1,n``: 2.81 s at n = 25, 8.42 s at 40, 29.4 s at
+#: 60 (halved, n rows; n^3.1 from 40 to 60; 2026-12-01, load 3.8 to 4.5). Scaled by the rows of the system.
+DENSE_NUMERIC_SECONDS_AT_60, DENSE_NUMERIC_EXPONENT = 29.4, 3.2
+#: Dense paths with free symbols where the kernel's degree grows with n (geometric with rho free): every closed
+#: form of geometric, alpha, rho and lambda free, text: 1.5 s at n = 7, 2.5 s at 9, 5.2 s at 11, 13.7 s at 13,
+#: 36.1 s at 15 (500 MB peak, 92 MB written), a factor 2.63 per two items (1.62 per item; 1.65 kept; 2026-12-01,
+#: load 3.4 to 4.6). With alpha = 1/10 (rho and lambda free) n = 13 took 3.9 s: this model errs high there.
+DENSE_POWERS_SECONDS_AT_15, DENSE_POWERS_GROWTH = 36.1, 1.65
+#: Dense paths with free symbols in a kernel of bounded degree (geometric with rho a number, similarity and
+#: embedding matrices): every closed form of geometric, rho = 1/2, alpha and lambda free, text: 2.2 s at n = 13,
+#: 10.6 s at 21, 40.0 s at 25 (224 MB peak, 23 MB written), more than 190 s at 31 (stopped); 1.39 per item from
+#: 21 to 25, 1.4 kept (2026-12-01, load 3.5 to 4.7).
+DENSE_SYMBOLIC_SECONDS_AT_25, DENSE_SYMBOLIC_GROWTH = 40.0, 1.4
 #: ``derive --trial``: one symbolic closed form built as a sympy expression (``Result.f``) at n = 61 (0.070 s;
 #: 4.9 s at n = 201), growing as ``n^4`` like its number of terms.
 SYMBOLIC_FORM_SECONDS_AT_61 = 0.07
@@ -164,8 +207,18 @@ DYNAMICS_CELL_SECONDS = 2.5e-4
 VERIFY_COMPARISON_SECONDS = 1.8e-3
 
 
-def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | None = None) -> Estimate:
-    """Cost of ``derive`` writing the closed forms of ``n`` items (every trial, or ``trials`` of them).
+def mirror_symmetric(n: int, exceptions: Iterable[tuple[int, int]]) -> bool:
+    """Whether the exceptions ``(W, L)`` map onto themselves under the item reversal ``k -> n + 1 - k`` (``32>30``
+    of 61 items does, ``31>29`` does not): then the exchangeable closed forms pair up and are about 10 times
+    cheaper to write (measured, docs/performance.md#budgets)."""
+    pairs = {(int(w), int(l)) for w, l in exceptions}
+    return {(n + 1 - l, n + 1 - w) for w, l in pairs} == pairs
+
+
+def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | None = None, *,
+                    method: str = "laplacian", free: int = 2, mirror: bool = True, exceptions: int = 0,
+                    degree: int = 0) -> Estimate:
+    """Cost of ``derive`` solving ``n`` items and writing the closed forms (every trial, or ``trials`` of them).
 
     Parameters
     ----------
@@ -176,22 +229,63 @@ def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | Non
     fmt : {"text", "json", "json-poly", "latex", "gram"}
     trials : int, optional
         Number of trials written (``--trial``); default every ordered trial.
+    method : {"laplacian", "halved", "full", "float"}
+        The solver's method (:func:`symbolic_ti.solvers.dispatch.planned_method`; ``"float"``: float data, no
+        exact kernel, estimated as the exact numeric predictions, which bounds it).
+    free : int
+        Number of free symbols (a family's parameters and a symbolic ridge), on the dense paths.
+    mirror : bool
+        Whether the exceptions map onto themselves under the item reversal (:func:`mirror_symmetric`).
+    exceptions : int
+        Number of exceptions (the dense system has ``n - 1 + exceptions`` rows when halved, twice that in full).
+    degree : int
+        On the dense paths, the total degree of the kernel between ``(1, n)`` and ``(n, 1)`` in the free symbols;
+        above 2 it grows with n (``rho^(n - 1)``) and so does the cost, exponentially.
+
+    The keywords come from :func:`symbolic_ti.solvers.dispatch.derive_plan`; the defaults are the exchangeable
+    family's calibrated case.
     """
     total = n * (n - 1)
     share = 1.0 if trials is None else min(1.0, trials / total)
+    count = round(total * share)
+    if method in ("halved", "full"):
+        plural = "s" if free != 1 else ""
+        rows = (n - 1 + exceptions) * (1 if method == "halved" else 2)
+        if symbolic and degree > 2:  # the kernel's degree grows with n (rho free): exponential in the rows
+            growth = rows - 15
+            seconds = 1e300 if growth > 1000 else DENSE_POWERS_SECONDS_AT_15 * DENSE_POWERS_GROWTH ** growth
+            return Estimate(seconds, f"a dense {rows} x {rows} system in {free} free symbol{plural} whose kernel has "
+                                     f"degree {degree} ({method}, n = {n}), about {DENSE_POWERS_GROWTH} times more "
+                                     f"per item, and {count:,} closed forms")
+        if symbolic:
+            growth = rows - 25
+            seconds = 1e300 if growth > 1500 else DENSE_SYMBOLIC_SECONDS_AT_25 * DENSE_SYMBOLIC_GROWTH ** growth
+            return Estimate(seconds, f"a dense {rows} x {rows} system in {free} free symbol{plural} ({method}, n = {n}), "
+                                     f"about {DENSE_SYMBOLIC_GROWTH} times more per item, and {count:,} closed forms")
+        seconds = DENSE_NUMERIC_SECONDS_AT_60 * (rows / 60) ** DENSE_NUMERIC_EXPONENT
+        return Estimate(seconds, f"a dense {rows} x {rows} exact rational system ({method}, n = {n}), growing as "
+                                 f"n^{DENSE_NUMERIC_EXPONENT:g}, and {count:,} exact prediction{'s' if count != 1 else ''}")
     if symbolic and trials is not None:
         seconds = SYMBOLIC_FORM_SECONDS_AT_61 * trials * (n / 61) ** 4
         return Estimate(seconds, f"{trials:,} symbolic closed form{'s' if trials != 1 else ''} of n = {n}, "
                                  f"each about {SYMBOLIC_FORM_SECONDS_AT_61 * (n / 61) ** 4:.3g} s, growing as n^4")
     if symbolic:
         seconds, size = SYMBOLIC_FORMS_AT_61.get(fmt, SYMBOLIC_FORMS_AT_61["latex"])
-        scale = (n / 61) ** 4 * share
-        return Estimate(seconds * scale, f"{round(total * share):,} symbolic closed forms of n = {n}, about "
-                                         f"{format_bytes(size * scale)} of {fmt}, growing as n^4")
-    seconds = NUMERIC_FORMS_SECONDS_1001 * (n / 1001) ** 3 * share
-    count = round(total * share)
-    return Estimate(seconds, f"{count:,} exact prediction{'s' if count != 1 else ''} of n = {n} with about "
-                             f"{round(2.5 * n):,} digits each, growing as n^3")
+        if mirror:
+            scale = (n / 61) ** 4 * share
+            kind = "mirror-symmetric exceptions, growing as n^4"
+        else:  # the asymmetric runs, scaled by the format's ratio to JSON at 61
+            seconds = ASYMMETRIC_FORMS_AT_51[0] * seconds / SYMBOLIC_FORMS_AT_61["json"][0]
+            size = ASYMMETRIC_FORMS_AT_51[1] * size / SYMBOLIC_FORMS_AT_61["json"][1]
+            scale = (n / 51) ** 5 * share
+            kind = "growing as n^5"
+        return Estimate(seconds * scale, f"{count:,} symbolic closed forms of n = {n}, about "
+                                         f"{format_bytes(size * scale)} of {fmt}, {kind}")
+    seconds = (LAPLACIAN_NUMERIC_SOLVE_SECONDS_1001 * (n / 1001) ** 2
+               + NUMERIC_FORMS_SECONDS_1001 * (n / 1001) ** 3 * share)
+    return Estimate(seconds, f"the exact solve (growing as n^2) and {count:,} exact prediction"
+                             f"{'s' if count != 1 else ''} of n = {n} with about {round(2.5 * n):,} digits each "
+                             f"(growing as n^3)")
 
 
 def layered_estimate(family: str, depth: int) -> Estimate:

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+import symbolic_ti.api as api
 import symbolic_ti.cli.app as cli
 from symbolic_ti import derive
 from symbolic_ti.budgets import (DEFAULT, DEFAULT_SECONDS, Estimate, check_budget, derive_estimate,
@@ -43,7 +44,7 @@ def test_symbolic_derive_of_501_items_is_estimated_from_the_measured_n4_growth()
 
 def test_numeric_derive_is_estimated_from_the_measured_n3_growth():
     est = derive_estimate(2000, False, "text")
-    assert est.seconds == pytest.approx(164.0 * (2000 / 1001) ** 3)
+    assert est.seconds == pytest.approx(8.5 * (2000 / 1001) ** 2 + 164.0 * (2000 / 1001) ** 3)
     assert "3,998,000 exact predictions" in est.detail and "5,000 digits" in est.detail
     assert derive_estimate(61, False).seconds < 1  # the README's sizes stay far inside the default budget
 
@@ -96,6 +97,81 @@ def test_the_cli_refuses_with_the_estimate_and_the_budget(capsys, argv, estimate
     line = one_error_line(capsys)
     assert "estimated" in line and estimate.detail in line and "above the budget of 120 s" in line
     assert "--no-budget" in line and "docs/performance.md#budgets" in line
+
+
+# The reviewer's cases (docs/performance.md#budgets): each class decides by its own model, recomputed here from
+# the documented constants. Asymmetric exchangeable JSON: 30.8 s and 866 MB at n = 51, times (n/51)^5; the dense
+# numeric solve: 29.4 s at 60 rows, times (rows/60)^3.2; the dense solve with rho free: 36.1 s at 15 rows, times
+# 1.65 per row; the exchangeable numeric solve: 8.5 s at n = 1001, times (n/1001)^2 (plus the forms' n^3).
+GEOMETRIC_NUMERIC = ["--family", "geometric", "--set", "alpha=1/10", "--set", "rho=1/2", "--ridge", "1/10"]
+CLASSES = [
+    (["derive", "-n", "100", "-e", "50>48", "--format", "json"], 30.8 * (100 / 51) ** 5, "25.1 GB of json"),
+    (["derive", "-n", "300", "-e", "150>148", *GEOMETRIC_NUMERIC, "--trial", "1,300"], 29.4 * (300 / 60) ** 3.2,
+     "a dense 300 x 300 exact rational system (halved, n = 300)"),
+    (["derive", "-n", "25", "-e", "13>11", "--family", "geometric"], 36.1 * 1.65 ** (25 - 15),
+     "a dense 25 x 25 system in 3 free symbols whose kernel has degree 49"),
+    (["derive", "-n", "80", "-e", "41>39"], 1.99 / 1.98 * 30.8 * (80 / 51) ** 5, "6,320 symbolic closed forms"),
+]
+
+
+class _NotRun(Exception):
+    """Raised in place of the work: the budget was passed."""
+
+
+def _decided(monkeypatch, capsys, argv, budget):
+    """The CLI's decision on ``argv`` under ``budget`` without the work: its solve is replaced by a stub."""
+    def stub(*args, **kwargs):
+        raise _NotRun
+
+    monkeypatch.setattr(api, "derive", stub)
+    rc = cli.main(argv + ["-q", "--budget", repr(budget)])
+    err = capsys.readouterr().err
+    return "refused" if rc == 2 and "above the budget" in err else "allowed" if "_NotRun" in err else err
+
+
+@pytest.mark.parametrize("argv, seconds, detail", CLASSES, ids=["asymmetric-json", "dense-numeric",
+                                                                 "dense-rho-free", "asymmetric-text"])
+def test_each_class_is_refused_by_its_own_model(monkeypatch, capsys, argv, seconds, detail):
+    assert seconds > DEFAULT_SECONDS
+    assert cli.main(argv + ["-q", "-o", "-"]) == 2
+    line = one_error_line(capsys)
+    assert detail in line and "above the budget of 120 s" in line
+    assert _decided(monkeypatch, capsys, argv, seconds * 0.999) == "refused"  # the estimate is the formula's
+    assert _decided(monkeypatch, capsys, argv, seconds * 1.001) == "allowed"
+
+
+@pytest.mark.parametrize("argv, seconds", [
+    (["derive", "-n", "61", "-e", "32>30", "--format", "json"], 1.98),  # the calibration: mirror symmetric
+    (["derive", "-n", "61", "-e", "31>29", "--format", "json"], 30.8 * (61 / 51) ** 5),  # 60 s measured
+    (["derive", "-n", "1001", "-e", "502>499", "--set", "alpha=1/10", "--ridge", "1/10", "--trial", "1,1001"],
+     8.5 + 164.0 / (1001 * 1000)),
+    (["derive", "-n", "100", "-e", "50>48", *GEOMETRIC_NUMERIC, "--trial", "1,100"], 29.4 * (100 / 60) ** 3.2),
+    (["derive", "-n", "13", "-e", "7>5", "--family", "geometric", "--set", "rho=1/2"], 40.0 * 1.4 ** (13 - 25)),
+    (["derive", "-n", "9", "-e", "6>4", "--family", "geometric"], 36.1 * 1.65 ** (9 - 15)),  # docs/families.md
+])
+def test_the_estimates_follow_the_solvers_method(monkeypatch, capsys, argv, seconds):
+    assert _decided(monkeypatch, capsys, argv, seconds * 0.999) == "refused"
+    assert _decided(monkeypatch, capsys, argv, seconds * 1.001) == "allowed"
+
+
+def test_critical_on_a_dense_path_includes_the_solve(capsys):
+    """critical on the geometric family solves the dense system first: its model when that is the larger."""
+    argv = ["critical", "-n", "25", "-e", "13>11", "--family", "geometric", "--parameter", "alpha", "--ridge", "1/10"]
+    assert 36.1 * 1.65 ** (25 - 15) > DEFAULT_SECONDS > derive_estimate(25, True, "text", trials=300).seconds
+    assert cli.main(argv + ["-q"]) == 2
+    line = one_error_line(capsys)
+    assert "critical: estimated 1:29:59 h" in line and "a dense 25 x 25 system in 2 free symbols" in line
+
+
+def test_near_the_budget_the_message_shows_the_estimate_above_it():
+    with pytest.raises(BudgetError, match=r"estimated 120\.4 s of CPU \(x\), above the budget of 120 s"):
+        check_budget("x", Estimate(120.4, "x"), DEFAULT)
+    with pytest.raises(BudgetError, match=r"estimated 121 s of CPU \(x\), above the budget of 120 s"):
+        check_budget("x", Estimate(120.6, "x"), DEFAULT)
+    with pytest.raises(BudgetError, match=r"estimated 120\.0001 s .*budget of 120 s"):
+        check_budget("x", Estimate(120.0001, "x"), 120)
+    with pytest.raises(BudgetError, match=r"estimated 700\.3 s .*budget of 700 s"):
+        check_budget("x", Estimate(700.3, "x"), 700)
 
 
 def test_the_python_api_refuses_with_its_error_type():

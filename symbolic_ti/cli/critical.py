@@ -114,7 +114,15 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         from ..budgets import check_budget, derive_estimate
 
         forms = len(trials) if trials is not None else task.n * (task.n - 1) // 2
-        check_budget("critical", derive_estimate(task.n, True, "text", trials=forms), budget)
+        estimate = derive_estimate(task.n, True, "text", trials=forms)
+        if not family.exchangeable:  # a dense solve first (solvers/dispatch.py): the larger of the two
+            from ..solvers.dispatch import derive_plan
+
+            plan = derive_plan(task, family, ridge)
+            if plan["method"] in ("halved", "full"):
+                solve = derive_estimate(task.n, True, "text", None, **plan)  # type: ignore[arg-type]
+                estimate = max(estimate, solve, key=lambda e: e.seconds)
+        check_budget("critical", estimate, budget)
     if task.n > 25 and not fast and args.trial is None and not getattr(args, "quiet", False):
         print(f"{PROG}: note: at n = {task.n} this scan builds every closed form it analyses, which takes long; "
               "the fast path is --parameter alpha with --ridge VALUE or --ridgeless (exchangeable kernels), "

@@ -95,8 +95,11 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
 
     symbolic = bool(family.free_symbols) or context.ridge(args) is None
     fmt = "json-poly" if args.format == "json" and encoding == "poly" else args.format
-    check_budget("derive", derive_estimate(task.n, symbolic, fmt, None if trials is None else len(set(trials))),
-                 budget)
+    from ..solvers.dispatch import derive_plan
+
+    plan = derive_plan(task, family, context.ridge(args))  # the facts the solver chooses its method by
+    check_budget("derive", derive_estimate(task.n, symbolic, fmt, None if trials is None else len(set(trials)),
+                                           **plan), budget)  # type: ignore[arg-type]
     gram = _gram(task, family, context.ridge(args)) if args.format == "gram" else None
     with quiet(getattr(args, "quiet", False)), Progress(n=task.n) as progress:
         progress.update("solving")

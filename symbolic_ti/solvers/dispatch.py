@@ -34,7 +34,7 @@ from .dense import (condition_factors, flint_applies, lazy_predictions, lazy_rid
 from . import algebraic, rational, substitute
 from .laplacian import laplacian_predictor
 
-__all__ = ["solve", "RIDGELESS"]
+__all__ = ["solve", "RIDGELESS", "planned_method", "derive_plan"]
 
 #: Pass as ``ridge`` to ask for the ridgeless limit lambda -> 0+.
 RIDGELESS = "ridgeless"
@@ -113,10 +113,9 @@ def solve(
     start = time.perf_counter()
     kernel = functools.cache(family.kernel)  # the swap check and the system read the same entries
     if method == "auto":
-        if family.exchangeable and (lam is not None or ridgeless_method == "auto"):
-            chosen = "laplacian"
-        else:
-            chosen = "halved" if family.swap_invariant and is_swap_invariant(task, family, kernel) else "full"
+        chosen = planned_method(family, lam, ridgeless_method)
+        if chosen == "halved" and not is_swap_invariant(task, family, kernel):
+            chosen = "full"
     else:
         chosen = method
         if chosen == "halved" and not is_swap_invariant(task, family, kernel):
@@ -176,6 +175,42 @@ def solve(
         ridgeless_conditions=conditions,
         seconds=time.perf_counter() - start,
     )
+
+
+def planned_method(family: Family, lam: sp.Expr | None, ridgeless_method: str = "auto") -> str:
+    """The method ``solve(method="auto")`` takes, as far as it is decided without reading the kernel's entries.
+
+    ``"laplacian"`` for an exchangeable family (unless a ridgeless method is named), ``"halved"`` for a family
+    that declares swap invariance (:func:`solve` then checks it exactly and takes ``"full"`` if the check fails),
+    ``"full"`` otherwise. :func:`solve` and the cost models of :mod:`symbolic_ti.budgets` (through
+    :func:`derive_plan`) both ask this.
+    """
+    if family.exchangeable and (lam is not None or ridgeless_method == "auto"):
+        return "laplacian"
+    return "halved" if family.swap_invariant else "full"
+
+
+def derive_plan(task: Task, family: Family, ridge: RidgeLike = None) -> dict[str, object]:
+    """What the cost of solving ``task`` depends on, read from the same facts :func:`solve` decides by: the
+    method (:func:`planned_method`), the number of free symbols (the family's and a symbolic ridge), whether
+    the exceptions are mirror symmetric (:func:`symbolic_ti.budgets.mirror_symmetric`) and, on the dense paths,
+    the degree of the kernel between the two farthest trials in the free symbols (``rho^(n-1)`` in the
+    geometric family: the degree grows with n). Keywords of :func:`symbolic_ti.budgets.derive_estimate`."""
+    from ..budgets import mirror_symmetric
+
+    lam = parse_ridge(ridge)
+    syms = set(family.free_symbols)
+    method = "float" if getattr(family, "numeric_only", False) else planned_method(family, lam)
+    degree = 0
+    if method in ("halved", "full") and syms:
+        try:
+            k = sp.expand(sp.sympify(family.kernel((1, task.n), (task.n, 1))))
+            degree = sp.Poly(k, *sorted(syms, key=str)).total_degree()
+        except Exception:  # noqa: BLE001 - not a polynomial (or no exact entry): as if the degree grew with n
+            degree = task.n
+    free = len(syms | (set(lam.free_symbols) if lam is not None else set()))  # lam None: the ridgeless limit
+    return {"method": method, "free": free, "degree": degree, "exceptions": len(task.exceptions),
+            "mirror": mirror_symmetric(task.n, [(e.winner, e.loser) for e in task.exceptions])}
 
 
 def _rational_values(system: GramSystem) -> list[sp.Expr] | None:
