@@ -29,6 +29,7 @@ import math
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from .formatting import rounded
 from .errors import BudgetError, ParameterError
 
 __all__ = ["DEFAULT_SECONDS", "DEFAULT", "BudgetLike", "Estimate", "resolve_budget", "check_budget",
@@ -69,7 +70,7 @@ def format_seconds(seconds: float) -> str:
         exponent = 3 if not math.isfinite(seconds) else max(3, int(math.log10(seconds / 3.15e7)))
         return f"more than 10^{exponent} years"
     if seconds < 600:
-        return f"{seconds:.2g} s" if seconds < 10 else f"{seconds:.0f} s"
+        return f"{seconds:.2g} s" if seconds < 10 else f"{rounded(seconds, '.0f')} s"
     minutes, sec = divmod(int(round(seconds)), 60)
     if minutes < 60:
         return f"{minutes}:{sec:02d} min"
