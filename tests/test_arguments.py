@@ -229,3 +229,19 @@ def test_cli_set_algebraic_value_end_to_end(capsys: pytest.CaptureFixture[str]) 
     assert main(["derive", "-n", "4", "--family", "geometric", "--set", "alpha=x/3", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "alpha must be an exact number" in err and "Traceback" not in err
+
+
+def test_long_exact_numbers_are_read_and_too_large_ones_refused():
+    """A 5001-digit integer is exact and read as such (Python's int() stops at 4300 digits); 1e999999 (a million
+    digits, an exact solve of minutes) and a text of more than 100,000 characters are refused as too large."""
+    import sympy as sp
+
+    from symbolic_ti.arguments import exact_number
+    from symbolic_ti.errors import ParameterError
+
+    assert exact_number("9" * 5001, "ridge") == sp.Integer(10**5001 - 1)
+    assert exact_number("1e99999", "ridge") == sp.Integer(10) ** 99999
+    with pytest.raises(ParameterError, match="ridge is too large to use exactly.*at most 100,000"):
+        exact_number("1e999999", "ridge")
+    with pytest.raises(ParameterError, match="ridge is too long to read"):
+        exact_number("9" * 100_001, "ridge")

@@ -12,7 +12,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..digits import message_repr
+from ..digits import message_repr, unlimited_digits
 from ..errors import ParameterError
 
 __all__ = ["EXACT_FUNCTIONS", "EXACT_CONSTANTS", "exact_number"]
@@ -98,6 +98,9 @@ _EXACT_ALLOWED = ("integers, decimals, + - * / ** (or ^), parentheses, " + ", ".
 _MAX_EXPONENT = 10_000
 #: The most decimal digits a power in a text number may have (a million: 10**1000000 is read, 10**1000001 is not).
 _MAX_POWER_DIGITS = 1_000_000
+#: The most digits of an exact number read from a decimal or ``p/q`` text (``1e99999`` is read, ``1e999999`` is
+#: refused: its exact solve takes minutes, docs/performance.md#budgets).
+_MAX_TEXT_DIGITS = 100_000
 
 
 def _digits(q: sp.Rational) -> int:
@@ -208,14 +211,23 @@ def exact_number(value: Any, name: str) -> sp.Expr:
         return _decimal_value(value, name)
     if isinstance(value, str):
         text = value.strip()
+        if len(text) > _MAX_TEXT_DIGITS:  # 5001 digits read exactly; a text of a million digits is refused
+            raise ParameterError(f"{name} is too long to read: a text of {len(text):,} characters; exact numbers "
+                                 f"are read from at most {_MAX_TEXT_DIGITS:,}")
         try:
-            if "/" in text:
-                num, den = text.split("/", 1)
-                q = Fraction(Fraction(num.strip()), Fraction(den.strip()))
-            else:
-                q = Fraction(text)
+            with unlimited_digits():  # Python reads at most 4300 digits by default
+                if "/" in text:
+                    num, den = text.split("/", 1)
+                    q = Fraction(Fraction(num.strip()), Fraction(den.strip()))
+                else:
+                    q = Fraction(text)
         except (ValueError, ZeroDivisionError):
             return _exact_text(text, name)
+        if max(q.numerator.bit_length(), q.denominator.bit_length()) > _MAX_TEXT_DIGITS * 3.33:
+            # 1e999999: short text, a million digits, and an exact solve that takes minutes with it
+            raise ParameterError(f"{name} is too large to use exactly: {message_repr(text, 40)} has about "
+                                 f"{max(q.numerator.bit_length(), q.denominator.bit_length()) * 30103 // 100000:,} "
+                                 f"digits; exact numbers may have at most {_MAX_TEXT_DIGITS:,}")
         return sp.Rational(q.numerator, q.denominator)
     if isinstance(value, Real):  # other real scalars: through their float
         return _shortest_decimal(float(value), name)
