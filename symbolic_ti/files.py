@@ -8,6 +8,7 @@ old content.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterable
 import tempfile
@@ -66,8 +67,9 @@ def _write_error(p: Path, err: OSError) -> ExportError:
 
 def _no_new_file(p: Path, directory: Path, err: OSError) -> str:
     """Why ``p`` cannot be written: its directory takes no new file (``/proc``), which the atomic write needs."""
-    return (f"cannot write {str(p)!r}: directory {str(directory)!r} does not accept new files "
-            f"({err.strerror or err}); the file is written beside its destination, then renamed")
+    why = "" if err.errno == errno.ENOENT else f" ({err.strerror or err})"  # /proc: ENOENT for a directory that exists
+    return (f"cannot write {str(p)!r}: directory {str(directory)!r} does not accept new files{why}; the file is "
+            f"written beside its destination, then renamed")
 
 
 def _missing_directory(directory: Path) -> str:

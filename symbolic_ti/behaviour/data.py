@@ -373,8 +373,9 @@ def load_behaviour(
     trials = tuple(t for t in task.trials if t in sums)
     top = max(i for t in trials for i in t)
     if top < n:  # the signature of a wrong item count (rows about a subset of trials are fine otherwise)
-        which = f"item {n}" if top + 1 == n else f"items {top + 1}..{n}"
-        warnings.warn(f"{which} of the task (n = {n}) appear in no selected row (the largest item in the data is "
+        which = f"item {n} of the task (n = {n}) appears" if top + 1 == n else \
+            f"items {top + 1}..{n} of the task (n = {n}) appear"
+        warnings.warn(f"{which} in no selected row (the largest item in the data is "
                       f"{top}); is the number of items right?", DataWarning, stacklevel=2)
     gts = tuple(task.ground_truth(t) for t in trials)
     subjects = subject_values(numbered, isub, subject_column)
