@@ -22,7 +22,7 @@ import time
 import sympy as sp
 
 from .. import symbols as S
-from ..budgets import DEFAULT, BudgetLike, check_budget, resolve_budget
+from ..budgets import DEFAULT, BudgetLike, check_budget, mirror_symmetric, resolve_budget
 from ..arguments import RidgeLike, RIDGELESS_METHODS, SOLVE_METHODS, check_choice, parse_ridge
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
@@ -196,8 +196,6 @@ def derive_plan(task: Task, family: Family, ridge: RidgeLike = None) -> dict[str
     the exceptions are mirror symmetric (:func:`symbolic_ti.budgets.mirror_symmetric`) and, on the dense paths,
     the degree of the kernel between the two farthest trials in the free symbols (``rho^(n-1)`` in the
     geometric family: the degree grows with n). Keywords of :func:`symbolic_ti.budgets.derive_estimate`."""
-    from ..budgets import mirror_symmetric
-
     lam = parse_ridge(ridge)
     syms = set(family.free_symbols)
     method = "float" if getattr(family, "numeric_only", False) else planned_method(family, lam)
