@@ -242,7 +242,8 @@ def dense_rational_predictions(system: Any) -> list[sp.Expr] | None:
     ----------
     system : GramSystem
         From :func:`symbolic_ti.gram.build_system`, its domain ZZ or QQ; ``system.ridge`` is ``None`` for the
-        ridgeless limit (normal equations ``K^2 c = K y``, see :mod:`symbolic_ti.solvers.dense`).
+        ridgeless limit (normal equations ``K^2 c = K y``, see :mod:`symbolic_ti.solvers.dense`; with counts
+        ``C``, ``(K + lambda C^{-1}) c = y`` and ``K C K c = K C y``).
 
     Returns
     -------
@@ -260,13 +261,16 @@ def dense_rational_predictions(system: Any) -> list[sp.Expr] | None:
     y = _as_fmpq_mat(system.targets.to_list(), dom)
     cross = _as_fmpq_mat(system.cross.to_list(), dom)
     m = k.nrows()
-    if system.ridge is not None:
-        lam = _fmpq(dom.to_sympy(system.ridge))
-        a = k + _flint.fmpq_mat(m, m, [lam if r == c else 0 for r in range(m) for c in range(m)])
+    diag = system.ridge_diagonal()  # lambda / count per row
+    if diag is not None:
+        lam = [_fmpq(dom.to_sympy(v)) for v in diag]
+        a = k + _flint.fmpq_mat(m, m, [lam[r] if r == c else 0 for r in range(m) for c in range(m)])
         c_vec = a.solve(y)
     else:
-        k2 = k * k
-        ky = k * y
+        kc = k if system.counts is None else k * _flint.fmpq_mat(
+            m, m, [_fmpq(dom.to_sympy(system.counts[r])) if r == c else 0 for r in range(m) for c in range(m)])
+        k2 = kc * k  # the normal equations K C K c = K C y (symbolic_ti.gram)
+        ky = kc * y
         aug = _flint.fmpq_mat(m, m + 1, [k2[r, c] if c < m else ky[r, 0] for r in range(m) for c in range(m + 1)])
         red, rank = aug.rref()
         vals = [_flint.fmpq(0)] * m
