@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import sympy as sp
 from sympy.polys.constructor import construct_domain
@@ -93,7 +94,8 @@ class GramSystem:
         m = self.gram.shape[0]
         if self.ridge_weights is None:
             return [self.ridge] * m
-        return [self.ridge * w for w in self.ridge_weights]
+        ridge: Any = self.ridge  # a domain element
+        return [ridge * w for w in self.ridge_weights]
 
     def regularized(self) -> DomainMatrix:
         """``gram + ridge C^{-1}`` (``gram`` itself for the ridgeless limit)."""

@@ -36,6 +36,7 @@ from strategies import examples
 Q = sp.Rational
 SETTINGS = settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 COUNTS = (Q(1, 2), Q(1), Q(2), Q(3))
+ONE = (Q(1),)
 
 
 # ---------------------------------------------------------------- the reference, from the definitions
@@ -130,7 +131,7 @@ def mp_reference(task, kernel, lam, dps=40):
 
 # ---------------------------------------------------------------- random comparison graphs
 @st.composite
-def comparison_graphs(draw, max_n=5, most=6, counts=(Q(1),)):
+def comparison_graphs(draw, max_n=5, most=6, counts=ONE):
     """A task on 3..max_n items trained on 1..most random comparisons (either direction, any pair), each with a
     count drawn from ``counts``: cycles, several components and untrained items all occur."""
     n = draw(st.integers(3, max_n))
@@ -232,7 +233,7 @@ def test_count_k_equals_k_repeated_rows_exactly():
     assert result.method.startswith("halved")  # counts: the dense path, not the Laplacian one
     for a, r in ((Q(1, 3), Q(1, 2)), (Q(0), Q(2)), (Q(3, 4), Q(1, 7))):
         kernel = exchangeable_kernel(a)
-        gram = sp.Matrix(m, m, lambda i, j: kernel(rows[i][0], rows[j][0]))
+        gram = sp.Matrix([[kernel(p, q) for q, _ in rows] for p, _ in rows])
         coef = (gram + r * sp.eye(m)).LUsolve(sp.Matrix([y for _, y in rows]))
         for t in task.trials:
             ref = sum(kernel(t, rows[k][0]) * coef[k] for k in range(m))
@@ -356,3 +357,26 @@ def test_counts_route_the_exchangeable_family_to_a_dense_path():
     assert derive_plan(counted, fam, 1)["method"] == "halved"
     assert solve(counted, fam, 1).method == "halved"
     assert solve(once, fam, 1).method == "laplacian"
+
+
+def test_rank_solution_of_a_general_graph_is_the_sympy_solve():
+    """rank_solution on a graph with a cycle and an untrained item: the denominator is det(Lap + gamma I) (monic)
+    and every rank is sympy's solve of (Lap + gamma I) r = b with Lap and b written from the comparisons."""
+    from symbolic_ti.solvers.laplacian import GAMMA, rank_solution
+
+    comps = [(1, 2), (2, 3), (3, 1), (4, 2)]
+    task = Task.from_comparisons(5, [f"{w}>{l}" for w, l in comps])
+    lap, b = sp.zeros(5, 5), sp.zeros(5, 1)
+    for w, l in comps:
+        u = sp.zeros(5, 1)
+        u[w - 1], u[l - 1] = 1, -1
+        lap += u * u.T
+        b += u
+    mat = lap + GAMMA * sp.eye(5)
+    rs = rank_solution(task)
+    assert sp.expand(rs.denominator.as_expr(GAMMA) - mat.det()) == 0
+    ranks = mat.LUsolve(b)
+    for k in range(1, 6):
+        assert sp.cancel(rs.rank_expr(k) - ranks[k - 1]) == 0, k
+    with pytest.raises(SolveError, match="counts"):
+        rank_solution(task.with_training(["1>2"]))
