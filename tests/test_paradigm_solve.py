@@ -354,7 +354,11 @@ def test_counts_route_the_exchangeable_family_to_a_dense_path():
     fam = Exchangeable(alpha=Q(1, 3))
     assert planned_method(fam, Q(1), task=once) == "laplacian"
     assert planned_method(fam, Q(1), task=counted) == "halved"
-    assert derive_plan(counted, fam, 1)["method"] == "halved"
+    plan = derive_plan(counted, fam, 1)
+    assert plan["method"] == "halved" and plan["degree"] == 0
+    banded = Task.paradigm("banded-transverse-patterning", n=7)  # 14 comparisons: the halved system's 14 rows
+    assert (banded.n - 1) + derive_plan(banded, Geometric(alpha=Q(1, 3), rho=Q(1, 2)), 1)["exceptions"] == 14
+    assert derive_plan(Task(9, ["6>4"]), fam, 1)["exceptions"] == 1
     assert solve(counted, fam, 1).method == "halved"
     assert solve(once, fam, 1).method == "laplacian"
 

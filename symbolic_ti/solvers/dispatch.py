@@ -210,11 +210,14 @@ def derive_plan(task: Task, family: Family, ridge: RidgeLike = None) -> dict[str
     if method in ("halved", "full") and syms:
         try:
             k = sp.expand(sp.sympify(family.kernel((1, task.n), (task.n, 1))))
-            degree = sp.Poly(k, *sorted(syms, key=str)).total_degree()
+            degree = max(0, sp.Poly(k, *sorted(syms, key=str)).total_degree())  # a zero entry: degree 0
         except Exception:  # noqa: BLE001 - not a polynomial (or no exact entry): as if the degree grew with n
             degree = task.n
     free = len(syms | (set(lam.free_symbols) if lam is not None else set()))  # lam None: the ridgeless limit
-    return {"method": method, "free": free, "degree": degree, "exceptions": len(task.exceptions),
+    # the dense system has one row per comparison (halved): n - 1 + exceptions for the TI design; any other task
+    # is counted by its comparisons, so that the rows of derive_estimate are the system's
+    extra = len(task.exceptions) if task.is_ti_design else len(task.comparisons) - (task.n - 1)
+    return {"method": method, "free": free, "degree": degree, "exceptions": extra,
             "mirror": mirror_symmetric(task.n, [(e.winner, e.loser) for e in task.exceptions])}
 
 
