@@ -331,6 +331,8 @@ def test_separate_lists_ridgeless_is_the_minimum_norm_interpolant():
     generic = solve(task, Exchangeable(), "ridgeless")
     assert generic.method == "laplacian/limit"
     assert all(_at(generic.f(*t), alpha=0) == exact[t] for t in task.test_trials)
+    _assert_exact(generic.subs({"alpha": 0}), exact)  # alpha = 0 is a ridgeless condition: solved again
+    assert verify(generic, n_points=2).ok and verify(solve(task, Exchangeable(), None), n_points=2).ok
 
 
 def test_numeric_paths_and_verify_read_the_counts():
