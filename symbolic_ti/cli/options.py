@@ -7,8 +7,8 @@
   :data:`~symbolic_ti.arguments.INFINITY_WORDS`, :func:`~symbolic_ti.arguments.check_int`), so a value means on
   the command line what it means in Python (``0.1`` is ``1/10``).
 * **Option builders** add a group of options to a subcommand's parser: :func:`debug_options` (the ``--debug``
-  parent parser), :func:`task_options` (``--items``, ``--exception``, ``--family``, ``--set``, ``--ridge`` /
-  ``--ridgeless``), :func:`output_options` (``--format``, ``--output``, ``--quiet``) and
+  parent parser), :func:`task_options` (``--items``, ``--exception``, ``--paradigm``, ``--lists``, ``--link``,
+  ``--train``, ``--labels``, ``--task``, ``--family``, ``--set``, ``--ridge`` / ``--ridgeless``), :func:`output_options` (``--format``, ``--output``, ``--quiet``) and
   :func:`standalone_option` (``--standalone``, for every subcommand with ``--format latex``).
 * **Option readers** build objects from the parsed options and turn a library error into a user error that names
   the option (exit code 2): :func:`task_of`, :func:`family_of`, :func:`ridge_of`, :func:`task_trials`,
@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext", "option_type", "fail", "given",
            "Requires", "Excludes", "add_rules", "parse_path", "parse_items", "parse_assignment", "parse_ridge_option",
-           "parse_trial", "parse_interval_option", "parse_span", "parse_columns", "parse_positive_int",
+           "parse_trial", "parse_lists", "parse_labels", "PARADIGM_NAMES", "TASK_RULES", "parse_interval_option", "parse_span", "parse_columns", "parse_positive_int",
            "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution", "debug_options", "task_options",
            "budget_options", "budget_of", "parse_budget", "BUDGET_HINT",
            "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
@@ -92,6 +92,28 @@ def parse_items(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"the number of items must be an integer >= 3, got {text!r}") from None
     return check_int(value, "the number of items", minimum=3)
+
+
+def parse_lists(text: str) -> tuple[int, ...]:
+    """``--lists K1,K2,...``: two or more list lengths, each an integer >= 2."""
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        lengths = tuple(int(p) for p in parts)
+    except ValueError:
+        lengths = ()
+    if len(lengths) < 2 or min(lengths) < 2:
+        raise argparse.ArgumentTypeError(f"expected two or more list lengths K1,K2,... each an integer >= 2 "
+                                         f"(e.g. 5,5), got {text!r}")
+    return lengths
+
+
+def parse_labels(text: str) -> tuple[str, ...]:
+    """``--labels A,B,...``: distinct non-empty item names (their number is checked against the task)."""
+    parts = tuple(p.strip() for p in text.split(","))
+    if not all(parts) or len(set(parts)) != len(parts):
+        raise argparse.ArgumentTypeError(f"expected distinct non-empty item names A,B,C,... (one per item, in item "
+                                         f"order), got {text!r}")
+    return parts
 
 
 def parse_assignment(text: str) -> tuple[str, str]:
@@ -259,14 +281,48 @@ def debug_options() -> Parser:
     return debug
 
 
+#: The paradigms of ``--paradigm`` (:data:`symbolic_ti.task.paradigms.PARADIGMS`, whose import needs sympy: the
+#: parser is built without it; tests/test_paradigm_cli.py checks that the two agree).
+PARADIGM_NAMES = ("ti", "transverse-patterning", "banded-transverse-patterning", "list-linking")
+#: The paradigms whose number of items is ``--items`` (list-linking counts them from ``--lists``).
+_WITH_ITEMS = ("ti", "transverse-patterning", "banded-transverse-patterning")
+_FILE = ": the task file holds the whole task"
+#: The task options that do not apply to every paradigm (:func:`task_options`; refused with one line).
+TASK_RULES = (
+    Requires("--exception", "--paradigm", ("ti",), why=": the other paradigms fix their comparisons"),
+    Requires("--lists", "--paradigm", ("list-linking",)),
+    Requires("--link", "--paradigm", ("list-linking",)),
+    Requires("--items", "--paradigm", _WITH_ITEMS, why="; list-linking counts its items from --lists"),
+    *(Excludes("--task", option, why=_FILE) for option in  # (--paradigm last: --lists needs it, and is named)
+      ("--items", "--exception", "--lists", "--link", "--labels", "--paradigm")),
+)
+
+
 def task_options(p: argparse.ArgumentParser, ridge_default: str = "symbolic") -> None:
-    """Add the task, family and ridge options: ``--items``, ``--exception``, ``--family``, ``--set``, ``--ridge`` /
-    ``--ridgeless`` (read back by :func:`task_of`, :func:`family_of`, :func:`ridge_of`); ``ridge_default`` is what
-    the help says a missing ridge means."""
-    p.add_argument("--items", "-n", required=True, type=option_type("--items", parse_items), metavar="N",
-                   help="number of items, N >= 3 (item 1 ranks highest)")
+    """Add the task, family and ridge options: ``--items``, ``--exception``, ``--paradigm``, ``--lists``,
+    ``--link``, ``--train``, ``--labels``, ``--task``, ``--family``, ``--set``, ``--ridge`` / ``--ridgeless`` (read
+    back by :func:`task_of`, :func:`family_of`, :func:`ridge_of`; the task options that do not apply together are
+    refused by :data:`TASK_RULES`); ``ridge_default`` is what the help says a missing ridge means."""
+    p.add_argument("--items", "-n", type=option_type("--items", parse_items), metavar="N", default=None,
+                   help="number of items, N >= 3 (item 1 ranks highest); required except with --lists or --task")
     p.add_argument("--exception", "-e", action="append", default=[], metavar="W>L",
                    help="exception W>L (W >= L + 2): the lower-ranked W beats L; repeat for several")
+    p.add_argument("--paradigm", choices=PARADIGM_NAMES, default="ti", metavar="NAME",
+                   help="the task's paradigm: " + ", ".join(PARADIGM_NAMES) + " (default: ti, premise pairs plus "
+                        "--exception; see `symbolic-ti paradigms`)")
+    p.add_argument("--lists", type=option_type("--lists", parse_lists), metavar="K1,K2,...", default=None,
+                   help="with --paradigm list-linking: the lengths of the lists (items numbered list after list)")
+    p.add_argument("--link", action="append", default=[], metavar="W>L",
+                   help="with --paradigm list-linking: a trained pair W>L joining two lists (repeat; none: "
+                        "separate lists)")
+    p.add_argument("--train", action="append", default=[], metavar="W>L",
+                   help="one more presentation of the comparison W>L (repeat; a new comparison is trained once), "
+                        "on top of any paradigm")
+    p.add_argument("--labels", type=option_type("--labels", parse_labels), metavar="A,B,...", default=None,
+                   help="names of the items 1..N, in item order (for reports)")
+    p.add_argument("--task", type=option_type("--task", parse_path), metavar="FILE", default=None,
+                   help="read the task from a TOML task file (docs/paradigms.md#task-files) instead of --items, "
+                        "--exception, --paradigm, --lists, --link and --labels")
     p.add_argument("--family", default="exchangeable", metavar="NAME",
                    help="representation family (default: exchangeable; see `symbolic-ti families`)")
     p.add_argument("--set", action="append", default=[], dest="assignments", metavar="NAME=VALUE",
@@ -276,6 +332,7 @@ def task_options(p: argparse.ArgumentParser, ridge_default: str = "symbolic") ->
     ridge.add_argument("--ridge", type=option_type("--ridge", parse_ridge_option), metavar="VALUE",
                        help=f"ridge lambda >= 0 (default: {ridge_default})")
     ridge.add_argument("--ridgeless", action="store_true", help="the ridgeless limit lambda -> 0+")
+    add_rules(p, TASK_RULES)
 
 
 def budget_options(p: argparse.ArgumentParser) -> None:
@@ -368,26 +425,79 @@ def family_of(args: argparse.Namespace) -> tuple[Family, dict[str, str]]:
 
 
 def task_of(args: argparse.Namespace) -> Task:
-    """The task of ``--items`` and ``--exception``.
+    """The task of the task options: ``--task FILE``, or ``--paradigm`` (default ti) with ``--items``,
+    ``--exception``, ``--lists``, ``--link`` and ``--labels``; then the extra presentations of ``--train``.
+
+    Without any of the new options this is ``Task(--items, --exception)``, as before them.
 
     Raises
     ------
     UsageError
-        For an invalid number of items (``--items``) or an invalid exception (``--exception``).
+        For a missing or invalid option, naming it: ``--items``, ``--exception``, ``--lists``, ``--link``,
+        ``--labels``, ``--task``, ``--train``.
     """
     from ..task import Task
 
+    paradigm = getattr(args, "paradigm", "ti")
+    if getattr(args, "task", None) is not None:
+        try:
+            task = Task.from_file(args.task)
+        except SymbolicTIError as err:
+            raise fail("--task", err) from None
+    elif paradigm in _WITH_ITEMS and args.items is None:
+        raise UsageError("the following arguments are required: --items/-n" + (
+            "" if paradigm == "ti" else f" (the number of items of --paradigm {paradigm})"))
+    elif paradigm == "ti":
+        try:
+            Task(args.items)
+        except SymbolicTIError as err:
+            raise fail("--items", err) from None
+        try:
+            task = Task(args.items, tuple(args.exception))
+        except SymbolicTIError as err:
+            if any(">" not in e for e in args.exception):  # likely a shell redirection ate '>L'
+                raise fail("--exception", f"{err}; in a shell, quote it (-e '6>4'): unquoted, '>4' sends the "
+                           "output to a file named 4") from None
+            raise fail("--exception", err) from None
+        if args.labels is not None:
+            task = _labelled(task, args.labels, paradigm="ti", n=task.n,
+                             exceptions=tuple(str(e) for e in task.exceptions))
+    elif paradigm == "list-linking":
+        if args.lists is None:
+            raise UsageError("argument --lists: is required with --paradigm list-linking (the list lengths, e.g. "
+                             "--lists 5,5)")
+        try:
+            task = Task.paradigm("list-linking", lists=args.lists, links=tuple(args.link))
+        except SymbolicTIError as err:
+            raise fail("--link", err) from None
+        if args.labels is not None:
+            task = _labelled(task, args.labels, paradigm="list-linking", lists=args.lists, links=tuple(args.link))
+    else:
+        try:
+            task = Task.paradigm(paradigm, n=args.items)
+        except SymbolicTIError as err:
+            raise fail("--items", err) from None
+        if args.labels is not None:
+            task = _labelled(task, args.labels, paradigm=paradigm, n=args.items)
+    if getattr(args, "train", None):
+        try:
+            task = task.with_training(tuple(args.train))
+        except SymbolicTIError as err:
+            raise fail("--train", err) from None
+    return task
+
+
+def _labelled(task: Task, labels: Sequence[str], paradigm: str, **parameters: object) -> Task:
+    """The task of ``paradigm`` with ``parameters`` and the item names of ``--labels``."""
+    from ..task import Task
+
     try:
-        Task(args.items)
+        from ..task.design import check_labels
+
+        check_labels(task.n, labels)
+        return Task.paradigm(paradigm, labels=tuple(labels), **parameters)
     except SymbolicTIError as err:
-        raise fail("--items", err) from None
-    try:
-        return Task(args.items, tuple(args.exception))
-    except SymbolicTIError as err:
-        if any(">" not in e for e in args.exception):  # likely a shell redirection ate '>L'
-            raise fail("--exception", f"{err}; in a shell, quote it (-e '6>4'): unquoted, '>4' sends the "
-                       "output to a file named 4") from None
-        raise fail("--exception", err) from None
+        raise fail("--labels", err) from None
 
 
 def ridge_of(args: argparse.Namespace) -> str | sp.Expr | None:
