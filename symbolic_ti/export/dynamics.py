@@ -192,7 +192,8 @@ def dynamics_to_dict(d: Dynamics, *, trials: Any = None, times: Any = None) -> d
             entry["expression_numeric"] = True
         out_trials.append(entry)
     return {"meta": meta_block(FORMAT_NAME, FORMAT_VERSION), "kind": "dynamics", "label": d.label(),
-            "n": d.task.n, "exceptions": [str(e) for e in d.task.exceptions], **task_fields(d.task),
+            "n": d.task.n, "exceptions": [str(e) for e in d.task.exceptions],
+            **{k: v for k, v in task_fields(d.task).items() if k != "label"},  # ("label" names the whole run)
             "family": d.family.describe(),
             "ridge": exact_value(d.ridge) if d.ridge is not None else "none", "method": d.method,
             "path": "exact" if d.dps is None else "numeric", "dps": d.dps,
