@@ -288,7 +288,7 @@ PARADIGM_NAMES = ("ti", "transverse-patterning", "banded-transverse-patterning",
 _WITH_ITEMS = ("ti", "transverse-patterning", "banded-transverse-patterning")
 _FILE = ": the task file holds the whole task"
 #: The task options that do not apply to every paradigm (:func:`task_options`; refused with one line).
-TASK_RULES = (
+TASK_RULES: tuple[Requires | Excludes, ...] = (
     Requires("--exception", "--paradigm", ("ti",), why=": the other paradigms fix their comparisons"),
     Requires("--lists", "--paradigm", ("list-linking",)),
     Requires("--link", "--paradigm", ("list-linking",)),

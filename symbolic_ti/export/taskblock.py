@@ -77,7 +77,7 @@ def task_from_dict(d: Any) -> Task:
         raise ExportError(f"cannot read report: 'task' must be an object, got {type(d).__name__}")
     try:
         if "comparisons" not in d:
-            return Task(d.get("n"), d.get("exceptions", ()))
+            return Task(d.get("n"), d.get("exceptions", ()))  # type: ignore[arg-type]  # (Task checks n)
         comparisons = d["comparisons"]
         if not isinstance(comparisons, list):
             raise ExportError(f"cannot read report: the task's 'comparisons' must be a list, got {comparisons!r}"[:300])
@@ -87,7 +87,7 @@ def task_from_dict(d: Any) -> Task:
             reference = "none"
         elif isinstance(n, int) and reference == [list(range(1, n + 1))]:
             reference = None  # the item order
-        task = Task.from_comparisons(n, comparisons, reference=reference, labels=d.get("labels"),
+        task = Task.from_comparisons(n, comparisons,  # type: ignore[arg-type]  # (it checks n) reference=reference, labels=d.get("labels"),
                                      design=_design(d.get("design")))
     except ExportError:
         raise

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ParameterError, SymbolicTIError
-from ..task import Task, parse_comparison
+from ..task import Task
 from ..task.paradigms import PARADIGMS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,7 +76,7 @@ def paradigm_tasks(spec: SweepSpec, paradigm: str, n: int | None = None) -> list
     link joins two of the lists, the winner's list first, as explicit exception sets are used at every ``n`` they
     fit in)."""
     if paradigm == "list-linking":
-        out = []
+        out: list[tuple[tuple[tuple[str, Any], ...], Task]] = []
         for lengths in spec.lists:
             for links in spec.links:
                 try:
