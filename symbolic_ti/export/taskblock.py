@@ -87,8 +87,8 @@ def task_from_dict(d: Any) -> Task:
             reference = "none"
         elif isinstance(n, int) and reference == [list(range(1, n + 1))]:
             reference = None  # the item order
-        task = Task.from_comparisons(n, comparisons,  # type: ignore[arg-type]  # (it checks n) reference=reference, labels=d.get("labels"),
-                                     design=_design(d.get("design")))
+        task = Task.from_comparisons(n, comparisons, reference=reference,  # type: ignore[arg-type]  # (it checks n)
+                                     labels=d.get("labels"), design=_design(d.get("design")))
     except ExportError:
         raise
     except SymbolicTIError as err:

@@ -50,6 +50,7 @@ from ..arguments import check_int, exact_number, parse_interval, parse_ridge, re
 from ..errors import SymbolicTIError, ParameterError
 from ..families import FAMILIES
 from ..task import MAX_ITEMS, Task, parse_exception
+from .spec_error import SpecError
 from .task_axes import PARADIGM_KEYS, check_fits, check_paradigms, read_paradigms
 
 __all__ = ["QUANTITIES", "MIRROR_QUANTITIES", "EXCEPTION_KINDS", "ExceptionAxis", "CriticalSpec", "SweepSpec", "load_spec",
@@ -64,10 +65,6 @@ _TOP_KEYS = ("name", "n", "family", "parameters", "ridge", "compute", "exception
 #: What ``mirror = true`` may be used with: quantities invariant under the reversal of the items.
 MIRROR_QUANTITIES = ("critical_conjunctivity", "first_failing")
 _AXIS_KEYS = ("kind", "span", "n_min", "n_max", "sets")
-
-
-class SpecError(ParameterError):
-    """An invalid sweep specification (a :class:`~symbolic_ti.errors.ParameterError`: exit 2 in the CLI)."""
 
 
 @dataclass(frozen=True)

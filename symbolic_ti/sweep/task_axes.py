@@ -17,14 +17,13 @@ checked, so a bad value is one line naming the key. A spec without these keys is
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import ParameterError, SymbolicTIError
 from ..task import Task
 from ..task.paradigms import PARADIGMS
+from .spec_error import SpecError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .spec import ExceptionAxis, SweepSpec
 
 __all__ = ["PARADIGM_KEYS", "read_paradigms", "check_paradigms", "paradigm_tasks", "check_fits"]
 
@@ -35,8 +34,6 @@ GENERAL_QUANTITIES = ("predictions", "margins", "critical")
 
 
 def _fail(key: str, message: str) -> ParameterError:
-    from .spec import SpecError
-
     return SpecError(f"sweep spec key {key!r}: {message}")
 
 
@@ -69,7 +66,7 @@ def read_paradigms(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def paradigm_tasks(spec: SweepSpec, paradigm: str, n: int | None = None) -> list[tuple[tuple[tuple[str, Any], ...],
+def paradigm_tasks(spec: Any, paradigm: str, n: int | None = None) -> list[tuple[tuple[tuple[str, Any], ...],
                                                                                        Task]]:
     """The (design parameters, task) of ``paradigm`` in ``spec``: one per value of its axes (``n`` for the
     transverse-patterning paradigms; for list-linking every list lengths and link set that fit each other: each
@@ -88,7 +85,7 @@ def paradigm_tasks(spec: SweepSpec, paradigm: str, n: int | None = None) -> list
     return [((("n", n),), Task.paradigm(paradigm, n=n))]
 
 
-def check_paradigms(spec: SweepSpec) -> None:
+def check_paradigms(spec: Any) -> None:
     """Check the paradigm axes of ``spec`` and build every task of them.
 
     Raises
@@ -97,8 +94,6 @@ def check_paradigms(spec: SweepSpec) -> None:
         Naming the key: an unknown paradigm, ``lists`` or ``links`` without list-linking (or list-linking
         without ``lists``), an exceptions axis or a quantity that the paradigm does not take, an invalid task.
     """
-    from .spec import ExceptionAxis
-
     names = spec.paradigm
     if names == ("ti",) and not spec.lists and spec.links == ((),):
         return
@@ -112,7 +107,7 @@ def check_paradigms(spec: SweepSpec) -> None:
         raise _fail("lists" if spec.lists else "links", "only applies with paradigm = 'list-linking'")
     if linking and not spec.lists:
         raise _fail("lists", "is required with paradigm = 'list-linking': a list of list lengths such as [[5, 5]]")
-    if "ti" not in names and spec.exceptions != (ExceptionAxis("none"),):
+    if "ti" not in names and [(a.kind, a.n_min, a.n_max) for a in spec.exceptions] != [("none", None, None)]:
         raise _fail("exceptions", "only applies with paradigm = 'ti' (the other paradigms fix their comparisons)")
     if names != ("ti",):
         other = sorted(set(spec.compute) - set(GENERAL_QUANTITIES))
@@ -135,7 +130,7 @@ def check_paradigms(spec: SweepSpec) -> None:
                     raise _fail("n", str(err)) from None
 
 
-def _check_lists(spec: SweepSpec) -> None:
+def _check_lists(spec: Any) -> None:
     """Every list lengths of ``lists`` valid, and every link set of ``links`` fitting some of them."""
     for lengths in spec.lists:
         try:
@@ -154,7 +149,7 @@ def _check_lists(spec: SweepSpec) -> None:
             raise _fail(f"links[{k}]", f"fits none of the list lengths of 'lists': {errors[0]}")
 
 
-def check_fits(axis: ExceptionAxis, k: int, ns: tuple[int, ...]) -> None:
+def check_fits(axis: Any, k: int, ns: tuple[int, ...]) -> None:
     """Refuse a generator that gives no configuration, or an explicit set that does not fit an ``n`` it is for."""
     key = f"exceptions[{k}]"
     inside = [n for n in ns if not ((axis.n_min is not None and n < axis.n_min)
