@@ -159,6 +159,25 @@ def test_a_task_file_round_trips_through_derive_json_and_read_report(capsys, tmp
     assert sp.simplify(values.predictions[(1, 3)] - expected[(1, 3)]) == 0
 
 
+def test_links_and_extra_presentations_by_item_name(capsys):
+    report = json.loads(_run(capsys, ["derive", "--paradigm", "list-linking", "--lists", "3,3", "--labels",
+                                      "A,B,C,D,E,F", "--link", "C>D", "--train", "F>A", "--train", "A>B", *GEOMETRIC,
+                                      "--format", "json"]))
+    counts = {(c["winner"], c["loser"]): c["count"] for c in report["task"]["comparisons"]}
+    assert counts[(3, 4)] == "1" and counts[(6, 1)] == "1" and counts[(1, 2)] == "2"
+    assert report["task"]["design"]["parameters"]["links"] == ["3>4"]
+
+
+def test_chosen_trials_name_the_task_too(capsys):
+    report = json.loads(_run(capsys, ["derive", "--paradigm", "transverse-patterning", "-n", "3", *GEOMETRIC,
+                                      "-t", "1,3", "--format", "json"]))
+    values = read_report(report)
+    task = Task.paradigm("transverse-patterning", n=3)
+    assert values.task == task and report["task"]["label"] == "transverse-patterning (n=3)"
+    expected = _dense(task, {"alpha": "1/2", "rho": "1/3"}, sp.Integer(1))
+    assert sp.simplify(values.predictions[(1, 3)] - expected[(1, 3)]) == 0
+
+
 def test_critical_and_dynamics_name_the_paradigm(capsys):
     text = _run(capsys, ["critical", "--paradigm", "list-linking", "--lists", "3,3", "--link", "3>4", "--family",
                          "geometric", "--set", "rho=1/3", "-p", "alpha", "--ridge", "1"])

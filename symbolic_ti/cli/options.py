@@ -276,10 +276,10 @@ def task_options(p: argparse.ArgumentParser, ridge_default: str = "symbolic") ->
                    help="with --paradigm list-linking: the lengths of the lists (items numbered list after list)")
     p.add_argument("--link", action="append", default=[], metavar="W>L",
                    help="with --paradigm list-linking: a trained pair W>L joining two lists (repeat; none: "
-                        "separate lists)")
+                        "separate lists); items by number, or by name with --labels")
     p.add_argument("--train", action="append", default=[], metavar="W>L",
                    help="one more presentation of the comparison W>L (repeat; a new comparison is trained once), "
-                        "on top of any paradigm")
+                        "on top of any paradigm; items by number, or by name with --labels or a task file's names")
     p.add_argument("--labels", type=option_type("--labels", parse_labels), metavar="A,B,...", default=None,
                    help="names of the items 1..N, in item order (for reports)")
     p.add_argument("--task", type=option_type("--task", parse_path), metavar="FILE", default=None,

@@ -15,7 +15,7 @@ from .parsing import Excludes, Requires, UsageError
 if TYPE_CHECKING:  # pragma: no cover
     from ..task import Task
 
-__all__ = ["PARADIGM_NAMES", "TASK_RULES", "parse_lists", "parse_labels", "task_of"]
+__all__ = ["PARADIGM_NAMES", "TASK_RULES", "parse_lists", "parse_labels", "task_of", "by_number"]
 
 
 def _fail(option: str, err: Exception | str) -> UsageError:
@@ -105,11 +105,12 @@ def task_of(args: argparse.Namespace) -> Task:
             raise UsageError("argument --lists: is required with --paradigm list-linking (the list lengths, e.g. "
                              "--lists 5,5)")
         try:
-            task = Task.paradigm("list-linking", lists=args.lists, links=tuple(args.link))
+            task = Task.paradigm("list-linking", lists=args.lists, links=by_number(args.link, args.labels))
         except SymbolicTIError as err:
             raise _fail("--link", err) from None
         if args.labels is not None:
-            task = _labelled(task, args.labels, paradigm="list-linking", lists=args.lists, links=tuple(args.link))
+            task = _labelled(task, args.labels, paradigm="list-linking", lists=args.lists,
+                             links=by_number(args.link, args.labels))
     else:
         try:
             task = Task.paradigm(paradigm, n=args.items)
@@ -119,10 +120,24 @@ def task_of(args: argparse.Namespace) -> Task:
             task = _labelled(task, args.labels, paradigm=paradigm, n=args.items)
     if getattr(args, "train", None):
         try:
-            task = task.with_training(tuple(args.train))
+            task = task.with_training(by_number(args.train, task.labels))
         except SymbolicTIError as err:
             raise _fail("--train", err) from None
     return task
+
+
+def by_number(comparisons: Sequence[str], labels: Sequence[str] | None) -> tuple[str, ...]:
+    """``--link`` and ``--train`` values with item names (``C>A`` with ``--labels A,B,C``) as numbers (``3>1``);
+    any other value is kept as it is, for the task to check."""
+    if not labels:
+        return tuple(comparisons)
+    index = {name: k for k, name in enumerate(labels, 1)}
+    out = []
+    for text in comparisons:
+        winner, sep, loser = text.partition(">")
+        w, l = index.get(winner.strip()), index.get(loser.strip())
+        out.append(f"{w}>{l}" if sep and w is not None and l is not None else text)
+    return tuple(out)
 
 
 def _labelled(task: Task, labels: Sequence[str], paradigm: str, **parameters: object) -> Task:
