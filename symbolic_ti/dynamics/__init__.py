@@ -64,7 +64,7 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
 
 
 def dynamics(
-    n: int,
+    n: int | Task,
     exceptions: Iterable[ExceptionLike] = (),
     *,
     family: str | Family = "exchangeable",
@@ -81,8 +81,9 @@ def dynamics(
 
     Parameters
     ----------
-    n : int
-        Number of items, ``n >= 3``.
+    n : int or Task
+        Number of items, ``n >= 3``; or a :class:`~symbolic_ti.task.Task` of any paradigm, then without
+        ``exceptions``.
     exceptions : iterable of ``"W>L"`` or ``(W, L)``
         Exceptions, each with ``L + 2 <= W <= n``.
     family : str or Family
@@ -132,5 +133,5 @@ def dynamics(
     """
     if method not in ("auto", "laplacian", "gram", "halved", "full"):
         raise ParameterError(f"method must be one of auto, laplacian, gram, halved, full, got {method!r}")
-    task = Task(n, exceptions)  # Task reads any iterable and says what it expected
+    task = Task.of(n, exceptions)  # Task reads any iterable and says what it expected
     return gradient_flow(task, make_family(family, parameters), ridge, method=method, dps=dps, budget=budget)

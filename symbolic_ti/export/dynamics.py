@@ -29,6 +29,7 @@ from ..dynamics.modes import MU
 from ..dynamics.window import EarlyStopping
 from .text import column_width
 from .values import exact_value, meta_block
+from .taskblock import task_fields
 from ..formatting import rounded
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "dynamics_to_text", "dynamics_to_latex", "dynamics_to_dict",
@@ -191,7 +192,9 @@ def dynamics_to_dict(d: Dynamics, *, trials: Any = None, times: Any = None) -> d
             entry["expression_numeric"] = True
         out_trials.append(entry)
     return {"meta": meta_block(FORMAT_NAME, FORMAT_VERSION), "kind": "dynamics", "label": d.label(),
-            "n": d.task.n, "exceptions": [str(e) for e in d.task.exceptions], "family": d.family.describe(),
+            "n": d.task.n, "exceptions": [str(e) for e in d.task.exceptions],
+            **{k: v for k, v in task_fields(d.task).items() if k != "label"},  # ("label" names the whole run)
+            "family": d.family.describe(),
             "ridge": exact_value(d.ridge) if d.ridge is not None else "none", "method": d.method,
             "path": "exact" if d.dps is None else "numeric", "dps": d.dps,
             "clusters": _clusters(d) if d.dps is not None else None,

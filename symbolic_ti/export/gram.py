@@ -25,6 +25,7 @@ from ..files import write_atomic
 from ..interop.sklearn_bridge import PrecomputedGram
 from ..display import dumps
 from .values import meta_block
+from .taskblock import task_block
 
 __all__ = ["gram_dict", "gram_json", "write_gram"]
 
@@ -49,7 +50,7 @@ def gram_dict(gram: PrecomputedGram, predictions: dict[tuple[int, int], Any] | N
     task = gram.task
     out: dict[str, Any] = {
         "meta": meta_block("symbolic_ti.gram", GRAM_FORMAT_VERSION),
-        "task": {"n": task.n, "exceptions": [f"{e.winner}>{e.loser}" for e in task.exceptions]},
+        "task": task_block(task),
         "family": gram.family.describe(),
         "ridge": "ridgeless" if gram.ridge is None else str(gram.ridge),
         "alpha": gram.alpha,

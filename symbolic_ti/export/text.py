@@ -21,6 +21,7 @@ from .forms import category_summaries, is_number, margin_form, prediction_form, 
 from .latex_printer import factored, large_form
 from .poly_form import fraction_text
 from .summary import summarize
+from .taskblock import header_lines as task_header_lines
 
 __all__ = ["CELL_WIDTH", "column_width", "expr_text", "approx_suffix", "header_lines", "result_to_text"]
 
@@ -159,6 +160,7 @@ def header_lines(result: Result) -> list[str]:
          if str(result.method).startswith("numeric") else
          "symbolic_ti: exact kernel ridge regression on a transitive-inference task"),
         f"  task     {result.task.label()}",
+        *task_header_lines(result.task),  # item names, comparisons and reference order of any other task
         f"  family   {result.family.describe()}",
         f"  ridge    {ridge}",
         f"  method   {result.method}",

@@ -147,6 +147,23 @@ class Task:
 
     # ------------------------------------------------------------ other designs
     @classmethod
+    def of(cls, n: int | Task, exceptions: Iterable[ExceptionLike] = ()) -> Task:
+        """``n`` itself if it is a :class:`Task` (of any paradigm), else ``Task(n, exceptions)``: the first two
+        arguments of :func:`symbolic_ti.derive`, :func:`symbolic_ti.critical` and :func:`symbolic_ti.dynamics`.
+
+        Raises
+        ------
+        TaskError
+            For a task given with exceptions too (they belong in the task), or an invalid ``n`` or exception.
+        """
+        if isinstance(n, Task):
+            if list(exception_list(exceptions)):
+                raise TaskError(f"exceptions: give them in the task, not next to it; got the task {n.label()} and "
+                                f"exceptions {message_repr(exceptions)}")
+            return n
+        return cls(n, exceptions)
+
+    @classmethod
     def from_comparisons(cls, n: int, comparisons: Iterable[ComparisonLike], *, reference: Any = None,
                          labels: Sequence[str] | None = None, design: Design | None = None) -> Task:
         """A task trained on any set of comparisons ``W>L``, each with a count (presentations).
