@@ -126,7 +126,6 @@ def test_train_adds_presentations_on_any_paradigm(capsys):
     assert read_report(report).task == Task(4).with_training(["1>2", "1>2", "4>1"])
 
 
-@pytest.mark.xfail(strict=True, reason="no solver reads task.counts until the helper solve25 lands; remove then")
 def test_counts_weigh_the_squared_errors(capsys):
     report = json.loads(_run(capsys, ["derive", "-n", "4", "--train", "1>2", *GEOMETRIC, "--format", "json"]))
     task = Task(4).with_training(["1>2"])
