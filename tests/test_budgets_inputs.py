@@ -175,3 +175,30 @@ def test_a_budget_of_one_half_refuses_above_it(capsys):
     assert cli.main(["derive", "-n", "40", "--family", "geometric", "--set", "alpha=1/10", "--set", "rho=1/2",
                      "--ridge", "1/10", "--budget", "1/2", "-q"]) == 2
     assert "above the budget of 0.5 s" in one_error_line(capsys)
+
+
+# ------------------------------------------------------------------------------------------------- sweep
+def test_a_sweep_above_its_budget_is_refused_before_its_directory_is_made(capsys, tmp_path):
+    """The atlas spec: 7496 s of one core as its dry run estimates (docs/atlas.md), 2:04:56 h, above 120 s."""
+    pytest.importorskip("pyarrow")
+    assert (7496 // 3600, 7496 % 3600 // 60, 7496 % 60) == (2, 4, 56)
+    out = tmp_path / "atlas"
+    assert cli.main(["sweep", "derivations/atlas.toml", "-o", str(out), "-q"]) == 2
+    line = one_error_line(capsys)
+    assert "sweep: estimated 2:04:56 h" in line and "15,173 configurations in 770 shards" in line
+    assert "--no-budget" in line and not out.exists()
+
+
+def test_a_dry_run_takes_no_budget(capsys):
+    assert cli.main(["sweep", "derivations/atlas.toml", "--dry-run", "--no-budget"]) == 2
+    assert "--no-budget" in one_error_line(capsys)
+
+
+def test_plot_refuses_a_solve_above_its_budget_with_the_cli_hint(capsys, tmp_path):
+    """plot heatmap of a numeric geometric task of n = 200: the dense solve's 22:43 min, nothing written."""
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "h.png"
+    assert cli.main(["plot", "heatmap", "-n", "200", "--family", "geometric", "--set", "alpha=1/10", "--set",
+                     "rho=1/2", "--ridge", "1/10", "-o", str(out), "-q"]) == 2
+    line = one_error_line(capsys)
+    assert "solve: estimated 22:43 min" in line and "run it anyway with --no-budget" in line and not out.exists()
