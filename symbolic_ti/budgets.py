@@ -186,6 +186,12 @@ LAPLACIAN_NUMERIC_SOLVE_SECONDS_1001 = 8.5
 #: of geometric alpha = 1/10, rho = 1/2, ridge 1/10, ``--trial 1,n``: 2.81 s at n = 25, 8.42 s at 40, 29.4 s at
 #: 60 (halved, n rows; n^3.1 from 40 to 60; 2026-12-01, load 3.8 to 4.5). Scaled by the rows of the system.
 DENSE_NUMERIC_SECONDS_AT_60, DENSE_NUMERIC_EXPONENT = 29.4, 3.2
+#: The margin of the dense numeric model over other parameter values: n = 40, 20>18, alpha = 1/10, ``--trial
+#: 1,40``, in one session (2026-12-02, load 12 to 14): rho = 1/2, ridge 1/10: 9.37 s; ridge 1/10^6: 9.34;
+#: ridgeless: 9.56; rho = 99/100, ridge 1/10: 11.83; rho = 99/100, ridgeless: 11.02; rho = 999/1000, ridge
+#: 1/10^6: 12.33 (1.32 times the first: the powers rho^k of a many-digit rho have more digits; the ridge's digits
+#: hardly count, it is on the diagonal only).
+DENSE_NUMERIC_MARGIN = 1.35
 #: Dense paths with free symbols where the kernel's degree grows with n (geometric with rho free): every closed
 #: form of geometric, alpha, rho and lambda free, text: 1.5 s at n = 7, 2.5 s at 9, 5.2 s at 11, 13.7 s at 13,
 #: 36.1 s at 15 (500 MB peak, 92 MB written), a factor 2.63 per two items (1.62 per item; 1.65 kept; 2026-12-01,
@@ -298,7 +304,7 @@ def _forms_estimate(n: int, symbolic: bool, fmt: str, trials: int | None, *, met
             seconds = 1e300 if growth > 1500 else DENSE_SYMBOLIC_SECONDS_AT_25 * DENSE_SYMBOLIC_GROWTH ** growth
             return Estimate(seconds, f"a dense {rows} x {rows} system in {free} free symbol{plural} ({method}, n = {n}), "
                                      f"about {DENSE_SYMBOLIC_GROWTH} times more per item, and {count:,} closed forms")
-        seconds = DENSE_NUMERIC_SECONDS_AT_60 * (rows / 60) ** DENSE_NUMERIC_EXPONENT
+        seconds = DENSE_NUMERIC_SECONDS_AT_60 * DENSE_NUMERIC_MARGIN * (rows / 60) ** DENSE_NUMERIC_EXPONENT
         return Estimate(seconds, f"a dense {rows} x {rows} exact rational system ({method}, n = {n}), growing as "
                                  f"n^{DENSE_NUMERIC_EXPONENT:g}, and {count:,} exact prediction{'s' if count != 1 else ''}")
     if symbolic and trials is not None:
