@@ -290,13 +290,17 @@ def budget_options(p: argparse.ArgumentParser) -> None:
 
 
 def parse_budget(text: str) -> float:
-    """``--budget``: a positive number of seconds."""
+    """``--budget``: a positive number of seconds, any exact number text (``60``, ``1/2``, ``1e3``,
+    :func:`symbolic_ti.arguments.exact_number`), as float seconds."""
+    from ..arguments import exact_number, message_repr
+
     try:
-        value = float(text)
-    except ValueError:
+        value = float(exact_number(text, "--budget"))
+    except (ParameterError, TypeError, ValueError, OverflowError):
         value = 0.0
     if not (value > 0 and value != float("inf")):
-        raise ParameterError(f"the budget must be a positive number of seconds, got {text!r}")
+        raise ParameterError(f"the budget must be a positive number of seconds (such as 60, 1/2 or 1e3), got "
+                             f"{message_repr(text, 40)}")
     return value
 
 

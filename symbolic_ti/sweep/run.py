@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..budgets import DEFAULT, BudgetLike, Estimate, check_budget, resolve_budget
 from ..errors import ParameterError, SymbolicTIError
 from ..formatting import rounded
 from ..progress import Progress
@@ -133,7 +134,7 @@ def _outcomes(spec: SweepSpec, todo: list[Shard], engine: str, jobs: int | None,
 
 def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str = "local", jobs: int | None = None,
               workers: int | None = None, scheduler: str | None = None, resume: bool = False,
-              processes: bool = True) -> SweepSummary:
+              processes: bool = True, budget: BudgetLike = DEFAULT) -> SweepSummary:
     """Run ``spec`` and write its dataset.
 
     Parameters
@@ -149,6 +150,11 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
         Continue a sweep in ``output``: same spec (checked by digest), complete shards skipped.
     processes : bool
         Dask LocalCluster workers as processes (default) or threads.
+    budget : DEFAULT, None or float
+        Seconds of CPU above which the sweep is refused before any shard is started: the sum of the estimated
+        costs of the shards to run (:func:`~symbolic_ti.sweep.tasks.estimate_seconds`, as ``--dry-run`` prints
+        it; :mod:`symbolic_ti.budgets`). ``None`` runs anyway; default
+        :data:`symbolic_ti.budgets.DEFAULT_SECONDS`.
 
     Returns
     -------
@@ -160,6 +166,8 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
         Before any work: no output directory, a non-empty one without ``resume``, or another spec's sweep.
     ParameterError
         For an unknown engine or an unreachable scheduler.
+    BudgetError
+        Before any work (a new sweep: before its directory is made), if the estimate is above ``budget``.
     KeyboardInterrupt
         Passed on after the pool is shut down; the shards written so far are complete.
     """
@@ -168,12 +176,17 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
     target = output if output is not None else spec.output
     if target is None:
         raise ParameterError("output: the spec has no output directory; give one (--output DIR)")
+    resolve_budget(budget)
     start = time.perf_counter()
     shards = make_shards(spec)
+    if not resume:  # refused before the directory is made
+        check_budget("sweep", _estimate(shards), budget)
     existed = Path(target).exists()
     out = prepare_output(target, spec, shards, resume)
     done = completed_shards(out, spec, shards) if resume else set()
     todo = [s for s in shards if s.name not in done]
+    if resume:
+        check_budget("sweep", _estimate(todo), budget)
     total = sum(len(s.configs) for s in todo)
     failed: list[tuple[str, str]] = []
     lost: list[tuple[str, str]] = []
@@ -207,6 +220,14 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
                 close()
     return SweepSummary(out, len(shards), len(done), written, computed, tuple(failed), tuple(lost),
                         time.perf_counter() - start, mirrored)
+
+
+def _estimate(shards: list[Shard]) -> Estimate:
+    """The cost of running ``shards``: the sum of their configurations' estimates (the dry run's)."""
+    configs = sum(len(s.configs) for s in shards)
+    return Estimate(sum(s.cost for s in shards), f"{configs:,} configuration{'s' if configs != 1 else ''} in "
+                                                 f"{len(shards):,} shard{'s' if len(shards) != 1 else ''}, as "
+                                                 f"--dry-run estimates them")
 
 
 def _remove_new_output(out: Path, existed: bool) -> None:
