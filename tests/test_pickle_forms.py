@@ -69,3 +69,43 @@ def test_a_fraction_of_sympy_ring_polynomials_round_trips():
         assert type(back.polys[0]) is type(f.polys[0]) and back.polys == f.polys
         assert back.negated == f.negated and back.as_expr() == f.as_expr()
         assert sp.cancel(back.as_expr() - sign * value) == 0
+
+
+# ------------------------------------------------------------------ compiled results, numeric predictions, dynamics
+@pytest.mark.parametrize("result", [
+    st.derive(5, ["4>2"]),  # alpha and lambda free
+    st.derive(5, ["4>2"], ridge="ridgeless"),  # ridgeless: its conditions are compiled too
+    st.derive(5, ["4>2"], parameters={"alpha": "1/10"}, ridge="1/10"),  # numbers only: no program
+], ids=["symbolic", "ridgeless", "numbers"])
+def test_a_compiled_result_pickles_and_evaluates_as_the_original(result):
+    from symbolic_ti.numeric import compile_result
+
+    compiled = compile_result(result)
+    back = pickle.loads(pickle.dumps(compiled))
+    point = {"alpha": sp.Rational(1, 3), "lambda": sp.Rational(1, 4)}
+    arrays = {name: float(point[name]) for name in compiled.parameters}
+    values = back.evaluate(**arrays).values
+    assert back.parameters == compiled.parameters and back.trials == compiled.trials
+    assert (values == compiled.evaluate(**arrays).values).all()
+    # the values are the exact closed forms at the point (to float64's rounding)
+    at = {s: point[s.name] for s in result.free_symbols}
+    for k, t in enumerate(compiled.trials):
+        assert values[k] == pytest.approx(float(result.f(*t).subs(at)), rel=1e-12, abs=1e-15), t
+    assert pickle.loads(pickle.dumps(back)).evaluate(**arrays).values.tolist() == values.tolist()
+
+
+def test_numeric_predictions_pickle_with_their_attributes_and_are_not_hashable():
+    from symbolic_ti.numeric import numeric_predictions
+
+    p = numeric_predictions(st.Task(5, ["4>2"]), st.Exchangeable(alpha="1/10"), ridge="1/10", precision=30)
+    back = pickle.loads(pickle.dumps(p))
+    assert back == p and vars(back) == vars(p) and back.summary() == p.summary()
+    with pytest.raises(TypeError):  # a dict, mutable (documented)
+        hash(p)
+
+
+def test_dynamics_pickle_equal_and_hash_equal():
+    d = st.learning_dynamics(4, parameters={"alpha": 0})
+    back = pickle.loads(pickle.dumps(d))
+    assert back == d and hash(back) == hash(d) and len({d, back}) == 1
+    assert back.f(1, 4, 1) == d.f(1, 4, 1)

@@ -8,7 +8,7 @@ module docstring of :mod:`symbolic_ti.numeric.grid`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import mpmath
@@ -51,11 +51,41 @@ class _Rational:
     powers: tuple[tuple[int, int], ...]  # (factor index, exponent)
 
 
+def programs(result: Result, gens: tuple[sp.Expr, ...]) -> dict[str, Callable[..., Any] | None]:
+    """The numeric programs of a compiled result: its generators ``gens`` as numpy and mpmath functions of the
+    result's free parameters (sorted by name), and its ridgeless conditions as a numpy function (``None`` where
+    it has none). :func:`~symbolic_ti.numeric.grid.compile_result` builds them, and an unpickled
+    :class:`CompiledResult` again (lambdified functions do not pickle)."""
+    syms = tuple(result.free_symbols)
+    if not syms:
+        return {"_gen_np": _no_generators, "_gen_mp": _no_generators, "_conditions": None}
+    conditions = None
+    if result.ridgeless and result.ridgeless_conditions:
+        conditions = sp.lambdify(syms, list(result.ridgeless_conditions), modules="numpy")
+    return {"_gen_np": sp.lambdify(syms, list(gens), modules="numpy", cse=True),
+            "_gen_mp": sp.lambdify(syms, list(gens), modules="mpmath", cse=True), "_conditions": conditions}
+
+
+def _no_generators(*_: Any) -> list[Any]:
+    return []
+
+
+_PROGRAMS = ("_gen_np", "_gen_mp", "_conditions")
+
+
+def _recompiled(state: dict[str, Any]) -> CompiledResult:
+    """A :class:`CompiledResult` from its pickled data, its programs built again (:func:`programs`)."""
+    return CompiledResult(**state, **programs(state["_result"], state["_gens"]))
+
+
 @dataclass(frozen=True, eq=False)
 class CompiledResult:
     """The closed forms of some trials of a result, compiled for fast numeric evaluation.
 
     Build it with :func:`~symbolic_ti.numeric.grid.compile_result`. Immutable; evaluate it as often as needed.
+    Picklable (to send it to worker processes): the pickle holds the result and the compiled factors, and the
+    numeric programs are lambdified again on unpickling. Equal only to itself (``eq=False``: two compilations are
+    compared by their values, :meth:`evaluate`), hashable by identity.
 
     Attributes
     ----------
@@ -87,6 +117,11 @@ class CompiledResult:
     _result: Result = field(repr=False)
     _const_float: np.ndarray = field(repr=False)   # (n_rationals,) float of each constant
     _conditions: Callable[..., Any] | None = field(repr=False)  # ridgeless conditions, numpy
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as data (the result, the factors, the arrays); the numpy and mpmath programs, lambdified
+        functions that do not pickle, are built again from the result on unpickling (:func:`programs`)."""
+        return (_recompiled, ({f.name: getattr(self, f.name) for f in fields(self) if f.name not in _PROGRAMS},))
 
     # ------------------------------------------------------------------------------------------- public
     def margin_key(self, trial: Trial) -> tuple[int, float]:

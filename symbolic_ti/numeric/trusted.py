@@ -323,6 +323,10 @@ def mpmath_solve(system: KernelSystem, basis: Basis | None, dps: int, condition:
 class NumericPredictions(dict):
     """Numeric predictions ``(i, j) -> value`` (a plain ``dict`` of floats or mpf), with how far they are trusted.
 
+    A ``dict`` subclass, so that it is used as the mapping it is (indexing, ``items()``, ``dict(...)``): mutable
+    like any dict, hence not hashable (an immutable copy: ``FrozenMapping(p)`` from :mod:`symbolic_ti.results`).
+    It pickles with its attributes and compares as a dict (its values only).
+
     Attributes
     ----------
     precision : "float64" or int
