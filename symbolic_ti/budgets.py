@@ -70,7 +70,7 @@ def format_seconds(seconds: float) -> str:
         exponent = 3 if not math.isfinite(seconds) else max(3, int(math.log10(seconds / 3.15e7)))
         return f"more than 10^{exponent} years"
     if seconds < 600:
-        return f"{seconds:.2g} s" if seconds < 10 else f"{rounded(seconds, '.0f')} s"
+        return f"{rounded(seconds, '.2g')} s" if seconds < 10 else f"{rounded(seconds, '.0f')} s"
     minutes, sec = divmod(int(round(seconds)), 60)
     if minutes < 60:
         return f"{minutes}:{sec:02d} min"
@@ -82,7 +82,7 @@ def format_bytes(size: float) -> str:
     """``12 kB``, ``3.4 MB``, ``910 GB`` (powers of 1000)."""
     for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
         if size < 1000 or unit == "PB":
-            return f"{size:.3g} {unit}"
+            return f"{rounded(size, '.3g')} {unit}"
         size /= 1000
     raise AssertionError  # pragma: no cover
 
@@ -154,7 +154,7 @@ def _distinct(seconds: float, limit: float) -> tuple[str, str]:
     if shown != bound or not math.isfinite(seconds):
         return shown, bound
     for digits in range(4, 18):
-        shown, bound = f"{seconds:.{digits}g} s", f"{limit:.{digits}g} s"
+        shown, bound = f"{rounded(seconds, f'.{digits}g')} s", f"{rounded(limit, f'.{digits}g')} s"
         if shown != bound:
             return shown, bound
     return shown, bound  # pragma: no cover - distinct floats differ within 17 significant digits
@@ -306,11 +306,11 @@ def _forms_estimate(n: int, symbolic: bool, fmt: str, trials: int | None, *, met
                                      f"about {DENSE_SYMBOLIC_GROWTH} times more per item, and {count:,} closed forms")
         seconds = DENSE_NUMERIC_SECONDS_AT_60 * DENSE_NUMERIC_MARGIN * (rows / 60) ** DENSE_NUMERIC_EXPONENT
         return Estimate(seconds, f"a dense {rows} x {rows} exact rational system ({method}, n = {n}), growing as "
-                                 f"n^{DENSE_NUMERIC_EXPONENT:g}, and {count:,} exact prediction{'s' if count != 1 else ''}")
+                                 f"n^{rounded(DENSE_NUMERIC_EXPONENT, 'g')}, and {count:,} exact prediction{'s' if count != 1 else ''}")
     if symbolic and trials is not None:
         seconds = SYMBOLIC_FORM_SECONDS_AT_61 * trials * (n / 61) ** 4
         return Estimate(seconds, f"{trials:,} symbolic closed form{'s' if trials != 1 else ''} of n = {n}, "
-                                 f"each about {SYMBOLIC_FORM_SECONDS_AT_61 * (n / 61) ** 4:.3g} s, growing as n^4")
+                                 f"each about {rounded(SYMBOLIC_FORM_SECONDS_AT_61 * (n / 61) ** 4, '.3g')} s, growing as n^4")
     if symbolic:
         seconds, size = SYMBOLIC_FORMS_AT_61.get(fmt, SYMBOLIC_FORMS_AT_61["latex"])
         if mirror:

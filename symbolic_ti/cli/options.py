@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import ExportError, OutputIOError, ParameterError, SymbolicTIError
 from .parsing import Excludes, Parser, Requires, UsageError, add_rules, given
+from ..formatting import rounded
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy as sp
@@ -285,7 +286,7 @@ def budget_options(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--budget", metavar="SECONDS", type=option_type("--budget", parse_budget), default=None,
                        help=f"refuse a run whose estimated cost (from the input sizes, docs/performance.md#budgets) "
-                            f"is above SECONDS of CPU on the reference machine (default {DEFAULT_SECONDS:g})")
+                            f"is above SECONDS of CPU on the reference machine (default {rounded(DEFAULT_SECONDS, 'g')})")
     group.add_argument("--no-budget", action="store_true", help="run whatever the estimated cost")
 
 

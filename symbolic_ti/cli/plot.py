@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .options import CliContext, parse_pair, parse_path, parse_resolution, parse_trial
+from ..formatting import rounded
 
 __all__ = ["register"]
 
@@ -173,7 +174,7 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
                                        f"use a file name ending in {', '.join(plot.FORMATS)}")
     context.check_output(args)
     if args.dpi is not None and not 1 <= args.dpi <= 2000:
-        raise context.fail("--dpi", f"must be between 1 and 2000, got {args.dpi:g}")
+        raise context.fail("--dpi", f"must be between 1 and 2000, got {rounded(args.dpi, 'g')}")
     plot.require_matplotlib()  # fail before any computation when the extra is missing
     task, (family, values) = context.task(args), context.family(args)
     scanned = _scanned(args, context, family, values, kind)

@@ -46,12 +46,12 @@ class DryRun:
     def text(self) -> str:
         """A short report: totals and the estimated cost per n (largest first)."""
         lines = [f"sweep {self.name!r}: {self.configurations} configurations{_mirrored(self.mirrored)} in "
-                 f"{self.shards} shards, estimated {self.estimated_seconds:.4g} s of one core "
-                 f"({self.estimated_seconds / 3600:.3g} h)"]
+                 f"{self.shards} shards, estimated {rounded(self.estimated_seconds, '.4g')} s of one core "
+                 f"({rounded(self.estimated_seconds / 3600, '.3g')} h)"]
         if self.rough:
             lines.append(f"  the estimate is measured for the critical conjunctivity of the exchangeable family; "
                          f"other work ({', '.join(self.rough)}) is a rough order of magnitude")
-        lines += [f"  n = {n}: {c} configurations, ~{s:.3g} s" for n, c, s in sorted(self.by_n, key=lambda r: -r[2])[:8]]
+        lines += [f"  n = {n}: {c} configurations, ~{rounded(s, '.3g')} s" for n, c, s in sorted(self.by_n, key=lambda r: -r[2])[:8]]
         return "\n".join(lines)
 
 
@@ -101,7 +101,7 @@ class SweepSummary:
         rate = self.configurations / self.seconds if self.seconds > 0 else 0.0
         lines = [f"sweep: {self.written} shards written, {self.skipped} already done, of {self.shards}; "
                  f"{self.configurations} configurations{_mirrored(self.mirrored)} in {rounded(self.seconds, '.1f')} s "
-                 f"({rate:.3g}/s); dataset "
+                 f"({rounded(rate, '.3g')}/s); dataset "
                  f"{self.output} (pandas.read_parquet)"]
         if self.failed:
             lines.append(f"{len(self.failed)} configurations failed (rows with quantity 'error'), e.g.:")
@@ -209,7 +209,7 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
                 elapsed = time.perf_counter() - start
                 rate = computed / elapsed if elapsed > 0 else 0.0
                 eta = (total - computed) / rate if rate > 0 else 0.0
-                progress.update(f"{rate:.3g} configurations/s, ETA {rounded(eta, '.0f')} s", computed, total)
+                progress.update(f"{rounded(rate, '.3g')} configurations/s, ETA {rounded(eta, '.0f')} s", computed, total)
         except SymbolicTIError:  # the engine did not start (an unreachable scheduler): leave no sweep behind
             if not resume and written == 0:
                 _remove_new_output(out, existed)
