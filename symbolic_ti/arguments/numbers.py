@@ -15,6 +15,7 @@ import sympy as sp
 
 from ..digits import message_repr, unlimited_digits
 from ..errors import ParameterError
+from ..formatting import rounded
 
 __all__ = ["EXACT_FUNCTIONS", "EXACT_CONSTANTS", "exact_number"]
 
@@ -123,8 +124,8 @@ def _too_large(name: str, value: object, size: float) -> ParameterError:
     if not math.isfinite(size):
         shown = "less than 10^(-10^300)" if size < 0 else "more than 10^(10^300)"
     else:
-        shown = f"about 10^{size:,.1f}" if abs(size) < 1000 else f"about 10^{size:,.0f}" if abs(size) < 1e15 \
-            else f"about 10^({size:.3g})"
+        spec = ",.1f" if abs(size) < 1000 else ",.0f" if abs(size) < 1e15 else ".3g"
+        shown = f"about 10^({rounded(size, spec)})" if spec == ".3g" else f"about 10^{rounded(size, spec)}"
     words = ("small", "at least", "-") if size < 0 else ("large", "at most", "")
     return ParameterError(f"{name} is too {words[0]} to use exactly: {message_repr(value, 40)} is {shown}; a number "
                           f"that is not rational may be {words[1]} 10^{words[2]}{MAX_IRRATIONAL_EXPONENT} in size "
