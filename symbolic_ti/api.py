@@ -58,8 +58,9 @@ def derive(
         the generic formulas hold.
     budget : DEFAULT, None or float
         Seconds of CPU, estimated before the work from the input sizes (:mod:`symbolic_ti.budgets`,
-        docs/performance.md#budgets), above which the exact kernel values of a deep network family are refused;
-        ``None`` runs anyway. The closed forms themselves are built on access.
+        docs/performance.md#budgets), above which the solve is refused (the exact kernel values of a deep
+        network family, and the solve itself: :func:`symbolic_ti.solve`); ``None`` runs anyway. The closed
+        forms themselves are built on access.
 
     Returns
     -------

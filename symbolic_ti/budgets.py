@@ -33,7 +33,7 @@ from .formatting import rounded
 from .errors import BudgetError, ParameterError
 
 __all__ = ["DEFAULT_SECONDS", "DEFAULT", "BudgetLike", "Estimate", "resolve_budget", "check_budget",
-           "override_hint", "format_seconds", "format_bytes", "derive_estimate", "mirror_symmetric", "layered_estimate",
+           "override_hint", "format_seconds", "format_bytes", "derive_estimate", "solve_estimate", "mirror_symmetric", "layered_estimate",
            "dynamics_estimate", "verify_estimate"]
 
 #: The default budget: estimated seconds of CPU on the reference machine (docs/performance.md#budgets).
@@ -70,7 +70,7 @@ def format_seconds(seconds: float) -> str:
         exponent = 3 if not math.isfinite(seconds) else max(3, int(math.log10(seconds / 3.15e7)))
         return f"more than 10^{exponent} years"
     if seconds < 600:
-        return f"{seconds:.2g} s" if seconds < 10 else f"{rounded(seconds, '.0f')} s"
+        return f"{rounded(seconds, '.2g')} s" if seconds < 10 else f"{rounded(seconds, '.0f')} s"
     minutes, sec = divmod(int(round(seconds)), 60)
     if minutes < 60:
         return f"{minutes}:{sec:02d} min"
@@ -82,7 +82,7 @@ def format_bytes(size: float) -> str:
     """``12 kB``, ``3.4 MB``, ``910 GB`` (powers of 1000)."""
     for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
         if size < 1000 or unit == "PB":
-            return f"{size:.3g} {unit}"
+            return f"{rounded(size, '.3g')} {unit}"
         size /= 1000
     raise AssertionError  # pragma: no cover
 
@@ -154,7 +154,7 @@ def _distinct(seconds: float, limit: float) -> tuple[str, str]:
     if shown != bound or not math.isfinite(seconds):
         return shown, bound
     for digits in range(4, 18):
-        shown, bound = f"{seconds:.{digits}g} s", f"{limit:.{digits}g} s"
+        shown, bound = f"{rounded(seconds, f'.{digits}g')} s", f"{rounded(limit, f'.{digits}g')} s"
         if shown != bound:
             return shown, bound
     return shown, bound  # pragma: no cover - distinct floats differ within 17 significant digits
@@ -186,6 +186,12 @@ LAPLACIAN_NUMERIC_SOLVE_SECONDS_1001 = 8.5
 #: of geometric alpha = 1/10, rho = 1/2, ridge 1/10, ``--trial 1,n``: 2.81 s at n = 25, 8.42 s at 40, 29.4 s at
 #: 60 (halved, n rows; n^3.1 from 40 to 60; 2026-12-01, load 3.8 to 4.5). Scaled by the rows of the system.
 DENSE_NUMERIC_SECONDS_AT_60, DENSE_NUMERIC_EXPONENT = 29.4, 3.2
+#: The margin of the dense numeric model over other parameter values: n = 40, 20>18, alpha = 1/10, ``--trial
+#: 1,40``, in one session (2026-12-02, load 12 to 14): rho = 1/2, ridge 1/10: 9.37 s; ridge 1/10^6: 9.34;
+#: ridgeless: 9.56; rho = 99/100, ridge 1/10: 11.83; rho = 99/100, ridgeless: 11.02; rho = 999/1000, ridge
+#: 1/10^6: 12.33 (1.32 times the first: the powers rho^k of a many-digit rho have more digits; the ridge's digits
+#: hardly count, it is on the diagonal only).
+DENSE_NUMERIC_MARGIN = 1.35
 #: Dense paths with free symbols where the kernel's degree grows with n (geometric with rho free): every closed
 #: form of geometric, alpha, rho and lambda free, text: 1.5 s at n = 7, 2.5 s at 9, 5.2 s at 11, 13.7 s at 13,
 #: 36.1 s at 15 (500 MB peak, 92 MB written), a factor 2.63 per two items (1.62 per item; 1.65 kept; 2026-12-01,
@@ -196,6 +202,22 @@ DENSE_POWERS_SECONDS_AT_15, DENSE_POWERS_GROWTH = 36.1, 1.65
 #: 10.6 s at 21, 40.0 s at 25 (224 MB peak, 23 MB written), more than 190 s at 31 (stopped); 1.39 per item from
 #: 21 to 25, 1.4 kept (2026-12-01, load 3.5 to 4.7).
 DENSE_SYMBOLIC_SECONDS_AT_25, DENSE_SYMBOLIC_GROWTH = 40.0, 1.4
+#: Long exact numbers given (a ridge or a parameter of D digits): text of exchangeable n = 9, 6>4, alpha = 1/10,
+#: ridge ``133...3/7``: 1.45 s of CPU at D = 1000, 1.63 at 2000, 2.08 at 4000, 4.14 at 8000, 11.6 at 16000, 38.9
+#: at 32000 (2026-12-02, load 8 to 9 on the shared two-core machine; about D^1.9 above 8000: CPython writes an
+#: integer of d digits in time d^2), so 0.52 s more per closed form at D = 32000, whose forms have 4.84 D digits.
+#: The digits per form, per digit given, grow with n: 4.84 at n = 9, 14.3 at 13, 28.1 at 17, 37.0 at 25 (D = 200
+#: and 1000); the model takes ``min(5.2 (n / 9)^2.8, 2.5 n)`` (2.5 n: the digits of the short numbers' forms) and
+#: the cost per form as the square of its digits. n = 31 with D = 8000 ran past 97 s of CPU (stopped; estimated
+#: 2:08:00 h).
+DIGITS_FORM_SECONDS, DIGITS_PER_FORM_AT_9, LONG_NUMBER_DIGITS = 0.52, 4.84, 100
+
+
+def _digits_per_form(n: int, digits: int) -> float:
+    """Digits of each closed form when the numbers given have ``digits`` digits (see :data:`DIGITS_FORM_SECONDS`)."""
+    return digits * min(5.2 * (n / 9) ** 2.8, 2.5 * n)
+
+
 #: ``derive --trial``: one symbolic closed form built as a sympy expression (``Result.f``) at n = 61 (0.070 s;
 #: 4.9 s at n = 201), growing as ``n^4`` like its number of terms.
 SYMBOLIC_FORM_SECONDS_AT_61 = 0.07
@@ -218,7 +240,7 @@ def mirror_symmetric(n: int, exceptions: Iterable[tuple[int, int]]) -> bool:
 
 def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | None = None, *,
                     method: str = "laplacian", free: int = 2, mirror: bool = True, exceptions: int = 0,
-                    degree: int = 0) -> Estimate:
+                    degree: int = 0, digits: int = 0) -> Estimate:
     """Cost of ``derive`` solving ``n`` items and writing the closed forms (every trial, or ``trials`` of them).
 
     Parameters
@@ -242,10 +264,29 @@ def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | Non
     degree : int
         On the dense paths, the total degree of the kernel between ``(1, n)`` and ``(n, 1)`` in the free symbols;
         above 2 it grows with n (``rho^(n - 1)``) and so does the cost, exponentially.
+    digits : int
+        The most digits of a numerator or denominator among the numbers given
+        (:func:`symbolic_ti.solvers.dispatch.input_digits`): above :data:`LONG_NUMBER_DIGITS` each closed form
+        written costs more, as the square of its digits (:data:`DIGITS_FORM_SECONDS`).
 
     The keywords come from :func:`symbolic_ti.solvers.dispatch.derive_plan`; the defaults are the exchangeable
     family's calibrated case.
     """
+    est = _forms_estimate(n, symbolic, fmt, trials, method=method, free=free, mirror=mirror, exceptions=exceptions,
+                          degree=degree)
+    if digits <= LONG_NUMBER_DIGITS:
+        return est
+    count = n * (n - 1) if trials is None else min(n * (n - 1), trials)
+    size = _digits_per_form(n, digits)
+    each = DIGITS_FORM_SECONDS * (size / (32000 * DIGITS_PER_FORM_AT_9)) ** 2
+    return Estimate(est.seconds + count * each, f"{est.detail}; with numbers of {digits:,} digits given, about "
+                                                f"{round(size):,} digits and {format_seconds(each)} more per closed "
+                                                f"form, growing as their square")
+
+
+def _forms_estimate(n: int, symbolic: bool, fmt: str, trials: int | None, *, method: str, free: int,
+                    mirror: bool, exceptions: int, degree: int) -> Estimate:
+    """:func:`derive_estimate` of numbers of few digits."""
     total = n * (n - 1)
     share = 1.0 if trials is None else min(1.0, trials / total)
     count = round(total * share)
@@ -263,13 +304,13 @@ def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | Non
             seconds = 1e300 if growth > 1500 else DENSE_SYMBOLIC_SECONDS_AT_25 * DENSE_SYMBOLIC_GROWTH ** growth
             return Estimate(seconds, f"a dense {rows} x {rows} system in {free} free symbol{plural} ({method}, n = {n}), "
                                      f"about {DENSE_SYMBOLIC_GROWTH} times more per item, and {count:,} closed forms")
-        seconds = DENSE_NUMERIC_SECONDS_AT_60 * (rows / 60) ** DENSE_NUMERIC_EXPONENT
+        seconds = DENSE_NUMERIC_SECONDS_AT_60 * DENSE_NUMERIC_MARGIN * (rows / 60) ** DENSE_NUMERIC_EXPONENT
         return Estimate(seconds, f"a dense {rows} x {rows} exact rational system ({method}, n = {n}), growing as "
-                                 f"n^{DENSE_NUMERIC_EXPONENT:g}, and {count:,} exact prediction{'s' if count != 1 else ''}")
+                                 f"n^{rounded(DENSE_NUMERIC_EXPONENT, 'g')}, and {count:,} exact prediction{'s' if count != 1 else ''}")
     if symbolic and trials is not None:
         seconds = SYMBOLIC_FORM_SECONDS_AT_61 * trials * (n / 61) ** 4
         return Estimate(seconds, f"{trials:,} symbolic closed form{'s' if trials != 1 else ''} of n = {n}, "
-                                 f"each about {SYMBOLIC_FORM_SECONDS_AT_61 * (n / 61) ** 4:.3g} s, growing as n^4")
+                                 f"each about {rounded(SYMBOLIC_FORM_SECONDS_AT_61 * (n / 61) ** 4, '.3g')} s, growing as n^4")
     if symbolic:
         seconds, size = SYMBOLIC_FORMS_AT_61.get(fmt, SYMBOLIC_FORMS_AT_61["latex"])
         if mirror:
@@ -287,6 +328,30 @@ def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | Non
     return Estimate(seconds, f"the exact solve (growing as n^2) and {count:,} exact prediction"
                              f"{'s' if count != 1 else ''} of n = {n} with about {round(2.5 * n):,} digits each "
                              f"(growing as n^3)")
+
+
+def solve_estimate(n: int, symbolic: bool, *, method: str = "laplacian", free: int = 2, mirror: bool = True,
+                   exceptions: int = 0, degree: int = 0, digits: int = 0) -> Estimate:
+    """Cost of :func:`symbolic_ti.solve` (and :func:`symbolic_ti.derive`) alone: the exact solve, whose closed
+    forms are built on access (each symbolic form of the Laplacian path about ``0.07 s (n / 61)^4``).
+
+    The dense paths and the numeric Laplacian path cost their system's solve, as in :func:`derive_estimate` with
+    one trial written (the measured runs wrote one, so it errs high); the symbolic Laplacian path solves one
+    univariate problem in the effective ridge (0.9 s at n = 101 and at 201, the import included: no model), and
+    is estimated as free. The keywords come from :func:`symbolic_ti.solvers.dispatch.derive_plan`.
+
+    >>> solve_estimate(9, True).seconds
+    0.0
+    >>> round(solve_estimate(2002, False).seconds)
+    34
+    """
+    if symbolic and method not in ("halved", "full"):
+        return Estimate(0.0, f"the univariate solve of n = {n}; closed forms built on access")
+    est = _forms_estimate(n, symbolic, "text", 1, method=method, free=free, mirror=mirror, exceptions=exceptions,
+                          degree=degree)
+    if method in ("halved", "full"):  # the system, without the ", and N closed forms" written by derive
+        return Estimate(est.seconds, est.detail.rsplit(", and ", 1)[0])
+    return Estimate(est.seconds, f"the exact solve of n = {n} ({method}), growing as n^2")
 
 
 def layered_estimate(family: str, depth: int) -> Estimate:

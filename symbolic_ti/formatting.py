@@ -4,12 +4,17 @@ Every place that prints a float with a fixed number of decimals (the fit tables,
 figure labels, elapsed times) goes through :func:`rounded`, so that ``-0.001`` and ``0.001`` print the same
 ``0.00``: the sign of a value that rounds to zero depends on an optimiser's last bits (and on the versions of
 numpy and scipy), and a printed report must not. It is Python 3.11's ``z`` format option (PEP 682), for every
-supported Python.
+supported Python. The ``g`` and ``e`` presentations (significant digits: error bounds, condition numbers,
+estimates, figure labels) go through it too: there only an exact ``-0.0`` prints as a zero, and it prints ``0``
+(``0.0e+00``), not ``-0``. ``tests/test_formatting.py`` fails on any other fixed-decimal, ``g`` or ``e`` format in
+the package.
 
 Examples
 --------
 >>> rounded(-0.004, ".2f"), rounded(-0.005, ".2f"), rounded(-0.0, "+.1f"), rounded(-0.004, ">7.2f")
 ('0.00', '-0.01', '+0.0', '   0.00')
+>>> rounded(-0.0, ".6g"), rounded(-0.0, ".1e"), rounded(-1e-30, ".3g")
+('0', '0.0e+00', '-1e-30')
 """
 
 from __future__ import annotations

@@ -257,8 +257,7 @@ def test_results_reports_and_families_pickle_and_round_trip_equal():
     for label, obj in _paths().items():
         back = pickle.loads(pickle.dumps(obj))
         assert back == obj, label
-        if label != "dynamics":  # its time course holds FLINT polynomials, which are mutable (unhashable)
-            assert hash(back) == hash(obj), label
+        assert hash(back) == hash(obj), label
     r = pickle.loads(pickle.dumps(st.derive(9, ["6>4"], parameters={"alpha": "1/10"}, ridge="1/10")))
     # docs/conventions.md reference values (n=9, 6>4, alpha = lambda = 1/10)
     assert (r.f(6, 4), r.f(1, 9), r.f(3, 7), r.f(3, 6)) == (sp.Rational(5509, 7850), sp.Rational(7902, 3925),

@@ -78,7 +78,7 @@ KINDS: dict[str, Kind] = {
     "resolution": Kind(("20", "30"), ("1", "-1,5", "abc", "5000", "", "2,3,4")),
     "pair": Kind(("0,1", "0,1/2"), ("1,0", "abc", "-1", "nan,1", "", "0,inf")),
     "scheduler": Kind(("tcp://a:1", "tcp://b:1"), ()),
-    "budget": Kind(("60", "120"), ("abc", "-1", "0", "nan", "inf", "", HUGE)),
+    "budget": Kind(("60", "1/2"), ("abc", "-1", "0", "-1/2", "nan", "inf", "", "1e999", HUGE)),
     "lists": Kind(("5,5", "7,7"), ("5", "abc", "1,5", "", "5,x", "nan,3", f"{HUGE},3", "-1,2")),
     "link": Kind(None, ("5>6", "x", "")),  # (refused without --paradigm list-linking, and as links)
     "train": Kind(None, ("2>1", "x>y", "", "1>1", "9>1", "-1>2", "1>2>3")),

@@ -72,7 +72,8 @@ def test_a_bad_spec_raises_as_format_does():
 
 
 def _fixed_decimal_specs(path: Path) -> list[str]:
-    """The f-string fields and ``format`` calls of ``path`` that print a number with fixed decimals."""
+    """The f-string fields, ``format`` calls and ``%`` formats of ``path`` that print a number with fixed decimals
+    or in the ``g`` / ``e`` presentations (each prints the sign of a negative zero)."""
     out = []
     for node in ast.walk(ast.parse(path.read_text())):
         spec = None
@@ -82,16 +83,28 @@ def _fixed_decimal_specs(path: Path) -> list[str]:
               and len(node.args) == 2 and isinstance(node.args[1], ast.Constant)):
             spec = str(node.args[1].value)
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
-            if isinstance(node.left.value, str) and re.search(r"%[-+ #0]*\d*\.\d+f", node.left.value):
+            if isinstance(node.left.value, str) and re.search(r"%[-+ #0]*\d*(\.\d+f|(\.\d+)?[eEgG])",
+                                                              node.left.value):
                 out.append(f"{path}:{node.lineno}: {node.left.value!r}")
-        if spec is not None and re.search(r"\.(\d+|\{\})[fF%]$", spec):
-            out.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
+        if spec is not None and _PRINTS_A_SIGNED_ZERO.search(spec):
+            value = node.value if isinstance(node, ast.FormattedValue) else node.args[0]
+            if (path.name, ast.unparse(value)) not in _UNSIGNED:
+                out.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
     return out
 
 
+#: Fixed decimals (``.2f``, ``.1%``), and the ``g`` and ``e`` presentations (``g``, ``.3g``, ``>12.6e``), which print
+#: ``-0`` / ``-0.0e+00`` for a negative zero.
+_PRINTS_A_SIGNED_ZERO = re.compile(r"(\.(\d+|\{\w*\})[fF%]|[eEgG])$")
+#: Fields that print a value that has no sign: digits.py abbreviates runs of digits (the unsigned token of a long
+#: number) and cannot import formatting.py (the same base layer, tests/test_architecture.py).
+_UNSIGNED = {("digits.py", "Decimal(token)")}
+
+
 def test_every_fixed_decimal_number_is_printed_through_rounded():
-    """No module of the package formats a number with fixed decimals itself (``:.2f``, ``%.3f``): they all go
-    through :func:`rounded`, so that no printed value shows the sign of a rounded zero."""
+    """No module of the package formats a number with fixed decimals (``:.2f``, ``%.3f``) or in the ``g`` / ``e``
+    presentations (``:.6g``, ``:g``, ``:.1e``) itself: they all go through :func:`rounded`, so that no printed value
+    shows the sign of a rounded zero (or of an exact ``-0.0``)."""
     package = Path(__file__).resolve().parents[1] / "symbolic_ti"
     found = [hit for path in sorted(package.rglob("*.py")) if path.name != "formatting.py"
              for hit in _fixed_decimal_specs(path)]
@@ -99,7 +112,19 @@ def test_every_fixed_decimal_number_is_printed_through_rounded():
 
 
 def test_the_check_sees_fixed_decimals(tmp_path):
-    """The check above can fail: it finds each way of writing a fixed-decimal format."""
+    """The check above can fail: it finds each way of writing a fixed-decimal, ``g`` or ``e`` format, and only those."""
     src = tmp_path / "m.py"
-    src.write_text('a = f"{x:.2f}"\nb = f"{x:>{w}.3f}"\nc = format(x, "+.1f")\nd = "%.2f" % x\ne = f"{x:.3g}"\n')
-    assert sorted(h.split(": ")[0].rsplit(":", 1)[1] for h in _fixed_decimal_specs(src)) == ["1", "2", "3", "4"]
+    src.write_text('a = f"{x:.2f}"\nb = f"{x:>{w}.3f}"\nc = format(x, "+.1f")\nd = "%.2f" % x\ne = f"{x:.3g}"\n'
+                   'f = f"{x:g}"\ng = format(x, ".1e")\nh = "%.3g" % x\ni = f"{x:<12.6g}"\nj = f"{x:.{d}g}"\n'
+                   'k = f"{x:d}"\nl = f"{x!r}"\nm = f"{x:>10}"\nn = "%d %s" % (x, y)\no = f"{x:.2%}"\n')
+    lines = sorted(int(h.split(": ")[0].rsplit(":", 1)[1]) for h in _fixed_decimal_specs(src))
+    assert lines == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15]
+
+
+@pytest.mark.parametrize("value, spec, expected", [
+    (-0.0, "g", "0"), (-0.0, ".6g", "0"), (-0.0, "<6.3g", "0     "), (-0.0, ".2e", "0.00e+00"),
+    (-0.0, "+g", "+0"), (-1e-300, ".3g", "-1e-300"), (-2.5, ".3g", "-2.5"), (-0.0, ".0e", "0e+00"),
+    (np.float64(-0.0), ".4g", "0"),
+])
+def test_rounded_prints_a_negative_zero_in_g_and_e_without_its_sign(value, spec, expected):
+    assert rounded(value, spec) == expected

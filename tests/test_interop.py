@@ -72,6 +72,25 @@ def test_cli_gram_format(tmp_path):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "numeric ridge" in bad.stderr
 
 
+def test_cli_gram_format_ridgeless_states_the_limit(tmp_path):
+    """A ridgeless export says so and has no alpha (the limit is not KernelRidge(alpha=0), docs/interop.md); its
+    least-squares reading gives the exact ridgeless predictions."""
+    out = tmp_path / "g0.json"
+    subprocess.run([sys.executable, "-m", "symbolic_ti", "derive", "-n", "9", "-e", "6>4", "--set", "alpha=0",
+                    "--ridgeless", "--format", "gram", "-o", str(out)], check=True)
+    d = json.loads(out.read_text())
+    assert d["ridgeless"] is True and d["ridge"] == "ridgeless" and "alpha" not in d
+    assert d["meta"]["format_version"] == 2
+    pred = np.array(d["K_test_train"]) @ np.linalg.lstsq(d["K_train"], d["y_train"], rcond=None)[0]
+    assert abs(pred[d["test_trials"].index([8, 5])] + 2) < 1e-10  # docs/interop.md: f(8, 5) = -2 exactly
+    assert np.max(np.abs(pred - np.array(d["predictions"]))) < 1e-10
+    with_ridge = tmp_path / "g1.json"
+    subprocess.run([sys.executable, "-m", "symbolic_ti", "derive", "-n", "4", "--set", "alpha=1/5", "--ridge", "1",
+                    "--format", "gram", "-o", str(with_ridge)], check=True)
+    d1 = json.loads(with_ridge.read_text())
+    assert d1["ridgeless"] is False and d1["alpha"] == 1.0
+
+
 def test_diag_reg_conventions():
     task = Task(5)
     assert diag_reg(R(1, 10)) == 0.1 and diag_reg("ridgeless") == 0.0

@@ -38,6 +38,7 @@ from .effective_ridge import rescaled_ridge, root_alpha
 from .isolation import single_positive_root
 from .polynomials import IntPoly, sgn, variations
 from .roots import ROOT_ORDER, RealRoot, RootRegistry, positive_roots, same_number
+from ..formatting import rounded
 
 __all__ = ["GammaRoot", "TrialGammas", "GammaAnalysis", "critical_gammas", "margin_gammas"]
 
@@ -94,7 +95,7 @@ class GammaRoot:
         return self._root.interval()
 
     def __repr__(self) -> str:
-        return f"GammaRoot({self.value_float:.10g}, {self.direction}, multiplicity {self.multiplicity})"
+        return f"GammaRoot({rounded(self.value_float, '.10g')}, {self.direction}, multiplicity {self.multiplicity})"
 
     def same_root(self, other: GammaRoot) -> bool:
         """Whether the two roots are the same number (exact)."""

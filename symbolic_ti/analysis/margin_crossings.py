@@ -27,6 +27,7 @@ from .isolation import isolate
 from .roots import RealRoot, points_between, real_roots, separate, to_fraction
 from .roots_ball import MAX_PREC
 from .roots_numeric import UnsupportedNumber, numeric_sign_changes
+from ..formatting import rounded
 
 __all__ = ["exact_trial", "exact_coefficient_trial", "fraction_coefficients", "numeric_trial", "symbolic_trial",
            "ridgeless_notes", "rational_coefficients", "nearest_float", "root_text", "UncertainCrossing"]
@@ -58,7 +59,7 @@ def nearest_float(r: RealRoot) -> float:
 
 def root_text(r: RealRoot, sym: sp.Symbol | None = None) -> str:
     """The root to six significant digits (:func:`nearest_float`; ``sym`` is not used, kept for old callers)."""
-    return f"{nearest_float(r):.6g}"
+    return f"{rounded(nearest_float(r), '.6g')}"
 
 
 def rational_coefficients(num: sp.Expr, den: sp.Expr, sym: sp.Symbol) -> bool:
@@ -206,12 +207,12 @@ def numeric_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo: 
     for c in found:
         if not c.certified:
             out.append(UncertainCrossing(trial, c.value, c.value_float, "unknown", c.kind))
-            notes.append(f"the margin of {where} may vanish near {sym} = {c.value_float:.6g}: this root was not "
+            notes.append(f"the margin of {where} may vanish near {sym} = {rounded(c.value_float, '.6g')}: this root was not "
                          f"certified at {MAX_PREC} bits and is reported as uncertain, not as a crossing")
             continue
         out.append(Crossing(trial, c.value, c.value_float, c.direction, c.kind))
         if c.kind == "pole":
-            notes.append(f"the margin of {where} changes sign through a pole at {c.value_float:.6g}")
+            notes.append(f"the margin of {where} changes sign through a pole at {rounded(c.value_float, '.6g')}")
     if wrong is None and not any(isinstance(c, UncertainCrossing) for c in out):
         notes.append(f"the sign of the margin of {where} just above {lo} was not certified")
     return tuple(out), wrong
@@ -270,7 +271,7 @@ def ridgeless_notes(result: Result, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr, no
             roots = [(r.exact(sym), root_text(r)) for r in _roots_inside(cs, _end(lo), _end(hi))]
         else:
             got = numeric_sign_changes(sp.Poly(cond, sym).all_coeffs(), [sp.Integer(1)], lo, hi, sym)
-            roots = [(c.value, f"{c.value_float:.6g}") for c in (got[0] if got else [])]
+            roots = [(c.value, f"{rounded(c.value_float, '.6g')}") for c in (got[0] if got else [])]
         for value, text in roots:
             notes.append(f"ridgeless limit: at {sym} = {value} (~{text}) the formulas may "
                          "differ from the limit; solve again with that value to check")

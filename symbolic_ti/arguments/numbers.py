@@ -6,6 +6,7 @@ Part of :mod:`symbolic_ti.arguments`, which re-exports its public names.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from numbers import Integral, Rational as _PyRational, Real
 from typing import Any
@@ -14,6 +15,7 @@ import sympy as sp
 
 from ..digits import message_repr, unlimited_digits
 from ..errors import ParameterError
+from ..formatting import rounded
 
 __all__ = ["EXACT_FUNCTIONS", "EXACT_CONSTANTS", "exact_number"]
 
@@ -103,6 +105,42 @@ _MAX_POWER_DIGITS = 1_000_000
 _MAX_TEXT_DIGITS = 100_000
 
 
+#: The largest magnitude ``10^k`` of a number read from a text that is not rational (``exp(230)`` is read,
+#: ``exp(1000000)`` and ``pi**1000`` are refused: their exact closed forms could not be compared, nor written
+#: within a budget, docs/performance.md#budgets); ``exp`` of an argument above ``k ln 10`` is refused unbuilt.
+MAX_IRRATIONAL_EXPONENT = 100
+
+
+def _magnitude(value: sp.Expr) -> float | None:
+    """``log10 |value|`` at 15 digits, or None when 15 digits do not decide it (a zero not simplified away)."""
+    f = sp.N(value, 15)
+    if not isinstance(f, sp.Float) or f == 0 or f._prec < 40:  # (a complex value is refused by the caller)
+        return None
+    return float(sp.log(abs(f), 10))
+
+
+def _too_large(name: str, value: object, size: float) -> ParameterError:
+    """The refusal of a number of about ``10^size`` that is not rational (``size`` infinite: beyond a float)."""
+    if not math.isfinite(size):
+        shown = "less than 10^(-10^300)" if size < 0 else "more than 10^(10^300)"
+    else:
+        spec = ",.1f" if abs(size) < 1000 else ",.0f" if abs(size) < 1e15 else ".3g"
+        shown = f"about 10^({rounded(size, spec)})" if spec == ".3g" else f"about 10^{rounded(size, spec)}"
+    words = ("small", "at least", "-") if size < 0 else ("large", "at most", "")
+    return ParameterError(f"{name} is too {words[0]} to use exactly: {message_repr(value, 40)} is {shown}; a number "
+                          f"that is not rational may be {words[1]} 10^{words[2]}{MAX_IRRATIONAL_EXPONENT} in size "
+                          f"(docs/performance.md#budgets)")
+
+
+def _check_magnitude(value: sp.Expr, name: str, shown: object) -> None:
+    """Refuse a number that is not rational and is above ``10^MAX_IRRATIONAL_EXPONENT`` (or below its inverse)."""
+    if value.is_Rational or value.free_symbols:
+        return
+    size = _magnitude(value)
+    if size is not None and abs(size) > MAX_IRRATIONAL_EXPONENT:
+        raise _too_large(name, shown, size)
+
+
 def _digits(q: sp.Rational) -> int:
     """An upper bound of the decimal digits of the numerator and denominator of ``q`` (from their bit lengths)."""
     return max(int(abs(q.p)).bit_length(), int(q.q).bit_length()) * 30103 // 100000 + 1
@@ -121,6 +159,9 @@ def _exact_text(text: str, name: str) -> sp.Expr:
         Naming ``name``, for anything else (a symbol, another function, a complex or infinite value).
     """
     import ast
+
+    def too_large(size: float) -> ParameterError:
+        return _too_large(name, text, size)
 
     def bad(why: str = "") -> ParameterError:
         return ParameterError(f"{name} must be an exact number such as 1/10, 0.1, 3 or sqrt(2)/3 (allowed: "
@@ -154,7 +195,13 @@ def _exact_text(text: str, name: str) -> sp.Expr:
             return base**exp
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in EXACT_FUNCTIONS
                 and not node.keywords and len(node.args) == EXACT_FUNCTIONS[node.func.id][0]):
-            return EXACT_FUNCTIONS[node.func.id][1](*[build(a) for a in node.args])
+            args = [build(a) for a in node.args]
+            if node.func.id == "exp":
+                size = _magnitude(sp.re(args[0]))  # log10 of |x| in exp(x): exp(x) is about 10^(x / ln 10)
+                if size is not None and size > math.log10(MAX_IRRATIONAL_EXPONENT * math.log(10)):
+                    exponent = 10 ** size / math.log(10) if size < 300 else math.inf
+                    raise too_large(exponent if sp.re(args[0]).is_positive else -exponent)
+            return EXACT_FUNCTIONS[node.func.id][1](*args)
         raise bad()
 
     try:
@@ -166,6 +213,7 @@ def _exact_text(text: str, name: str) -> sp.Expr:
         raise bad() from None
     if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or value.is_real is False or not value.is_finite:
         raise bad("; the value must be a finite real number")
+    _check_magnitude(value, name, text)
     return value
 
 
@@ -197,6 +245,8 @@ def exact_number(value: Any, name: str) -> sp.Expr:
             return sp.Rational(str(value))  # sympy Float: its decimal string
         if value.has(sp.Float):
             return sp.nsimplify(value, rational=True)
+        if value.is_number:
+            _check_magnitude(value, name, value)
         return value
     if isinstance(value, Integral):
         return sp.Integer(int(value))

@@ -74,7 +74,7 @@ def bound_of(model: LikelihoodModel, z: np.ndarray, k: int) -> BoundInfo:
         return BoundInfo(0, False, "")
     end = c.natural_bound(side)
     if math.isfinite(end):
-        return BoundInfo(side, True, f"at bound: domain end {end:g}")
+        return BoundInfo(side, True, f"at bound: domain end {rounded(end, 'g')}")
     return BoundInfo(side, False, f"at bound: {limit_text(model, k, side)}")
 
 
@@ -83,8 +83,8 @@ def limit_text(model: LikelihoodModel, k: int, side: int) -> str:
     in optimiser coordinates (``e^z`` for an exponential coordinate) and in natural units."""
     c = model.coords[k]
     limit = c.zbounds[0] if side < 0 else c.zbounds[1]
-    shown = f"e^{limit:g}" if c.kind == "exp" else f"{limit:g}"
-    return f"optimiser limit {shown} = {c.to_natural(limit):.4g}"
+    shown = f"e^{rounded(limit, 'g')}" if c.kind == "exp" else f"{rounded(limit, 'g')}"
+    return f"optimiser limit {shown} = {rounded(c.to_natural(limit), '.4g')}"
 
 
 def gradient_check(model: LikelihoodModel, z: np.ndarray, bounds: list[BoundInfo]) -> list[str]:
@@ -107,7 +107,7 @@ def gradient_check(model: LikelihoodModel, z: np.ndarray, bounds: list[BoundInfo
             inward[k] -= b.side * h
             slope = (model.negll(inward) - f0) / h
             if slope < -1e-3:
-                out.append(f"{c.name}: the likelihood still rises away from the domain end (slope {-slope:.3g})")
+                out.append(f"{c.name}: the likelihood still rises away from the domain end (slope {rounded(-slope, '.3g')})")
             continue
         h, h2 = 1e-4, 1e-3
         e = np.zeros_like(z)
@@ -117,8 +117,8 @@ def gradient_check(model: LikelihoodModel, z: np.ndarray, bounds: list[BoundInfo
         curv = (model.negll(z + e) + model.negll(z - e) - 2 * f0) / h2**2
         gain = g * g / (2 * curv) if curv > 0 else (math.inf if abs(g) > 1e-6 else 0.0)
         if gain > GAIN_TOLERANCE:
-            what = "not a maximum along it" if curv <= 0 else f"a Newton step would gain {gain:.3g} in log L"
-            out.append(f"{c.name}: gradient {g:.3g} at the end point, {what}")
+            what = "not a maximum along it" if curv <= 0 else f"a Newton step would gain {rounded(gain, '.3g')} in log L"
+            out.append(f"{c.name}: gradient {rounded(g, '.3g')} at the end point, {what}")
     return out
 
 
@@ -142,8 +142,8 @@ def likelihood_basis(likelihood: str, counted: bool, integral: bool, m: int, tot
     scaled : bool
         Whether the intervals were widened by the dispersion.
     """
-    widened = (f", widened by the dispersion {dispersion:.3g}" if scaled else
-               f"; the dispersion {dispersion:.3g} is not above 1 and is not applied")
+    widened = (f", widened by the dispersion {rounded(dispersion, '.3g')}" if scaled else
+               f"; the dispersion {rounded(dispersion, '.3g')} is not above 1 and is not applied")
     if likelihood == "gaussian":
         return (f"Gaussian for scores, sigma estimated from the residuals: the intervals rest on the {m} rows "
                 f"(trials), weighted by their counts")

@@ -139,7 +139,7 @@ class DistanceFit(FitCore):
     seconds: float = 0.0
 
     def __repr__(self) -> str:
-        vals = ", ".join(f"{p.name}={p.value:.4g}" for p in self.parameters)
+        vals = ", ".join(f"{p.name}={rounded(p.value, '.4g')}" for p in self.parameters)
         return f"DistanceFit({self.family}, {self.task.label()}, {vals}, loglik={rounded(self.loglik, '.3f')})"
 
 

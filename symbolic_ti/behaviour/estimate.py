@@ -20,6 +20,7 @@ from .diagnostics import bound_of, gradient_check, likelihood_basis, limit_text
 from .fit_parts import ParameterEstimate
 from .model import LikelihoodModel
 from .optimize import minimize, profile_interval, scipy_optimize, starting_points
+from ..formatting import rounded
 
 __all__ = ["Estimate", "check_options", "fit_family", "maximise", "ridge_argument", "fit_model"]
 
@@ -152,8 +153,8 @@ def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, ov
                      for side, text in zip((-1, 1), limits, strict=True) if text]
         estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub, bounds[idx].text, *limits))
     if better and better[0][0] < -1e-4:
-        where = ", ".join(f"{n}={v:.4g}" for n, v in model.natural(better[0][1]).items())
-        problems.append(f"the profile likelihood found a log-likelihood higher by {-better[0][0]:.3g} at {where}; "
+        where = ", ".join(f"{n}={rounded(v, '.4g')}" for n, v in model.natural(better[0][1]).items())
+        problems.append(f"the profile likelihood found a log-likelihood higher by {rounded(-better[0][0], '.3g')} at {where}; "
                         "rerun with more --starts")
     integral = bool(np.all(np.abs(model.k - np.round(model.k)) < 1e-6)) if model.choice else False
     basis = likelihood_basis("binomial" if model.choice else "gaussian", counted, integral, m,

@@ -163,5 +163,5 @@ class FitResult(FitCore):
         return self.to_text(max_trials=20)
 
     def __repr__(self) -> str:
-        vals = ", ".join(f"{p.name}={p.value:.4g}" for p in self.parameters)
+        vals = ", ".join(f"{p.name}={rounded(p.value, '.4g')}" for p in self.parameters)
         return f"FitResult({self.family}, {self.task.label()}, {vals}, loglik={rounded(self.loglik, '.3f')})"

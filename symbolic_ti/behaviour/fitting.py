@@ -44,6 +44,7 @@ from .errorcheck import ErrorCheck, check_errors
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 from .fit_result import FORMAT_NAME, FORMAT_VERSION, FitResult
 from .model import LikelihoodModel
+from ..formatting import rounded
 
 __all__ = ["fit", "compare_families", "FitResult", "ParameterEstimate", "TrialFit", "CategoryFit", "ErrorCheck", "FitComparison",
            "compare_fits", "FORMAT_NAME", "FORMAT_VERSION", "COMPARISON_FORMAT_NAME", "COMPARISON_FORMAT_VERSION"]
@@ -166,7 +167,7 @@ def _final_predictions(model: LikelihoodModel, nat: Mapping[str, float]) -> tupl
     if not np.allclose(values, fast, rtol=1e-7, atol=1e-9):
         worst = float(np.max(np.abs(values - fast)))
         return values, (f"the optimiser's float64 closed forms differ from the checked evaluation by up to "
-                        f"{worst:.2g} at the fitted point; reported predictions use the checked values")
+                        f"{rounded(worst, '.2g')} at the fitted point; reported predictions use the checked values")
     return values, ""
 
 

@@ -24,6 +24,7 @@ from ..task import Task
 from .data import load_behaviour
 from .distance import load_distances
 from .fit_result import FitResult
+from ..formatting import rounded
 
 if TYPE_CHECKING:
     from .distance_fit import DistanceFit
@@ -76,7 +77,7 @@ class SubjectFits(Rendered):
     summary: tuple[ParameterSummary, ...]
 
     def __repr__(self) -> str:
-        means = ", ".join(f"{p.name}={p.mean:.4g}" for p in self.summary)
+        means = ", ".join(f"{p.name}={rounded(p.mean, '.4g')}" for p in self.summary)
         return f"SubjectFits({len(self.fits)} subjects of {self.subject_column!r}, mean {means})"
 
     @property

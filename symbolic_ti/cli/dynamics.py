@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetError, ParameterError, SymbolicTIError
 from .options import BUDGET_HINT, FORMATS, PROG, CliContext, Requires, option_type, parse_trial
+from ..formatting import rounded
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy as sp
@@ -212,8 +213,8 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     text = [d.to_text(trials=trials, times=times)] + [p.to_text() for p in parts[1:]]
     if args.level is not None:
         text.append(f"Exception margin reaches {args.level}: " + (
-            "never" if level is None else f"at t ~ {level.value:.6g} (in ({float(level.lower):.12g}, "
-                                          f"{float(level.upper):.12g}))"))
+            "never" if level is None else f"at t ~ {rounded(level.value, '.6g')} (in ({rounded(float(level.lower), '.12g')}, "
+                                          f"{rounded(float(level.upper), '.12g')}))"))
     return "\n".join(text)
 
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, TypeVar
 from ..errors import ExportError, OutputIOError, ParameterError, SymbolicTIError
 from .parsing import Excludes, Parser, Requires, UsageError, add_rules, given
 from .task_options import PARADIGM_NAMES, TASK_RULES, parse_labels, parse_lists, task_of
+from ..formatting import rounded
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy as sp
@@ -304,18 +305,22 @@ def budget_options(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--budget", metavar="SECONDS", type=option_type("--budget", parse_budget), default=None,
                        help=f"refuse a run whose estimated cost (from the input sizes, docs/performance.md#budgets) "
-                            f"is above SECONDS of CPU on the reference machine (default {DEFAULT_SECONDS:g})")
+                            f"is above SECONDS of CPU on the reference machine (default {rounded(DEFAULT_SECONDS, 'g')})")
     group.add_argument("--no-budget", action="store_true", help="run whatever the estimated cost")
 
 
 def parse_budget(text: str) -> float:
-    """``--budget``: a positive number of seconds."""
+    """``--budget``: a positive number of seconds, any exact number text (``60``, ``1/2``, ``1e3``,
+    :func:`symbolic_ti.arguments.exact_number`), as float seconds."""
+    from ..arguments import exact_number, message_repr
+
     try:
-        value = float(text)
-    except ValueError:
+        value = float(exact_number(text, "--budget"))
+    except (ParameterError, TypeError, ValueError, OverflowError):
         value = 0.0
     if not (value > 0 and value != float("inf")):
-        raise ParameterError(f"the budget must be a positive number of seconds, got {text!r}")
+        raise ParameterError(f"the budget must be a positive number of seconds (such as 60, 1/2 or 1e3), got "
+                             f"{message_repr(text, 40)}")
     return value
 
 

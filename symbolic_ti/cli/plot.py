@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .options import CliContext, parse_pair, parse_path, parse_resolution, parse_trial
+from ..formatting import rounded
 
 __all__ = ["register"]
 
@@ -48,6 +49,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
         q.add_argument("--dpi", type=float, default=None, help="resolution of a PNG (default 100)")
         q.add_argument("--title", default=None, help="figure title (default: task, family and ridge)")
         q.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+        context.budget_options(q)  # the exact solve's estimate (docs/performance.md#budgets)
 
     h = kinds.add_parser("heatmap", parents=[context.debug], help="f(i, j), margin or P(first wins) per trial",
                          description="Heatmap over the item grid (rows: first item), with training trials, the "
@@ -172,7 +174,7 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
                                        f"use a file name ending in {', '.join(plot.FORMATS)}")
     context.check_output(args)
     if args.dpi is not None and not 1 <= args.dpi <= 2000:
-        raise context.fail("--dpi", f"must be between 1 and 2000, got {args.dpi:g}")
+        raise context.fail("--dpi", f"must be between 1 and 2000, got {rounded(args.dpi, 'g')}")
     plot.require_matplotlib()  # fail before any computation when the extra is missing
     task, (family, values) = context.task(args), context.family(args)
     scanned = _scanned(args, context, family, values, kind)
@@ -182,10 +184,16 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
     ridge = context.ridge(args)
     from ..progress import Progress, quiet
 
-    with quiet(args.quiet), Progress(n=task.n) as progress:
+    from ..budgets import override_hint
+    from ..errors import BudgetError
+    from .options import BUDGET_HINT
+
+    with quiet(args.quiet), Progress(n=task.n) as progress, override_hint(BUDGET_HINT):
         progress.update(f"{kind} plot")
         try:
             fig = _figure(args, context, plot, task, family, ridge, kind, scanned, trials)
+        except BudgetError:  # its own line: the estimate, the budget and --no-budget
+            raise
         except SymbolicTIError as err:
             raise _figure_error(err, context, kind) from None
     try:
@@ -200,8 +208,9 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
 def _figure(args: argparse.Namespace, context: Any, plot: Any, task: Any, family: Any, ridge: Any,
             kind: str, scanned: list[str], trials: list[tuple[int, int]] | None) -> Any:
     from ..solvers.dispatch import solve
+    from .options import budget_of
 
-    result = solve(task, family, ridge)
+    result = solve(task, family, ridge, budget=budget_of(args))
     if kind == "heatmap":
         free = [s.name for s in result.free_symbols]
         if "lambda" in free:

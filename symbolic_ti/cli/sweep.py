@@ -64,6 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="continue the sweep in DIR (same spec, checked): skip the shards already written")
     s.add_argument("--dry-run", action="store_true", help="count configurations and shards, estimate the cost")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    context.budget_options(s)
     context.add_rules(s, RULES)
     s.set_defaults(run=_run, output=None)
 
@@ -71,7 +72,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
 _DRY = ": --dry-run counts the configurations and estimates the cost of the whole spec, without running it"
 #: Options that have no effect in some combinations (:func:`symbolic_ti.cli.parsing.add_rules`).
 RULES = tuple(Excludes(option, "--dry-run", why=_DRY) for option in
-              ("--resume", "--output", "--jobs", "--workers", "--scheduler"))
+              ("--resume", "--output", "--jobs", "--workers", "--scheduler", "--budget", "--no-budget"))
 
 
 def _run(args: argparse.Namespace) -> str:
@@ -81,10 +82,13 @@ def _run(args: argparse.Namespace) -> str:
     spec = load_spec(args.spec)
     if args.dry_run:
         return dry_run(spec).text()
+    from ..budgets import override_hint
+    from .options import BUDGET_HINT, budget_of
+
     engine = "dask" if (args.workers is not None or args.scheduler is not None) else "local"
-    with quiet(args.quiet):
+    with quiet(args.quiet), override_hint(BUDGET_HINT):
         summary = run_sweep(spec, args.directory, engine=engine, jobs=args.jobs, workers=args.workers,
-                            scheduler=args.scheduler, resume=args.resume)
+                            scheduler=args.scheduler, resume=args.resume, budget=budget_of(args))
     if not summary.ok:
         args.exit_code = FAILED_EXIT
     return summary.text()

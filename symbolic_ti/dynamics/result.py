@@ -77,6 +77,9 @@ class Dynamics(Rendered):
         certified numeric modes of the halved (full) Gram matrix (:mod:`.certified`) at ``dps`` decimal digits
         (raised automatically where a sign needs it); ``course`` is then the exact course if the kernel has one
         (irrational constant rates, e.g. relu-ntk) or None (irrational Gram matrix: expressions are numeric).
+
+    Immutable (the cache of numeric modes aside, which holds no value of its own): hashable, picklable, equal
+    when task, family, ridge, course, limits, method and ``dps`` are.
     """
 
     task: Task
@@ -91,6 +94,11 @@ class Dynamics(Rendered):
     def __post_init__(self) -> None:
         if isinstance(self.limits, dict):
             object.__setattr__(self, "limits", FrozenMapping(self.limits))
+
+    def __hash__(self) -> int:
+        """Hash of what identifies the dynamics (equal dynamics agree on it); ``course`` holds python-flint
+        polynomials, which do not hash, and ``_balls`` is a cache, so neither enters."""
+        return hash((self.task, self.family, self.ridge, self.method, self.dps))
 
     # ------------------------------------------------------------------ values
     @property

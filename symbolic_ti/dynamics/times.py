@@ -25,6 +25,7 @@ from .evaluate import ArbTerms
 from .certified import bits_of
 from .result import Dynamics
 from .signs import SignChange, SignScan, scan_signs
+from ..formatting import rounded
 
 __all__ = ["CriticalTime", "TrialTimes", "CriticalTimes", "critical_times", "level_time"]
 
@@ -168,7 +169,7 @@ def _trial_times(dyn: Dynamics, x: Trial, notes: list[str]) -> TrialTimes:
     scan = _scan(dyn, x, sp.Integer(0), g)
     ct = _times(x, scan.changes)
     if not scan.tail:
-        notes.append(f"{x}: sign not certified constant after t = {float(scan.horizon):.6g}")
+        notes.append(f"{x}: sign not certified constant after t = {rounded(float(scan.horizon), '.6g')}")
     if any(c.direction == "unresolved" for c in ct):
         notes.append(f"{x}: a piece without a certified simple root (possible tangency)"
                      + ("" if dyn.dps is None else f", even at {4 * dyn.dps} digits"))

@@ -30,6 +30,7 @@ from ..families.base import Trial
 from ..solvers.dispatch import solve
 from .result import Dynamics
 from .times import CriticalTimes, critical_times
+from ..formatting import rounded
 
 __all__ = ["Phase", "RidgeFlip", "EarlyStopping", "early_stopping", "default_target"]
 
@@ -99,7 +100,7 @@ def _phases(rep: CriticalTimes) -> tuple[list[Phase], list[str]]:
     events = sorted({(c.lower, c.upper) for c in rep.order})
     for (a_lo, a_hi), (b_lo, _) in zip(events, events[1:], strict=False):
         if b_lo < a_hi:
-            notes.append(f"critical times near {float(a_lo):.6g} and {float(b_lo):.6g} are not separated; "
+            notes.append(f"critical times near {rounded(float(a_lo), '.6g')} and {rounded(float(b_lo), '.6g')} are not separated; "
                          "their order is not certified")
     phases, start = [], Fraction(0)
     for lo, hi in events:

@@ -21,6 +21,7 @@ from ..display import renderer
 from .notebook import _CELL, _e, _table
 from .values import exact_value, meta_block
 from .taskblock import task_block
+from ..formatting import rounded
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "conjunctivity_to_text", "conjunctivity_to_latex",
            "conjunctivity_to_dict", "conjunctivity_to_html"]
@@ -148,7 +149,7 @@ def conjunctivity_to_text(report: ConjunctivityReport, max_groups: int | None = 
         lines.append("No test trial is wrong for any alpha in (0, 1).")
     else:
         g0 = report.groups[0]
-        where = "already wrong as alpha -> 0+" if g0.at_start else f"alpha* = {g0.alpha} ~ {g0.alpha_float:.6g}"
+        where = "already wrong as alpha -> 0+" if g0.at_start else f"alpha* = {g0.alpha} ~ {rounded(g0.alpha_float, '.6g')}"
         lines.append(f"First failing: {_trials_text(g0.trials)}: {where}")
         lines.append("")
         lines.append(f"{'alpha*':<12}{'gamma*':<12}trials (first error as alpha grows)   exact alpha*")
@@ -157,7 +158,7 @@ def conjunctivity_to_text(report: ConjunctivityReport, max_groups: int | None = 
             if g.at_start:
                 lines.append(f"{'0+':<12}{'':<12}{_trials_text(g.trials)}   (wrong as alpha -> 0+)")
             else:
-                lines.append(f"{g.alpha_float:<12.6g}{g.gamma_float:<12.6g}{_trials_text(g.trials)}   {g.alpha}")
+                lines.append(f"{rounded(g.alpha_float, '<12.6g')}{rounded(g.gamma_float, '<12.6g')}{_trials_text(g.trials)}   {g.alpha}")
         if max_groups is not None and len(report.groups) > max_groups:
             lines.append(f"... {len(report.groups) - max_groups} more group(s)")
     never = [t for t in report.trials if not t.ever_wrong]
@@ -182,7 +183,7 @@ def conjunctivity_to_latex(report: ConjunctivityReport, notebook: bool = False, 
         if g.at_start:
             a = r"0^{+}"
         else:
-            a = sp.latex(g.alpha) + ("" if g.alpha.is_Rational else rf" \approx {g.alpha_float:.5g}")
+            a = sp.latex(g.alpha) + ("" if g.alpha.is_Rational else rf" \approx {rounded(g.alpha_float, '.5g')}")
         rows.append((a, trials))
     if max_groups is not None and len(report.groups) > max_groups:
         rows.append((r"\dots", rf"\text{{{len(report.groups) - max_groups} more groups}}"))
@@ -219,7 +220,7 @@ def conjunctivity_to_html(report: ConjunctivityReport, max_groups: int | None = 
         if g.at_start:
             exact, approx = "0+ (wrong as alpha -> 0+)", ""
         else:
-            exact, approx = str(g.alpha), f"{g.alpha_float:.6g}"
+            exact, approx = str(g.alpha), f"{rounded(g.alpha_float, '.6g')}"
         rows.append(f'<tr><td style="{_CELL}">{_e(approx)}</td><td style="{_CELL};text-align:left">{_e(exact)}'
                     f'</td><td style="{_CELL};text-align:left">{_e(trials)}</td></tr>')
     if max_groups is not None and len(report.groups) > max_groups:

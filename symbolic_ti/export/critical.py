@@ -21,6 +21,7 @@ from ..display import renderer
 from .notebook import _CELL, _WRONG, _e, _table
 from .text import column_width
 from .values import LARGE_SREPR, exact_value, meta_block
+from ..formatting import rounded
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "critical_to_text", "critical_to_latex", "critical_to_dict",
            "critical_to_html", "crossing_to_dict", "trial_critical_to_dict", "undecided_headline"]
@@ -119,9 +120,9 @@ def _exact_text(c: Crossing) -> str:
 
 def _fmt(v: float) -> str:
     """Six significant digits, more where that would round a non-integer to an integer (0.9999996 -> not "1")."""
-    text = f"{v:.6g}"
+    text = f"{rounded(v, '.6g')}"
     if float(text) == round(v) and v != round(v):
-        text = f"{v:.12g}"
+        text = f"{rounded(v, '.12g')}"
     return text
 
 
@@ -237,7 +238,7 @@ def _latex_rows(report: CriticalReport, notebook: bool) -> list[tuple[str, str, 
             continue
         cells = []
         for c in t.crossings:
-            approx = "" if c.value_float is None or c.value.is_Rational else rf" \approx {c.value_float:.6g}"
+            approx = "" if c.value_float is None or c.value.is_Rational else rf" \approx {rounded(c.value_float, '.6g')}"
             kind = r",\ \text{pole}" if c.kind == "pole" else ""
             kind += r",\ \text{uncertain}" if isinstance(c, UncertainCrossing) else ""
             cells.append(rf"{sym} = {sp.latex(c.value)}{approx}\ (\text{{{c.direction.replace('_', ' ')}}}{kind})")
@@ -255,7 +256,7 @@ def critical_to_latex(report: CriticalReport, notebook: bool = False) -> str:
     rows = _latex_rows(report, notebook)
     headline = undecided_headline(report)
     at_start = {t.trial for t in report.trials if t.error_at_start}
-    order = ", ".join(rf"({t[0]}, {t[1]})\ " + (r"[\text{from the start}]" if t in at_start else f"[{v:.4g}]")
+    order = ", ".join(rf"({t[0]}, {t[1]})\ " + (r"[\text{from the start}]" if t in at_start else f"[{rounded(v, '.4g')}]")
                       for t, v in report.failure_order)
     notes = [n.replace("$", "") for n in report.notes]
     if notebook:
@@ -302,7 +303,7 @@ def critical_to_html(report: CriticalReport) -> str:
     rows = []
     for t in report.trials:
         crossings = "; ".join(
-            f"{p} = {c.value}" + ("" if c.value_float is None else f" (~{c.value_float:.6g})") + f" {c.direction}"
+            f"{p} = {c.value}" + ("" if c.value_float is None else f" (~{rounded(c.value_float, '.6g')})") + f" {c.direction}"
             + (" (pole)" if c.kind == "pole" else "") + _uncertain(c) for c in t.crossings) or "none"
         start = "wrong" if t.error_at_start else ("correct" if t.error_at_start is False else "?")
         style = _WRONG if t.error_at_start else ""
@@ -314,7 +315,7 @@ def critical_to_html(report: CriticalReport) -> str:
     out = [_table(["trial", "category", "at start", "crossings"], rows,
                   f"critical values of {p} on ({a}, {b}): {report.result_label}")]
     if report.failure_order:
-        order = ", ".join(f"({t[0]}, {t[1]}) at {v:.6g}" for t, v in report.failure_order)
+        order = ", ".join(f"({t[0]}, {t[1]}) at {rounded(v, '.6g')}" for t, v in report.failure_order)
         out.append(f"<p>failure order as {_e(p)} grows: {_e(order)}</p>")
     if report.notes:
         out.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in report.notes) + "</ul>")

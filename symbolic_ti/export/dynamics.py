@@ -107,8 +107,10 @@ def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> s
     else:
         lines.append("Eigenvalue clusters of the Gram matrix (certified numeric; a mode decays at mu + lambda):")
         for c in _clusters(d):
-            lines.append(f"  mu = {c['eigenvalue']:.15g} +/- {c['radius']:.2g}   ({c['count']} mode"
-                         f"{'s' if c['count'] > 1 else ''}), rate {c['rate']:.15g}")
+            mu, radius, rate = (rounded(c[k], spec) for k, spec in (("eigenvalue", ".15g"), ("radius", ".2g"),
+                                                                     ("rate", ".15g")))
+            lines.append(f"  mu = {mu} +/- {radius}   ({c['count']} mode"
+                         f"{'s' if c['count'] > 1 else ''}), rate {rate}")
     lines.append("")
     if d.is_numeric:
         names = ["t=" + short_numbers(str(t)) for t in times]  # t=1e400: 1.000e+400 (401 digits), not 400 digits
@@ -310,7 +312,7 @@ def dynamics_to_html(d: Dynamics) -> str:
                 if t == "oo":
                     m = d.margin(*x, t="oo")
                     cells.append(f'<td style="{_CELL};{_WRONG if m is not None and m < 0 else ""}" '
-                                 f'title="{float(sp.sympify(m)):.6g}">{_e(m)}</td>')
+                                 f'title="{rounded(float(sp.sympify(m)), ".6g")}">{_e(m)}</td>')
                 else:
                     v = _value(d, x, t)
                     style = _WRONG if v is not None and v < 0 else ""

@@ -166,11 +166,11 @@ def error_check_text(e: ErrorCheck) -> str:
              f"  observed (trials with ground truth below chance): {trials_text(e.observed_errors)}",
              f"  predicted at the fitted parameters:               {trials_text(e.predicted_errors)}"]
     if e.first_failing:
-        af = "" if e.alpha_fitted is None else f"; fitted alpha = {e.alpha_fitted:.4g}"
+        af = "" if e.alpha_fitted is None else f"; fitted alpha = {rounded(e.alpha_fitted, '.4g')}"
         lines.append(f"  theory's first failures as alpha grows (ridge {e.ridge_used}): "
-                     f"{trials_text(e.first_failing)} at alpha* = {e.alpha_first:.4g}{af}")
+                     f"{trials_text(e.first_failing)} at alpha* = {rounded(e.alpha_first, '.4g')}{af}")
         for a, ts in e.failure_groups[1:3]:
-            lines.append(f"    next: {trials_text(ts)} at alpha* = {a:.4g}")
+            lines.append(f"    next: {trials_text(ts)} at alpha* = {rounded(a, '.4g')}")
         lines.append(f"  their ranks among {e.n_test} observed test trials (1 = least correct): "
                      + ", ".join(map(str, e.observed_ranks))
                      + ("  -> the least correct trials" if e.first_failing_are_worst else ""))
@@ -179,7 +179,7 @@ def error_check_text(e: ErrorCheck) -> str:
         if len(e.first_by_margin) > 1:
             tied = " (tied at alpha* = 0)" if e.alpha_first == 0 else ""
             lines.append(f"  first failures{tied} ranked by margin at the fitted parameters: "
-                         + ", ".join(f"({i},{j}) {m:.3g}" for (i, j), m in e.first_by_margin[:8])
+                         + ", ".join(f"({i},{j}) {rounded(m, '.3g')}" for (i, j), m in e.first_by_margin[:8])
                          + (f", ... {len(e.first_by_margin) - 8} more" if len(e.first_by_margin) > 8 else ""))
     if e.k_worst:
         rho = "n/a" if e.spearman is None else rounded(e.spearman, '.3f')
@@ -216,7 +216,7 @@ def effects_text(e: Effects, what: str = "P(correct)") -> str:
     for x in e.rows:
         lines.append(f"  {x.distance:>3}{x.n_all:>7}{pair(x.observed, x.predicted)}   {x.n_end:>6}"
                      f"{pair(x.observed_end, x.predicted_end)}{x.n_inner:>8}{pair(x.observed_inner, x.predicted_inner)}")
-    lines.append(f"  residuals: rms {e.rms_residual:.3g}; largest "
+    lines.append(f"  residuals: rms {rounded(e.rms_residual, '.3g')}; largest "
                  + ", ".join(f"({i},{j}) {rounded(r, '+.2f')}" for (i, j), r in e.worst))
     return "\n".join(lines)
 
@@ -301,13 +301,13 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
     lines += [f"  not converged: {why}" for why in r.convergence]
     lines.append("")
     lines.append(f"parameters: maximum likelihood, {int(round(r.level * 100))}% profile-likelihood interval"
-                 + (f" (threshold widened by the dispersion {r.interval_scale:.3g})" if r.interval_scale > 1 else ""))
+                 + (f" (threshold widened by the dispersion {rounded(r.interval_scale, '.3g')})" if r.interval_scale > 1 else ""))
     lines += ["  " + parameter_text(p) for p in r.parameters]
     if r.sigma is not None:
         lines.append(f"  {'sigma':<8} {number_text(r.sigma):>10}   (residual scale per unit count)")
     lines.append("")
     lines.append(f"log-likelihood {rounded(r.loglik, '.3f')}   k = {r.n_params}   m = {r.n_obs} trials   "
-                 f"AIC {rounded(r.aic, '.2f')}   BIC {rounded(r.bic, '.2f')}   dispersion {r.dispersion:.3g}")
+                 f"AIC {rounded(r.aic, '.2f')}   BIC {rounded(r.bic, '.2f')}   dispersion {rounded(r.dispersion, '.3g')}")
     lines.append("")
     what = "P(correct)" if r.likelihood == "binomial" else "signed score"
     below = "1/2" if what == "P(correct)" else "0"
@@ -390,7 +390,7 @@ def comparison_text(c: FitComparison) -> str:
                      + (f"  {rounded(c.qaic[n], '>9.1f')}  {rounded(c.delta_qaic[n], '>7.1f')}" if q else "")
                      + ("" if f.converged else "  (not converged)"))
     if q:
-        lines.append(f"k: free parameters (beta included). QAIC = -2 log L / c + 2 (k + 1) with c = {c.c_hat:.3g}, "
+        lines.append(f"k: free parameters (beta included). QAIC = -2 log L / c + 2 (k + 1) with c = {rounded(c.c_hat, '.3g')}, "
                      "the dispersion of the most general fit (at least 1)")
     lines += [f"not fitted: {s}" for s in c.skipped]
     return "\n".join(lines)
@@ -481,12 +481,12 @@ def distance_fit_text(r: DistanceFit) -> str:
              f"  prediction  per distance d: the mean {what} of the trials (i, j) with |i - j| = d; {r.rule}"]
     lines += [f"  not converged: {why}" for why in r.convergence]
     lines += ["", f"parameters: maximum likelihood, {int(round(r.level * 100))}% profile-likelihood interval"
-              + (f" (threshold widened by the dispersion {r.interval_scale:.3g})" if r.interval_scale > 1 else "")]
+              + (f" (threshold widened by the dispersion {rounded(r.interval_scale, '.3g')})" if r.interval_scale > 1 else "")]
     lines += ["  " + parameter_text(p) for p in r.parameters]
     if r.sigma is not None:
         lines.append(f"  {'sigma':<8} {number_text(r.sigma):>10}   (residual scale per unit count)")
     lines += ["", f"log-likelihood {rounded(r.loglik, '.3f')}   k = {r.n_params}   m = {r.n_obs} distances   "
-              f"AIC {rounded(r.aic, '.2f')}   BIC {rounded(r.bic, '.2f')}   dispersion {r.dispersion:.3g}", "",
+              f"AIC {rounded(r.aic, '.2f')}   BIC {rounded(r.bic, '.2f')}   dispersion {rounded(r.dispersion, '.3g')}", "",
               f"symbolic distance effect ({what}, observed vs predicted; Pearson residual):",
               f"  {'d':>3}{'count':>8}{'observed':>10}{'predicted':>11}{'residual':>10}  trials averaged"]
     for x in r.rows:

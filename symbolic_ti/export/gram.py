@@ -1,19 +1,25 @@
 """Writer of Gram matrices in scikit-learn's precomputed layout (``symbolic-ti derive --format gram``).
 
-One JSON object (format ``symbolic_ti.gram``, version 1):
+One JSON object (format ``symbolic_ti.gram``, version 2):
 
 * ``meta``: the versioned block of every JSON report;
 * ``task`` (``n``, ``exceptions``), ``family`` (its one-line description), ``ridge`` (exact text or
-  ``"ridgeless"``) and ``alpha`` (``KernelRidge(alpha=...)``, a float);
+  ``"ridgeless"``), ``ridgeless`` (true for the ridgeless limit ``lambda -> 0+``) and, with a ridge only, ``alpha``
+  (``KernelRidge(alpha=...)``, a float). A ridgeless export has no ``alpha``: the limit is not ridge 0
+  (``KernelRidge(alpha=0)`` gives wrong predictions on a singular Gram matrix, docs/interop.md); its predictions
+  are the minimum-norm solution ``K_test_train K_train^+ y_train`` (``numpy.linalg.lstsq``). Version 1 wrote
+  ``alpha: 0`` there and had no ``ridgeless`` field;
 * ``train_trials`` (m pairs ``[i, j]``), ``y_train`` (m targets), ``test_trials`` (every ordered trial);
 * ``K_train`` (m x m floats) and ``K_test_train`` (q x m floats), and with exact data ``K_train_exact`` /
   ``K_test_train_exact`` (the same entries as exact sympy text);
 * ``predictions``: the exact predictions of the test trials as floats (for the check, docs/interop.md).
 
-Two lines of scikit-learn reproduce the predictions (docs/interop.md)::
+Two lines of scikit-learn reproduce the predictions with a ridge, and numpy's least squares ridgeless
+(docs/interop.md)::
 
     d = json.load(open("gram.json"))
     KernelRidge(alpha=d["alpha"], kernel="precomputed").fit(d["K_train"], d["y_train"]).predict(d["K_test_train"])
+    np.array(d["K_test_train"]) @ np.linalg.lstsq(d["K_train"], d["y_train"], rcond=None)[0]   # ridgeless
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from .taskblock import task_block
 __all__ = ["gram_dict", "gram_json", "write_gram"]
 
 #: ``meta.format_version`` of the gram export.
-GRAM_FORMAT_VERSION = 1
+GRAM_FORMAT_VERSION = 2  # 2: ``ridgeless`` added, no ``alpha`` for the ridgeless limit (1 wrote 0)
 
 
 def gram_dict(gram: PrecomputedGram, predictions: dict[tuple[int, int], Any] | None = None) -> dict[str, Any]:
@@ -53,7 +59,8 @@ def gram_dict(gram: PrecomputedGram, predictions: dict[tuple[int, int], Any] | N
         "task": task_block(task),
         "family": gram.family.describe(),
         "ridge": "ridgeless" if gram.ridge is None else str(gram.ridge),
-        "alpha": gram.alpha,
+        "ridgeless": gram.ridge is None,
+        **({} if gram.ridge is None else {"alpha": gram.alpha}),
         "train_trials": [list(t) for t in gram.train],
         "y_train": list(gram.targets),
         "test_trials": [list(t) for t in gram.test],

@@ -32,6 +32,7 @@ from .general import general_to_latex  # noqa: F401  (moved to export/general.py
 from .latex import expr_latex
 from .summary import summary_if_large
 from .text import expr_text
+from ..formatting import rounded
 
 __all__ = ["Formula", "formula_to_latex", "formula_to_text", "result_to_html", "general_to_latex"]
 
@@ -50,7 +51,7 @@ def _value_cell(v: sp.Expr | None, style: str = "") -> str:
     title = ""
     if v is not None and not v.free_symbols:
         try:
-            title = f' title="{float(v):.6g}"'
+            title = f' title="{rounded(float(v), ".6g")}"'
         except (TypeError, ValueError):
             title = ""
     return f'<td style="{_CELL};{style}"{title}>{_e(text)}</td>'

@@ -22,6 +22,7 @@ from .latex_printer import factored, large_form
 from .poly_form import fraction_text
 from .summary import summarize
 from .taskblock import header_lines as task_header_lines
+from ..formatting import rounded
 
 __all__ = ["CELL_WIDTH", "column_width", "expr_text", "approx_suffix", "header_lines", "result_to_text"]
 
@@ -105,7 +106,7 @@ def approx_suffix(e: sp.Expr | PolyFraction | None) -> str:
 
 def _decimal(e: sp.Expr) -> str:
     """6 significant digits of a number (evaluated to 30 digits first, so that cancellation does not cost)."""
-    return f"{float(e) if e.is_Rational else float(sp.N(e, 30)):.6g}"
+    return f"{rounded(float(e) if e.is_Rational else float(sp.N(e, 30)), '.6g')}"
 
 
 def _cell(label: str, e: sp.Expr, long_values: list[str]) -> str:

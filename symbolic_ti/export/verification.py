@@ -15,6 +15,7 @@ import sympy as sp
 from ..display import renderer
 from ..numeric.verification import VerifyReport
 from .values import exact_value, meta_block
+from ..formatting import rounded
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "verify_report_to_text", "verify_report_to_dict"]
 
@@ -56,15 +57,15 @@ def verify_report_to_text(report: VerifyReport) -> str:
         f"  numeric: full Gram matrix, mpmath at {report.dps} digits"
         + (", minimum-norm interpolant (ridgeless)" if report.ridgeless else ", LU solve"),
         f"  {report.n_comparisons} comparisons at {len(report.points)} point(s)",
-        f"  max abs error {report.max_abs_error:.3e}, max rel error {report.max_rel_error:.3e} "
-        f"(tol {report.tol:.1e})",
+        f"  max abs error {rounded(report.max_abs_error, '.3e')}, max rel error {rounded(report.max_rel_error, '.3e')} "
+        f"(tol {rounded(report.tol, '.1e')})",
         f"  worst trial f{report.worst_trial} at {_point_text(report.worst_point)}: "
         f"exact {report.worst_exact}, numeric {report.worst_numeric}",
     ]
     if report.undecided:
         lines.append(f"  undecided: {len(report.undecided)} comparisons (numeric values flagged untrusted)")
     for k, (p, e) in enumerate(zip(report.points, report.point_errors, strict=True), 1):
-        lines.append(f"  point {k}: {_point_text(p)}  max rel error {e:.3e}")
+        lines.append(f"  point {k}: {_point_text(p)}  max rel error {rounded(e, '.3e')}")
     return "\n".join(lines)
 
 

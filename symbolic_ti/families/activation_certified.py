@@ -43,6 +43,7 @@ import sympy as sp
 
 from ..errors import ParameterError, UntrustedNumericWarning
 from .activation_quadrature import U, derivative_ae
+from ..formatting import rounded
 
 __all__ = ["CertifiedKappas", "acb_function", "growth_bound", "gaussian_expectation", "certified_kappas"]
 
@@ -447,6 +448,6 @@ def certified_kappas(activation: sp.Expr, kind: str, depth: int, w_std: Any = 1,
         flint.ctx.prec = old
     ok = radius <= 10.0 ** -dps
     if not ok:
-        warnings.warn(f"activation {activation}: certified quadrature reached radius {radius:.2g}, not the "
+        warnings.warn(f"activation {activation}: certified quadrature reached radius {rounded(radius, '.2g')}, not the "
                       f"requested 1e-{dps}; the balls are rigorous but wider", UntrustedNumericWarning, stacklevel=2)
     return CertifiedKappas(ko, kd, radius, dps, ok)

@@ -27,6 +27,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import ParameterError, UntrustedNumericWarning
+from ..formatting import rounded
 
 __all__ = ["U", "QUADRATURE_DPS", "QUADRATURE_NODES", "QUADRATURE_TOL", "QuadratureKernel", "parse_activation",
            "hermite_rule", "has_kink", "derivative_ae", "relu_combination"]
@@ -216,12 +217,12 @@ class QuadratureKernel:
             self.error = float(max(abs(first[0] - second[0]), abs(first[1] - second[1])))
             if not self.bounded:
                 warnings.warn(f"activation {self.activation}: it has a kink, across which Gauss-Hermite quadrature "
-                              f"converges slowly; its error estimate {self.error:.2g} is not a bound (for ReLU-type "
+                              f"converges slowly; its error estimate {rounded(self.error, '.2g')} is not a bound (for ReLU-type "
                               f"kinks the true error is 2-4 times larger); the kernel is untrusted",
                               UntrustedNumericWarning, stacklevel=3)
             elif self.error > QUADRATURE_TOL:
-                warnings.warn(f"activation {self.activation}: Gauss-Hermite error estimate {self.error:.2g} exceeds "
-                              f"{QUADRATURE_TOL:g} (kink or slow decay); the kernel is numeric to about that",
+                warnings.warn(f"activation {self.activation}: Gauss-Hermite error estimate {rounded(self.error, '.2g')} exceeds "
+                              f"{rounded(QUADRATURE_TOL, 'g')} (kink or slow decay); the kernel is numeric to about that",
                               UntrustedNumericWarning, stacklevel=3)
             self._result = second
         ko, kd = self._result

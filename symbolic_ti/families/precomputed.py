@@ -29,6 +29,7 @@ from .base import Family, Parameter, Trial
 from .data_loading import _auto_numeric, _parse_numeric_flag
 from .precomputed_loading import read_gram, standard_trials
 from .similarity_checks import _psd_rational
+from ..formatting import rounded
 
 if TYPE_CHECKING:
     import numpy as np
@@ -121,12 +122,12 @@ def _check_float(rows: list[list[sp.Expr]], trials: Sequence[Trial]) -> np.ndarr
         r, c = (int(x) for x in np.unravel_index(int(np.argmax(asym)), asym.shape))
         raise ParameterError(f"gram must be symmetric; the entry of trials {trials[r]}, {trials[c]} is {g[r, c]!r} "
                              f"but that of {trials[c]}, {trials[r]} is {g[c, r]!r} (float data: relative tolerance "
-                             f"{GRAM_FLOAT_TOL:g})")
+                             f"{rounded(GRAM_FLOAT_TOL, 'g')})")
     g = (g + g.T) / 2
     w = float(np.linalg.eigvalsh(g).min())
     if w < -GRAM_FLOAT_TOL * scale * len(g):
-        raise ParameterError(f"gram must be positive semidefinite; its smallest eigenvalue is {w:.6g} (float data, "
-                             f"numpy eigvalsh; tolerance {GRAM_FLOAT_TOL * scale * len(g):.3g})")
+        raise ParameterError(f"gram must be positive semidefinite; its smallest eigenvalue is {rounded(w, '.6g')} (float data, "
+                             f"numpy eigvalsh; tolerance {rounded(GRAM_FLOAT_TOL * scale * len(g), '.3g')})")
     g.setflags(write=False)
     return g
 

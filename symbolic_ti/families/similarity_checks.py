@@ -21,6 +21,7 @@ from sympy.polys.domains import QQ
 from ..arguments import short_numbers
 from ..errors import ParameterError, UndecidedCheckWarning
 from .data_loading import DataArgument, _entry, _load_rows
+from ..formatting import rounded
 
 if TYPE_CHECKING:
     import numpy as np
@@ -104,7 +105,7 @@ def _psd_exact(m: sp.ImmutableMatrix) -> tuple[bool | None, str]:
     verdict = sp.Matrix(m).is_positive_semidefinite  # pivoted Cholesky with exact sign tests
     if verdict is False:
         w = min(np.linalg.eigvalsh(np.array(m.evalf(30).tolist(), dtype=float)))
-        return False, f"sympy's exact pivoted Cholesky finds a negative pivot (smallest eigenvalue ~{w:.6g})"
+        return False, f"sympy's exact pivoted Cholesky finds a negative pivot (smallest eigenvalue ~{rounded(w, '.6g')})"
     return verdict, "" if verdict else "sympy could not decide the sign of an algebraic pivot"
 
 
@@ -239,17 +240,17 @@ def _float_similarity(exact: list[list[sp.Expr]]) -> np.ndarray:
     if asym.max() > FLOAT_SYMMETRY_TOL:
         i, k = (int(x) for x in np.unravel_index(int(np.argmax(asym)), asym.shape))
         raise ParameterError(f"matrix must be symmetric; entry ({i + 1}, {k + 1}) is {s[i, k]!r} but entry "
-                             f"({k + 1}, {i + 1}) is {s[k, i]!r} (float data: tolerance {FLOAT_SYMMETRY_TOL:g})")
+                             f"({k + 1}, {i + 1}) is {s[k, i]!r} (float data: tolerance {rounded(FLOAT_SYMMETRY_TOL, 'g')})")
     diag = np.abs(np.diag(s) - 1)
     if diag.max() > FLOAT_SYMMETRY_TOL:
         i = int(np.argmax(diag))
         raise ParameterError(f"matrix must have a unit diagonal (S_ii = 1); entry ({i + 1}, {i + 1}) is "
-                             f"{s[i, i]!r} (float data: tolerance {FLOAT_SYMMETRY_TOL:g})")
+                             f"{s[i, i]!r} (float data: tolerance {rounded(FLOAT_SYMMETRY_TOL, 'g')})")
     s = (s + s.T) / 2
     np.fill_diagonal(s, 1.0)
     w = float(np.linalg.eigvalsh(s).min())
     if w < -FLOAT_PSD_TOL * max(1, n):
-        raise ParameterError(f"matrix must be positive semidefinite; its smallest eigenvalue is {w:.6g} "
-                             f"(float data, numpy eigvalsh; tolerance {FLOAT_PSD_TOL * max(1, n):g})")
+        raise ParameterError(f"matrix must be positive semidefinite; its smallest eigenvalue is {rounded(w, '.6g')} "
+                             f"(float data, numpy eigvalsh; tolerance {rounded(FLOAT_PSD_TOL * max(1, n), 'g')})")
     s.setflags(write=False)
     return s

@@ -20,6 +20,7 @@ from .heatmaps import HeatmapData, heatmap_data
 from .labels import cell_text, diverging_ticks
 from .margin_curves import CurveData, curve_data
 from .phase_diagrams import PhaseData, phase_data
+from ..formatting import rounded
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -87,7 +88,7 @@ def heatmap(data: HeatmapData | Result, values: Mapping[str, Any] | None = None,
     im = ax.imshow(mat, cmap="RdBu_r", norm=norm, origin="upper", extent=(0.5, n + 0.5, n + 0.5, 0.5))
     bar = fig.colorbar(im, ax=ax, shrink=0.8, label=cb)
     ticks = diverging_ticks(centre, down, up)
-    bar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
+    bar.set_ticks(ticks, labels=[f"{rounded(t, 'g')}" for t in ticks])
     if annotate is None:
         annotate = n <= 12
     font = 9 if n <= 7 else 8 if n <= 10 else 7
@@ -401,7 +402,7 @@ def marker_text(value: Any, value_float: float, width: int = 12) -> str:
         exact = ""
     if exact and len(exact) <= width and "RootOf" not in exact:
         return exact
-    return f"{value_float:.4g}"
+    return f"{rounded(value_float, '.4g')}"
 
 
 def curve(data: CurveData | Result, parameter: str = "alpha", trials: Iterable[Sequence[int]] | None = None, *,

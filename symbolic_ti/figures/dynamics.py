@@ -21,6 +21,7 @@ from ..errors import ParameterError
 from ..families.base import Trial
 from .backend import new_figure
 from .scan import read_only
+from ..formatting import rounded
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -166,12 +167,12 @@ def draw_trajectories(data: TrajectoryData, *, title: str | None = None) -> Figu
         name = " = ".join(_trial_text(data.trials[i]) for i in g)
         times = [tc for tc, _ in data.critical[k]]
         if times:
-            name += ", t* = " + ", ".join(f"{tc:.3g}" for tc in times)
+            name += ", t* = " + ", ".join(f"{rounded(tc, '.3g')}" for tc in times)
         (line,) = ax.plot(data.t, data.margins[k], lw=1.4, label=name)
         for tc, direction in data.critical[k]:
             ax.plot([tc], [0.0], marker="^" if direction == "to_correct" else "v", color=line.get_color(), ms=7)
             ax.axvline(tc, color=line.get_color(), lw=0.7, ls=":")
-            marks.setdefault(f"{tc:.3g}", (tc, set()))[1].add(to_hex(line.get_color()))
+            marks.setdefault(f"{rounded(tc, '.3g')}", (tc, set()))[1].add(to_hex(line.get_color()))
     ax.axhline(0.0, color="k", lw=0.8)
     if data.log_time:
         ax.set_xscale("log")

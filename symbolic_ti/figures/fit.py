@@ -21,6 +21,7 @@ from ..behaviour.distance_fit import DistanceFit
 from ..behaviour.fitting import FitResult
 from .backend import new_figure
 from .save import save_figure
+from ..formatting import rounded
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -71,7 +72,7 @@ def fit_figure(result: FitResult) -> Figure:
         lim = float(np.nanmax(np.abs(np.concatenate([obs[np.isfinite(obs)], pred[np.isfinite(pred)]]))))
         vmin, vmax, cmap, label = -lim, lim, "RdBu_r", "score"
     axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1, 1.1]})
-    vals = ", ".join(f"{p.name}={p.value:.3g}" for p in result.parameters)
+    vals = ", ".join(f"{p.name}={rounded(p.value, '.3g')}" for p in result.parameters)
     for ax, mat, title in ((axes[0], obs, "observed"), (axes[1], pred, f"predicted ({result.family}: {vals})")):
         im = ax.imshow(mat, vmin=vmin, vmax=vmax, cmap=cmap)
         ax.set_title(title, fontsize=9)
@@ -135,7 +136,7 @@ def distance_fit_figure(result: DistanceFit) -> Figure:
         ax.errorbar(d, obs, yerr=err, fmt="o", color="k", ms=4, capsize=2, label="observed (95% Wald)")
     else:
         ax.plot(d, obs, "o", color="k", ms=4, label="observed")
-    vals = ", ".join(f"{p.name}={p.value:.3g}" for p in result.parameters)
+    vals = ", ".join(f"{p.name}={rounded(p.value, '.3g')}" for p in result.parameters)
     ax.plot(d, [x.predicted for x in result.rows], "-", color="tab:red", label=f"predicted ({vals})")
     ax.set_xticks(d)
     ax.set_xlabel("symbolic distance |i - j|")

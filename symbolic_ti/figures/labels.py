@@ -29,7 +29,7 @@ def cell_text(value: float) -> str:
         text = rounded(value, ".2f")
         if float(text) != 0:
             return text
-    return f"{value:.2g}"
+    return f"{rounded(value, '.2g')}"
 
 
 def _nice_step(span: float, count: int) -> float:

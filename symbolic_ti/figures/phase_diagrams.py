@@ -16,6 +16,7 @@ from ..families.base import Trial
 from ..results import Result
 from ..task import Task
 from .scan import FigureArgumentError, axis_cells, figure_label, free_result, read_only, scanned_name
+from ..formatting import rounded
 
 __all__ = ["CriticalCurve", "PhaseData", "phase_data"]
 
@@ -325,7 +326,7 @@ def _row_points(r: Result, xn: str, yn: str, xr: tuple[float, float], ys: np.nda
     lo = sp.Rational(repr(float(xr[0])))
     hi = sp.Rational(repr(float(xr[1])))
     for k in rows:
-        yv = sp.Rational(f"{ys[k]:.4g}")
+        yv = sp.Rational(f"{rounded(ys[k], '.4g')}")
         try:
             rr = r.subs({yn: yv})
             rep = critical_values(rr, xn, interval=(lo, hi), trials=chosen)

@@ -18,6 +18,7 @@ import sympy as sp
 from ..arguments import parameter_name
 from ..errors import ParameterError
 from ..results import Result
+from ..formatting import rounded
 
 __all__ = ["FigureArgumentError", "read_only", "scanned_name", "figure_label", "free_result", "to_float",
            "axis_cells"]
@@ -222,7 +223,7 @@ def axis_cells(name: str, result: Result, rng: Any, count: int, log: bool | None
             lo = 1e-3 if rng is None else lo
         if lo <= 0:
             raise FigureArgumentError(who, argument, f"a log axis for {name} needs a range with low > 0, got "
-                                                     f"({lo:g}, {hi:g}); for a range from 0 use a linear axis")
+                                                     f"({rounded(lo, 'g')}, {rounded(hi, 'g')}); for a range from 0 use a linear axis")
         edges = np.geomspace(lo, hi, count + 1)
         centres = np.sqrt(edges[:-1] * edges[1:])
     else:
@@ -239,5 +240,5 @@ def _check_domain(name: str, result: Result, lo: float, hi: float, who: str, arg
         p = result.family.parameter(name)
         lower, upper, domain = float(p.lower), float(p.upper) if p.upper.is_finite else math.inf, p.domain_text()
     if lo < lower or hi > upper:
-        raise FigureArgumentError(who, argument, f"the range ({lo:g}, {hi:g}) of {name} is not inside its domain "
+        raise FigureArgumentError(who, argument, f"the range ({rounded(lo, 'g')}, {rounded(hi, 'g')}) of {name} is not inside its domain "
                                                  f"{domain}")

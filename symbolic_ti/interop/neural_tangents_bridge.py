@@ -36,6 +36,7 @@ from ..families.activations import ActivationNNGP, ActivationNTK, activation_kap
 from ..families.base import Family
 from ..task import Task
 from .sklearn_bridge import numeric_ridge
+from ..formatting import rounded
 
 __all__ = ["StaxNetwork", "diag_reg", "stax_network", "trial_inputs"]
 
@@ -145,7 +146,7 @@ def stax_network(family: Family, n: int, width: int = 512) -> StaxNetwork:
         code = _layers(repr(float(w * sp.sqrt(2 * n))), act, repr(float(w)), depth, width,
                        f", b_std={float(b)!r}" if b != 0 else "")
         notes.append(f"every Dense has W_std = {w} (the first times sqrt({2 * n})) and b_std = {b}; the kernels are "
-                     f"not normalized: kernel_fn = {diag} (= {float(diag):.6g}) times the unit-diagonal family kernel")
+                     f"not normalized: kernel_fn = {diag} (= {rounded(float(diag), '.6g')}) times the unit-diagonal family kernel")
         return StaxNetwork(code=f"init_fn, apply_fn, kernel_fn = {code}", get=kind, scale=diag, notes=tuple(notes))
     else:
         raise FamilyError(f"no neural_tangents.stax counterpart for {family.describe()}; supported: relu-nngp, "

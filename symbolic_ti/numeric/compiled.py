@@ -8,7 +8,7 @@ module docstring of :mod:`symbolic_ti.numeric.grid`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import mpmath
@@ -20,6 +20,7 @@ from ..errors import ParameterError
 from ..families.base import Trial
 from ..results import Result
 from .grid_values import GridValues
+from ..formatting import rounded
 
 __all__ = ["CompiledResult", "DEFAULT_RTOL"]
 
@@ -51,11 +52,41 @@ class _Rational:
     powers: tuple[tuple[int, int], ...]  # (factor index, exponent)
 
 
+def programs(result: Result, gens: tuple[sp.Expr, ...]) -> dict[str, Any]:
+    """The numeric programs of a compiled result: its generators ``gens`` as numpy and mpmath functions of the
+    result's free parameters (sorted by name), and its ridgeless conditions as a numpy function (``None`` where
+    it has none). :func:`~symbolic_ti.numeric.grid.compile_result` builds them, and an unpickled
+    :class:`CompiledResult` again (lambdified functions do not pickle)."""
+    syms = tuple(result.free_symbols)
+    if not syms:
+        return {"_gen_np": _no_generators, "_gen_mp": _no_generators, "_conditions": None}
+    conditions = None
+    if result.ridgeless and result.ridgeless_conditions:
+        conditions = sp.lambdify(syms, list(result.ridgeless_conditions), modules="numpy")
+    return {"_gen_np": sp.lambdify(syms, list(gens), modules="numpy", cse=True),
+            "_gen_mp": sp.lambdify(syms, list(gens), modules="mpmath", cse=True), "_conditions": conditions}
+
+
+def _no_generators(*_: Any) -> list[Any]:
+    return []
+
+
+_PROGRAMS = ("_gen_np", "_gen_mp", "_conditions")
+
+
+def _recompiled(state: dict[str, Any]) -> CompiledResult:
+    """A :class:`CompiledResult` from its pickled data, its programs built again (:func:`programs`)."""
+    return CompiledResult(**state, **programs(state["_result"], state["_gens"]))
+
+
 @dataclass(frozen=True, eq=False)
 class CompiledResult:
     """The closed forms of some trials of a result, compiled for fast numeric evaluation.
 
     Build it with :func:`~symbolic_ti.numeric.grid.compile_result`. Immutable; evaluate it as often as needed.
+    Picklable (to send it to worker processes): the pickle holds the result and the compiled factors, and the
+    numeric programs are lambdified again on unpickling. Equal only to itself (``eq=False``: two compilations are
+    compared by their values, :meth:`evaluate`), hashable by identity.
 
     Attributes
     ----------
@@ -87,6 +118,11 @@ class CompiledResult:
     _result: Result = field(repr=False)
     _const_float: np.ndarray = field(repr=False)   # (n_rationals,) float of each constant
     _conditions: Callable[..., Any] | None = field(repr=False)  # ridgeless conditions, numpy
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as data (the result, the factors, the arrays); the numpy and mpmath programs, lambdified
+        functions that do not pickle, are built again from the result on unpickling (:func:`programs`)."""
+        return (_recompiled, ({f.name: getattr(self, f.name) for f in fields(self) if f.name not in _PROGRAMS},))
 
     # ------------------------------------------------------------------------------------------- public
     def margin_key(self, trial: Trial) -> tuple[int, float]:
@@ -206,7 +242,7 @@ class CompiledResult:
             lo, hi, lo_open, hi_open = self._domains[name]
             outside = ((a <= lo) if lo_open else (a < lo)) | ((a >= hi) if hi_open else (a > hi))
             if np.any(outside):
-                dom = f"{'(' if lo_open else '['}{lo:g}, {hi:g}{')' if hi_open else ']'}"
+                dom = f"{'(' if lo_open else '['}{rounded(lo, 'g')}, {rounded(hi, 'g')}{')' if hi_open else ']'}"
                 raise ParameterError(f"evaluate: {key} has {int(np.count_nonzero(outside))} value(s) outside its "
                                      f"domain {dom}, e.g. {float(a[outside].flat[0])!r}")
             out[name] = a
@@ -354,7 +390,7 @@ class CompiledResult:
         n_entries = flags.size
         n_fb = int(np.count_nonzero(flags))
         if n_fb == 0:
-            return (f"float64 everywhere: the condition estimate bounds the relative error by {rtol:g} at all "
+            return (f"float64 everywhere: the condition estimate bounds the relative error by {rounded(rtol, 'g')} at all "
                     f"{n_entries} values; no mpmath fallback was needed.")
         f2 = flags.reshape(flags.shape[0], -1)
         pts = f2.any(axis=0)
@@ -366,15 +402,15 @@ class CompiledResult:
         where = ""
         if params:
             first = int(np.nonzero(pts)[0][0])
-            at = ", ".join(f"{k}={np.asarray(v).reshape(-1)[first]:.6g}" for k, v in params.items())
+            at = ", ".join(f"{k}={rounded(np.asarray(v).reshape(-1)[first], '.6g')}" for k, v in params.items())
             ranges = []
             for k, v in params.items():
                 sel = np.asarray(v).reshape(-1)[pts]
-                ranges.append(f"{k} in [{sel.min():.3g}, {sel.max():.3g}]")
+                ranges.append(f"{k} in [{rounded(sel.min(), '.3g')}, {rounded(sel.max(), '.3g')}]")
             where = f"; e.g. at {at}; fallback points lie in " + ", ".join(ranges)
         text = (f"mpmath fallback at {n_fb} of {n_entries} values ({n_pts} point{'s' if n_pts != 1 else ''}; "
                 f"trials {trials}), where the "
-                f"float64 condition estimate exceeded {rtol:g} (cancellation near a zero of a factor of a "
+                f"float64 condition estimate exceeded {rounded(rtol, 'g')} (cancellation near a zero of a factor of a "
                 f"numerator or denominator); up to {dps} digits used{where}.")
         n_undef = int(np.count_nonzero(undefined))
         if n_undef:

@@ -13,7 +13,7 @@ from ..arguments import check_trials
 from ..errors import ParameterError, SolveError
 from ..families.base import Trial
 from ..results import Result
-from .compiled import CompiledResult, _Factor, _Rational
+from .compiled import CompiledResult, _Factor, _Rational, programs
 from .grid_poly import flint_factored, signed_lookup
 
 __all__ = ["compile_result"]
@@ -147,18 +147,13 @@ def compile_result(result: Result, trials: Iterable[Sequence[int]] | None = None
     weights = np.array([len(h.terms) + degree + 2 for h in factors], dtype=float)
     domains = _domains(result, names)
     nonnegative = all(g.is_Symbol and domains[g.name][0] >= 0 for g in gens)
-    gen_np = sp.lambdify(syms, list(gens), modules="numpy", cse=True)
-    gen_mp = sp.lambdify(syms, list(gens), modules="mpmath", cse=True)
-    conditions = None
-    if result.ridgeless and result.ridgeless_conditions and syms:
-        conditions = sp.lambdify(syms, list(result.ridgeless_conditions), modules="numpy")
     return CompiledResult(
         parameters=names, trials=chosen, result_label=result.label(),
-        _domains=domains, _ground_truth=_ground_truth(result, chosen), _gens=gens, _gen_np=gen_np, _gen_mp=gen_mp,
+        _domains=domains, _ground_truth=_ground_truth(result, chosen), _gens=gens,
         _max_deg=max_deg, _monomials=tuple(monos), _split_terms=split, _nonnegative=nonnegative,
         _weights=weights, _factors=tuple(factors), _rationals=tuple(rationals),
-        _trial_rational=trial_rational, _trial_sign=trial_sign, _result=result, _conditions=conditions,
-        _const_float=np.array([_to_float(rat.const) for rat in rationals]),
+        _trial_rational=trial_rational, _trial_sign=trial_sign, _result=result,
+        _const_float=np.array([_to_float(rat.const) for rat in rationals]), **programs(result, gens),
     )
 
 
@@ -234,8 +229,8 @@ def _constant_result(result: Result, chosen: tuple[Trial, ...], names: tuple[str
     return CompiledResult(
         parameters=(), trials=chosen, result_label=result.label(), _domains={},
         _ground_truth=_ground_truth(result, chosen), _gens=(),
-        _gen_np=lambda *a: [], _gen_mp=lambda *a: [], _max_deg=(), _monomials=(), _split_terms=(),
+        _max_deg=(), _monomials=(), _split_terms=(),
         _nonnegative=True, _weights=np.zeros(0), _factors=(), _rationals=rationals,
-        _trial_rational=np.arange(len(chosen)), _trial_sign=np.ones(len(chosen)), _result=result, _conditions=None,
-        _const_float=np.array([float(sp.N(c, 20)) for c in consts]),
+        _trial_rational=np.arange(len(chosen)), _trial_sign=np.ones(len(chosen)), _result=result,
+        _const_float=np.array([float(sp.N(c, 20)) for c in consts]), **programs(result, ()),
     )

@@ -30,6 +30,7 @@ from ..task import Task
 from .systems import Basis, KernelSystem, training_basis
 from .trusted import (COND_LIMIT, FLOAT64_TOL, NumericPredictions, float64_condition, float64_solve,
                       mpmath_solve, mpmath_tolerance, pinv_values)
+from ..formatting import rounded
 
 __all__ = ["numeric_predictions", "numeric_result", "NumericPredictions", "COND_WARN", "FLOAT64_RCOND", "MIN_DPS", "MAX_DPS",
            "FLOAT64_TOL", "FALLBACK_DPS"]
@@ -371,7 +372,7 @@ def _warn_untrusted(out: NumericPredictions, task: Task) -> None:
     worst = max(out.untrusted, key=lambda t: out.error_bound.get(t, math.inf))
     warnings.warn(
         f"numeric solve ({task.label()}, precision {out.precision}): {len(out.untrusted)} of {len(out)} values could "
-        f"not be shown to meet the tolerance (worst error bound {out.error_bound.get(worst, math.inf):.1e} at "
+        f"not be shown to meet the tolerance (worst error bound {rounded(out.error_bound.get(worst, math.inf), '.1e')} at "
         f"{worst}); {out.method}. Their trials are in result.untrusted. Use the exact solver (symbolic_ti.solve) "
         f"or more digits (precision=<dps>).",
         UntrustedNumericWarning,
@@ -450,13 +451,13 @@ def numeric_result(task: Task, family: Family, ridge: sp.Expr | None, *, method:
     with mpmath.workdps(CROSS_CHECK_DPS):
         dev = max(float(abs(f64[t] - mp_vals[t]) / max(1, abs(mp_vals[t]))) for t in task.trials)
         mp_float = {t: sp.Float(mpmath.nstr(v, 17), 15) for t, v in mp_vals.items()}
-    check = f"mpmath {CROSS_CHECK_DPS}-digit check, max deviation {dev:.1e}"
+    check = f"mpmath {CROSS_CHECK_DPS}-digit check, max deviation {rounded(dev, '.1e')}"
     label = f"numeric solve of {family.describe()} ({task.label()})"
     if f64.trusted and dev <= CROSS_CHECK_TOL:
         preds = {t: sp.Float(v, 15) for t, v in f64.items()}
         name = f"numeric/float64 ({check})" if f64.method == "float64" else f"numeric/{f64.method} ({check})"
     elif mp_vals.trusted:
-        why = (f"float64 and mpmath ({CROSS_CHECK_DPS} digits) disagree by up to {dev:.1e} > {CROSS_CHECK_TOL:g}"
+        why = (f"float64 and mpmath ({CROSS_CHECK_DPS} digits) disagree by up to {rounded(dev, '.1e')} > {rounded(CROSS_CHECK_TOL, 'g')}"
                if f64.trusted else f"the float64 values could not be shown to meet 1e-8 ({f64.method})")
         warnings.warn(f"{label}: {why}; the mpmath values are used", IllConditionedWarning, stacklevel=3)
         preds, name = mp_float, f"numeric/mpmath (float64 disagreed: {check})"

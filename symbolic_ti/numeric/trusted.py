@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import SolveError
 from .systems import Basis, KernelSystem
+from ..formatting import rounded
 
 __all__ = ["FLOAT64_TOL", "MPMATH_LOST_DIGITS", "COND_LIMIT", "ROUNDOFF_FACTOR", "MAX_WORKING_DPS",
            "mpmath_tolerance", "Outcome", "NumericPredictions", "float64_solve", "float64_condition", "mpmath_solve",
@@ -169,7 +170,7 @@ def float64_solve(system: KernelSystem, basis: Basis | None, rcond: float | None
         if rcond is not None:
             r = int(np.sum(np.abs(w) > rcond * top))
             if exact_rank is not None and r != exact_rank:
-                note = (f"rcond={rcond:g} keeps {r} eigenvalues of K but its exact rank is {exact_rank} "
+                note = (f"rcond={rounded(rcond, 'g')} keeps {r} eigenvalues of K but its exact rank is {exact_rank} "
                         f"({basis.source if basis is not None else 'exact'})")
         elif exact_rank is None:
             r = int(np.sum(np.abs(w) > default_rcond * top))
@@ -200,7 +201,7 @@ def float64_solve(system: KernelSystem, basis: Basis | None, rcond: float | None
         if not math.isfinite(cond):
             note = "an eigenvalue below round-off (condition number beyond float64)"
         else:
-            note = f"condition number {cond:.1e}" + (f" > {COND_LIMIT:.0e}" if cond > COND_LIMIT else "")
+            note = f"condition number {rounded(cond, '.1e')}" + (f" > {rounded(COND_LIMIT, '.0e')}" if cond > COND_LIMIT else "")
     return Outcome([float(v) for v in values], [float(v) for v in bounds], ok, float(cond), note,
                    rank_problem=rank_problem)
 
@@ -285,7 +286,7 @@ def mpmath_solve(system: KernelSystem, basis: Basis | None, dps: int, condition:
         try:
             single = _mp_values(system, basis, p)
             return Outcome(single, [0.0] * q, [True] * q, condition,
-                           f"one solve at {p} digits, condition number {condition:.1e}", (p,))
+                           f"one solve at {p} digits, condition number {rounded(condition, '.1e')}", (p,))
         except _Singular:
             pass
     prev: list[Any] | None = None
@@ -322,6 +323,10 @@ def mpmath_solve(system: KernelSystem, basis: Basis | None, dps: int, condition:
 # ------------------------------------------------------------------------------------------- result
 class NumericPredictions(dict):
     """Numeric predictions ``(i, j) -> value`` (a plain ``dict`` of floats or mpf), with how far they are trusted.
+
+    A ``dict`` subclass, so that it is used as the mapping it is (indexing, ``items()``, ``dict(...)``): mutable
+    like any dict, hence not hashable (an immutable copy: ``FrozenMapping(p)`` from :mod:`symbolic_ti.results`).
+    It pickles with its attributes and compares as a dict (its values only).
 
     Attributes
     ----------
@@ -367,14 +372,14 @@ class NumericPredictions(dict):
 
     def summary(self) -> str:
         """One line: method, tolerance, and how many values are trusted (the worst bound if some are not)."""
-        tol = mpmath.nstr(self.tolerance, 2) if isinstance(self.tolerance, mpmath.mpf) else f"{self.tolerance:.0e}"
+        tol = mpmath.nstr(self.tolerance, 2) if isinstance(self.tolerance, mpmath.mpf) else f"{rounded(self.tolerance, '.0e')}"
         rank = "" if self.rank_source is None else f"; rank of K {self.rank} ({self.rank_source})"
-        head = f"{self.method}; tolerance {tol} (relative above 1, absolute below); condition {self.condition:.1e}"
+        head = f"{self.method}; tolerance {tol} (relative above 1, absolute below); condition {rounded(self.condition, '.1e')}"
         if self.trusted:
             return f"{head}{rank}; all {len(self)} values trusted"
         worst = max(self.untrusted, key=lambda t: self.error_bound.get(t, math.inf))
         return (f"{head}{rank}; NOT TRUSTED: {len(self.untrusted)} of {len(self)} values may miss the tolerance "
-                f"(worst error bound {self.error_bound.get(worst, math.inf):.1e} at {worst})")
+                f"(worst error bound {rounded(self.error_bound.get(worst, math.inf), '.1e')} at {worst})")
 
     def to_text(self) -> str:
         """The summary line, then every untrusted trial with its value and error bound."""
@@ -382,5 +387,5 @@ class NumericPredictions(dict):
         for t in self.untrusted:
             v = self[t]
             text = mpmath.nstr(v, 17) if isinstance(v, mpmath.mpf) else repr(v)
-            lines.append(f"  untrusted f{t} = {text} (error bound {self.error_bound.get(t, math.inf):.1e})")
+            lines.append(f"  untrusted f{t} = {text} (error bound {rounded(self.error_bound.get(t, math.inf), '.1e')})")
         return "\n".join(lines)

@@ -183,12 +183,11 @@ class Result(Rendered):
         return hash((self.task, self.family, self.ridge, self.method, self.ridgeless_conditions))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle as plain data: every closed form built (:meth:`build_all`) and kept as a sympy expression (the
-        functions of :class:`LazyPredictions` are not data)."""
+        """Pickle as plain data: every closed form built (:meth:`build_all`) and kept as the solver made it (a
+        :class:`LazyPredictions` pickles its PolyFractions' polynomials, not the functions that built them), so
+        that an unpickled result prints, writes LaTeX and JSON byte for byte as the original."""
         self.build_all()
-        state = {f.name: getattr(self, f.name) for f in fields(self)}
-        state["predictions"] = FrozenMapping(self.predictions.items())
-        return (_rebuild, (type(self), state))
+        return (_rebuild, (type(self), {f.name: getattr(self, f.name) for f in fields(self)}))
 
     # --------------------------------------------------------------- basics
     @property

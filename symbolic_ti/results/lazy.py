@@ -54,9 +54,12 @@ class PolyFraction:
         return terms
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle as the terms (plain Fractions; FLINT polynomials do not pickle); the same value and expression."""
+        """Pickle the polynomials as their kind, ring and terms (FLINT polynomials and sympy's ``PolyElement`` do
+        not pickle themselves) and rebuild the same kind on unpickling, so that printers, JSON and the forms
+        table of an unpickled result work as on the original (byte for byte); the base of a form made as ``-f``
+        is kept (pickle's memo keeps it the very object ``f``)."""
         base = self._base if self.negated else None
-        return (PolyFraction, (self.gens, dict(self.num), dict(self.den), self.negated, base))
+        return (_unpickled_fraction, (self.gens, *(_portable(p) for p in self.polys), self.negated, base))
 
     num = property(lambda self: self._terms(0), doc="The numerator's terms ``{exponents: Fraction}``.")
     den = property(lambda self: self._terms(1), doc="The denominator's terms ``{exponents: Fraction}``.")
@@ -108,6 +111,45 @@ def lifted_terms(terms: Terms | dict[tuple[int, ...], Any], where: list[int], si
     return out
 
 
+def _portable(poly: Any) -> tuple[Any, ...]:
+    """A polynomial as plain data: ``("terms", terms)`` for a term dictionary, ``("flint", "fmpz" or "fmpq",
+    names, ordering, terms)`` for a python-flint ``fmpz_mpoly`` / ``fmpq_mpoly`` (exact integer coefficients,
+    ``(p, q)`` pairs for ``fmpq``), ``("ring", symbols, domain, order, terms)`` for a sympy ``PolyElement``."""
+    if type(poly) is dict:
+        return ("terms", poly)
+    if hasattr(poly, "context"):
+        ctx, rational = poly.context(), type(poly).__name__ == "fmpq_mpoly"
+        terms = {tuple(int(e) for e in m): (int(c.numerator), int(c.denominator)) if rational else int(c)
+                 for m, c in poly.to_dict().items()}
+        return ("flint", "fmpq" if rational else "fmpz", tuple(ctx.names()), ctx.ordering().name, terms)
+    ring = poly.ring
+    return ("ring", ring.symbols, ring.domain, ring.order, dict(poly))
+
+
+def _restored(data: tuple[Any, ...]) -> Any:
+    """The polynomial of :func:`_portable`'s ``data``, of the same kind and ring."""
+    if data[0] == "terms":
+        return data[1]
+    if data[0] == "flint":
+        import flint  # (only where a FLINT polynomial was pickled)
+
+        _, kind, names, ordering, terms = data
+        if kind == "fmpq":
+            ctx = flint.fmpq_mpoly_ctx.get(names, ordering)
+            return ctx.from_dict({m: flint.fmpq(*c) for m, c in terms.items()})
+        return flint.fmpz_mpoly_ctx.get(names, ordering).from_dict(terms)
+    from sympy.polys.rings import PolyRing
+
+    _, symbols, domain, order, terms = data
+    return PolyRing(symbols, domain, order).from_dict(terms)
+
+
+def _unpickled_fraction(gens: tuple[sp.Expr, ...], num: tuple[Any, ...], den: tuple[Any, ...], negated: bool,
+                        base: PolyFraction | None) -> PolyFraction:
+    """A :class:`PolyFraction` from :meth:`PolyFraction.__reduce__`'s data."""
+    return PolyFraction(gens, _restored(num), _restored(den), negated, base)
+
+
 def _negate(raw: Any) -> Any:
     return {m: -c for m, c in raw.items()} if type(raw) is dict else -raw
 
@@ -155,6 +197,13 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
         self.free_symbols = tuple(free_symbols)
         self.antisymmetric = bool(antisymmetric)
         self._negate = negate
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as data: every form built (:meth:`build_all`) and kept as the solver made it (PolyFractions stay
+        PolyFractions, so an unpickled result prints and writes JSON as the original); the functions that built
+        them are not pickled (nothing is left to build)."""
+        self.build_all()
+        return (_built_predictions, (self._trials, self._cache, self.free_symbols, self.antisymmetric))
 
     def _form(self, trial: Trial) -> Any:
         if trial not in self._keys:
@@ -207,3 +256,15 @@ class LazyPredictions(Mapping[Trial, sp.Expr]):
                 self._form(t)
                 done += 1
                 progress.update("closed forms", done, len(pairs))
+
+
+def _nothing_to_build(i: int, j: int) -> Any:
+    raise KeyError((i, j))  # (unreachable: an unpickled LazyPredictions has every form built)
+
+
+def _built_predictions(trials: tuple[Trial, ...], forms: dict[Trial, Any], free_symbols: tuple[sp.Symbol, ...],
+                       antisymmetric: bool) -> LazyPredictions:
+    """A :class:`LazyPredictions` with every form built already (how one unpickles)."""
+    out = LazyPredictions(trials, _nothing_to_build, free_symbols, antisymmetric)
+    out._cache.update(forms)
+    return out

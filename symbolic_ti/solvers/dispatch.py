@@ -22,7 +22,7 @@ import time
 import sympy as sp
 
 from .. import symbols as S
-from ..budgets import DEFAULT, BudgetLike, check_budget, mirror_symmetric, resolve_budget
+from ..budgets import DEFAULT, BudgetLike, check_budget, mirror_symmetric, resolve_budget, solve_estimate
 from ..arguments import RidgeLike, RIDGELESS_METHODS, SOLVE_METHODS, check_choice, parse_ridge
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
@@ -35,7 +35,7 @@ from . import algebraic, rational, substitute
 from .graph_ranks import check_rank_task
 from .laplacian import laplacian_predictor
 
-__all__ = ["solve", "RIDGELESS", "planned_method", "derive_plan"]
+__all__ = ["solve", "RIDGELESS", "planned_method", "derive_plan", "input_digits"]
 
 #: Pass as ``ridge`` to ask for the ridgeless limit lambda -> 0+.
 RIDGELESS = "ridgeless"
@@ -68,9 +68,12 @@ def solve(
         How the ridgeless limit is taken on the dense paths (see :mod:`symbolic_ti.solvers.dense`); naming one
         makes ``method="auto"`` use a dense path.
     budget : DEFAULT, None or float
-        Seconds of CPU (estimated on the reference machine, :mod:`symbolic_ti.budgets`) above which the exact
-        kernel values of a family whose cost grows with a parameter (a network's depth) are refused; ``None``
-        runs anyway; default :data:`symbolic_ti.budgets.DEFAULT_SECONDS`.
+        Seconds of CPU (estimated before the work from the input sizes on the reference machine,
+        :mod:`symbolic_ti.budgets`) above which the solve is refused: the exact kernel values of a family whose
+        cost grows with a parameter (a network's depth), and the solve itself
+        (:func:`symbolic_ti.budgets.solve_estimate`: the method, n, the exceptions, the free symbols; closed
+        forms are built on access and not counted). ``None`` runs anyway; default
+        :data:`symbolic_ti.budgets.DEFAULT_SECONDS`.
 
     Returns
     -------
@@ -82,7 +85,8 @@ def solve(
     ParameterError
         For an invalid ridge or method name.
     BudgetError
-        If the family's estimated exact cost (:meth:`Family.exact_cost`) is above ``budget``.
+        If the family's estimated exact cost (:meth:`Family.exact_cost`) or the solve's
+        (:func:`symbolic_ti.budgets.solve_estimate`) is above ``budget``; the message gives both.
     SolveError
         If ``method="halved"`` is asked for a kernel that is not swap invariant, ``method="laplacian"`` for a
         kernel that is not exchangeable or for a task with counts other than 1, or the system is singular at a
@@ -105,6 +109,9 @@ def solve(
     cost = family.exact_cost()
     if cost is not None:
         check_budget(f"exact kernel values of {family.name}", cost, budget)
+    if resolve_budget(budget) is not None:  # the solve's own cost, from the sizes (docs/performance.md#budgets)
+        plan = _plan(task, family, lam, method, ridgeless_method)
+        check_budget("solve", solve_estimate(task.n, _symbolic(family, lam), **plan), budget)  # type: ignore[arg-type]
     if getattr(family, "numeric_only", False):  # float data (families/data_similarity.py): no exact kernel
         from ..numeric.predictions import numeric_result
 
@@ -197,15 +204,30 @@ def planned_method(family: Family, lam: sp.Expr | None, ridgeless_method: str = 
     return "halved" if family.swap_invariant else "full"
 
 
-def derive_plan(task: Task, family: Family, ridge: RidgeLike = None) -> dict[str, object]:
+def derive_plan(task: Task, family: Family, ridge: RidgeLike = None, *, method: str = "auto",
+                ridgeless_method: str = "auto") -> dict[str, object]:
     """What the cost of solving ``task`` depends on, read from the same facts :func:`solve` decides by: the
-    method (:func:`planned_method`), the number of free symbols (the family's and a symbolic ridge), whether
-    the exceptions are mirror symmetric (:func:`symbolic_ti.budgets.mirror_symmetric`) and, on the dense paths,
-    the degree of the kernel between the two farthest trials in the free symbols (``rho^(n-1)`` in the
-    geometric family: the degree grows with n). Keywords of :func:`symbolic_ti.budgets.derive_estimate`."""
-    lam = parse_ridge(ridge)
+    method (:func:`planned_method`, or ``method`` when one is named), the number of free symbols (the family's
+    and a symbolic ridge), whether the exceptions are mirror symmetric
+    (:func:`symbolic_ti.budgets.mirror_symmetric`) and, on the dense paths, the degree of the kernel between the
+    two farthest trials in the free symbols (``rho^(n-1)`` in the geometric family: the degree grows with n).
+    Keywords of :func:`symbolic_ti.budgets.derive_estimate`."""
+    return _plan(task, family, parse_ridge(ridge), method, ridgeless_method)
+
+
+def _symbolic(family: Family, lam: sp.Expr | None) -> bool:
+    """Whether a free symbol is left (a family parameter or the ridge; ``lam`` None is the ridgeless limit)."""
+    return bool(family.free_symbols) or (lam is not None and bool(lam.free_symbols))
+
+
+def _plan(task: Task, family: Family, lam: sp.Expr | None, method: str = "auto",
+          ridgeless_method: str = "auto") -> dict[str, object]:
+    """:func:`derive_plan` of a parsed ridge (``None``: the ridgeless limit)."""
     syms = set(family.free_symbols)
-    method = "float" if getattr(family, "numeric_only", False) else planned_method(family, lam, task=task)
+    if getattr(family, "numeric_only", False):
+        method = "float"
+    elif method == "auto":
+        method = planned_method(family, lam, ridgeless_method, task=task)
     degree = 0
     if method in ("halved", "full") and syms:
         try:
@@ -218,7 +240,20 @@ def derive_plan(task: Task, family: Family, ridge: RidgeLike = None) -> dict[str
     # is counted by its comparisons, so that the rows of derive_estimate are the system's
     extra = len(task.exceptions) if task.is_ti_design else len(task.comparisons) - (task.n - 1)
     return {"method": method, "free": free, "degree": degree, "exceptions": extra,
-            "mirror": mirror_symmetric(task.n, [(e.winner, e.loser) for e in task.exceptions])}
+            "mirror": mirror_symmetric(task.n, [(e.winner, e.loser) for e in task.exceptions]),
+            "digits": input_digits(family, lam)}
+
+
+def input_digits(family: Family, lam: sp.Expr | None) -> int:
+    """The most decimal digits of a numerator or denominator among the exact numbers given (the family's values
+    and the ridge; ``10**5000`` has 5,001): the closed forms' numbers grow with them (docs/performance.md#budgets).
+    """
+    values = [v for v in family.values.values() if isinstance(v, sp.Basic)] + ([lam] if lam is not None else [])
+    bits = 0
+    for v in values:
+        for q in v.atoms(sp.Rational):
+            bits = max(bits, int(abs(q.p)).bit_length(), int(q.q).bit_length())
+    return bits * 30103 // 100000 + 1 if bits else 0
 
 
 def _rational_values(system: GramSystem) -> list[sp.Expr] | None:

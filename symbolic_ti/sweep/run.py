@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..budgets import DEFAULT, BudgetLike, Estimate, check_budget, resolve_budget
 from ..errors import ParameterError, SymbolicTIError
 from ..formatting import rounded
 from ..progress import Progress
@@ -45,12 +46,12 @@ class DryRun:
     def text(self) -> str:
         """A short report: totals and the estimated cost per n (largest first)."""
         lines = [f"sweep {self.name!r}: {self.configurations} configurations{_mirrored(self.mirrored)} in "
-                 f"{self.shards} shards, estimated {self.estimated_seconds:.4g} s of one core "
-                 f"({self.estimated_seconds / 3600:.3g} h)"]
+                 f"{self.shards} shards, estimated {rounded(self.estimated_seconds, '.4g')} s of one core "
+                 f"({rounded(self.estimated_seconds / 3600, '.3g')} h)"]
         if self.rough:
             lines.append(f"  the estimate is measured for the critical conjunctivity of the exchangeable family; "
                          f"other work ({', '.join(self.rough)}) is a rough order of magnitude")
-        lines += [f"  n = {n}: {c} configurations, ~{s:.3g} s" for n, c, s in sorted(self.by_n, key=lambda r: -r[2])[:8]]
+        lines += [f"  n = {n}: {c} configurations, ~{rounded(s, '.3g')} s" for n, c, s in sorted(self.by_n, key=lambda r: -r[2])[:8]]
         return "\n".join(lines)
 
 
@@ -100,7 +101,7 @@ class SweepSummary:
         rate = self.configurations / self.seconds if self.seconds > 0 else 0.0
         lines = [f"sweep: {self.written} shards written, {self.skipped} already done, of {self.shards}; "
                  f"{self.configurations} configurations{_mirrored(self.mirrored)} in {rounded(self.seconds, '.1f')} s "
-                 f"({rate:.3g}/s); dataset "
+                 f"({rounded(rate, '.3g')}/s); dataset "
                  f"{self.output} (pandas.read_parquet)"]
         if self.failed:
             lines.append(f"{len(self.failed)} configurations failed (rows with quantity 'error'), e.g.:")
@@ -133,7 +134,7 @@ def _outcomes(spec: SweepSpec, todo: list[Shard], engine: str, jobs: int | None,
 
 def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str = "local", jobs: int | None = None,
               workers: int | None = None, scheduler: str | None = None, resume: bool = False,
-              processes: bool = True) -> SweepSummary:
+              processes: bool = True, budget: BudgetLike = DEFAULT) -> SweepSummary:
     """Run ``spec`` and write its dataset.
 
     Parameters
@@ -149,6 +150,11 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
         Continue a sweep in ``output``: same spec (checked by digest), complete shards skipped.
     processes : bool
         Dask LocalCluster workers as processes (default) or threads.
+    budget : DEFAULT, None or float
+        Seconds of CPU above which the sweep is refused before any shard is started: the sum of the estimated
+        costs of the shards to run (:func:`~symbolic_ti.sweep.tasks.estimate_seconds`, as ``--dry-run`` prints
+        it; :mod:`symbolic_ti.budgets`). ``None`` runs anyway; default
+        :data:`symbolic_ti.budgets.DEFAULT_SECONDS`.
 
     Returns
     -------
@@ -160,6 +166,8 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
         Before any work: no output directory, a non-empty one without ``resume``, or another spec's sweep.
     ParameterError
         For an unknown engine or an unreachable scheduler.
+    BudgetError
+        Before any work (a new sweep: before its directory is made), if the estimate is above ``budget``.
     KeyboardInterrupt
         Passed on after the pool is shut down; the shards written so far are complete.
     """
@@ -168,12 +176,17 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
     target = output if output is not None else spec.output
     if target is None:
         raise ParameterError("output: the spec has no output directory; give one (--output DIR)")
+    resolve_budget(budget)
     start = time.perf_counter()
     shards = make_shards(spec)
+    if not resume:  # refused before the directory is made
+        check_budget("sweep", _estimate(shards), budget)
     existed = Path(target).exists()
     out = prepare_output(target, spec, shards, resume)
     done = completed_shards(out, spec, shards) if resume else set()
     todo = [s for s in shards if s.name not in done]
+    if resume:
+        check_budget("sweep", _estimate(todo), budget)
     total = sum(len(s.configs) for s in todo)
     failed: list[tuple[str, str]] = []
     lost: list[tuple[str, str]] = []
@@ -196,7 +209,7 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
                 elapsed = time.perf_counter() - start
                 rate = computed / elapsed if elapsed > 0 else 0.0
                 eta = (total - computed) / rate if rate > 0 else 0.0
-                progress.update(f"{rate:.3g} configurations/s, ETA {rounded(eta, '.0f')} s", computed, total)
+                progress.update(f"{rounded(rate, '.3g')} configurations/s, ETA {rounded(eta, '.0f')} s", computed, total)
         except SymbolicTIError:  # the engine did not start (an unreachable scheduler): leave no sweep behind
             if not resume and written == 0:
                 _remove_new_output(out, existed)
@@ -207,6 +220,14 @@ def run_sweep(spec: SweepSpec, output: str | Path | None = None, *, engine: str 
                 close()
     return SweepSummary(out, len(shards), len(done), written, computed, tuple(failed), tuple(lost),
                         time.perf_counter() - start, mirrored)
+
+
+def _estimate(shards: list[Shard]) -> Estimate:
+    """The cost of running ``shards``: the sum of their configurations' estimates (the dry run's)."""
+    configs = sum(len(s.configs) for s in shards)
+    return Estimate(sum(s.cost for s in shards), f"{configs:,} configuration{'s' if configs != 1 else ''} in "
+                                                 f"{len(shards):,} shard{'s' if len(shards) != 1 else ''}, as "
+                                                 f"--dry-run estimates them")
 
 
 def _remove_new_output(out: Path, existed: bool) -> None:
