@@ -211,19 +211,33 @@ def gamma_applies(task: Task) -> str | None:
     counts ``c`` rescale the ridge) and a rank solution of the task's own comparison graph: always for the TI
     design, and on another graph when :func:`symbolic_ti.solvers.laplacian.rank_solution` solves it (checked).
     """
+    return _applies(task, None)[0]
+
+
+_LAST: list[tuple[Task, RankSolution]] = []  # the last general task's checked rank solution (shared by the check
+# of gamma_applies and the analysis that follows it)
+
+
+def _applies(task: Task, ranks: RankSolution | None) -> tuple[str | None, RankSolution | None]:
     if not task.uniform_counts:
-        return "the effective-ridge (gamma) analysis needs every count 1 (counts change the Laplacian's weights)"
-    if not task.is_ti_design and not _solves_graph(task, rank_solution(task)):
+        return "the effective-ridge (gamma) analysis needs every count 1 (counts change the Laplacian's weights)", None
+    if task.is_ti_design:
+        return None, ranks
+    if ranks is None and _LAST and _LAST[0][0] == task:
+        return None, _LAST[0][1]
+    rs = ranks if ranks is not None else rank_solution(task)
+    if not _solves_graph(task, rs):
         return ("the effective-ridge (gamma) analysis needs the Laplacian rank solution of this comparison graph, "
-                "which the solver does not give (it assumes the TI path structure)")
-    return None
+                "which the solver does not give (it assumes the TI path structure)"), None
+    _LAST[:] = [(task, rs)]
+    return None, rs
 
 
 def _ranks(task: Task, ranks: RankSolution | None) -> RankSolution:
-    why = gamma_applies(task)
+    why, rs = _applies(task, ranks)
     if why is not None:
         raise SolveError(f"{why}; use critical_values on a derived result (method 'generic')")
-    return ranks if ranks is not None else rank_solution(task)
+    return rs if rs is not None else rank_solution(task)
 
 
 def _oriented(task: Task, t: Trial) -> Trial:
