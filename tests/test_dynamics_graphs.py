@@ -136,3 +136,27 @@ def test_unequal_counts_refusals():
     with pytest.raises(ParameterError, match="unequal counts") as err:
         gradient_flow(COUNTS, make_family("exchangeable"), 1)  # alpha symbolic
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.skipif(not hasattr(__import__("symbolic_ti.gram").gram, "row_counts"),
+                    reason="t = oo off the exact modes comes from solve(), which reads the counts from branch solve25")
+def test_limits_through_the_solver_with_counts():
+    """Where t = oo is not a trace of exact modes (a symbolic alpha; the certified numeric path) it is the solver's
+    count-weighted ridge solution."""
+    equal = Task.from_comparisons(4, [(1, 2, 2), (2, 3, 2), (3, 4, 2), (4, 2, 2)])
+    d = gradient_flow(equal, make_family("exchangeable"), sp.Rational(1, 3))  # alpha symbolic
+    assert d.method == "laplacian"
+    for x in [(1, 4), (4, 2)]:
+        assert sp.cancel(d.f(*x, "oo").subs("alpha", sp.Rational(1, 4))) == _ridge(equal, sp.Rational(1, 4),
+                                                                                     sp.Rational(1, 3), x)
+    d = gradient_flow(COUNTS, make_family("exchangeable", {"alpha": sp.sqrt(2) / 4}), sp.Rational(1, 3), dps=20)
+    rows, y, c = _system(COUNTS, None)
+    m = len(rows)
+    a = mpmath.sqrt(2) / 4
+    gram = mpmath.matrix(m, m)
+    for p in range(m):
+        for q in range(m):
+            gram[p, q] = _kernel(a, rows[p], rows[q]) + (mpmath.mpf(c[p].q) / (3 * c[p].p) if p == q else 0)
+    sol = mpmath.lu_solve(gram, mpmath.matrix(y))
+    ref = sum(_kernel(a, (1, 4), rows[q]) * sol[q] for q in range(m))
+    assert abs(sp.N(d.f(1, 4, "oo"), 25) - sp.Float(str(ref), 25)) < 1e-18
