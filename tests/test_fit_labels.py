@@ -53,3 +53,24 @@ def test_distance_data_need_the_item_order(tmp_path):
     with pytest.raises(DataError, match=r"needs the item order as the reference order; .* reference order 1-2-3 \| "
                                         r"4-5-6"):
         load_distances(p, LISTS)
+
+
+def test_distance_effect_along_the_reference_chains():
+    """Separate lists 1-2-3 and 4-5-6: distances are positions within a list, end items each list's ends (so
+    (4, 6) is at distance 2 with end items, and (2, 3) at distance 1), not |i - j| over 1..6."""
+    from symbolic_ti.behaviour.effects import fit_effects
+    from symbolic_ti.behaviour.fit_parts import TrialFit
+
+    def tf(trial, obs):
+        return TrialFit(trial, "test", 1, obs, 0.5, 0.0, 10.0)
+
+    trials = [tf((1, 3), 0.9), tf((4, 6), 0.7), tf((2, 3), 0.6), tf((5, 6), 0.4)]
+    eff = fit_effects(trials, 6, LISTS.reference)
+    assert [(r.distance, r.n_all) for r in eff.rows] == [(1, 2), (2, 2)]
+    assert eff.rows[1].observed == pytest.approx(0.8)
+    # every trial contains an end of its list (3 ends list 1, 6 ends list 2)
+    assert (eff.rows[0].n_end, eff.rows[0].n_inner) == (2, 0)
+    # the item order itself: |i - j| and the end items 1 and 6
+    plain = fit_effects(trials, 6)
+    assert [(r.distance, r.n_all) for r in plain.rows] == [(1, 2), (2, 2)]
+    assert (plain.rows[0].n_end, plain.rows[0].n_inner) == (1, 1)
