@@ -22,7 +22,7 @@ from symbolic_ti.errors import ParameterError
 from symbolic_ti.families import make_family
 from symbolic_ti.task import Task
 
-mpmath.mp.dps = 40
+DPS = 40  # the references' working precision (mpmath.workdps: other test modules change mpmath.mp.dps)
 
 
 def _kernel(alpha, a, b):
@@ -38,8 +38,14 @@ def _system(task, alpha):
     return rows, y, c
 
 
-@functools.lru_cache(maxsize=32)
 def _coefficients(task, alpha, lam, t):
+    with mpmath.workdps(DPS):
+        t = sp.Rational(t)
+        return _coefficients_at(task, alpha, lam, mpmath.mpf(int(t.p)) / int(t.q))
+
+
+@functools.lru_cache(maxsize=32)
+def _coefficients_at(task, alpha, lam, t):
     """The reference dual coefficients a(t) at 40 digits through mpmath's expm of C K + lambda I."""
     rows, y, c = _system(task, alpha)
     m = len(rows)
@@ -59,7 +65,8 @@ def _flow(task, alpha, lam, x, t):
     """The reference f_t(x) = k(x)^T a(t)."""
     rows = [r for r, _ in task.training]
     a, coeff = _coefficients(task, alpha, lam, t)
-    return sum(_kernel(a, x, rows[q]) * coeff[q] for q in range(len(rows)))
+    with mpmath.workdps(DPS):
+        return sum(_kernel(a, x, rows[q]) * coeff[q] for q in range(len(rows)))
 
 
 def _ridge(task, alpha, lam, x):
@@ -90,7 +97,7 @@ def test_flow_matches_matrix_exponential(task, alpha, lam, trials):
     assert d.method == ("laplacian" if task.uniform_counts else "halved")
     for x in trials:
         for t in (sp.Rational(1, 3), sp.Integer(2)):
-            ref = _flow(task, alpha, lam, x, mpmath.mpf(t.p) / t.q)
+            ref = _flow(task, alpha, lam, x, t)
             _close(d.value(*x, t), ref)
             _close(sp.N(d.f(*x, t), 30), ref)
         assert d.f(*x, "oo") == _ridge(task, alpha, lam, x)
@@ -103,7 +110,7 @@ def test_equal_counts_scale_the_kernel():
     d = gradient_flow(task, make_family("exchangeable", {"alpha": alpha}), lam)
     assert d.method == "laplacian"
     for x in [(1, 2), (4, 2), (1, 4)]:
-        _close(d.value(*x, 1), _flow(task, alpha, lam, x, mpmath.mpf(1)))
+        _close(d.value(*x, 1), _flow(task, alpha, lam, x, 1))
         assert d.f(*x, "oo") == _ridge(task, alpha, lam, x)
 
 
@@ -117,9 +124,10 @@ def test_ridgeless_limit(task):
     for x in [(1, 2), (1, 3), (2, 4), (4, 1)]:
         # the limit lambda -> 0+ is rational, and the ridge solution at lambda = 10^-40 is within ~10^-39 of it
         assert abs(d.f(*x, "oo") - _ridge(task, alpha, sp.Rational(1, 10 ** 40), x)) < sp.Rational(1, 10 ** 35)
-        _close(d.value(*x, 3), _flow(task, alpha, 0, x, mpmath.mpf(3)))
+        _close(d.value(*x, 3), _flow(task, alpha, 0, x, 3))
 
 
+@mpmath.workdps(DPS)
 def test_counts_on_the_certified_numeric_path():
     """An irrational conjunctivity with unequal counts: the certified modes of C^(1/2) K C^(1/2)."""
     alpha = sp.sqrt(2) / 4
@@ -152,6 +160,7 @@ def test_unequal_counts_refusals():
 
 @pytest.mark.skipif(not hasattr(__import__("symbolic_ti.gram").gram, "row_counts"),
                     reason="t = oo off the exact modes comes from solve(), which reads the counts from branch solve25")
+@mpmath.workdps(DPS)
 def test_limits_through_the_solver_with_counts():
     """Where t = oo is not a trace of exact modes (a symbolic alpha; the certified numeric path) it is the solver's
     count-weighted ridge solution."""
