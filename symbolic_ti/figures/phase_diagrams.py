@@ -90,6 +90,8 @@ class PhaseData:
     group_margins : ndarray of float, shape (len(groups), ny, nx), or None
         The margin of each group of :attr:`groups` over the grid (its zero level is the group's critical curve,
         which the drawing traces where only exact points per row are known).
+    names : tuple of str or None
+        The task's item labels (``Task.labels``), naming the trials of the curves' labels.
     """
 
     label: str
@@ -112,6 +114,7 @@ class PhaseData:
     note: str
     exceptions: tuple[Trial, ...] = field(default=())
     group_margins: np.ndarray | None = None
+    names: tuple[str, ...] | None = None
 
     def region_name(self, code: int) -> str:
         """Words for a :attr:`region` code."""
@@ -230,7 +233,7 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
                      None if exc_margin is None else read_only(exc_margin),
                      None if memorized is None else read_only(memorized), read_only(min_tm), read_only(generalizes),
                      read_only(region), tuple(groups), read_only(first), tuple(curve_list), note, exc_trials,
-                     None if group_margins is None else read_only(group_margins))
+                     None if group_margins is None else read_only(group_margins), task.labels)
 
 
 def _exchangeable_plane(r: Result, xn: str, yn: str) -> sp.Rational | None:
@@ -242,6 +245,10 @@ def _exchangeable_plane(r: Result, xn: str, yn: str) -> sp.Rational | None:
         return None
     kd = fam.values.get("kappa_d")
     if kd is None or not kd.is_Rational or not r.method.startswith("laplacian"):
+        return None
+    from ..analysis.gamma import gamma_applies
+
+    if gamma_applies(r.task) is not None:  # counts, or a graph without a rank solution: the per-row scans
         return None
     return kd
 
