@@ -142,7 +142,7 @@ def linked_lists_rank(which: int, index: Any = k, form: str = "sinh") -> sp.Expr
     sympy expression in p, q, u, v, index and mu (or x)
         ``r^p_k + c G_p(k, u)`` (list 1) or ``r^q_k - c G_q(k, v)`` (list 2) with
         ``c = (1 - r^p_u + r^q_v) / (1 + G_p(u, u) + G_q(v, v))``: the Sherman-Morrison update of the two
-        separate lists by the link edge (docs/paradigms.md#two-lists-joined-by-one-link). A ``Piecewise`` in
+        separate lists by the link edge (docs/paradigms.md#two-lists-joined-by-one-link-closed-form). A ``Piecewise`` in
         ``index <= u`` (or ``v``) when the order is symbolic.
 
     Raises
