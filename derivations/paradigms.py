@@ -11,7 +11,7 @@ Exchangeable family. Three independent computations are compared throughout:
   ``symbolic_ti.analysis.general.paradigms``.
 
 Each printed line that the page quotes starts with a tag such as ``[TP1]``; a failed check raises SystemExit.
-Usage: python derivations/paradigms.py [--quick] [--part transverse|linked|separate|frequencies ...]
+Usage: python derivations/paradigms.py [--quick] [--part transverse|linked|separate|frequencies ...] [--figure PNG]
 (``--quick``: fewer sizes).
 """
 
@@ -517,10 +517,34 @@ def frequencies(quick: bool) -> None:
             s1 = dense(9, comps, F(lo_.p, lo_.q), F(1, 10))[(3, 6)]
             s2 = dense(9, comps, F(hi_.p, hi_.q), F(1, 10))[(3, 6)]
             brk.append(s1 * s2 < 0)
-        print(f"        c = {c}: f(3,6) = {val} = {float(val):.5f}; alpha* in (0, 1): "
+        at0 = dense(9, comps, F(0), F(1, 10))[(3, 6)]
+        print(f"        c = {c}: f(3,6) = {val} = {float(val):.5f}; at alpha = 0: {at0} = {float(at0):.5f}; "
+              f"alpha* in (0, 1): "
               f"{[round(float(x), 6) for x in roots]} (dense sign change across each: {all(brk)})")
         if not all(brk):
             raise SystemExit("check failed: [FR4] sign change")
+
+
+def figure(path: str) -> None:
+    """docs/figures/paradigms_unequal_lists.png: ranks of a 9-item and a 5-item list against relative position."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    gammas = ((sp.Rational(1, 10 ** 6), "gamma = 1e-6 (near 0+)"), (sp.Rational(1, 10), "gamma = 1/10"), (sp.Integer(1), "gamma = 1"))
+    fig, axes = plt.subplots(1, 3, figsize=(7.5, 2.4), sharey=False)
+    for ax, (gv, title) in zip(axes, gammas, strict=True):
+        for m, style in ((9, "o-"), (5, "s--")):
+            r = [float(x.subs(GAMMA, gv)) for x in rank_system(m, [(i, i + 1) for i in range(1, m)])]
+            ax.plot([(k - 1) / (m - 1) for k in range(1, m + 1)], r, style, ms=4, label=f"{m}-item list")
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("relative position (k-1)/(m-1)", fontsize=8)
+        ax.tick_params(labelsize=7)
+    axes[0].set_ylabel("rank r_k", fontsize=8)
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    print(f"  wrote {path}")
 
 
 def main() -> None:
@@ -528,7 +552,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer sizes")
     parts = {"transverse": transverse, "linked": linked, "separate": separate, "frequencies": frequencies}
     ap.add_argument("--part", choices=tuple(parts), action="append", help="run only these sections (repeatable)")
+    ap.add_argument("--figure", metavar="PNG", help="also draw the unequal-lists figure of the page to PNG")
     args = ap.parse_args()
+    if args.figure:
+        figure(args.figure)
     for name in args.part or parts:
         parts[name](args.quick)
         print(f"  ({time.perf_counter() - START:.0f} s)")
