@@ -63,8 +63,6 @@ def test_list_linking_crossing_against_numpy():
     _check_crossing(generic)
 
 
-@pytest.mark.skipif(not hasattr(__import__("symbolic_ti.gram").gram, "row_counts"),
-                    reason="the default solve of a general graph is right from branch solve25 on")
 def test_list_linking_crossing_on_the_default_path():
     """The default path: the effective-ridge analysis where the solver's rank solution solves this graph (checked
     by gamma_applies), the generic scan otherwise; the same crossing as the dense scan either way."""

@@ -158,8 +158,6 @@ def test_unequal_counts_refusals():
     assert "\n" not in str(err.value)
 
 
-@pytest.mark.skipif(not hasattr(__import__("symbolic_ti.gram").gram, "row_counts"),
-                    reason="t = oo off the exact modes comes from solve(), which reads the counts from branch solve25")
 @mpmath.workdps(DPS)
 def test_limits_through_the_solver_with_counts():
     """Where t = oo is not a trace of exact modes (a symbolic alpha; the certified numeric path) it is the solver's
