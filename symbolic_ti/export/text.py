@@ -156,10 +156,11 @@ def header_lines(result: Result) -> list[str]:
         ridge = f"{result.ridge} (symbolic)"
     else:
         ridge = f"lambda = {result.ridge}"
+    kind = "a transitive-inference task" if result.task.design is None else "a relational task"
     lines = [
-        ("symbolic_ti: numeric kernel ridge regression on a transitive-inference task (float data; not exact)"
+        (f"symbolic_ti: numeric kernel ridge regression on {kind} (float data; not exact)"
          if str(result.method).startswith("numeric") else
-         "symbolic_ti: exact kernel ridge regression on a transitive-inference task"),
+         f"symbolic_ti: exact kernel ridge regression on {kind}"),
         f"  task     {result.task.label()}",
         *task_header_lines(result.task),  # item names, comparisons and reference order of any other task
         f"  family   {result.family.describe()}",
