@@ -141,6 +141,11 @@ def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> s
         if long_exact:
             lines.append(f"  * exact values of more than {LONG_EXACT} characters shown as floats; the exact limits "
                          "are in --format json")
+        if trials is not None:  # a trial asked for by name is never left out without a word
+            for x in _trials(d, trials):
+                if d.task.ground_truth(x) is None:
+                    lines.append(f"  {x}: no ground truth ({d.task.category(x)}), so no margin; its f_t is in "
+                                 "--format json")
     else:
         lines.append("Exact limits f_oo (the result is symbolic; set the parameters for margins over time):")
         for x in _trials(d, trials):
