@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from ..budgets import DEFAULT, BudgetLike, check_budget, check_grid_memory, grid_estimate
+from ..errors import ParameterError
 from ..families.base import Trial
 from ..results import Result
 from ..task import Task
@@ -142,7 +144,7 @@ def _groups(compiled: Any, trials: Sequence[Trial], task: Task) -> tuple[list[tu
 def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: Mapping[str, Any] | None = None,
                x_range: Any = None, y_range: Any = None, resolution: int | tuple[int, int] = (240, 200),
                x_log: bool | None = None, y_log: bool | None = None, curves: bool = True,
-               curve_rows: int = 16) -> PhaseData:
+               curve_rows: int = 16, budget: BudgetLike = DEFAULT) -> PhaseData:
     """The data of a phase diagram over two parameters: where the exception is memorized, where every
     transitive margin is positive, and which trial fails first, with exact critical curves.
 
@@ -167,6 +169,10 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
     curve_rows : int, default 16
         Where no closed-form curve is available: the number of exact ``y`` values at which exact critical
         values of ``x`` are computed (:func:`symbolic_ti.critical_values`).
+    budget : DEFAULT, None or float
+        Seconds of CPU above which the grid's evaluation (trials x cells, :func:`symbolic_ti.budgets.grid_estimate`)
+        is refused before any value; ``None`` runs anyway. The grid is held in memory whole: a grid above
+        :data:`symbolic_ti.budgets.GRID_MAX_BYTES` is refused whatever the budget.
 
     Returns
     -------
@@ -176,7 +182,9 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
     ------
     ParameterError
         For unknown or equal parameters, a parameter both scanned and set, missing values, bad ranges or
-        resolution.
+        resolution, or a grid that would need more memory than a phase diagram may take.
+    BudgetError
+        If the grid's estimated cost is above ``budget``.
 
     Notes
     -----
@@ -205,6 +213,12 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
     trans = tuple(t for t in task.test_trials if task.ground_truth(t) is not None)
     from ..numeric.grid import compile_result
 
+    rows = len(exc_trials) + len(trans)
+    try:  # before any value: 4000 x 4000 cells at n = 9 would take 28 GB
+        check_grid_memory(rows, len(xs), len(ys))
+    except ParameterError as err:
+        raise FigureArgumentError("phase_data", "resolution", str(err)) from None
+    check_budget("phase diagram", grid_estimate(rows, len(xs) * len(ys)), budget)
     compiled = compile_result(r, exc_trials + trans)
     arrays: dict[str, Any] = {}
     for name, vals, shape in ((xn, xs, (1, -1)), (yn, ys, (-1, 1))):
