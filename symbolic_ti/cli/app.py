@@ -68,7 +68,7 @@ from .. import interrupts
 from ..errors import ExportError, OutputIOError, SymbolicTIError
 from . import critical, derive, dynamics, families, fit, general, paradigms, plot, sweep
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
-from .signals import interrupted, stop_on_signals
+from .signals import Stopped, interrupted, stop_on_signals
 
 __all__ = ["main", "build_parser", "EXIT_IO_ERROR"]
 
@@ -175,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("default")
             text = args.run(args)
+            if stop_signals.received is not None:  # a SIGTERM whose exception a callback swallowed: still stop
+                raise Stopped(stop_signals.received)
         for w in caught:  # one line each, without the Python source location
             print(f"{PROG}: warning: {_one_line(w.message)}", file=sys.stderr)
         _emit(text, args.output)

@@ -463,7 +463,10 @@ class Task:
         design = self.design
         if design is not None and design.name == "ti":
             params = dict(design.parameters)
-            base = Task(self.n, params.get("exceptions", ())).label()
+            try:  # the exceptions the task has now (an extra presentation may train a new one)
+                base = Task(self.n, [str(e) for e in self.exceptions]).label()
+            except TaskError:
+                base = Task(self.n, params.get("exceptions", ())).label()
             train = params.get("train", ())
             return base + (f"; extra presentations {', '.join(train)}" if train else "")
         if design is not None:

@@ -78,6 +78,13 @@ def check_labels(n: int, labels: Any) -> tuple[str, ...] | None:
         raise TaskError(f"labels: {len(out)} names given for {n} items; give one name per item")
     if any(not x for x in out):
         raise TaskError("labels: an item name is empty")
+    numeric = next((x for x in out if x.lstrip("+-").isdigit()), None)
+    if numeric is not None:  # "3>4" would read one way by name and another by number
+        raise TaskError(f"labels: the name {numeric!r} reads as an item number; give names that are not numbers "
+                        f"(such as A,B,C)")
+    bad = next((x for x in out if any(c in x for c in ">,")), None)
+    if bad is not None:
+        raise TaskError(f"labels: the name {bad!r} holds '>' or ','; give plain names (such as A,B,C)")
     if len(set(out)) != n:
         twice = next(x for x in out if out.count(x) > 1)
         raise TaskError(f"labels: the name {twice!r} is given to two items")
