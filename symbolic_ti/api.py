@@ -22,7 +22,7 @@ __all__ = ["derive", "make_family", "critical"]  # make_family: from symbolic_ti
 
 
 def derive(
-    n: int,
+    n: int | Task,
     exceptions: Iterable[ExceptionLike] = (),
     *,
     family: str | Family = "exchangeable",
@@ -36,8 +36,10 @@ def derive(
 
     Parameters
     ----------
-    n : int
-        Number of items, ``n >= 3``.
+    n : int or Task
+        Number of items, ``n >= 3``; or a :class:`~symbolic_ti.task.Task` of any paradigm
+        (:meth:`~symbolic_ti.task.Task.paradigm`, :meth:`~symbolic_ti.task.Task.from_comparisons`,
+        :meth:`~symbolic_ti.task.Task.from_file`), then without ``exceptions``.
     exceptions : iterable of ``"W>L"`` or ``(W, L)``
         Exceptions, each with ``L + 2 <= W <= n``.
     family : str or Family
@@ -77,23 +79,23 @@ def derive(
     >>> r.f(1, 4)
     5/7
     """
-    task = Task(n, exceptions)  # Task reads any iterable and says what it expected
+    task = Task.of(n, exceptions)  # Task reads any iterable and says what it expected
     return solve(task, make_family(family, parameters), ridge, method=method, ridgeless_method=ridgeless_method,
                  budget=budget)
 
 
 @overload
-def critical(n: int, exceptions: Iterable[ExceptionLike] = (), *, parameter: Literal["time"],  # type: ignore[overload-overlap]
+def critical(n: int | Task, exceptions: Iterable[ExceptionLike] = (), *, parameter: Literal["time"],  # type: ignore[overload-overlap]
              trials: TrialsLike = None, family: str | Family = "exchangeable",
              parameters: Mapping[str, ExactLike] | None = None, ridge: RidgeLike = None,
              interval: IntervalLike = None, budget: BudgetLike = DEFAULT) -> CriticalTimes: ...
 @overload
-def critical(n: int, exceptions: Iterable[ExceptionLike] = (), *, parameter: str, trials: TrialsLike = None,
+def critical(n: int | Task, exceptions: Iterable[ExceptionLike] = (), *, parameter: str, trials: TrialsLike = None,
              family: str | Family = "exchangeable", parameters: Mapping[str, ExactLike] | None = None,
              ridge: RidgeLike = None, interval: IntervalLike = None,
              budget: BudgetLike = DEFAULT) -> CriticalReport: ...
 def critical(
-    n: int,
+    n: int | Task,
     exceptions: Iterable[ExceptionLike] = (),
     *,
     parameter: str,
@@ -111,8 +113,10 @@ def critical(
 
     Parameters
     ----------
-    n : int
-        Number of items, ``n >= 3``.
+    n : int or Task
+        Number of items, ``n >= 3``; or a :class:`~symbolic_ti.task.Task` of any paradigm
+        (:meth:`~symbolic_ti.task.Task.paradigm`, :meth:`~symbolic_ti.task.Task.from_comparisons`,
+        :meth:`~symbolic_ti.task.Task.from_file`), then without ``exceptions``.
     exceptions : iterable of ``"W>L"`` or ``(W, L)``
         Exceptions, each with ``L + 2 <= W <= n``.
     parameter : str
@@ -181,13 +185,13 @@ def critical(
     # fail on bad input before the (longer) exact solve; critical_values checks again on the result
     _, _, lower, upper = check_parameter(fam, parse_ridge(ridge), name)
     parse_interval(interval, name, lower, upper)
-    task = Task(n, exceptions)
+    task = Task.of(n, exceptions)
     resolve_trials(task, trials)
-    result = derive(n, task.exceptions, family=fam, ridge=ridge, budget=budget)
+    result = derive(task, family=fam, ridge=ridge, budget=budget)
     return critical_values(result, name, interval=interval, trials=trials)
 
 
-def _critical_times(n: int, exceptions: Iterable[ExceptionLike], trials: TrialsLike, family: str | Family,
+def _critical_times(n: int | Task, exceptions: Iterable[ExceptionLike], trials: TrialsLike, family: str | Family,
                     parameters: Mapping[str, ExactLike], ridge: RidgeLike, interval: IntervalLike,
                     budget: BudgetLike) -> CriticalTimes:
     """``critical(..., parameter="time")``: the certified critical times of the gradient flow (no weight decay

@@ -34,7 +34,7 @@ from .errors import BudgetError, ParameterError
 
 __all__ = ["DEFAULT_SECONDS", "DEFAULT", "BudgetLike", "Estimate", "resolve_budget", "check_budget",
            "override_hint", "format_seconds", "format_bytes", "derive_estimate", "solve_estimate", "mirror_symmetric", "layered_estimate",
-           "dynamics_estimate", "verify_estimate"]
+           "dynamics_estimate", "verify_estimate", "grid_estimate", "check_grid_memory", "GRID_MAX_BYTES"]
 
 #: The default budget: estimated seconds of CPU on the reference machine (docs/performance.md#budgets).
 DEFAULT_SECONDS = 120.0
@@ -378,3 +378,37 @@ def verify_estimate(n: int, trials: int, points: int, dps: int = 50) -> Estimate
     comparisons = trials * points
     return Estimate(VERIFY_COMPARISON_SECONDS * comparisons * max(1.0, n / 25) * max(1.0, dps / 50),
                     f"{comparisons:,} comparisons: {trials:,} closed forms at {points:,} points, {dps} digits")
+
+
+#: Seconds of CPU per margin value of a phase diagram's grid (one trial at one cell), measured 2026-12-02 (load 4):
+#: 1.2 s for 55 trials x 640,000 cells (n = 9, 6>4, 800 x 800), with a margin of 1.2.
+GRID_VALUE_SECONDS = 4e-8
+#: Bytes held per margin value at the peak of a phase diagram's evaluation (measured 2026-12-02: 0.96 GB above the
+#: start for 55 trials x 640,000 cells, 27 bytes a value), with a margin.
+GRID_VALUE_BYTES = 32
+#: The most memory a phase diagram's grid may take, the same on every machine (never read from the host).
+GRID_MAX_BYTES = 4_000_000_000
+
+
+def grid_estimate(trials: int, cells: int) -> Estimate:
+    """Cost of evaluating ``trials`` margins at ``cells`` cells of a phase diagram (docs/performance.md#budgets)."""
+    values = trials * cells
+    return Estimate(GRID_VALUE_SECONDS * values, f"{trials:,} trials x {cells:,} cells")
+
+
+def check_grid_memory(trials: int, nx: int, ny: int, name: str = "resolution") -> None:
+    """Refuse a phase diagram whose grid of ``trials`` margins at ``nx x ny`` cells would need more than
+    :data:`GRID_MAX_BYTES` (the grid is held in memory whole), naming the largest square resolution that fits.
+
+    Raises
+    ------
+    ParameterError
+        Naming ``name``, the memory needed and the largest resolution allowed at this number of trials.
+    """
+    need = GRID_VALUE_BYTES * trials * nx * ny
+    if need <= GRID_MAX_BYTES:
+        return
+    side = max(2, int(math.isqrt(GRID_MAX_BYTES // (GRID_VALUE_BYTES * max(trials, 1)))))
+    raise ParameterError(f"{name} {nx},{ny} needs about {format_bytes(need)} of memory for {trials:,} trials x "
+                         f"{nx * ny:,} cells, above the {format_bytes(GRID_MAX_BYTES)} a phase diagram may take; "
+                         f"give a resolution of at most {side},{side} (docs/performance.md#budgets)")

@@ -278,3 +278,18 @@ def test_the_reader_still_reads_what_symbolic_ti_writes():
     values = read_report(r.to_dict())
     assert values.predictions[(1, 6)] == r.f(1, 6) and values.predictions[(5, 3)] == r.f(5, 3)
     assert expression_from_dict({"srepr": "Pow(Integer(2), Integer(9999))"}) == 2 ** 9999
+
+
+def test_srepr_reader_bounds_the_symbols_and_names_deep_nesting():
+    """Review findings: a sum of 200,000 distinct symbols was read in seconds and then needed more than 20 GB to
+    print; a nesting past Python's parser was called 'not valid srepr syntax'."""
+    from symbolic_ti.errors import ExportError
+    from symbolic_ti.export.srepr_reader import MAX_SYMBOLS, read_srepr
+
+    many = "Add(" + ", ".join(f"Symbol('x{k}')" for k in range(MAX_SYMBOLS + 1)) + ")"
+    with pytest.raises(ExportError, match=f"more than {MAX_SYMBOLS} distinct symbols"):
+        read_srepr(many)
+    few = "Add(" + ", ".join(f"Symbol('x{k}')" for k in range(MAX_SYMBOLS)) + ")"
+    assert len(read_srepr(few).free_symbols) == MAX_SYMBOLS
+    with pytest.raises(ExportError, match="nested too deeply"):
+        read_srepr("Add(" * 5000 + "Integer(1)" + ")" * 5000)

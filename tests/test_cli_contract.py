@@ -79,6 +79,9 @@ KINDS: dict[str, Kind] = {
     "pair": Kind(("0,1", "0,1/2"), ("1,0", "abc", "-1", "nan,1", "", "0,inf")),
     "scheduler": Kind(("tcp://a:1", "tcp://b:1"), ()),
     "budget": Kind(("60", "1/2"), ("abc", "-1", "0", "-1/2", "nan", "inf", "", "1e999", HUGE)),
+    "lists": Kind(("5,5", "7,7"), ("5", "abc", "1,5", "", "5,x", "nan,3", f"{HUGE},3", "-1,2")),
+    "link": Kind(None, ("5>6", "x", "")),  # (refused without --paradigm list-linking, and as links)
+    "train": Kind(None, ("2>1", "x>y", "", "1>1", "9>1", "-1>2", "1>2>3")),
 }
 
 #: The constraint kind of every option (by its first long name); per-subcommand entries first.
@@ -99,6 +102,8 @@ CONSTRAINTS: dict[str, str] = {
     "--y-linear": "flag", "--parameter": "parameter", "--range": "pair", "--log": "flag", "--linear": "flag",
     "spec": "path", "--jobs": "int>=0", "--workers": "int>=1", "--scheduler": "scheduler", "--resume": "flag",
     "--dry-run": "flag", "--budget": "budget", "--no-budget": "flag",
+    "--paradigm": "choice", "--lists": "lists", "--link": "link", "--train": "train", "--labels": "labels",
+    "--task": "path",
 }
 #: Per subcommand: the same option with another constraint.
 OVERRIDES: dict[tuple[str, str], str] = {
@@ -153,7 +158,7 @@ def _base(command: str, files: dict[str, Path]) -> list[tuple[str, str | None]]:
         "derive": [("--items", "4")],
         "critical": [("--items", "4"), ("--parameter", "alpha")],
         "dynamics": [("--items", "4"), ("--set", "alpha=1/5")],
-        "general": [], "families": [],
+        "general": [], "families": [], "paradigms": [],
         "fit": [("--items", "3"), ("--data", str(files["data"])), ("--value-column", "p"),
                 ("--kind", "probability")],
         "plot heatmap": [("--items", "4"), ("--set", "alpha=1/5"), ("--ridge", "1")],
@@ -253,7 +258,8 @@ def _valid(command: str, option: str) -> str | None:
     kind = KINDS[_kind(command, action)]
     return kind.valid[0] if kind.valid else {"--window-trial": "1,2", "--trial": "1,2", "--distance-orders": "forward",
                                              "--item-base": "0", "--target-item": "second",
-                                             "--output": "dataset"}[option]
+                                             "--output": "dataset", "--exception": "4>2", "--link": "5>6",
+                                             "--task": "task.toml", "--paradigm": "transverse-patterning"}[option]
 
 
 @pytest.mark.parametrize("command, rule", list(_rules()), ids=[f"{c}|{r.option}|{r.other}" for c, r in _rules()])
@@ -262,8 +268,9 @@ def test_an_option_without_effect_in_its_combination_is_refused(capsys, tmp_path
     extra: list[tuple[str, str | None]] = [(rule.option, _valid(command, rule.option))]
     if isinstance(rule, Excludes):
         extra.append((rule.other, _valid(command, rule.other)))
-    elif rule.values:
-        extra.append((rule.other, next(v for v in ("text", "json", "latex") if v not in rule.values)))
+    elif rule.values:  # a value of the other option (its choices: --format, --paradigm) that the rule refuses
+        choices = next(a.choices for a in _options(command) if rule.other in a.option_strings) or ("text", "json")
+        extra.append((rule.other, next(v for v in choices if v not in rule.values)))
     for other in COMMANDS[command].rules:  # the other rules of these options kept (--format json for another)
         if (isinstance(other, Requires) and other.values and other is not rule
                 and other.option in {o for o, _ in extra} and other.other not in {o for o, _ in extra}):

@@ -126,3 +126,12 @@ def test_the_start_of_training_prints_zero_without_a_sign(capsys):
                  "--critical"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("  (4, 6)")]
     assert rows and rows[0][2] == "0", rows
+
+
+def test_a_named_trial_without_ground_truth_is_said_not_dropped(capsys):
+    # 7>4: (4, 6) lies inside the cycle 4..7, so it has no ground truth (CONVENTIONS.md) and no margin
+    code, out, _ = run(capsys, "dynamics", "-n", "9", "-e", "7>4", "--set", "alpha=1/10", "--trial", "4,6",
+                       "--trial", "1,9", "--times", "0:10:3")
+    assert code == 0
+    assert "(4, 6): no ground truth (no_ground_truth), so no margin" in out
+    assert "(1, 9)" in out

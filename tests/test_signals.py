@@ -15,6 +15,20 @@ from symbolic_ti.cli.signals import Stopped, exit_code, stop_on_signals
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="POSIX signals")
 
 
+@pytest.fixture(autouse=True)
+def default_actions():
+    """The default actions of the three signals while a test runs: the suite may itself run under ``nohup`` or
+    as a background job, which ignore SIGHUP or SIGINT (and the command rightly keeps an ignored signal ignored)."""
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    if previous[signal.SIGINT] is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)
+
+
 def _raising(signum, after="not stopped"):
     """A command body that receives ``signum`` and then returns ``after`` (if the signal did not stop it)."""
     def run(args, context):

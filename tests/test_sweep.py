@@ -35,6 +35,13 @@ DERIVE = {"n": [5], "ridge": ["1/10"], "compute": ["predictions", "margins", "cr
           "exceptions": [{"kind": "none"}, {"kind": "single", "span": 2, "n_max": 5}], "trials": ["1,3", "1,5"]}
 
 
+
+def _default_stop_signals() -> None:
+    """In a spawned command: the default actions of SIGINT, SIGTERM and SIGHUP, not ignored ones inherited from a
+    background job's shell, ``nohup`` or a pytest-xdist worker (the command keeps an ignored SIGHUP ignored)."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
 def table(directory) -> pd.DataFrame:
     return read_dataset(directory).drop(columns="seconds")
 
@@ -300,7 +307,8 @@ def _kill_a_running_sweep(tmp_path, engine: list[str], sig: int, group: bool, ma
     env = {**os.environ, "PYTHONPATH": f"{tmp_path / 'site'}{os.pathsep}{ROOT}", "SWEEP_BLOCK": str(started)}
     proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "sweep", str(spec_file), "-o", str(out),
                              *engine, "-q"], cwd=ROOT, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_stop_signals)
     try:
         deadline = time.monotonic() + marker_timeout  # a guard against a hang, not a timing
         while not (started.exists() and list(out.glob("*.parquet"))) and time.monotonic() < deadline \
@@ -503,7 +511,8 @@ def test_ctrl_c_on_a_dask_local_cluster_prints_one_line(tmp_path):
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}", "SWEEP_BLOCK": str(started)}
     proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "sweep", str(spec_file), "-o",
                              str(tmp_path / "out"), "--workers", "1", "-q"], cwd=ROOT, env=env,
-                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_stop_signals)
     deadline = time.monotonic() + 120
     while not started.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)

@@ -39,7 +39,7 @@ from ..results import PolyFraction, Result
 from .. import symbols as S
 from .critical_report import DIRECTIONS, CriticalReport, Crossing, LazyRoot, TrialCritical
 from .effective_ridge import alpha_map, root_alpha_float
-from .gamma import margin_gammas
+from .gamma import gamma_applies, margin_gammas
 from .margin_crossings import (UncertainCrossing, exact_coefficient_trial, exact_trial, fraction_coefficients,
                                numeric_trial, rational_coefficients, ridgeless_notes, symbolic_trial)
 from .parameters import check_parameter, joint_range
@@ -79,7 +79,8 @@ def _laplacian_applies(result: Result, name: str, sym: sp.Symbol) -> bool:
     if alpha != sym or set(result.free_symbols) - {sym}:
         return False
     ridge_ok = result.ridge is None or (result.ridge.is_Rational and result.ridge >= 0)
-    return bool(ridge_ok and sp.sympify(kd).is_Rational and sp.sympify(scale).is_Rational)
+    return bool(ridge_ok and sp.sympify(kd).is_Rational and sp.sympify(scale).is_Rational
+                and gamma_applies(result.task) is None)  # counts 1, a rank solution of the task's graph
 
 
 def _laplacian_trials(result: Result, chosen: list[Trial], lo: sp.Expr, hi: sp.Expr,

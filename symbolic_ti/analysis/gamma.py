@@ -30,7 +30,7 @@ import sympy as sp
 
 from ..arguments import exact_number, resolve_trials
 from ..display import render
-from ..errors import ParameterError, TaskError
+from ..errors import ParameterError, SolveError, TaskError
 from ..solvers.laplacian import GAMMA, RankSolution, rank_solution
 from ..task import Task
 from . import polynomials as P
@@ -40,7 +40,7 @@ from .polynomials import IntPoly, sgn, variations
 from .roots import ROOT_ORDER, RealRoot, RootRegistry, positive_roots, same_number
 from ..formatting import rounded
 
-__all__ = ["GammaRoot", "TrialGammas", "GammaAnalysis", "critical_gammas", "margin_gammas"]
+__all__ = ["GammaRoot", "TrialGammas", "GammaAnalysis", "critical_gammas", "margin_gammas", "gamma_applies"]
 
 Trial = tuple[int, int]
 
@@ -180,6 +180,73 @@ class GammaAnalysis(dict[Trial, "TrialGammas"]):
 Analysed = tuple[list[tuple[RealRoot, int]], int, int, IntPoly]
 
 
+def _solves_graph(task: Task, rs: RankSolution) -> bool:
+    """Whether ``N(g) = D(g) (Lap + g I)^{-1} b`` holds for the task's own comparison graph at ``g = 1, 2, 3``
+    (exact integers), with ``D`` of degree ``n`` (``det(Lap + g I)``). Three points of a degree-``n`` identity
+    do not prove it; they catch a rank solution of another graph (the TI path structure) on this one."""
+    n = task.n
+    lap = [[0] * n for _ in range(n)]
+    b = [0] * n
+    for w, l in task.positive_training:
+        lap[w - 1][w - 1] += 1
+        lap[l - 1][l - 1] += 1
+        lap[w - 1][l - 1] -= 1
+        lap[l - 1][w - 1] -= 1
+        b[w - 1] += 1
+        b[l - 1] -= 1
+    if rs.denominator.degree() != n:
+        return False
+    for g in (1, 2, 3):
+        d = int(rs.denominator(g))
+        r = [int(rs.numerators[k](g)) for k in range(n)]
+        for i in range(n):
+            if sum(lap[i][k] * r[k] for k in range(n)) + g * r[i] != d * b[i]:
+                return False
+    return True
+
+
+def gamma_applies(task: Task) -> str | None:
+    """Why the effective-ridge (gamma) analysis does not apply to ``task``, or ``None`` when it does.
+
+    It needs every count 1 (unequal counts weigh the Laplacian's edges by ``alpha`` and the ridge, and equal
+    counts ``c`` rescale the ridge) and a rank solution of the task's own comparison graph: always for the TI
+    design, and on another graph when :func:`symbolic_ti.solvers.laplacian.rank_solution` solves it (checked).
+    """
+    return _applies(task, None)[0]
+
+
+_LAST: list[tuple[Task, RankSolution]] = []  # the last general task's checked rank solution (shared by the check
+# of gamma_applies and the analysis that follows it)
+
+
+def _applies(task: Task, ranks: RankSolution | None) -> tuple[str | None, RankSolution | None]:
+    if not task.uniform_counts:
+        return "the effective-ridge (gamma) analysis needs every count 1 (counts change the Laplacian's weights)", None
+    if task.is_ti_design:
+        return None, ranks
+    if ranks is None and _LAST and _LAST[0][0] == task:
+        return None, _LAST[0][1]
+    rs = ranks if ranks is not None else rank_solution(task)
+    if not _solves_graph(task, rs):
+        return ("the effective-ridge (gamma) analysis needs the Laplacian rank solution of this comparison graph, "
+                "which the solver does not give (it assumes the TI path structure)"), None
+    _LAST[:] = [(task, rs)]
+    return None, rs
+
+
+def _ranks(task: Task, ranks: RankSolution | None) -> RankSolution:
+    why, rs = _applies(task, ranks)
+    if why is not None:
+        raise SolveError(f"{why}; use critical_values on a derived result (method 'generic')")
+    return rs if rs is not None else rank_solution(task)
+
+
+def _oriented(task: Task, t: Trial) -> Trial:
+    """The order ``(a, b)`` of a test trial's items with ground truth ``+1`` (its margin is ``r_a - r_b``); the
+    item order ``(min, max)`` on the TI design."""
+    return t if task.ground_truth(t) == 1 else (t[1], t[0])
+
+
 class _RootFinder:
     """Per-task analysis of margin numerators; equal roots are merged by one :class:`RootRegistry`."""
 
@@ -289,7 +356,7 @@ def margin_gammas(task: Task, trials: Iterable[Trial], lambda_prime: Any,
     if not lam.is_Rational or lam < 0:
         raise ParameterError(f"lambda_prime must be a rational number >= 0, got {lam}")
     p, q = int(lam.p), int(lam.q)
-    rs = ranks if ranks is not None else rank_solution(task)
+    rs = _ranks(task, ranks)
     finder = _RootFinder(rs)
     cats, targets = task.categories, task.training_targets
     done: dict[Trial, tuple[Any, ...]] = {}
@@ -304,8 +371,9 @@ def margin_gammas(task: Task, trials: Iterable[Trial], lambda_prime: Any,
             out[t] = TrialGammas(t, cats[t], *_sign_structure(t, analysed))
             continue
         if task.ground_truth(t) is None:
-            raise TaskError(f"trial {t} has no ground truth (both items lie in one exception's cycle)")
-        key = (min(t), max(t))
+            raise TaskError(f"trial {t} has no ground truth (both items lie in one cycle, or the reference order "
+                            "does not relate them)")
+        key = _oriented(task, t)
         if key not in done:
             done[key] = _sign_structure(key, finder.analyse(*key))
         out[t] = TrialGammas(t, cats[t], *done[key])
@@ -339,6 +407,9 @@ def critical_gammas(task: Task, trials: Any = None, *, ranks: RankSolution | Non
         If ``task`` is not a Task.
     TaskError
         If a requested trial is a training trial or has no ground truth.
+    SolveError
+        If the analysis does not apply to the task (:func:`gamma_applies`: counts other than 1, or no rank
+        solution of its comparison graph).
 
     Notes
     -----
@@ -354,13 +425,13 @@ def critical_gammas(task: Task, trials: Any = None, *, ranks: RankSolution | Non
     if not isinstance(task, Task):
         raise ParameterError(f"task must be a symbolic_ti.Task, got {type(task).__name__}")
     chosen = resolve_trials(task, trials, test_only=True)
-    rs = ranks if ranks is not None else rank_solution(task)
+    rs = _ranks(task, ranks)
     finder = _RootFinder(rs)
     cats = task.categories
     done: dict[Trial, tuple[Any, ...]] = {}
     out: GammaAnalysis = GammaAnalysis(task)
     for t in chosen:
-        key = (min(t), max(t))
+        key = _oriented(task, t)
         if key not in done:
             done[key] = _sign_structure(key, finder.analyse(*key))
         crossing, touch, s0, sinf, cs = done[key]

@@ -43,6 +43,11 @@ class TaskLike(Protocol):
 
     def check_trial(self, trial: Sequence[int], name: str = "trial") -> tuple[int, int]: ...
 
+    def category(self, trial: Sequence[int]) -> str: ...
+
+    @property
+    def is_ti_design(self) -> bool: ...
+
     def ground_truth(self, trial: tuple[int, int]) -> int | None: ...
 
 #: A number given by the user (read exactly by :func:`exact_number`): int, Fraction, float, decimal string or
@@ -350,7 +355,9 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
         if default is not None:
             return list(default)
         cats = getattr(task, "categories", None)  # Task's cached map: no validation of the task's own trials
-        return [t for t in pool if (cats[t] != "no_ground_truth" if cats else task.ground_truth(t) is not None)]
+        return [t for t in pool if (cats[t] != "no_ground_truth" and (cats[t] != "cross_component"
+                                                                      or task.ground_truth(t) is not None)
+                                    if cats else task.ground_truth(t) is not None)]
     trials = _trial_entries(trials)
     out: list[tuple[int, int]] = []
     seen: set[tuple[int, int]] = set()
@@ -361,10 +368,12 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
             raise TaskError(f"trial {t} is a training trial; critical conjunctivity concerns test trials "
                             "(use symbolic_ti.critical_values for training trials)")
         if task.ground_truth(t) is None:
-            raise TaskError(
-                f"trial ({t[0]}, {t[1]}) has no ground truth (both items lie in one exception's cycle), "
-                "so it has no margin and no critical values"
-            )
+            why = ("both items lie in one exception's cycle" if task.category(t) == "no_ground_truth"
+                   and task.is_ti_design else f"{task.category(t)}: no training path or reference order relates "
+                   "its items" if task.category(t) == "cross_component" else "both items lie in one exception's "
+                   "cycle, or the reference order does not relate them")
+            raise TaskError(f"trial ({t[0]}, {t[1]}) has no ground truth ({why}), so it has no margin and no "
+                            "critical values")
         seen.add(t)
         out.append(t)
     return out

@@ -4,7 +4,9 @@ which item column is the target, and correct-out-of-total counts.
 The task's convention (docs/conventions.md) is items ``1..n`` with item 1 the highest rank. A file may number
 its items from 0 (``base=0``), list the lowest-ranked item first (``reversed=True``: the file's item ``k`` is the
 task's item ``n + 1 - k``, after the base is applied), or name its items (``labels``: the names in rank order,
-highest first). ``target="second"`` reads each row's trial as (second column, first column), so that the value
+highest first). A task with item labels (``Task.labels``, e.g. from a paradigm or a task file) also reads its own
+labels in the item columns, without any coding: a cell that is one of them is that item, any other cell a number.
+``target="second"`` reads each row's trial as (second column, first column), so that the value
 refers to the item of the second column (P(it is chosen); an accuracy is unchanged by the swap).
 """
 
@@ -74,14 +76,31 @@ class ItemCoding:
             raise DataError(f"item_labels names {len(self.labels)} items but the task has n = {n}; give one name "
                             f"per item, highest rank first")
 
-    def item(self, text: str, column: str, line: int, n: int) -> int:
+    def item(self, text: str, column: str, line: int, n: int, names: Sequence[str] | None = None) -> int:
         """The task's item ``1..n`` named by a cell.
+
+        Parameters
+        ----------
+        text, column, line, n
+            The cell, its column, its line in the file (the header is line 1), the number of items.
+        names : sequence of n str, optional
+            The task's own item labels (``Task.labels``): without ``labels`` in this coding, a cell equal to one
+            of them is that item (before any numbering or reversal), other cells are read as numbers.
 
         Raises
         ------
         DataError
             For an unknown label, or a number that is not an item of ``base .. base + n - 1``.
         """
+        if self.labels is None and names is not None:
+            name = text.strip()
+            if name in names:
+                return list(names).index(name) + 1
+            try:
+                float(name)
+            except ValueError:
+                raise DataError(f"row {line}: item {name!r} in column {column!r} is neither an item label of the "
+                                f"task ({', '.join(names)}) nor an item number") from None
         if self.labels is not None:
             name = text.strip()
             if name not in self.labels:

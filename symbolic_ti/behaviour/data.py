@@ -46,6 +46,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -242,7 +243,8 @@ def load_behaviour(
         Keep rows whose ``column`` equals ``value`` as text (``setting=full``; an empty value matches an empty
         cell). Several values for one column keep rows with any of them; different columns must all match.
     item_columns : (str, str)
-        Columns of the first and second item of the ordered trial, integers in ``1..task.n``.
+        Columns of the first and second item of the ordered trial, integers in ``1..task.n``, or the task's item
+        labels when it has them (``Task.labels``; an unknown name is refused with its row).
     value_column : str
         Column of the observed quantity.
     kind : {"auto", "probability", "accuracy", "score"}
@@ -340,13 +342,15 @@ def load_behaviour(
     numbered = select_rows(header, rows, parsed, p)
 
     n = task.n
+    names = task.labels  # the task's own item labels are read in the item columns (ItemCoding.item)
     trial_set = set(task.trials)
     sums: dict[Trial, list[float]] = {}
     lo, hi = (0.0, 1.0) if kind != "score" else (-math.inf, math.inf)
     for line, r in numbered:
         if len(r) < width:
             raise DataError(f"row {line} has {len(r)} fields, the header has {width}")
-        i, j = coding.trial(coding.item(r[ia], item_columns[0], line, n), coding.item(r[ib], item_columns[1], line, n))
+        i, j = coding.trial(coding.item(r[ia], item_columns[0], line, n, names),
+                            coding.item(r[ib], item_columns[1], line, n, names))
         if (i, j) not in trial_set:
             raise DataError(f"row {line}: ({i}, {j}) is not a trial of the task (a trial compares two different "
                             f"items of 1..{n})")
@@ -431,6 +435,17 @@ def _measurement(values: set[str]) -> bool:
     return any(not x.is_integer() for x in numbers)
 
 
+def _item_of(task: Task, x: Any) -> int:
+    """An item given as a number or as one of the task's labels."""
+    if isinstance(x, str) and task.labels is not None and x.strip() in task.labels:
+        return task.labels.index(x.strip()) + 1
+    try:
+        return int(x)
+    except (TypeError, ValueError):
+        names = "" if task.labels is None else f" or a label of the task ({', '.join(task.labels)})"
+        raise DataError(f"trial item {x!r} is not an item number{names}") from None
+
+
 def behaviour_from_arrays(task: Task, trials: Sequence[Trial], values: Sequence[float], counts: Sequence[float],
                           kind: str = "probability", source: str = "<arrays>") -> BehaviourData:
     """Build :class:`BehaviourData` directly (synthetic data, tests), one entry per distinct trial.
@@ -439,6 +454,7 @@ def behaviour_from_arrays(task: Task, trials: Sequence[Trial], values: Sequence[
     ----------
     task : Task
     trials : sequence of (i, j), length m, distinct trials of ``task``
+        Items as numbers, or as the task's item labels (``Task.labels``).
     values : sequence of float, length m
         In the units of ``kind``.
     counts : sequence of float > 0, length m
@@ -451,7 +467,7 @@ def behaviour_from_arrays(task: Task, trials: Sequence[Trial], values: Sequence[
         For a trial not in the task, a repeated trial, mismatched lengths, or a value outside [0, 1] for a
         choice kind.
     """
-    trials = [tuple(int(x) for x in t) for t in trials]  # type: ignore[misc]  # checked by the task below
+    trials = [tuple(_item_of(task, x) for x in t) for t in trials]  # type: ignore[misc]  # checked by the task below
     if not len(trials) == len(values) == len(counts):
         raise DataError(f"trials, values and counts must have the same length, got {len(trials)}, {len(values)}, "
                         f"{len(counts)}")

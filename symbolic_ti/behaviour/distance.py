@@ -196,6 +196,9 @@ def load_distances(
         raise DataError("give correct and total count columns, or a value column (CLI: --value-column)")
     if counted and kind != "accuracy":
         raise DataError("correct-out-of-total counts are accuracies; kind='score' cannot be used with them")
+    if task.reference != (tuple(task.items),):  # |i - j| is the distance along the item order
+        raise DataError(f"symbolic distance |i - j| needs the item order as the reference order; {task.label()} "
+                        f"has the reference order {task.describe_reference()}: give per-trial data instead")
     p = Path(path)
     parsed = parse_filters(filters)
     header, rows = read_rows(p)

@@ -3,10 +3,11 @@ item effect, observed against predicted.
 
 * **Residual** of a trial: the Pearson residual ``(k - n p) / sqrt(n p (1 - p))`` of a choice trial, with
   ``k = n * observed`` (McCullagh & Nelder 1989, sec. 2.4); for scores the raw residual ``y - beta f``.
-* **Symbolic distance effect**: per distance ``d = |i - j|``, the mean P(correct) (signed score) over the observed
-  trials with ground truth at that distance, observed and predicted.
-* **Terminal item effect**: the same means split into trials that contain an end item (1 or n) and trials that
-  do not. In TI, trials with an end item are usually easier; the split shows whether the fitted model
+* **Symbolic distance effect**: per distance ``d = |i - j|`` (the distance along the reference order's chain for
+  other tasks), the mean P(correct) (signed score) over the observed trials with ground truth at that distance,
+  observed and predicted.
+* **Terminal item effect**: the same means split into trials that contain an end item (1 or n; the ends of each
+  reference chain for other tasks) and trials that do not. In TI, trials with an end item are usually easier; the split shows whether the fitted model
   reproduces that.
 """
 
@@ -84,14 +85,27 @@ def _mean(values: list[float]) -> float:
     return float(np.mean(values)) if values else math.nan
 
 
-def fit_effects(trials: Sequence[TrialFit], n: int) -> Effects:
-    """The :class:`Effects` of the observed trials of a fit (items ``1..n``)."""
+def fit_effects(trials: Sequence[TrialFit], n: int,
+                reference: Sequence[Sequence[int]] | None = None) -> Effects:
+    """The :class:`Effects` of the observed trials of a fit (items ``1..n``).
+
+    ``reference`` is the task's reference order as chains (``Task.reference``; default the item order
+    ``1..n``): the symbolic distance of a trial with ground truth is the difference of its items' positions in
+    their chain, and the end items are the first and last item of each chain (items 1 and n for the item order).
+    """
+    chains = [tuple(range(1, n + 1))] if reference is None else [tuple(c) for c in reference]
+    position = {item: k for chain in chains for k, item in enumerate(chain)}
+    ends = {item for chain in chains if chain for item in (chain[0], chain[-1])}
+
+    def distance(t: TrialFit) -> int:
+        return abs(position[t.trial[0]] - position[t.trial[1]])
+
     rows = []
     with_gt = [t for t in trials if t.ground_truth is not None]
-    for d in sorted({abs(t.trial[0] - t.trial[1]) for t in with_gt}):
-        at = [t for t in with_gt if abs(t.trial[0] - t.trial[1]) == d]
-        end = [t for t in at if {1, n} & set(t.trial)]
-        inner = [t for t in at if not {1, n} & set(t.trial)]
+    for d in sorted({distance(t) for t in with_gt}):
+        at = [t for t in with_gt if distance(t) == d]
+        end = [t for t in at if ends & set(t.trial)]
+        inner = [t for t in at if not ends & set(t.trial)]
 
         def means(ts: list[TrialFit]) -> tuple[float, float]:
             return (_mean([t.observed_correct for t in ts]),  # type: ignore[misc]

@@ -15,13 +15,14 @@ Subcommands::
     symbolic-ti general  [--exception-span D] [--form sinh|chebyshev] [--format text|json|latex]
                          [--standalone]
     symbolic-ti families [--format text|json] [--output FILE]
+    symbolic-ti paradigms [--format text|json] [--output FILE]
     symbolic-ti plot     heatmap|phase|curve --items N ... --output FILE.png|.pdf|.svg
     symbolic-ti fit      --data FILE|example:NAME --items N [--exception W>L ...] [--filter COL=VALUE ...]
     symbolic-ti sweep    SPEC [--output DIR] [--jobs K | --workers N | --scheduler ADDRESS] [--resume] [--dry-run]
     symbolic-ti --version
 
 Each subcommand is a module of this package (``derive.py``, ``critical.py``, ``dynamics.py``, ``general.py``,
-``families.py``, ``fit.py``, ``plot.py``, ``sweep.py``: :data:`SUBCOMMANDS`) with ``register(subparsers,
+``families.py``, ``paradigms.py``, ``fit.py``, ``plot.py``, ``sweep.py``: :data:`SUBCOMMANDS`) with ``register(subparsers,
 context)``; the options they share, and the parsers of their values, are in :mod:`symbolic_ti.cli.options`. This
 module builds the parser, runs the command and turns every outcome into an exit code and at most one line on
 standard error.
@@ -65,15 +66,15 @@ from collections.abc import Sequence
 from .._version import __version__
 from .. import interrupts
 from ..errors import ExportError, OutputIOError, SymbolicTIError
-from . import critical, derive, dynamics, families, fit, general, plot, sweep
+from . import critical, derive, dynamics, families, fit, general, paradigms, plot, sweep
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
-from .signals import interrupted, stop_on_signals
+from .signals import Stopped, interrupted, stop_on_signals
 
 __all__ = ["main", "build_parser", "EXIT_IO_ERROR"]
 
 #: The subcommand modules, in the order of the help's list; each defines ``register(subparsers, context)`` and
 #: imports heavy or optional dependencies (matplotlib, scipy) only inside its command function.
-SUBCOMMANDS = (derive, critical, dynamics, general, families, fit, plot, sweep)
+SUBCOMMANDS = (derive, critical, dynamics, general, families, paradigms, fit, plot, sweep)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -174,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("default")
             text = args.run(args)
+            if stop_signals.received is not None:  # a SIGTERM whose exception a callback swallowed: still stop
+                raise Stopped(stop_signals.received)
         for w in caught:  # one line each, without the Python source location
             print(f"{PROG}: warning: {_one_line(w.message)}", file=sys.stderr)
         _emit(text, args.output)

@@ -130,7 +130,7 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     with quiet(getattr(args, "quiet", False)), Progress(n=task.n) as progress:
         progress.update("solving")
         # by name, so that a parameter with a default (kappa_d = 0) can still be scanned
-        report = api.critical(task.n, task.exceptions, parameter=name, trials=trials, family=args.family,
+        report = api.critical(task, parameter=name, trials=trials, family=args.family,
                               parameters=values, ridge=ridge, interval=args.interval, budget=budget)
         progress.update(f"writing {args.format}")
         if args.format == "json":

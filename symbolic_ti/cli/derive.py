@@ -103,7 +103,7 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     gram = _gram(task, family, context.ridge(args)) if args.format == "gram" else None
     with quiet(getattr(args, "quiet", False)), Progress(n=task.n) as progress:
         progress.update("solving")
-        result = api.derive(task.n, task.exceptions, family=family, ridge=context.ridge(args), budget=budget)
+        result = api.derive(task, family=family, ridge=context.ridge(args), budget=budget)
         progress.update(f"writing {args.format}")
         if trials is not None:
             return _chosen_trials(result, list(dict.fromkeys(trials)), args.format, encoding)
@@ -153,13 +153,14 @@ def _chosen_trials(result: Result, trials: list[tuple[int, int]], fmt: str, enco
     if fmt == "json":
         from ..export.jsonreport import dumps
         from ..export.reading import TRIALS_FORMAT
+        from ..export.taskblock import task_block
         from ..export.values import exact_value, meta_block
 
         def ex(e: Any) -> dict[str, Any] | None:
             return exact_value(e, encoding)
 
         return dumps({"meta": meta_block(*TRIALS_FORMAT),
-                      "task": {"n": result.task.n, "exceptions": [str(e) for e in result.task.exceptions]},
+                      "task": task_block(result.task),
                       "family": result.family.describe(),
                       "ridge": "ridgeless" if result.ridgeless else str(result.ridge), "method": result.method,
                       "ridgeless_conditions": [ex(c) for c in result.ridgeless_conditions],

@@ -167,7 +167,7 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     from ..dynamics.window import early_stopping
 
     try:
-        d = dynamics(task.n, task.exceptions, family=args.family, parameters=values, ridge=ridge, dps=args.dps,
+        d = dynamics(task, family=args.family, parameters=values, ridge=ridge, dps=args.dps,
                      budget=budget)
     except BudgetError:
         raise
@@ -229,7 +229,7 @@ def time_scan(args: argparse.Namespace, context: CliContext) -> str:
     from ..api import critical
 
     try:
-        rep = critical(task.n, task.exceptions, parameter="time", trials=trials, family=args.family,
+        rep = critical(task, parameter="time", trials=trials, family=args.family,
                        parameters=values, ridge=context.ridge(args), interval=args.interval,
                        budget=context.budget(args))
     except BudgetError:

@@ -7,8 +7,8 @@
   :data:`~symbolic_ti.arguments.INFINITY_WORDS`, :func:`~symbolic_ti.arguments.check_int`), so a value means on
   the command line what it means in Python (``0.1`` is ``1/10``).
 * **Option builders** add a group of options to a subcommand's parser: :func:`debug_options` (the ``--debug``
-  parent parser), :func:`task_options` (``--items``, ``--exception``, ``--family``, ``--set``, ``--ridge`` /
-  ``--ridgeless``), :func:`output_options` (``--format``, ``--output``, ``--quiet``) and
+  parent parser), :func:`task_options` (``--items``, ``--exception``, ``--paradigm``, ``--lists``, ``--link``,
+  ``--train``, ``--labels``, ``--task``, ``--family``, ``--set``, ``--ridge`` / ``--ridgeless``), :func:`output_options` (``--format``, ``--output``, ``--quiet``) and
   :func:`standalone_option` (``--standalone``, for every subcommand with ``--format latex``).
 * **Option readers** build objects from the parsed options and turn a library error into a user error that names
   the option (exit code 2): :func:`task_of`, :func:`family_of`, :func:`ridge_of`, :func:`task_trials`,
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import ExportError, OutputIOError, ParameterError, SymbolicTIError
 from .parsing import Excludes, Parser, Requires, UsageError, add_rules, given
+from .task_options import PARADIGM_NAMES, TASK_RULES, parse_labels, parse_lists, task_of
 from ..formatting import rounded
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext", "option_type", "fail", "given",
            "Requires", "Excludes", "add_rules", "parse_path", "parse_items", "parse_assignment", "parse_ridge_option",
-           "parse_trial", "parse_interval_option", "parse_span", "parse_columns", "parse_positive_int",
+           "parse_trial", "parse_lists", "parse_labels", "PARADIGM_NAMES", "TASK_RULES", "parse_interval_option", "parse_span", "parse_columns", "parse_positive_int",
            "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution", "debug_options", "task_options",
            "budget_options", "budget_of", "parse_budget", "BUDGET_HINT",
            "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
@@ -261,13 +262,30 @@ def debug_options() -> Parser:
 
 
 def task_options(p: argparse.ArgumentParser, ridge_default: str = "symbolic") -> None:
-    """Add the task, family and ridge options: ``--items``, ``--exception``, ``--family``, ``--set``, ``--ridge`` /
-    ``--ridgeless`` (read back by :func:`task_of`, :func:`family_of`, :func:`ridge_of`); ``ridge_default`` is what
-    the help says a missing ridge means."""
-    p.add_argument("--items", "-n", required=True, type=option_type("--items", parse_items), metavar="N",
-                   help="number of items, N >= 3 (item 1 ranks highest)")
+    """Add the task, family and ridge options: ``--items``, ``--exception``, ``--paradigm``, ``--lists``,
+    ``--link``, ``--train``, ``--labels``, ``--task``, ``--family``, ``--set``, ``--ridge`` / ``--ridgeless`` (read
+    back by :func:`task_of`, :func:`family_of`, :func:`ridge_of`; the task options that do not apply together are
+    refused by :data:`TASK_RULES`); ``ridge_default`` is what the help says a missing ridge means."""
+    p.add_argument("--items", "-n", type=option_type("--items", parse_items), metavar="N", default=None,
+                   help="number of items, N >= 3 (item 1 ranks highest); required except with --lists or --task")
     p.add_argument("--exception", "-e", action="append", default=[], metavar="W>L",
                    help="exception W>L (W >= L + 2): the lower-ranked W beats L; repeat for several")
+    p.add_argument("--paradigm", choices=PARADIGM_NAMES, default="ti", metavar="NAME",
+                   help="the task's paradigm: " + ", ".join(PARADIGM_NAMES) + " (default: ti, premise pairs plus "
+                        "--exception; see `symbolic-ti paradigms`)")
+    p.add_argument("--lists", type=option_type("--lists", parse_lists), metavar="K1,K2,...", default=None,
+                   help="with --paradigm list-linking: the lengths of the lists (items numbered list after list)")
+    p.add_argument("--link", action="append", default=[], metavar="W>L",
+                   help="with --paradigm list-linking: a trained pair W>L joining two lists (repeat; none: "
+                        "separate lists); items by number, or by name with --labels")
+    p.add_argument("--train", action="append", default=[], metavar="W>L",
+                   help="one more presentation of the comparison W>L (repeat; a new comparison is trained once), "
+                        "on top of any paradigm; items by number, or by name with --labels or a task file's names")
+    p.add_argument("--labels", type=option_type("--labels", parse_labels), metavar="A,B,...", default=None,
+                   help="names of the items 1..N, in item order (for reports)")
+    p.add_argument("--task", type=option_type("--task", parse_path), metavar="FILE", default=None,
+                   help="read the task from a TOML task file (docs/paradigms.md#task-files) instead of --items, "
+                        "--exception, --paradigm, --lists, --link and --labels")
     p.add_argument("--family", default="exchangeable", metavar="NAME",
                    help="representation family (default: exchangeable; see `symbolic-ti families`)")
     p.add_argument("--set", action="append", default=[], dest="assignments", metavar="NAME=VALUE",
@@ -277,6 +295,7 @@ def task_options(p: argparse.ArgumentParser, ridge_default: str = "symbolic") ->
     ridge.add_argument("--ridge", type=option_type("--ridge", parse_ridge_option), metavar="VALUE",
                        help=f"ridge lambda >= 0 (default: {ridge_default})")
     ridge.add_argument("--ridgeless", action="store_true", help="the ridgeless limit lambda -> 0+")
+    add_rules(p, TASK_RULES)
 
 
 def budget_options(p: argparse.ArgumentParser) -> None:
@@ -370,29 +389,6 @@ def family_of(args: argparse.Namespace) -> tuple[Family, dict[str, str]]:
         raise fail("--family", err) from None
     except SymbolicTIError as err:
         raise fail("--set", err) from None
-
-
-def task_of(args: argparse.Namespace) -> Task:
-    """The task of ``--items`` and ``--exception``.
-
-    Raises
-    ------
-    UsageError
-        For an invalid number of items (``--items``) or an invalid exception (``--exception``).
-    """
-    from ..task import Task
-
-    try:
-        Task(args.items)
-    except SymbolicTIError as err:
-        raise fail("--items", err) from None
-    try:
-        return Task(args.items, tuple(args.exception))
-    except SymbolicTIError as err:
-        if any(">" not in e for e in args.exception):  # likely a shell redirection ate '>L'
-            raise fail("--exception", f"{err}; in a shell, quote it (-e '6>4'): unquoted, '>4' sends the "
-                       "output to a file named 4") from None
-        raise fail("--exception", err) from None
 
 
 def ridge_of(args: argparse.Namespace) -> str | sp.Expr | None:

@@ -210,6 +210,13 @@ def _figure(args: argparse.Namespace, context: Any, plot: Any, task: Any, family
     from ..solvers.dispatch import solve
     from .options import budget_of
 
+    if kind == "heatmap":  # every prediction, as derive writes them all (the same model)
+        from ..budgets import check_budget, derive_estimate
+        from ..solvers.dispatch import derive_plan
+
+        plan = derive_plan(task, family, ridge)
+        check_budget("plot heatmap", derive_estimate(task.n, bool(family.free_symbols) or ridge is None, "text", None,
+                                                     **plan), budget_of(args))  # type: ignore[arg-type]
     result = solve(task, family, ridge, budget=budget_of(args))
     if kind == "heatmap":
         free = [s.name for s in result.free_symbols]
@@ -223,6 +230,7 @@ def _figure(args: argparse.Namespace, context: Any, plot: Any, task: Any, family
     if kind == "phase":
         res = args.resolution if len(args.resolution) == 2 else (args.resolution[0], args.resolution[0])
         return plot.phase(result, scanned[0], scanned[1], title=args.title, x_range=args.x_range,
-                          y_range=args.y_range, resolution=tuple(res), x_log=args.x_log, y_log=args.y_log)
+                          y_range=args.y_range, resolution=tuple(res), x_log=args.x_log, y_log=args.y_log,
+                          budget=budget_of(args))
     return plot.curve(result, scanned[0], trials, title=args.title, x_range=args.range,
                       resolution=args.resolution[0], log=args.log)

@@ -22,7 +22,7 @@ from ..solvers.dispatch import solve
 from ..task import ExceptionLike, Task
 from .evaluate import is_rational_course, limit_exact
 from .certified import gram_entries
-from .modes import MU, TimeCourse, time_course
+from .modes import MU, TimeCourse, equal_count, time_course
 from .result import TIME, Dynamics, parse_time
 from .timegrid import evaluate_grid
 from .times import CriticalTime, CriticalTimes, TrialTimes, critical_times, level_time
@@ -33,7 +33,25 @@ __all__ = ["dynamics", "Dynamics", "TimeCourse", "TIME", "MU", "parse_time", "Cr
 
 def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *, method: str = "auto",
                   dps: int = 30, budget: BudgetLike = DEFAULT) -> Dynamics:
-    """The gradient-flow :class:`Dynamics` of a task and family (see :func:`dynamics`)."""
+    """The gradient-flow :class:`Dynamics` of any task (any comparison graph, with counts) and family.
+
+    With counts ``c_k`` (``C = diag(c)`` over the training trials) the flow minimises the weighted loss
+    ``1/2 sum_k c_k (f_k - y_k)^2 + lambda/2 ||w||^2``, so that ``f_t(x) = k(x)^T a(t)`` with
+    ``a(t) = (C K + lambda I)^{-1} (I - exp(-(C K + lambda I) t)) C y`` (derived in :mod:`.modes` and
+    docs/theory.md#gradient-flow-with-counts); ``C = I`` is :func:`dynamics`' formula and ``t -> oo`` gives the
+    ridge solution with counts, ``(K + lambda C^{-1})^{-1} y`` (ridgeless: its limit ``lambda -> 0+``). Equal
+    counts take the Laplacian modes (exchangeable kernels, any comparison graph), unequal counts the modes of
+    ``C`` times the Gram matrix, which need rational parameter values. Arguments, result and errors as
+    :func:`dynamics`.
+
+    Examples
+    --------
+    >>> from symbolic_ti.task import Task
+    >>> tp = Task.paradigm("transverse-patterning", n=3)
+    >>> d = gradient_flow(tp, make_family("exchangeable", {"alpha": 1}), 1)
+    >>> d.f(1, 2, "oo")
+    1/2
+    """
     lam = parse_ridge(ridge)
     resolve_budget(budget)  # an invalid budget is refused whether or not a cost model applies
     cost = family.exact_cost()
@@ -44,7 +62,8 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
     family.check_task(task)
     symbolic = bool(family.free_symbols) or (lam is not None and bool(sp.sympify(lam).free_symbols))
     course: TimeCourse | None = None
-    generic = method in ("gram", "halved", "full") or (method == "auto" and not family.exchangeable)
+    generic = method in ("gram", "halved", "full") or (
+        method == "auto" and (not family.exchangeable or equal_count(task) is None))  # unequal counts: C K modes
     entries = gram_entries(task, family) if generic and not symbolic else None
     if entries is None or entries.rational:
         course = time_course(task, family, lam, "gram" if generic else method)
@@ -64,7 +83,7 @@ def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *,
 
 
 def dynamics(
-    n: int,
+    n: int | Task,
     exceptions: Iterable[ExceptionLike] = (),
     *,
     family: str | Family = "exchangeable",
@@ -78,11 +97,13 @@ def dynamics(
 
     Gradient flow from zero output, unit learning rate, on ``1/2 sum_train (f - y)^2 + lambda/2 ||w||^2``
     (CONVENTIONS.md, "Gradient flow"): ``f_t(x) = k(x)^T (K + lambda I)^{-1} (I - exp(-(K + lambda I) t)) y``.
+    For any other task (a paradigm, comparisons with counts) use :func:`gradient_flow`.
 
     Parameters
     ----------
-    n : int
-        Number of items, ``n >= 3``.
+    n : int or Task
+        Number of items, ``n >= 3``; or a :class:`~symbolic_ti.task.Task` of any paradigm, then without
+        ``exceptions``.
     exceptions : iterable of ``"W>L"`` or ``(W, L)``
         Exceptions, each with ``L + 2 <= W <= n``.
     family : str or Family
@@ -132,5 +153,5 @@ def dynamics(
     """
     if method not in ("auto", "laplacian", "gram", "halved", "full"):
         raise ParameterError(f"method must be one of auto, laplacian, gram, halved, full, got {method!r}")
-    task = Task(n, exceptions)  # Task reads any iterable and says what it expected
+    task = Task.of(n, exceptions)  # Task reads any iterable and says what it expected
     return gradient_flow(task, make_family(family, parameters), ridge, method=method, dps=dps, budget=budget)

@@ -16,6 +16,10 @@ arithmetic at ``prec`` bits; nothing is a float without a bound (docs/theory.md#
    ``rho_C``, ``|e(t)| <= sum_C 2 S_C w_C / rho_C^2`` and ``|e'(t)| <= sum_C S_C w_C / rho_C`` uniformly in ``t``
    (``S_C >= sum_{mu in C} |k^T P_mu y|``: ``|A_C|`` for one eigenvalue, ``||k|| ||y||`` for a cluster). ``F`` is
    the ball solution ``k^T (G + lambda I)^{-1} y``; derivatives at 0 are ``(-1)^(j+1) k^T (G + lambda I)^(j-1) y``.
+
+With counts ``C`` (the weighted loss, :mod:`.modes`) the same steps run on the symmetric
+``G = C^(1/2) K C^(1/2)``, ``y = C^(1/2) y`` and ``k = C^(1/2) k``: ``a = C^(1/2) b`` turns
+``da/dt = -(C K + lambda I) a + C y`` into ``db/dt = -(G + lambda I) b + C^(1/2) y`` and ``f = k^T C^(1/2) b``.
 """
 
 from __future__ import annotations
@@ -161,12 +165,27 @@ class GramEntries:
     queries : tuple of trials
     flat : list of sympy expressions
         Gram matrix (m x m), then cross kernels (len(queries) x m), then targets (m).
+    counts : tuple of sympy Rationals, optional
+        Each row's count (presentations); ``None`` when every count is 1.
     """
 
     halved: bool
     m: int
     queries: tuple[Trial, ...]
     flat: list[sp.Expr]
+    counts: tuple[sp.Rational, ...] | None = None
+
+    def weighted(self) -> list[sp.Expr]:
+        """``flat`` for ``C^(1/2) K C^(1/2)``, ``k C^(1/2)`` and ``C^(1/2) y`` (module docstring); ``flat``
+        itself when every count is 1."""
+        if self.counts is None:
+            return self.flat
+        m, nq = self.m, len(self.queries)
+        root = [sp.sqrt(c) for c in self.counts]
+        gram = [self.flat[p * m + q] * root[p] * root[q] for p in range(m) for q in range(m)]
+        cross = [self.flat[m * m + t * m + q] * root[q] for t in range(nq) for q in range(m)]
+        y = [self.flat[m * m + nq * m + q] * root[q] for q in range(m)]
+        return gram + cross + y
 
     @property
     def rational(self) -> bool:
@@ -179,7 +198,8 @@ def gram_entries(task: Task, family: Family) -> GramEntries:
     halved = is_swap_invariant(task, family)
     rows, gram, cross, targets = system_entries(task, family, halved)
     flat = [sp.sympify(e) for e in gram + cross] + [sp.Integer(y) for y in targets]
-    return GramEntries(halved, len(rows), task.trials, flat)
+    counts = None if task.uniform_counts else tuple(task.counts[r] for r in rows)
+    return GramEntries(halved, len(rows), task.trials, flat, counts)
 
 
 def numeric_modes(entries: GramEntries, ridge: sp.Expr | None, prec: int) -> NumericModes:
@@ -191,7 +211,7 @@ def numeric_modes(entries: GramEntries, ridge: sp.Expr | None, prec: int) -> Num
         If the eigenvalues cannot be enclosed, or a rate cannot be certified positive (ridgeless flow with a
         zero eigenvalue).
     """
-    halved, flat = entries.halved, entries.flat
+    halved, flat = entries.halved, entries.weighted()
     m, nq = entries.m, len(entries.queries)
     lam_expr = sp.Integer(0) if ridge is None else sp.sympify(ridge)
     balls = ball_coefficients([*flat, lam_expr], prec)

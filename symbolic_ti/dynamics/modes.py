@@ -1,8 +1,13 @@
-r"""Gradient-flow time courses as exact sums of decaying modes, for every trial of a TI task.
+r"""Gradient-flow time courses as exact sums of decaying modes, for every trial of a task (any comparison graph).
 
-Gradient flow from zero output with unit learning rate on ``1/2 sum (f - y)^2 + lambda/2 ||w||^2`` gives dual
-coefficients ``c(t) = (K + lambda I)^{-1} (I - exp(-(K + lambda I) t)) y`` (CONVENTIONS.md, "Gradient flow"). Every
-prediction is then
+Gradient flow from zero output with unit learning rate on the weighted loss
+``1/2 sum_k c_k (f_k - y_k)^2 + lambda/2 ||w||^2`` (``c_k`` the count of training trial ``k``, ``C = diag(c)``)
+gives dual coefficients ``c(t) = (C K + lambda I)^{-1} (I - exp(-(C K + lambda I) t)) C y``: with ``w = Phi^T a``
+(``w(0) = 0`` stays in the row space), ``dw/dt = -Phi^T C (Phi w - y) - lambda w`` is ``da/dt = -(C K + lambda I) a
++ C y``. With ``C = I`` this is CONVENTIONS.md's formula ("Gradient flow"); ``C K`` is similar to the symmetric
+``C^(1/2) K C^(1/2)``, so it is diagonalizable with real eigenvalues ``>= 0``, and ``t -> oo`` gives
+``(K + lambda C^{-1})^{-1} y``, the ridge solution with count weights (derived in docs/theory.md#gradient-flow-with-counts).
+Every prediction is then
 
     f_t(x) = sum_Q sum_{Q(mu) = 0} (c0 + c1 mu) W_x(mu) / (a + b mu) * (1 - exp(-(a + b mu) t)),
 
@@ -13,8 +18,10 @@ characteristic polynomial (:mod:`.spectral`), with ``W_x`` a polynomial of degre
   graph's Laplacian, rate ``a + b mu = s alpha + lambda + s (1 - alpha) mu / 2``; test trials ``(c0, c1) = (b, 0)``,
   ``W = (P_mu b)_i - (P_mu b)_j``; training trials ``(c0, c1) = (s alpha, b)``, ``W = [(P_mu b)_i - (P_mu b)_j] / mu``,
   plus the cycle modes (``mu = 0`` of the edge Laplacian, rate ``s alpha + lambda``);
-* **other kernels**: ``mu`` runs over the eigenvalues of the halved (or full) Gram matrix, rate ``mu + lambda``,
-  ``(c0, c1) = (1, 0)``, ``W_x = k(x)^T P_mu y``.
+  (on any comparison graph, connected or not; with equal counts ``c`` the scale is ``c s``, since ``C K = c K``;
+  unequal counts do not reduce to the Laplacian and take the Gram-matrix modes);
+* **other kernels** (and exchangeable ones with unequal counts): ``mu`` runs over the eigenvalues of ``C`` times
+  the halved (or full) Gram matrix, rate ``mu + lambda``, ``(c0, c1) = (1, 0)``, ``W_x = k(x)^T P_mu C y``.
 
 Derived in docs/theory.md#gradient-flow-in-laplacian-modes.
 """
@@ -133,23 +140,39 @@ def _laplacian(task: Task) -> tuple[list[list[int]], list[int]]:
     return lap, b
 
 
-def _pseudo_solve(lap: list[list[int]], b: list[int]) -> list[flint.fmpq]:
-    """``L^+ b`` for ``b`` orthogonal to the ones vector: solve ``(L + J / n) r = b``."""
+def _pseudo_solve(lap: list[list[int]], b: list[int], components: tuple[frozenset[int], ...]) -> list[flint.fmpq]:
+    """``L^+ b`` for ``b`` orthogonal to the ones vector of every connected component: solve
+    ``(L + sum_comp J_comp / |comp|) r = b`` (positive definite; on the range of ``L`` it inverts ``L``)."""
     n = len(b)
-    m = flint.fmpq_mat(n, n, [flint.fmpq(lap[i][j]) + flint.fmpq(1, n) for i in range(n) for j in range(n)])
+    shift = [[flint.fmpq(0)] * n for _ in range(n)]
+    for comp in components:
+        for i in comp:
+            for j in comp:
+                shift[i - 1][j - 1] = flint.fmpq(1, len(comp))
+    m = flint.fmpq_mat(n, n, [flint.fmpq(lap[i][j]) + shift[i][j] for i in range(n) for j in range(n)])
     r = m.solve(flint.fmpq_mat(n, 1, b))
     return [r[i, 0] for i in range(n)]
 
 
+def equal_count(task: Task) -> sp.Rational | None:
+    """The common count of every comparison, or ``None`` when the counts differ."""
+    counts = {c.count for c in task.comparisons}
+    return next(iter(counts)) if len(counts) == 1 else None
+
+
 def _exchangeable(task: Task, family: Family, ridge: sp.Expr) -> TimeCourse:
+    count = equal_count(task)
+    if count is None:
+        raise ParameterError("method 'laplacian' needs equal counts (the Laplacian modes of the weighted loss "
+                             "do not separate otherwise); use method 'gram' with rational parameter values")
     scale, alpha, kd = family.exchangeable_form()
-    s = sp.cancel(scale * (1 - kd))
+    s = sp.cancel(count * scale * (1 - kd))  # C K = c K: equal counts scale the kernel
     a, b = sp.cancel(s * alpha + ridge), sp.cancel(s * (1 - alpha) / 2)
     lap, bvec = _laplacian(task)
     factors = [f for f in spectral_components(lap, bvec) if f.poly != X]
     groups = [f.poly for f in factors]
     inv_mu = [mod_inverse(X, q) for q in groups]
-    r = _pseudo_solve(lap, bvec)
+    r = _pseudo_solve(lap, bvec, task.components)
     cycle = len(groups)
     training = task.training_targets
     terms: dict[Trial, tuple[Term, ...]] = {}
@@ -178,14 +201,20 @@ def _generic(task: Task, family: Family, ridge: sp.Expr) -> TimeCourse:
     system = build_system(task, family, None, halved)
     if not system.domain.is_QQ and not system.domain.is_ZZ:
         free = ", ".join(s.name for s in family.free_symbols) or "none free, but irrational values"
+        if family.exchangeable:  # here only with unequal counts (or method 'gram')
+            raise NotRational(
+                f"dynamics of the {family.name} family through the Gram-matrix modes (unequal counts or method "
+                f"'gram') needs exact rational values of every parameter (left: {free}) and a numeric ridge")
         raise NotRational(
             f"dynamics of the {family.name} family needs exact rational values of every parameter (left: {free}); "
             "only exchangeable kernels keep parameters symbolic")
     dom = system.domain
-    gram = [[_frac(dom.to_sympy(x)) for x in row] for row in system.gram.to_list()]
-    y = [_frac(dom.to_sympy(row[0])) for row in system.targets.to_list()]
+    counts = task.counts
+    weights = [_frac(counts[row]) for row in system.rows]
+    gram = [[w * _frac(dom.to_sympy(x)) for x in row] for w, row in zip(weights, system.gram.to_list(), strict=True)]
+    y = [w * _frac(dom.to_sympy(row[0])) for w, row in zip(weights, system.targets.to_list(), strict=True)]
     cross = [[_frac(dom.to_sympy(x)) for x in row] for row in system.cross.to_list()]
-    factors: list[Factor] = spectral_components(gram, y)
+    factors: list[Factor] = spectral_components(gram, y)  # C K and C y (module docstring)
     terms: dict[Trial, tuple[Term, ...]] = {}
     for q_index, x in enumerate(system.queries):
         out = []
@@ -218,8 +247,8 @@ def time_course(task: Task, family: Family, ridge: sp.Expr | None, method: str =
     ridge : sympy expression or None
         The ridge; ``None`` (ridgeless) is gradient flow without weight decay (``lambda = 0``).
     method : {"auto", "laplacian", "gram"}
-        ``"laplacian"``: the graph-Laplacian reduction (exchangeable kernels only); ``"gram"``: the halved (or
-        full) Gram matrix; ``"auto"``: the first that applies.
+        ``"laplacian"``: the graph-Laplacian reduction (exchangeable kernels with equal counts); ``"gram"``:
+        ``C`` times the halved (or full) Gram matrix; ``"auto"``: the first that applies.
 
     Returns
     -------
@@ -228,13 +257,13 @@ def time_course(task: Task, family: Family, ridge: sp.Expr | None, method: str =
     Raises
     ------
     ParameterError
-        For a non-exchangeable family with non-rational parameters, or ``method="laplacian"`` for a kernel
-        that is not exchangeable.
+        For a non-exchangeable family (or unequal counts) with non-rational parameters, or
+        ``method="laplacian"`` for a kernel that is not exchangeable or for unequal counts.
     """
     lam = sp.Integer(0) if ridge is None else sp.sympify(ridge)
     if method not in ("auto", "laplacian", "gram"):
         raise ParameterError(f"method must be one of auto, laplacian, gram, got {method!r}")
-    if method == "laplacian" or (method == "auto" and family.exchangeable):
+    if method == "laplacian" or (method == "auto" and family.exchangeable and equal_count(task) is not None):
         if not family.exchangeable:
             raise ParameterError(f"method 'laplacian' needs an exchangeable kernel; {family.describe()} is not")
         return _exchangeable(task, family, lam)

@@ -25,6 +25,7 @@ import sympy as sp
 
 from ..analysis.conjunctivity import critical_conjunctivity
 from ..analysis.crossings import critical_values
+from ..analysis.gamma import gamma_applies
 from ..display import Rendered
 from ..families.base import Trial
 from ..solvers.dispatch import solve
@@ -83,8 +84,10 @@ class EarlyStopping(Rendered):
 def default_target(dyn: Dynamics) -> tuple[Trial, ...]:
     """The test trials that fail first as conjunctivity grows (exchangeable kernels) at the dynamics' ridge and
     ``kappa_d``; for other kernels, and for exchangeable ones whose rescaled ridge is irrational (relu-nngp,
-    relu-ntk with a ridge), the errors at ``t = oo``."""
-    if dyn.family.exchangeable:
+    relu-ntk with a ridge), and for tasks the effective-ridge analysis does not cover
+    (:func:`symbolic_ti.analysis.gamma.gamma_applies`: counts, a comparison graph without a rank solution), the
+    errors at ``t = oo``."""
+    if dyn.family.exchangeable and gamma_applies(dyn.task) is None:
         scale, _, kd = dyn.family.exchangeable_form()
         if dyn.ridge is None:  # ridgeless: kappa_d and the scale do not change the predictions
             return tuple(critical_conjunctivity(dyn.task, "ridgeless", 0).first_failing)

@@ -20,6 +20,7 @@ from ..analysis.conjunctivity import (AlphaCrossing, ConjunctivityReport, Failur
 from ..display import renderer
 from .notebook import _CELL, _e, _table
 from .values import exact_value, meta_block
+from .taskblock import task_block
 from ..formatting import rounded
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "conjunctivity_to_text", "conjunctivity_to_latex",
@@ -107,7 +108,7 @@ def conjunctivity_to_dict(report: ConjunctivityReport, exact: bool = True) -> di
     first = report.alpha_first
     return {
         "meta": meta_block(FORMAT_NAME, FORMAT_VERSION),
-        "task": {"n": report.task.n, "exceptions": [str(e) for e in report.task.exceptions]},
+        "task": task_block(report.task),
         "ridge": "ridgeless" if report.ridge is None else str(report.ridge),
         "kappa_d": str(report.kappa_d),
         "lambda_prime": str(report.lambda_prime),

@@ -29,6 +29,7 @@ from ..dynamics.modes import MU
 from ..dynamics.window import EarlyStopping
 from .text import column_width
 from .values import exact_value, meta_block
+from .taskblock import task_fields
 from ..formatting import rounded
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "dynamics_to_text", "dynamics_to_latex", "dynamics_to_dict",
@@ -140,6 +141,11 @@ def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> s
         if long_exact:
             lines.append(f"  * exact values of more than {LONG_EXACT} characters shown as floats; the exact limits "
                          "are in --format json")
+        if trials is not None:  # a trial asked for by name is never left out without a word
+            for x in _trials(d, trials):
+                if d.task.ground_truth(x) is None:
+                    lines.append(f"  {x}: no ground truth ({d.task.category(x)}), so no margin; its f_t is in "
+                                 "--format json")
     else:
         lines.append("Exact limits f_oo (the result is symbolic; set the parameters for margins over time):")
         for x in _trials(d, trials):
@@ -193,7 +199,9 @@ def dynamics_to_dict(d: Dynamics, *, trials: Any = None, times: Any = None) -> d
             entry["expression_numeric"] = True
         out_trials.append(entry)
     return {"meta": meta_block(FORMAT_NAME, FORMAT_VERSION), "kind": "dynamics", "label": d.label(),
-            "n": d.task.n, "exceptions": [str(e) for e in d.task.exceptions], "family": d.family.describe(),
+            "n": d.task.n, "exceptions": [str(e) for e in d.task.exceptions],
+            **{k: v for k, v in task_fields(d.task).items() if k != "label"},  # ("label" names the whole run)
+            "family": d.family.describe(),
             "ridge": exact_value(d.ridge) if d.ridge is not None else "none", "method": d.method,
             "path": "exact" if d.dps is None else "numeric", "dps": d.dps,
             "clusters": _clusters(d) if d.dps is not None else None,

@@ -32,6 +32,7 @@ from ..display import render, renderer
 from ..formatting import rounded
 from .text import column_width
 from .values import exact_value, meta_block
+from .taskblock import task_block
 
 __all__ = ["json_float", "number_text", "trials_text"]
 
@@ -260,7 +261,7 @@ def fit_dict(r: FitResult) -> dict[str, Any]:
     """JSON-ready dictionary; opens with a versioned ``meta`` block (format ``symbolic_ti.fit``)."""
     return {
         "meta": meta_block(FORMAT_NAME, FORMAT_VERSION, created=False),
-        "task": {"n": r.task.n, "exceptions": [str(e) for e in r.task.exceptions]},
+        "task": task_block(r.task),
         "family": r.family, "family_description": r.family_description, "ridge": r.ridge,
         "ridge_value": exact_value(r.ridge_value),
         "data": {k: v for k, v in render("dict", r.data).items() if k != "trials"},
@@ -453,7 +454,7 @@ def distance_data_text(d: DistanceData) -> str:
 def distance_fit_dict(r: DistanceFit) -> dict[str, Any]:
     """JSON of a fit by distance; opens with a ``meta`` block of format ``symbolic_ti.fit_distance``."""
     return {"meta": meta_block(DISTANCE_FORMAT_NAME, FORMAT_VERSION, created=False),
-            "task": {"n": r.task.n, "exceptions": [str(e) for e in r.task.exceptions]},
+            "task": task_block(r.task),
             "family": r.family, "family_description": r.family_description, "ridge": r.ridge,
             "data": {k: v for k, v in render("dict", r.data).items() if k != "distances"},
             "likelihood": r.likelihood, "likelihood_basis": r.likelihood_basis, "rule": r.rule,

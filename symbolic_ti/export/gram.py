@@ -19,6 +19,7 @@ Two lines of scikit-learn reproduce the predictions with a ridge, and numpy's le
 
     d = json.load(open("gram.json"))
     KernelRidge(alpha=d["alpha"], kernel="precomputed").fit(d["K_train"], d["y_train"]).predict(d["K_test_train"])
+    # a task with counts (presentations) has sample_weight (and exact counts): fit(..., sample_weight=w)
     np.array(d["K_test_train"]) @ np.linalg.lstsq(d["K_train"], d["y_train"], rcond=None)[0]   # ridgeless
 """
 
@@ -31,6 +32,7 @@ from ..files import write_atomic
 from ..interop.sklearn_bridge import PrecomputedGram
 from ..display import dumps
 from .values import meta_block
+from .taskblock import task_block
 
 __all__ = ["gram_dict", "gram_json", "write_gram"]
 
@@ -55,7 +57,7 @@ def gram_dict(gram: PrecomputedGram, predictions: dict[tuple[int, int], Any] | N
     task = gram.task
     out: dict[str, Any] = {
         "meta": meta_block("symbolic_ti.gram", GRAM_FORMAT_VERSION),
-        "task": {"n": task.n, "exceptions": [f"{e.winner}>{e.loser}" for e in task.exceptions]},
+        "task": task_block(task),
         "family": gram.family.describe(),
         "ridge": "ridgeless" if gram.ridge is None else str(gram.ridge),
         "ridgeless": gram.ridge is None,
@@ -66,6 +68,9 @@ def gram_dict(gram: PrecomputedGram, predictions: dict[tuple[int, int], Any] | N
         "K_train": gram.float_train.tolist(),
         "K_test_train": gram.float_test_train.tolist(),
     }
+    if not task.uniform_counts:  # the weights of the squared errors: KernelRidge.fit(..., sample_weight=...)
+        out["sample_weight"] = gram.sample_weight.tolist()
+        out["counts"] = [str(c) for c in gram.counts]
     if gram.k_train is not None and gram.k_test_train is not None:
         out["K_train_exact"] = [[str(v) for v in gram.k_train.row(r)] for r in range(gram.k_train.rows)]
         out["K_test_train_exact"] = [[str(v) for v in gram.k_test_train.row(r)]

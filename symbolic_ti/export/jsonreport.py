@@ -24,6 +24,7 @@ from ..results import Result
 from .forms import category_summaries, is_number, margin_form, residual_form
 from .poly_form import poly_fraction
 from .reading import expression_from_dict, expression_from_poly, read_report
+from .taskblock import task_block
 from .values import LARGE_SREPR, ENCODINGS, FormTable, FormValues, exact_value, meta_block
 
 __all__ = ["FORMAT_VERSION", "FORMAT_NAME", "LARGE_SREPR", "result_to_dict", "expression_to_dict",
@@ -142,8 +143,7 @@ def report_dict(result: Result, encoding: str, records: Records, text: bool = Fa
     head = {
         "meta": meta_block(FORMAT_NAME, version),
         "task": {
-            "n": task.n,
-            "exceptions": [str(e) for e in task.exceptions],
+            **task_block(task),  # n, exceptions; any other task than Task(n, exceptions) also what names it
             "training": [{"trial": _trial(t), "target": y} for t, y in task.training],
         },
         "family": {

@@ -24,6 +24,7 @@ from ..results import Result
 from .forms import category_summaries, margin_form, prediction_form, same_value
 from .latex_printer import DAGGER, expr_latex, plain_latex, printed_once
 from .summary import summary_if_large
+from .taskblock import is_named, latex_text
 
 __all__ = ["ARRAY_STRETCH", "trial_latex", "table_latex", "margins_latex", "ridge_latex", "result_to_latex",
            "latex_document"]
@@ -62,6 +63,10 @@ def _description(result: Result) -> str:
     task, fam = result.task, result.family
     sym = {p.name: plain_latex(p.symbol) for p in fam.parameters}
     parts = [f"$n = {task.n}$"]
+    if is_named(task):  # a paradigm, a task file, extra presentations or item names: its label first
+        parts.insert(0, latex_text(task.label()))
+        if task.labels is not None:
+            parts.append("items " + ", ".join(f"${k}$ = {latex_text(name)}" for k, name in enumerate(task.labels, 1)))
     if task.exceptions:
         word = "exceptions" if len(task.exceptions) > 1 else "exception"
         parts.append(word + " " + ", ".join(f"${e.winner} > {e.loser}$" for e in task.exceptions))

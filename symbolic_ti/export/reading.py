@@ -24,7 +24,9 @@ import sympy as sp
 from ..errors import ExportError
 from ..results import PolyFraction
 from ..task import CATEGORIES as _CATEGORIES
+from ..task import Task
 from .srepr_reader import read_srepr
+from .taskblock import task_from_dict
 
 __all__ = ["expression_from_dict", "expression_from_poly", "FormsTable", "ReportValues", "read_report", "TRIALS_FORMAT",
            "READ_VERSIONS"]
@@ -224,6 +226,10 @@ class ReportValues:
         The ``forms`` table (version 2; empty for version 1): ``forms[k]`` is entry ``k`` read (once).
     report : dict
         The report as ``json.load`` gives it.
+    task : Task or None
+        The report's task, rebuilt from its ``task`` block (:func:`symbolic_ti.export.taskblock.task_from_dict`):
+        equal to the task of the result that was written, its paradigm, comparisons with counts, reference order
+        and labels included.
     """
 
     format_version: int
@@ -234,6 +240,7 @@ class ReportValues:
     ridgeless_conditions: list[sp.Expr] = field(default_factory=list)
     forms: FormsTable = field(default_factory=lambda: FormsTable([]))
     report: dict[str, Any] = field(default_factory=dict, repr=False)
+    task: Task | None = field(default=None, repr=False)
 
 
 def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportValues:
@@ -337,7 +344,7 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
             format_version=version, predictions=predictions, margins=records("margins", value),
             exception_margins=records("exception_margins", exception), training_fit=records("training_fit", fit),
             ridgeless_conditions=[condition(c) for c in d.get("ridgeless_conditions", [])],
-            forms=table, report=d)
+            forms=table, report=d, task=task_from_dict(d["task"]))
 
 
 def _read_trials(d: dict[str, Any]) -> ReportValues:
@@ -353,7 +360,7 @@ def _read_trials(d: dict[str, Any]) -> ReportValues:
                 margins[t] = expression_from_dict(rec["margin"])
         conditions = [expression_from_dict(c) for c in d.get("ridgeless_conditions", [])]
     return ReportValues(format_version=TRIALS_FORMAT[1], predictions=preds, margins=margins,
-                        ridgeless_conditions=conditions, report=d)
+                        ridgeless_conditions=conditions, report=d, task=task_from_dict(d["task"]))
 
 
 @contextmanager

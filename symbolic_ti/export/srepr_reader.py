@@ -25,7 +25,7 @@ from ..families.kernel_values import NetworkKernelValue
 from ..families.relu import ReluKernelConstant
 
 __all__ = ["read_srepr", "MAX_NODES", "MAX_NESTING", "MAX_DIGITS", "MAX_EXPONENT", "MAX_PRECISION",
-           "MAX_ROOT_DEGREE", "MAX_LAYERS"]
+           "MAX_ROOT_DEGREE", "MAX_LAYERS", "MAX_SYMBOLS"]
 
 #: Syntax nodes of one srepr string (a symbolic closed form of n = 61 has some tens of thousands, one of geometric
 #: n = 9 with alpha, rho and lambda symbolic 21,506). Building 2,000,000 nodes (a sum of a million terms) takes
@@ -43,6 +43,9 @@ MAX_PRECISION = 100_000
 MAX_ROOT_DEGREE = 5_000
 #: Largest depth of a ``ReluKernelConstant`` / ``NetworkKernelValue``.
 MAX_LAYERS = 100
+#: Most distinct symbols in one expression (a report's closed forms use a family's few parameters and the ridge;
+#: a sum of 200,000 distinct symbols read in seconds, then took more than 20 GB to print: review finding).
+MAX_SYMBOLS = 100
 
 _SHOWN = 80  # characters of the text quoted in a message
 
@@ -130,6 +133,7 @@ class _Builder:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.symbols: set[str] = set()
 
     def fail(self, why: str) -> ExportError:
         return ExportError(f"cannot read expression {_short(self.text)}: {why}")
@@ -173,6 +177,10 @@ class _Builder:
 
     def check(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         """Refuse a call whose result would pass a bound, before it is made."""
+        if name in ("Symbol", "Dummy") and args and isinstance(args[0], str):
+            self.symbols.add(args[0])
+            if len(self.symbols) > MAX_SYMBOLS:
+                raise self.fail(f"more than {MAX_SYMBOLS} distinct symbols")
         if name == "Pow" and len(args) == 2:
             base, exp = (sp.sympify(a) for a in args)
             if exp.is_Rational:
@@ -210,7 +218,9 @@ def read_srepr(text: str) -> Any:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError) as err:
         why = "not valid srepr syntax"
-        if "digits" in str(err):
+        if isinstance(err, (RecursionError, MemoryError)) or "too many nested" in str(err):
+            why = f"nested too deeply (at most {MAX_NESTING} levels)"
+        elif "digits" in str(err):
             why = "an integer is too long for Python to read (sys.get_int_max_str_digits)"
         raise ExportError(f"cannot read expression {_short(text)}: {why}") from None
     count = sum(1 for _ in ast.walk(tree))

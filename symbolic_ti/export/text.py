@@ -21,6 +21,7 @@ from .forms import category_summaries, is_number, margin_form, prediction_form, 
 from .latex_printer import factored, large_form
 from .poly_form import fraction_text
 from .summary import summarize
+from .taskblock import header_lines as task_header_lines
 from ..formatting import rounded
 
 __all__ = ["CELL_WIDTH", "column_width", "expr_text", "approx_suffix", "header_lines", "result_to_text"]
@@ -155,11 +156,13 @@ def header_lines(result: Result) -> list[str]:
         ridge = f"{result.ridge} (symbolic)"
     else:
         ridge = f"lambda = {result.ridge}"
+    kind = "a transitive-inference task" if result.task.design is None else "a relational task"
     lines = [
-        ("symbolic_ti: numeric kernel ridge regression on a transitive-inference task (float data; not exact)"
+        (f"symbolic_ti: numeric kernel ridge regression on {kind} (float data; not exact)"
          if str(result.method).startswith("numeric") else
-         "symbolic_ti: exact kernel ridge regression on a transitive-inference task"),
+         f"symbolic_ti: exact kernel ridge regression on {kind}"),
         f"  task     {result.task.label()}",
+        *task_header_lines(result.task),  # item names, comparisons and reference order of any other task
         f"  family   {result.family.describe()}",
         f"  ridge    {ridge}",
         f"  method   {result.method}",

@@ -17,7 +17,7 @@ import numpy as np
 from ..results import Result
 from .backend import new_figure, require_matplotlib
 from .heatmaps import HeatmapData, heatmap_data
-from .labels import cell_text, diverging_ticks
+from .labels import cell_text, diverging_ticks, trial_text
 from .margin_curves import CurveData, curve_data
 from .phase_diagrams import PhaseData, phase_data
 from ..formatting import rounded
@@ -116,8 +116,9 @@ def heatmap(data: HeatmapData | Result, values: Mapping[str, Any] | None = None,
                         fontweight="bold" if wrong else "normal", color="white" if dark else "0.1")
             elif wrong:
                 ax.plot([j], [i], marker="x", color="black", markersize=7, markeredgewidth=1.8)
-    ax.set_xticks(range(1, n + 1))
-    ax.set_yticks(range(1, n + 1))
+    names = data.task.labels
+    ax.set_xticks(range(1, n + 1), labels=None if names is None else list(names))
+    ax.set_yticks(range(1, n + 1), labels=None if names is None else list(names))
     for labels in (ax.get_xticklabels(), ax.get_yticklabels()):
         for lab, item in zip(labels, range(1, n + 1), strict=False):
             if item in data.cycle_items:
@@ -212,7 +213,7 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
     axes[1].set_facecolor("white")
     ghandles = []
     for g in present:
-        ghandles.append(Patch(color=colors[g], label=f"{_trials_text(data.groups[g])} first"))
+        ghandles.append(Patch(color=colors[g], label=f"{_trials_text(data.groups[g], data.names)} first"))
     points = any(c.exact == "points" for c in data.curves)
     drawn: list[tuple[Sequence[tuple[int, int]], np.ndarray, np.ndarray]] = []
     for ax in axes:
@@ -280,9 +281,10 @@ def _curve_style(kind: str) -> dict[str, Any]:
     return {"color": "0.25", "linewidth": 0.9, "linestyle": "--"}
 
 
-def _trials_text(trials: Sequence[tuple[int, int]]) -> str:
-    """``(3,6), (4,7)``: the trials with i < j (all of them if none is)."""
-    return ", ".join(f"({i},{j})" for i, j in trials if i < j) or ", ".join(f"({i},{j})" for i, j in trials)
+def _trials_text(trials: Sequence[tuple[int, int]], names: tuple[str, ...] | None = None) -> str:
+    """``(3,6), (4,7)``: the trials with i < j (all of them if none is); by item labels when ``names``."""
+    chosen = [t for t in trials if t[0] < t[1]] or list(trials)
+    return ", ".join(trial_text(t, names, ",") for t in chosen)
 
 
 def _padded(data: PhaseData, field: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -349,7 +351,7 @@ def _label_curves(ax: Any, data: PhaseData, drawn: Sequence[tuple[Sequence[tuple
         return out + max(0.0, -b[0]) + max(0.0, b[2] - 1) + max(0.0, -b[1]) + max(0.0, b[3] - 1)
 
     for trials, xs, ys in drawn:
-        text = _trials_text(trials)
+        text = _trials_text(trials, data.names)
         w = char_w * len(text) + 2 * pad
         for bx, by in _branches(np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)):
             with np.errstate(all="ignore"):

@@ -20,6 +20,7 @@ from ..dynamics import Dynamics, critical_times, evaluate_grid
 from ..errors import ParameterError
 from ..families.base import Trial
 from .backend import new_figure
+from .labels import trial_text
 from .scan import read_only
 from ..formatting import rounded
 
@@ -46,6 +47,8 @@ class TrajectoryData:
     groups : tuple of tuple of int
         Row indices of trials whose margins are the same exact closed form (drawn once, labelled together);
         empty means every trial alone.
+    names : tuple of str or None
+        The task's item labels (``Task.labels``), used to name the trials in the legend.
     """
 
     label: str
@@ -55,11 +58,13 @@ class TrajectoryData:
     critical: tuple[tuple[tuple[float, str], ...], ...]
     log_time: bool
     groups: tuple[tuple[int, ...], ...] = ()
+    names: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, eq=False)
 class TimeHeatmapData:
-    """The margin of one trial on a grid: ``margin[i, j]`` at ``t[i]``, ``alpha[j]``."""
+    """The margin of one trial on a grid: ``margin[i, j]`` at ``t[i]``, ``alpha[j]`` (``names``: the task's item
+    labels, or None)."""
 
     label: str
     trial: Trial
@@ -67,6 +72,7 @@ class TimeHeatmapData:
     alpha: np.ndarray
     margin: np.ndarray
     log_time: bool
+    names: tuple[str, ...] | None = None
 
 
 def _time_axis(t_range: tuple[float, float], count: int, log_time: bool) -> np.ndarray:
@@ -100,7 +106,7 @@ def trajectory_data(dyn: Dynamics, trials: Sequence[Sequence[int]] | None = None
     marks = tuple(tuple((c.value, c.direction) for c in by[x].crossings) if x in by else () for x in chosen)
     margins = gv.margins()
     return TrajectoryData(dyn.label(), read_only(t), chosen, read_only(margins), marks, log_time,
-                          identical_groups(dyn, chosen, margins))
+                          identical_groups(dyn, chosen, margins), dyn.task.labels)
 
 
 def identical_groups(dyn: Dynamics, trials: Sequence[Trial], margins: np.ndarray) -> tuple[tuple[int, ...], ...]:
@@ -135,8 +141,8 @@ def identical_groups(dyn: Dynamics, trials: Sequence[Trial], margins: np.ndarray
     return tuple(tuple(g) for g in groups)
 
 
-def _trial_text(x: Trial) -> str:
-    return f"({x[0]}, {x[1]})"
+def _trial_text(x: Trial, names: tuple[str, ...] | None = None) -> str:
+    return trial_text(x, names)
 
 
 def time_heatmap_data(dyn: Dynamics, trial: Sequence[int], *, t_range: tuple[float, float] = (0.01, 100.0),
@@ -149,7 +155,8 @@ def time_heatmap_data(dyn: Dynamics, trial: Sequence[int], *, t_range: tuple[flo
     t = _time_axis(t_range, count[0], log_time)
     a = np.linspace(alpha_range[0], alpha_range[1], count[1])
     gv = evaluate_grid(dyn, t[:, None], alpha=a[None, :], trials=list(x))
-    return TimeHeatmapData(dyn.label(), x[0], read_only(t), read_only(a), read_only(gv.margins()[0]), log_time)
+    return TimeHeatmapData(dyn.label(), x[0], read_only(t), read_only(a), read_only(gv.margins()[0]), log_time,
+                           dyn.task.labels)
 
 
 def draw_trajectories(data: TrajectoryData, *, title: str | None = None) -> Figure:
@@ -164,7 +171,7 @@ def draw_trajectories(data: TrajectoryData, *, title: str | None = None) -> Figu
     marks: dict[str, tuple[float, set[str]]] = {}  # label text -> (time, colours of the curves there)
     for g in groups:
         k = g[0]
-        name = " = ".join(_trial_text(data.trials[i]) for i in g)
+        name = " = ".join(_trial_text(data.trials[i], data.names) for i in g)
         times = [tc for tc, _ in data.critical[k]]
         if times:
             name += ", t* = " + ", ".join(f"{rounded(tc, '.3g')}" for tc in times)
@@ -204,13 +211,13 @@ def draw_time_heatmap(data: TimeHeatmapData, *, title: str | None = None) -> Fig
     if np.nanmin(m) < 0 < np.nanmax(m):
         ax.contour(data.alpha, data.t, m, levels=[0.0], colors="k", linewidths=1.0)
         ax.legend(handles=[Line2D([], [], color="k", lw=1.0,
-                                  label=f"margin of {_trial_text(data.trial)} = 0\n(its critical time t*(alpha))")],
+                                  label=f"margin of {_trial_text(data.trial, data.names)} = 0\n(its critical time t*(alpha))")],
                   loc="lower right", fontsize=7, framealpha=0.9)
     if data.log_time:
         ax.set_yscale("log")
     ax.set_xlabel("conjunctivity alpha")
     ax.set_ylabel("training time t")
     # wrapped here, not by matplotlib (wrap=True wraps after the constrained layout: a third line was cut off)
-    ax.set_title(title or f"margin of {_trial_text(data.trial)}\n" + textwrap.fill(data.label, 80), fontsize=8)
-    fig.colorbar(mesh, ax=ax, label=f"margin of {_trial_text(data.trial)} (red: wrong, blue: right)")
+    ax.set_title(title or f"margin of {_trial_text(data.trial, data.names)}\n" + textwrap.fill(data.label, 80), fontsize=8)
+    fig.colorbar(mesh, ax=ax, label=f"margin of {_trial_text(data.trial, data.names)} (red: wrong, blue: right)")
     return fig

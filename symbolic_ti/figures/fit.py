@@ -76,8 +76,8 @@ def fit_figure(result: FitResult) -> Figure:
     for ax, mat, title in ((axes[0], obs, "observed"), (axes[1], pred, f"predicted ({result.family}: {vals})")):
         im = ax.imshow(mat, vmin=vmin, vmax=vmax, cmap=cmap)
         ax.set_title(title, fontsize=9)
-        ax.set_xticks(range(n), [str(k) for k in range(1, n + 1)])
-        ax.set_yticks(range(n), [str(k) for k in range(1, n + 1)])
+        ax.set_xticks(range(n), [result.task.item_name(k) for k in range(1, n + 1)])
+        ax.set_yticks(range(n), [result.task.item_name(k) for k in range(1, n + 1)])
         ax.set_xlabel("second item j")
         ax.set_ylabel("first item i")
         for e in result.task.exceptions:

@@ -32,8 +32,7 @@ def task_masks(task: Task) -> dict[str, np.ndarray]:
     for (i, j) in task.trials:
         masks["training"][i - 1, j - 1] = (i, j) in tt
         masks["exception"][i - 1, j - 1] = task.categories[(i, j)] == "exception"
-        masks["in_cycle"][i - 1, j - 1] = any(e.loser <= i <= e.winner and e.loser <= j <= e.winner
-                                              for e in task.exceptions)
+        masks["in_cycle"][i - 1, j - 1] = any(i in c and j in c for c in task.cycles)
         masks["no_ground_truth"][i - 1, j - 1] = task.ground_truth((i, j)) is None
     return masks
 
@@ -62,7 +61,8 @@ class HeatmapData:
     f : ndarray of float, shape (n, n)
         ``f(i, j)`` itself, NaN on the diagonal.
     training, exception, in_cycle, no_ground_truth, wrong : ndarray of bool, shape (n, n)
-        Training trials; exception trials (both orders); trials with both items in one exception's cycle;
+        Training trials; exception trials (both orders); trials with both items in one exception's cycle
+        (``Task.cycles``: the items of its reference chain from its loser to its winner);
         trials without ground truth; trials with a negative margin (decided exactly).
     cycle_items : tuple of int
         Items that lie in some exception's cycle.
@@ -134,7 +134,7 @@ def heatmap_data(result: Result, values: Mapping[str, Any] | None = None, quanti
         mat = g * f
     else:
         mat = 1.0 / (1.0 + np.exp(-f / float(temperature)))
-    cyc = tuple(sorted({k for e in task.exceptions for k in e.cycle}))
+    cyc = tuple(sorted({k for c in task.cycles for k in c}))  # each exception's cycle (any reference order)
     return HeatmapData(task, figure_label(r), quantity, float(temperature), read_only(mat), read_only(f),
                        read_only(masks["training"]), read_only(masks["exception"]), read_only(masks["in_cycle"]),
                        read_only(masks["no_ground_truth"]), read_only(wrong), cyc)

@@ -7,7 +7,14 @@ import math
 
 from ..formatting import rounded
 
-__all__ = ["cell_text", "diverging_ticks"]
+__all__ = ["cell_text", "diverging_ticks", "trial_text"]
+
+
+def trial_text(trial: tuple[int, int], names: tuple[str, ...] | None = None, sep: str = ", ") -> str:
+    """A trial as ``(i, j)``, or by its items' labels, ``(A, B)``, when the task names its items
+    (``Task.labels``, passed as ``names``)."""
+    a, b = trial if names is None else (names[trial[0] - 1], names[trial[1] - 1])
+    return f"({a}{sep}{b})"
 
 
 def cell_text(value: float) -> str:

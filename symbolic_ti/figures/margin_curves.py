@@ -15,6 +15,7 @@ from ..errors import TaskError
 from ..families.base import Trial
 from ..results import Result
 from ..task import CATEGORIES
+from .labels import trial_text
 from .scan import FigureArgumentError, axis_cells, figure_label, free_result, read_only, scanned_name
 
 __all__ = ["CurveSeries", "CurveMarker", "CurveData", "curve_data"]
@@ -147,9 +148,9 @@ def curve_data(result: Result, parameter: str = "alpha", trials: Iterable[Sequen
         for t in trials:
             tt = task.check_trial(t, "trials entry")
             if task.ground_truth(tt) is None:
-                raise TaskError(f"curve_data: trial {tt} has no ground truth (both items lie in one exception's "
-                                f"cycle), so it has no margin")
-            series_spec.append((f"({tt[0]}, {tt[1]})", (tt,)))
+                raise TaskError(f"curve_data: trial {tt} has no ground truth (both items lie in one cycle, or the "
+                                f"reference order does not relate them), so it has no margin")
+            series_spec.append((trial_text(tt, task.labels), (tt,)))
         if not series_spec:
             raise FigureArgumentError("curve_data", "trials", "trials must name at least one trial (or be None)")
     all_trials = tuple(dict.fromkeys(t for _, ts in series_spec for t in ts))

@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from ..budgets import DEFAULT, BudgetLike, check_budget, check_grid_memory, grid_estimate
+from ..errors import ParameterError
 from ..families.base import Trial
 from ..results import Result
 from ..task import Task
@@ -90,6 +92,8 @@ class PhaseData:
     group_margins : ndarray of float, shape (len(groups), ny, nx), or None
         The margin of each group of :attr:`groups` over the grid (its zero level is the group's critical curve,
         which the drawing traces where only exact points per row are known).
+    names : tuple of str or None
+        The task's item labels (``Task.labels``), naming the trials of the curves' labels.
     """
 
     label: str
@@ -112,6 +116,7 @@ class PhaseData:
     note: str
     exceptions: tuple[Trial, ...] = field(default=())
     group_margins: np.ndarray | None = None
+    names: tuple[str, ...] | None = None
 
     def region_name(self, code: int) -> str:
         """Words for a :attr:`region` code."""
@@ -139,7 +144,7 @@ def _groups(compiled: Any, trials: Sequence[Trial], task: Task) -> tuple[list[tu
 def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: Mapping[str, Any] | None = None,
                x_range: Any = None, y_range: Any = None, resolution: int | tuple[int, int] = (240, 200),
                x_log: bool | None = None, y_log: bool | None = None, curves: bool = True,
-               curve_rows: int = 16) -> PhaseData:
+               curve_rows: int = 16, budget: BudgetLike = DEFAULT) -> PhaseData:
     """The data of a phase diagram over two parameters: where the exception is memorized, where every
     transitive margin is positive, and which trial fails first, with exact critical curves.
 
@@ -164,6 +169,10 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
     curve_rows : int, default 16
         Where no closed-form curve is available: the number of exact ``y`` values at which exact critical
         values of ``x`` are computed (:func:`symbolic_ti.critical_values`).
+    budget : DEFAULT, None or float
+        Seconds of CPU above which the grid's evaluation (trials x cells, :func:`symbolic_ti.budgets.grid_estimate`)
+        is refused before any value; ``None`` runs anyway. The grid is held in memory whole: a grid above
+        :data:`symbolic_ti.budgets.GRID_MAX_BYTES` is refused whatever the budget.
 
     Returns
     -------
@@ -173,7 +182,9 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
     ------
     ParameterError
         For unknown or equal parameters, a parameter both scanned and set, missing values, bad ranges or
-        resolution.
+        resolution, or a grid that would need more memory than a phase diagram may take.
+    BudgetError
+        If the grid's estimated cost is above ``budget``.
 
     Notes
     -----
@@ -202,6 +213,12 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
     trans = tuple(t for t in task.test_trials if task.ground_truth(t) is not None)
     from ..numeric.grid import compile_result
 
+    rows = len(exc_trials) + len(trans)
+    try:  # before any value: 4000 x 4000 cells at n = 9 would take 28 GB
+        check_grid_memory(rows, len(xs), len(ys))
+    except ParameterError as err:
+        raise FigureArgumentError("phase_data", "resolution", str(err)) from None
+    check_budget("phase diagram", grid_estimate(rows, len(xs) * len(ys)), budget)
     compiled = compile_result(r, exc_trials + trans)
     arrays: dict[str, Any] = {}
     for name, vals, shape in ((xn, xs, (1, -1)), (yn, ys, (-1, 1))):
@@ -230,7 +247,7 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
                      None if exc_margin is None else read_only(exc_margin),
                      None if memorized is None else read_only(memorized), read_only(min_tm), read_only(generalizes),
                      read_only(region), tuple(groups), read_only(first), tuple(curve_list), note, exc_trials,
-                     None if group_margins is None else read_only(group_margins))
+                     None if group_margins is None else read_only(group_margins), task.labels)
 
 
 def _exchangeable_plane(r: Result, xn: str, yn: str) -> sp.Rational | None:
@@ -242,6 +259,10 @@ def _exchangeable_plane(r: Result, xn: str, yn: str) -> sp.Rational | None:
         return None
     kd = fam.values.get("kappa_d")
     if kd is None or not kd.is_Rational or not r.method.startswith("laplacian"):
+        return None
+    from ..analysis.gamma import gamma_applies
+
+    if gamma_applies(r.task) is not None:  # counts, or a graph without a rank solution: the per-row scans
         return None
     return kd
 

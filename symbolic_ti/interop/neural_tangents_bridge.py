@@ -20,6 +20,9 @@ Conventions of neural-tangents read from its source (google/neural-tangents, ``n
   trials' ridge-flow predictions come through ``k_test_train`` (docs/interop.md, checked with 0.6.5).
 * ``predict.py::gp_inference(k_train_train, y_train, diag_reg=...)`` returns ``predict_fn(get, k_test_train,
   k_test_test)``.
+* Neither takes weights of the training rows. A task with counts is given as repeated rows (whole-number counts
+  only: :meth:`symbolic_ti.interop.PrecomputedGram.repeated`), whose loss is the weighted one; ``N`` is then the
+  number of repeated rows.
 """
 
 from __future__ import annotations
@@ -187,7 +190,8 @@ def diag_reg(ridge: RidgeLike, family: Family | None = None, task: Task | None =
     Raises
     ------
     ParameterError
-        For a symbolic ridge, or a family / task missing where needed.
+        For a symbolic ridge, a family / task missing where needed, or a task with a count that is not a whole
+        number (neural-tangents cannot weight rows; whole-number counts are repeated rows).
 
     Examples
     --------
@@ -195,6 +199,11 @@ def diag_reg(ridge: RidgeLike, family: Family | None = None, task: Task | None =
     0.1
     """
     lam = numeric_ridge(ridge, "neural-tangents")
+    if task is not None:
+        for c in task.comparisons:
+            if not c.count.is_integer:
+                raise ParameterError(f"diag_reg: neural-tangents cannot weight training rows and comparison "
+                                     f"{c.winner}>{c.loser} has count {c.count}; repeated rows need whole-number counts")
     if lam == 0:
         return 0.0
     if family is None:
@@ -208,4 +217,5 @@ def diag_reg(ridge: RidgeLike, family: Family | None = None, task: Task | None =
         return float(lam * scale)
     diag = [family.kernel(t, t) if not getattr(family, "numeric_only", False) else
             family.kernel_numeric(t, t, family.numeric_point({}, float)) for t, _ in task.training]
-    return float(lam / (sum(sp.sympify(d) for d in diag) / len(diag)))
+    counts = [task.counts[t] for t, _ in task.training]  # the mean over the repeated rows neural-tangents sees
+    return float(lam / (sum(c * sp.sympify(d) for c, d in zip(counts, diag, strict=True)) / sum(counts)))

@@ -10,6 +10,13 @@ predictions can be off by units. The ridgeless predictions are the minimum-norm 
 ``float_test_train @ numpy.linalg.lstsq(float_train, y_train, rcond=None)[0]`` (docs/interop.md). With
 ``kernel="precomputed"``, ``fit`` takes the train x train Gram matrix and ``predict`` the test x train cross-Gram
 matrix; :func:`precomputed_gram` builds both (docs/interop.md).
+
+**Counts.** A comparison presented ``c`` times weighs its squared errors by ``c`` (symbolic_ti's weighted ridge
+``k^T (K + lambda C^{-1})^{-1} y``, docs/theory.md#gradient-flow-with-counts). ``KernelRidge.fit(K, y,
+sample_weight=w)`` solves ``(diag(sqrt w) K diag(sqrt w) + alpha I) d = sqrt(w) y`` and uses ``sqrt(w) d``
+(``sklearn/kernel_ridge.py``, ``_solve_cholesky_kernel``), which is ``(K + alpha W^{-1})^{-1} y``: the same model
+with ``sample_weight = counts`` (:attr:`PrecomputedGram.sample_weight`). Tools that cannot weight rows
+(neural-tangents) take integer counts as repeated rows (:meth:`PrecomputedGram.repeated`), which is the same loss.
 """
 
 from __future__ import annotations
@@ -102,6 +109,8 @@ class PrecomputedGram:
         Exact entries, shapes ``(m, m)`` and ``(q, m)``; ``None`` for float data (``family.numeric_only``).
     float_train, float_test_train : numpy.ndarray
         The same in float64.
+    counts : tuple of sympy Rationals, length m
+        Each training trial's count (presentations; all 1 for a task without counts).
     """
 
     task: Task
@@ -114,6 +123,41 @@ class PrecomputedGram:
     k_test_train: sp.ImmutableMatrix | None
     float_train: np.ndarray
     float_test_train: np.ndarray
+    counts: tuple[sp.Rational, ...] = ()
+
+    @property
+    def sample_weight(self) -> np.ndarray:
+        """``KernelRidge.fit(..., sample_weight=...)``: each training trial's count as a float64 vector of length
+        m (module docstring); all ones without counts."""
+        return np.array([float(c) for c in self.counts] if self.counts else [1.0] * len(self.train), dtype=float)
+
+    def repeated(self, tool: str = "neural-tangents") -> PrecomputedGram:
+        """The same matrices with each training trial repeated ``count`` times (for a tool that cannot weight
+        rows: the loss ``sum_k c_k (f_k - y_k)^2`` is that of the repeated rows); itself when every count is 1.
+
+        Raises
+        ------
+        ParameterError
+            For a count that is not a whole number (rows cannot be repeated a fractional number of times).
+        """
+        if all(c == 1 for c in self.counts):
+            return self
+        for t, c in zip(self.train, self.counts, strict=True):
+            if not sp.sympify(c).is_integer:
+                raise ParameterError(f"{tool} cannot weight training rows and trial {t[0]}>{t[1]} has count {c}; "
+                                     f"repeating rows needs whole-number counts")
+        index = [r for r, c in enumerate(self.counts) for _ in range(int(c))]
+
+        def pick(mat: sp.ImmutableMatrix | None, rows: bool) -> sp.ImmutableMatrix | None:
+            if mat is None:
+                return None
+            cols = mat.extract(list(range(mat.rows)), index)
+            return cols.extract(index, list(range(cols.cols))) if rows else cols
+
+        return PrecomputedGram(self.task, self.family, self.ridge, tuple(self.train[r] for r in index),
+                               tuple(self.targets[r] for r in index), self.test, pick(self.k_train, True),
+                               pick(self.k_test_train, False), self.float_train[np.ix_(index, index)],
+                               self.float_test_train[:, index], tuple(sp.Integer(1) for _ in index))
 
     @property
     def alpha(self) -> float:
@@ -153,6 +197,8 @@ def precomputed_gram(task: Task, family: Family, ridge: RidgeLike = "ridgeless")
     >>> g = precomputed_gram(Task(4), Exchangeable(alpha=0), 1)
     >>> g.float_train.shape, g.float_test_train.shape, g.alpha
     ((6, 6), (12, 6), 1.0)
+
+    With counts, pass ``sample_weight=g.sample_weight`` to ``KernelRidge.fit`` (module docstring).
     """
     from ..errors import ParameterError
 
@@ -164,11 +210,12 @@ def precomputed_gram(task: Task, family: Family, ridge: RidgeLike = "ridgeless")
     train = tuple(t for t, _ in task.training)
     targets = tuple(int(y) for _, y in task.training)
     test = tuple(task.trials)
+    counts = tuple(task.counts[t] for t in train)
     if getattr(family, "numeric_only", False):
         point = family.numeric_point({}, float)
         ft = np.array([[family.kernel_numeric(a, b, point) for b in train] for a in train], dtype=float)
         fx = np.array([[family.kernel_numeric(a, b, point) for b in train] for a in test], dtype=float)
-        return PrecomputedGram(task, family, lam, train, targets, test, None, None, ft, fx)
+        return PrecomputedGram(task, family, lam, train, targets, test, None, None, ft, fx, counts)
     cache: dict[Any, float] = {}
 
     def to_float(v: sp.Expr) -> float:
@@ -180,4 +227,4 @@ def precomputed_gram(task: Task, family: Family, ridge: RidgeLike = "ridgeless")
     kx = sp.ImmutableMatrix([[family.kernel(a, b) for b in train] for a in test])
     ft = np.array([[to_float(v) for v in kt.row(r)] for r in range(kt.rows)], dtype=float)
     fx = np.array([[to_float(v) for v in kx.row(r)] for r in range(kx.rows)], dtype=float)
-    return PrecomputedGram(task, family, lam, train, targets, test, kt, kx, ft, fx)
+    return PrecomputedGram(task, family, lam, train, targets, test, kt, kx, ft, fx, counts)

@@ -264,7 +264,9 @@ def numeric_predictions(
     ``K^+ = Q diag(1/w_k for the rank(K) largest w_k) Q^T``. Equivalently, with ``B`` a set of ``rank(K)``
     training trials whose Gram columns are independent, ``f(t) = K[t, B] w`` with ``w`` the least-squares
     solution of ``K[:, B] w = y`` (the mpmath ridgeless path). The error bounds and the precision rule are
-    derived in docs/theory.md#numeric-trust.
+    derived in docs/theory.md#numeric-trust. A task with counts ``c`` (presentations) weighs each squared error:
+    the system solved is the scaled ``S K S``, ``S y``, ``k(t)^T S`` with ``S = diag(sqrt(c))``, the same problem
+    (:class:`~symbolic_ti.numeric.systems.KernelSystem`).
 
     References
     ----------
@@ -302,8 +304,9 @@ def numeric_predictions(
             raise ParameterError("rcond applies only to ridge='ridgeless'")
     queries = check_trials(task, trials)
     free_vals = {name: v for name, v in values.items() if name != "lambda" and name not in family.values}
+    counts = None if task.uniform_counts else tuple(task.counts[t] for t, _ in task.training)
     system = KernelSystem(family, free_vals, lam, tuple(t for t, _ in task.training),
-                          tuple(y for _, y in task.training), tuple(queries))
+                          tuple(y for _, y in task.training), tuple(queries), counts)
     basis = training_basis(system) if lam is None else None
     try:
         if dps is None:

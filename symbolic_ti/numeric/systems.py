@@ -69,6 +69,14 @@ class KernelSystem:
     targets : tuple of int, length m
     queries : tuple of trials, length q
         Trials to predict.
+    counts : tuple of exact positive numbers, length m, or None
+        Each training trial's count (presentations), the weight of its squared error; ``None`` when every count
+        is 1. The weighted problem ``min sum_k c_k (y_k - f_k)^2 + lambda ||f||^2`` is the unweighted one of the
+        scaled system ``K' = S K S``, ``y' = S y``, cross rows ``X S`` with ``S = diag(sqrt(c))``
+        (``(K + lambda C^{-1}) a = y`` with ``a = S b`` is ``(K' + lambda I) b = y'``, and ``f = X a = X S b``;
+        its ridgeless limit is the weighted one). :meth:`float64` and :meth:`mp` return the scaled system;
+        :meth:`exact_gram` the unscaled ``K`` (for the rank, which the scaling keeps, as it keeps the independent
+        columns).
     """
 
     family: Family
@@ -77,6 +85,7 @@ class KernelSystem:
     train: tuple[Trial, ...]
     targets: tuple[int, ...]
     queries: tuple[Trial, ...]
+    counts: tuple[sp.Expr, ...] | None = None
     _cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -94,7 +103,12 @@ class KernelSystem:
             kern = self.family.kernel_numeric
             gram = np.array([[kern(a, b, p) for b in self.train] for a in self.train], dtype=float)
             cross = np.array([[kern(t, b, p) for b in self.train] for t in self.queries], dtype=float)
-            self._cache["float64"] = (gram, cross.reshape(len(self.queries), self.m), np.array(self.targets, float))
+            cross = cross.reshape(len(self.queries), self.m)
+            y = np.array(self.targets, float)
+            if self.counts is not None:  # the weighted problem as the scaled unweighted one (class docstring)
+                sc = np.sqrt(np.array([float(c) for c in self.counts]))
+                gram, cross, y = gram * np.outer(sc, sc), cross * sc, y * sc
+            self._cache["float64"] = (gram, cross, y)
         return self._cache["float64"]
 
     def mp(self) -> tuple[Any, list[list[Any]], list[Any]]:
@@ -110,8 +124,22 @@ class KernelSystem:
                 for c, b in enumerate(self.train):
                     gram[r, c] = one * kern(a, b, p)
             cross = [[one * kern(t, b, p) for b in self.train] for t in self.queries]
-            self._cache[key] = (gram, cross, [mpmath.mpf(v) for v in self.targets])
+            y = [mpmath.mpf(v) for v in self.targets]
+            sc = self._mp_scale()
+            if sc is not None:  # the weighted problem as the scaled unweighted one (class docstring)
+                for r in range(self.m):
+                    for c in range(self.m):
+                        gram[r, c] *= sc[r] * sc[c]
+                cross = [[v * sc[c] for c, v in enumerate(row)] for row in cross]
+                y = [v * sc[r] for r, v in enumerate(y)]
+            self._cache[key] = (gram, cross, y)
         return self._cache[key]
+
+    def _mp_scale(self) -> list[Any] | None:
+        """``sqrt(c_k)`` at the current mpmath precision, or ``None`` when every count is 1."""
+        if self.counts is None:
+            return None
+        return [mpmath.sqrt(_mpf(c)) for c in self.counts]
 
     def mp_gram(self) -> Any:
         """Only ``K`` at the current mpmath precision (no cross-kernel rows; for the rank)."""
@@ -122,9 +150,10 @@ class KernelSystem:
         kern = self.family.kernel_numeric
         one = mpmath.mpf(1)
         gram = mpmath.matrix(self.m, self.m)
+        sc = self._mp_scale()
         for r, a in enumerate(self.train):
             for c, b in enumerate(self.train[r:], r):
-                gram[r, c] = gram[c, r] = one * kern(a, b, p)
+                gram[r, c] = gram[c, r] = one * kern(a, b, p) * (1 if sc is None else sc[r] * sc[c])
         return gram
 
     def exact_gram(self) -> Any:

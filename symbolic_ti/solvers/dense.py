@@ -1,5 +1,7 @@
 """Exact solution of the kernel ridge system with DomainMatrix (fraction-free over polynomial rings).
 
+Counts (weights) enter as ``(K + lambda C^{-1}) c = y`` and ``K C K c = K C y`` (:mod:`symbolic_ti.gram`).
+
 * ridge (numeric or symbolic): ``(K + lambda I) c = y`` by ``solve_den``, which returns a numerator vector
   and one common denominator without fractions in the ground domain; predictions ``k(t)^T c`` are then
   canceled once in the fraction field.
@@ -58,7 +60,8 @@ def flint_applies(system: GramSystem) -> bool:
 
 def _flint_solution(system: GramSystem) -> flint_backend.Solution:
     try:
-        sol = flint_backend.fraction_free_solve(system.gram, system.ridge, system.targets, system.cross)
+        sol = flint_backend.fraction_free_solve(system.gram, system.ridge, system.targets, system.cross,
+                                                system.ridge_weights)
     except ZeroDivisionError:
         raise SolveError("the ridge system K + lambda I is singular at this ridge") from None
     if sol is None:
@@ -178,7 +181,8 @@ def predict_ridge(system: GramSystem, backend: str = "auto") -> list[sp.Expr]:
         raise SolveError(f"backend must be auto, flint or sympy, got {backend!r}")
     if backend != "sympy" and uses_flint(system):
         try:
-            values = flint_backend.solve_predictions(system.gram, system.ridge, system.targets, system.cross)
+            values = flint_backend.solve_predictions(system.gram, system.ridge, system.targets, system.cross,
+                                                     ridge_weights=system.ridge_weights)
         except ZeroDivisionError:
             raise SolveError("the ridge system K + lambda I is singular at this ridge") from None
         assert values is not None
@@ -186,10 +190,7 @@ def predict_ridge(system: GramSystem, backend: str = "auto") -> list[sp.Expr]:
     if backend == "flint":
         raise SolveError(f"backend 'flint' needs python-flint and a Gram matrix over ZZ[...] or QQ[...]; this "
                          f"one is over {system.domain}")
-    m = system.gram.shape[0]
-    dom = system.domain
-    eye = DomainMatrix.eye(m, dom)
-    mat = system.gram + eye * system.ridge if system.ridge is not None else system.gram
+    mat = system.regularized()  # K + lambda C^{-1} (C the counts; the identity when every count is 1)
     try:
         xnum, xden = mat.solve_den(system.targets)
     except Exception as err:  # DMNonInvertibleMatrixError and friends
@@ -198,10 +199,12 @@ def predict_ridge(system: GramSystem, backend: str = "auto") -> list[sp.Expr]:
 
 
 def predict_ridgeless_pinv(system: GramSystem) -> list[sp.Expr]:
-    """Ridgeless predictions ``k(t)^T K^+ y`` through the consistent normal equations ``K^2 c = K y``."""
-    g = system.gram
-    m = g.shape[0]
-    aug = (g * g).hstack(g * system.targets)
+    """Ridgeless predictions ``k(t)^T K^+ y`` through the consistent normal equations ``K^2 c = K y``; with counts
+    ``C`` the weighted ones ``K C K c = K C y`` (the limit of the weighted ridge; module docstring of
+    :mod:`symbolic_ti.gram`)."""
+    m = system.gram.shape[0]
+    lhs, rhs = system.normal_equations()
+    aug = lhs.hstack(rhs)
     rref, den, pivots = aug.rref_den()
     if m in pivots:  # cannot happen for a symmetric matrix: K y lies in the range of K^2
         raise SolveError("internal: normal equations of the ridgeless limit are inconsistent")

@@ -32,6 +32,7 @@ from ..task import Task
 from .dense import (condition_factors, flint_applies, lazy_predictions, lazy_ridgeless_limit, predict_ridge,
                     predict_ridgeless_pinv, ridgeless_limit, uses_flint)
 from . import algebraic, rational, substitute
+from .graph_ranks import check_rank_task
 from .laplacian import laplacian_predictor
 
 __all__ = ["solve", "RIDGELESS", "planned_method", "derive_plan", "input_digits"]
@@ -88,7 +89,8 @@ def solve(
         (:func:`symbolic_ti.budgets.solve_estimate`) is above ``budget``; the message gives both.
     SolveError
         If ``method="halved"`` is asked for a kernel that is not swap invariant, ``method="laplacian"`` for a
-        kernel that is not exchangeable, or the system is singular at a given positive ridge.
+        kernel that is not exchangeable or for a task with counts other than 1, or the system is singular at a
+        given positive ridge.
 
     Notes
     -----
@@ -120,7 +122,7 @@ def solve(
     start = time.perf_counter()
     kernel = functools.cache(family.kernel)  # the swap check and the system read the same entries
     if method == "auto":
-        chosen = planned_method(family, lam, ridgeless_method)
+        chosen = planned_method(family, lam, ridgeless_method, task)
         if chosen == "halved" and not is_swap_invariant(task, family, kernel):
             chosen = "full"
     else:
@@ -129,6 +131,8 @@ def solve(
             raise SolveError(f"method 'halved' needs a swap-invariant kernel; {family.describe()} is not")
         if chosen == "laplacian" and not family.exchangeable:
             raise SolveError(f"method 'laplacian' needs an exchangeable kernel; {family.describe()} is not")
+        if chosen == "laplacian":
+            check_rank_task(task)  # counts other than 1: the rank problem is not univariate in gamma
     if chosen == "laplacian":
         qq_predict = rational.laplacian_rational_predictor(task, family, lam)  # every parameter a rational
         if qq_predict is not None:
@@ -184,15 +188,18 @@ def solve(
     )
 
 
-def planned_method(family: Family, lam: sp.Expr | None, ridgeless_method: str = "auto") -> str:
+def planned_method(family: Family, lam: sp.Expr | None, ridgeless_method: str = "auto",
+                   task: Task | None = None) -> str:
     """The method ``solve(method="auto")`` takes, as far as it is decided without reading the kernel's entries.
 
-    ``"laplacian"`` for an exchangeable family (unless a ridgeless method is named), ``"halved"`` for a family
-    that declares swap invariance (:func:`solve` then checks it exactly and takes ``"full"`` if the check fails),
-    ``"full"`` otherwise. :func:`solve` and the cost models of :mod:`symbolic_ti.budgets` (through
-    :func:`derive_plan`) both ask this.
+    ``"laplacian"`` for an exchangeable family (unless a ridgeless method is named, or ``task`` has counts other
+    than 1: the rank problem is then not univariate in gamma, docs/theory.md#graph-laplacian-reduction),
+    ``"halved"`` for a family that declares swap invariance (:func:`solve` then checks it exactly and takes
+    ``"full"`` if the check fails), ``"full"`` otherwise. :func:`solve` and the cost models of
+    :mod:`symbolic_ti.budgets` (through :func:`derive_plan`) both ask this.
     """
-    if family.exchangeable and (lam is not None or ridgeless_method == "auto"):
+    counts = task is not None and not task.uniform_counts
+    if family.exchangeable and (lam is not None or ridgeless_method == "auto") and not counts:
         return "laplacian"
     return "halved" if family.swap_invariant else "full"
 
@@ -220,16 +227,19 @@ def _plan(task: Task, family: Family, lam: sp.Expr | None, method: str = "auto",
     if getattr(family, "numeric_only", False):
         method = "float"
     elif method == "auto":
-        method = planned_method(family, lam, ridgeless_method)
+        method = planned_method(family, lam, ridgeless_method, task=task)
     degree = 0
     if method in ("halved", "full") and syms:
         try:
             k = sp.expand(sp.sympify(family.kernel((1, task.n), (task.n, 1))))
-            degree = sp.Poly(k, *sorted(syms, key=str)).total_degree()
+            degree = max(0, sp.Poly(k, *sorted(syms, key=str)).total_degree())  # a zero entry: degree 0
         except Exception:  # noqa: BLE001 - not a polynomial (or no exact entry): as if the degree grew with n
             degree = task.n
     free = len(syms | (set(lam.free_symbols) if lam is not None else set()))  # lam None: the ridgeless limit
-    return {"method": method, "free": free, "degree": degree, "exceptions": len(task.exceptions),
+    # the dense system has one row per comparison (halved): n - 1 + exceptions for the TI design; any other task
+    # is counted by its comparisons, so that the rows of derive_estimate are the system's
+    extra = len(task.exceptions) if task.is_ti_design else len(task.comparisons) - (task.n - 1)
+    return {"method": method, "free": free, "degree": degree, "exceptions": extra,
             "mirror": mirror_symmetric(task.n, [(e.winner, e.loser) for e in task.exceptions]),
             "digits": input_digits(family, lam)}
 

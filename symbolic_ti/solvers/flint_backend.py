@@ -116,9 +116,11 @@ def as_form(nd: tuple[Any, Any] | None, gens: tuple[sp.Expr, ...]) -> PolyFracti
     return PolyFraction.from_polys(num, den, gens=gens)
 
 
-def fraction_free_solve(gram: Any, ridge: Any, targets: Any, cross: Any) -> Solution | None:
+def fraction_free_solve(gram: Any, ridge: Any, targets: Any, cross: Any,
+                        ridge_weights: Any = None) -> Solution | None:
     """Solve ``(gram + ridge I) c = targets`` fraction-free in FLINT (module docstring), or ``None`` if this
-    backend does not apply (parameters of :func:`solve_predictions`).
+    backend does not apply (parameters of :func:`solve_predictions`; with ``ridge_weights`` the ridge term is
+    ``ridge diag(ridge_weights)``).
 
     Raises
     ------
@@ -137,7 +139,7 @@ def fraction_free_solve(gram: Any, ridge: Any, targets: Any, cross: Any) -> Solu
     a_rows = gram.to_list()
     if ridge is not None:
         for r in range(m):
-            a_rows[r][r] = a_rows[r][r] + ridge
+            a_rows[r][r] = a_rows[r][r] + (ridge if ridge_weights is None else ridge * ridge_weights[r])
     aug = [a_rows[r] + [targets.to_list()[r][0]] for r in range(m)]
     mat, _ = _to_flint(aug, ctx)  # a common scale of K + lambda I and y leaves the solution unchanged
     zero = ctx.from_dict({})
@@ -180,7 +182,8 @@ def fraction_free_solve(gram: Any, ridge: Any, targets: Any, cross: Any) -> Solu
     return Solution(ctx, tuple(ring.symbols), det, xnum, crows, cscale)
 
 
-def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: bool = False) -> Any:
+def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: bool = False,
+                      ridge_weights: Any = None) -> Any:
     """Predictions ``cross (gram + ridge I)^{-1} targets``, canceled, or ``None`` if this backend does not apply.
 
     Parameters
@@ -197,6 +200,9 @@ def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: boo
         a :class:`~symbolic_ti.results.PolyFraction` of the FLINT polynomials (turning large polynomials into
         sympy expressions is the slow part; its ``as_expr()`` is the expression the list holds), or a sympy
         Rational when the prediction is a number (:meth:`Solution.form`).
+    ridge_weights : sequence of m domain elements, optional
+        The ridge's weight on each row (``1 / count``, :attr:`symbolic_ti.gram.GramSystem.ridge_weights`): the
+        system is ``(gram + ridge diag(ridge_weights)) c = targets``; default the identity.
 
     Returns
     -------
@@ -208,7 +214,7 @@ def solve_predictions(gram: Any, ridge: Any, targets: Any, cross: Any, lazy: boo
     ZeroDivisionError
         If ``gram + ridge I`` is singular (no nonzero pivot); the caller turns it into a SolveError.
     """
-    sol = fraction_free_solve(gram, ridge, targets, cross)
+    sol = fraction_free_solve(gram, ridge, targets, cross, ridge_weights)
     if sol is None:
         return None
     if lazy:

@@ -4,7 +4,8 @@ For the exchangeable family (kappa_d = 0 after rescaling the ridge to ``lambda' 
 the feature map is ``phi(i, j) = [sqrt((1-alpha)/2) (e_i, e_j), sqrt(alpha) e_(i,j)]``. With the antisymmetry of
 the solution, every prediction on a trial that is not trained is a difference of item ranks,
 ``f(i, j) = r_i - r_j``, and the ranks solve a ridge problem on the training comparison graph
-(the path ``1 - 2 - ... - n`` plus one edge ``W - L`` per exception):
+(for the TI design the path ``1 - 2 - ... - n`` plus one edge ``W - L`` per exception; any other graph of comparisons
+presented once each is solved by :mod:`symbolic_ti.solvers.graph_ranks`):
 
     (Lap + gamma I) r = b,     gamma = 2 (alpha + lambda') / (1 - alpha),
 
@@ -40,8 +41,11 @@ from ..errors import SolveError
 from ..families.base import Family
 from ..results import PolyFraction
 from ..task import Task
+from .graph_ranks import check_rank_task, graph_laplacian, graph_rank_polys
+from .graph_ranks import solve_fraction_free as _solve_fraction_free
 
-__all__ = ["GAMMA", "RankSolution", "RankNumerators", "rank_solution", "effective_parameters", "laplacian_predictor"]
+__all__ = ["GAMMA", "RankSolution", "RankNumerators", "rank_solution", "effective_parameters", "laplacian_predictor",
+           "graph_laplacian", "check_rank_task"]
 
 #: The effective ridge of the rank problem, as a sympy Symbol (``\gamma`` in LaTeX).
 GAMMA = sp.Symbol("gamma", nonnegative=True)
@@ -105,25 +109,6 @@ def _continuants(n: int) -> list[Any]:
         th.append((2 + g) * th[-1] - th[-2])
     th.append((1 + g) * th[n - 1] - th[n - 2])
     return th
-
-
-def _solve_fraction_free(rows: list[list[Any]]) -> tuple[Any, list[Any]]:
-    """``(D, [D x_1 .. D x_k])`` for ``S x = v`` given as the k x (k + 1) rows ``[S | v]`` of ``fmpz_poly``, with
-    ``D = +-det(S)`` (fraction-free Gauss-Jordan, Bareiss' exact division; the rule of
-    :mod:`symbolic_ti.solvers.flint_backend`)."""
-    mat = [list(r) for r in rows]
-    k = len(mat)
-    prev = _flint.fmpz_poly([1])
-    for c in range(k):
-        piv = next(r for r in range(c, k) if not mat[r][c].is_zero())  # S is nonsingular (gamma generic)
-        mat[c], mat[piv] = mat[piv], mat[c]
-        p = mat[c][c]
-        for r in range(k):
-            if r != c:
-                f = mat[r][c]
-                mat[r] = [(p * mat[r][j] - f * mat[c][j]) // prev for j in range(k + 1)]
-        prev = p
-    return prev, [mat[r][k] for r in range(k)]
 
 
 def _to_ring(p: Any) -> PolyElement:
@@ -193,12 +178,18 @@ def rank_solution(task: Task) -> RankSolution:
     Parameters
     ----------
     task : Task
-        Any TI task; its exceptions become extra edges of the path graph.
+        A TI task (its exceptions become extra edges of the path graph: continuants and a Woodbury update) or
+        any comparison graph with every count 1 (one fraction-free solve of ``Lap + gamma I``).
 
     Returns
     -------
     RankSolution
-        Numerators ``N_k`` and the common denominator ``det(Lap + gamma I)``.
+        Numerators ``N_k`` and the common denominator ``det(Lap + gamma I)`` (monic).
+
+    Raises
+    ------
+    SolveError
+        For a task with counts other than 1 (:func:`check_rank_task`).
     """
     item, denom = _rank_polys(task)
     numer = RankNumerators(task.n, item)
@@ -207,6 +198,9 @@ def rank_solution(task: Task) -> RankSolution:
 
 def _rank_polys(task: Task) -> tuple[Callable[[int], Any], Any]:
     """``(k -> N_k, denominator)`` of :func:`rank_solution`, as ``fmpz_poly``."""
+    check_rank_task(task)
+    if not task.is_ti_design:
+        return graph_rank_polys(task)
     n = task.n
     th = _continuants(n)
     zero = _flint.fmpz_poly([])

@@ -24,8 +24,10 @@ is continuous there and its limit is its value at ``gamma_0``; the memorized sha
 tends to 1. If ``alpha = 0`` then ``gamma -> 0+`` where ``Lap`` is singular (its kernel is the constants, since the
 comparison graph is connected): ``(Lap + gamma I)^{-1} b -> Lap^+ b`` for ``b`` in the range (``sum b = 0``), and
 every solution of ``Lap r = b`` differs from ``Lap^+ b`` by a constant, so the rank differences of the grounded
-solution (``r_n = 0``, the reduced Laplacian is nonsingular) are the limits; the share is identically 0.
-``alpha = 1`` makes ``gamma`` infinite: the ranks vanish.
+solution (``r_n = 0``, the reduced Laplacian is nonsingular) are the limits; the share is identically 0. (That is
+the TI design; any other comparison graph, possibly with several components, is solved by
+:mod:`symbolic_ti.solvers.graph_ranks`, at ``gamma = 0`` as ``Lap^+ b``, whose differences across components are
+the limits too.) ``alpha = 1`` makes ``gamma`` infinite: the ranks vanish.
 
 Results equal the symbolic paths exactly (tests/test_rational_solve.py); timings in docs/performance.md.
 """
@@ -39,6 +41,7 @@ import sympy as sp
 
 from ..families.base import Family
 from ..task import Task
+from .graph_ranks import check_rank_task, graph_rank_values
 
 __all__ = ["available", "rational_parameters", "rank_values", "laplacian_rational_predictor",
            "dense_rational_predictions", "to_sympy"]
@@ -115,7 +118,7 @@ def rank_values(task: Task, gamma: Any) -> list[Any]:
     Parameters
     ----------
     task : Task
-        Its comparison graph (path plus one edge per exception) gives ``Lap``; ``b_k`` = training wins minus
+        Its comparison graph (TI design: path plus one edge per exception) gives ``Lap``; ``b_k`` = training wins minus
         losses of item k (module docstring of :mod:`symbolic_ti.solvers.laplacian`).
     gamma : fmpq, >= 0
         At ``gamma = 0`` the grounded solution (``r_n = 0``) is returned, whose differences are the limits
@@ -124,7 +127,11 @@ def rank_values(task: Task, gamma: Any) -> list[Any]:
     Returns
     -------
     list of n fmpq
+        Any other comparison graph (every count 1): :func:`symbolic_ti.solvers.graph_ranks.graph_rank_values`,
+        at ``gamma = 0`` the limit ``Lap^+ b``.
     """
+    if not task.is_ti_design:
+        return graph_rank_values(task, gamma)
     n = task.n
     fq = _flint.fmpq
     m = n if gamma != 0 else n - 1  # grounded: drop item n (r_n = 0)
@@ -190,7 +197,13 @@ def laplacian_rational_predictor(task: Task, family: Family,
     -------
     callable (i, j) with i < j -> sympy Rational, or None
         Equal to :func:`symbolic_ti.solvers.laplacian.laplacian_predictor` at the same values.
+
+    Raises
+    ------
+    SolveError
+        For a task with counts other than 1 (:func:`symbolic_ti.solvers.graph_ranks.check_rank_task`).
     """
+    check_rank_task(task)
     params = rational_parameters(family, ridge)
     if params is None:
         return None
@@ -229,7 +242,8 @@ def dense_rational_predictions(system: Any) -> list[sp.Expr] | None:
     ----------
     system : GramSystem
         From :func:`symbolic_ti.gram.build_system`, its domain ZZ or QQ; ``system.ridge`` is ``None`` for the
-        ridgeless limit (normal equations ``K^2 c = K y``, see :mod:`symbolic_ti.solvers.dense`).
+        ridgeless limit (normal equations ``K^2 c = K y``, see :mod:`symbolic_ti.solvers.dense`; with counts
+        ``C``, ``(K + lambda C^{-1}) c = y`` and ``K C K c = K C y``).
 
     Returns
     -------
@@ -247,13 +261,16 @@ def dense_rational_predictions(system: Any) -> list[sp.Expr] | None:
     y = _as_fmpq_mat(system.targets.to_list(), dom)
     cross = _as_fmpq_mat(system.cross.to_list(), dom)
     m = k.nrows()
-    if system.ridge is not None:
-        lam = _fmpq(dom.to_sympy(system.ridge))
-        a = k + _flint.fmpq_mat(m, m, [lam if r == c else 0 for r in range(m) for c in range(m)])
+    diag = system.ridge_diagonal()  # lambda / count per row
+    if diag is not None:
+        lam = [_fmpq(dom.to_sympy(v)) for v in diag]
+        a = k + _flint.fmpq_mat(m, m, [lam[r] if r == c else 0 for r in range(m) for c in range(m)])
         c_vec = a.solve(y)
     else:
-        k2 = k * k
-        ky = k * y
+        kc = k if system.counts is None else k * _flint.fmpq_mat(
+            m, m, [_fmpq(dom.to_sympy(system.counts[r])) if r == c else 0 for r in range(m) for c in range(m)])
+        k2 = kc * k  # the normal equations K C K c = K C y (symbolic_ti.gram)
+        ky = kc * y
         aug = _flint.fmpq_mat(m, m + 1, [k2[r, c] if c < m else ky[r, 0] for r in range(m) for c in range(m + 1)])
         red, rank = aug.rref()
         vals = [_flint.fmpq(0)] * m

@@ -117,11 +117,11 @@ def dry_run(spec: SweepSpec) -> DryRun:
     shards = make_shards(spec)
     by_n: dict[int, list[float]] = {n: [] for n in spec.n}
     for c in (c for s in shards for c in s.configs):  # the shards hold every configuration once
-        by_n[c.n].append(estimate_seconds(c, spec))
+        by_n.setdefault(c.n, []).append(estimate_seconds(c, spec))  # a paradigm's n: from its lists
     rough = tuple(f"family {f}" for f in spec.family if f != "exchangeable") + tuple(
         q for q in spec.compute if q not in ("critical_conjunctivity", "first_failing"))
     return DryRun(spec.name, sum(len(s.configs) for s in shards), len(shards), sum(s.cost for s in shards),
-                  tuple((n, len(v), sum(v)) for n, v in by_n.items() if v),
+                  tuple((n, len(v), sum(v)) for n, v in sorted(by_n.items()) if v),
                   sum(c.mirror is not None for s in shards for c in s.configs), rough)
 
 

@@ -50,6 +50,8 @@ from ..arguments import check_int, exact_number, parse_interval, parse_ridge, re
 from ..errors import SymbolicTIError, ParameterError
 from ..families import FAMILIES
 from ..task import MAX_ITEMS, Task, parse_exception
+from .spec_error import SpecError
+from .task_axes import PARADIGM_KEYS, check_fits, check_paradigms, read_paradigms
 
 __all__ = ["QUANTITIES", "MIRROR_QUANTITIES", "EXCEPTION_KINDS", "ExceptionAxis", "CriticalSpec", "SweepSpec", "load_spec",
            "spec_from_dict", "SpecError"]
@@ -59,14 +61,10 @@ QUANTITIES = ("predictions", "margins", "critical_conjunctivity", "first_failing
 #: Kinds of exception generators.
 EXCEPTION_KINDS = ("none", "single", "pairs", "explicit")
 _TOP_KEYS = ("name", "n", "family", "parameters", "ridge", "compute", "exceptions", "critical", "trials", "output",
-             "shard_seconds", "mirror")
+             "shard_seconds", "mirror") + PARADIGM_KEYS
 #: What ``mirror = true`` may be used with: quantities invariant under the reversal of the items.
 MIRROR_QUANTITIES = ("critical_conjunctivity", "first_failing")
 _AXIS_KEYS = ("kind", "span", "n_min", "n_max", "sets")
-
-
-class SpecError(ParameterError):
-    """An invalid sweep specification (a :class:`~symbolic_ti.errors.ParameterError`: exit 2 in the CLI)."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +149,9 @@ class SweepSpec:
         ``alpha*_first``, first failing trials ``(i, j) -> (n+1-j, n+1-i)``, column ``mirror_of`` naming the
         computed configuration. Only with ``compute`` in :data:`MIRROR_QUANTITIES` (the exchangeable family,
         whose kernel does not depend on the item order). The symmetry: docs/atlas.md ("Reversal symmetry").
+    paradigm, lists, links : tuple
+        Paradigm names (default ``("ti",)``), and list-linking's list lengths and link sets
+        (:mod:`symbolic_ti.sweep.paradigms`).
     """
 
     n: tuple[int, ...]
@@ -165,10 +166,18 @@ class SweepSpec:
     name: str = "sweep"
     shard_seconds: float = field(default=5.0)
     mirror: bool = False
+    paradigm: tuple[str, ...] = ("ti",)
+    lists: tuple[tuple[int, ...], ...] = ()
+    links: tuple[tuple[str, ...], ...] = ((),)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready dictionary (the form stored in the dataset's metadata)."""
-        return json.loads(json.dumps(asdict(self)))
+        """Plain JSON-ready dictionary (the form stored in the dataset's metadata; without the paradigm keys at
+        their defaults, as before they existed)."""
+        d = json.loads(json.dumps(asdict(self)))
+        for key, default in (("paradigm", ["ti"]), ("lists", []), ("links", [[]])):
+            if d[key] == default:
+                del d[key]
+        return d
 
     def digest(self) -> str:
         """SHA-256 of the spec without ``output`` (a resumed sweep must have the same digest)."""
@@ -338,7 +347,8 @@ def spec_from_dict(data: Mapping[str, Any]) -> SweepSpec:
     unknown = sorted(set(data) - set(_TOP_KEYS))
     if unknown:
         raise _fail(unknown[0], f"unknown key; allowed: {', '.join(_TOP_KEYS)}")
-    if "n" not in data:
+    paradigms = read_paradigms(data)
+    if "n" not in data and paradigms.get("paradigm") != ("list-linking",):
         raise _fail("n", "is required: a list of numbers of items or a table {from = 5, to = 41}")
     raw_exc = data.get("exceptions", [{"kind": "none"}])
     axes = tuple(_axis(a, k) for k, a in enumerate(_as_list(raw_exc, "exceptions")))
@@ -369,7 +379,7 @@ def spec_from_dict(data: Mapping[str, Any]) -> SweepSpec:
     if output is not None and (not isinstance(output, str) or not output.strip()):
         raise _fail("output", f"must be a directory path, got {output!r}")
     spec = SweepSpec(
-        n=_n_axis(data["n"]), exceptions=axes,
+        n=_n_axis(data["n"]) if "n" in data else (), exceptions=axes, **paradigms,
         family=tuple(str(f) for f in _as_list(data.get("family", "exchangeable"), "family")),
         parameters=_parameters(data.get("parameters", {})),
         ridge=tuple(str(r) for r in _as_list(data.get("ridge", "ridgeless"), "ridge")),
@@ -403,7 +413,8 @@ def load_spec(path: str | Path) -> SweepSpec:
 
 # ---------------------------------------------------------------------------------------- checking
 def _check(spec: SweepSpec) -> None:
-    if not spec.n:
+    check_paradigms(spec)
+    if not spec.n and spec.paradigm != ("list-linking",):
         raise _fail("n", "must not be empty")
     for n in spec.n:
         _int(n, "n", 3)
@@ -413,7 +424,8 @@ def _check(spec: SweepSpec) -> None:
         if axis.kind not in EXCEPTION_KINDS:
             raise _fail(f"exceptions[{k}].kind", f"must be one of {', '.join(EXCEPTION_KINDS)}, got {axis.kind!r}")
         _span(list(axis.span), f"exceptions[{k}].span")
-        _check_fits(axis, k, spec.n)
+        if spec.n:  # (a spec of list-linking alone has no n axis)
+            check_fits(axis, k, spec.n)
     for q in spec.compute:
         if q not in QUANTITIES:
             raise _fail("compute", f"unknown quantity {q!r}; allowed: {', '.join(QUANTITIES)}")
@@ -473,28 +485,8 @@ def _check(spec: SweepSpec) -> None:
         if other:
             raise _fail("mirror", f"is allowed only with compute in {', '.join(MIRROR_QUANTITIES)} (invariant under "
                                   f"the reversal of the items), got {other[0]!r}")
-    if spec.trials is not None:
+    if spec.trials is not None and spec.n:
         try:
             resolve_trials(Task(min(spec.n)), list(spec.trials))
         except SymbolicTIError as err:
             raise _fail("trials", f"{err} (trials must exist at the smallest n = {min(spec.n)})") from None
-
-
-def _check_fits(axis: ExceptionAxis, k: int, ns: tuple[int, ...]) -> None:
-    """Refuse a generator that gives no configuration, or an explicit set that does not fit an ``n`` it is for."""
-    key = f"exceptions[{k}]"
-    inside = [n for n in ns if not ((axis.n_min is not None and n < axis.n_min)
-                                    or (axis.n_max is not None and n > axis.n_max))]
-    if not inside:
-        bound = "n_min" if axis.n_min is not None and axis.n_min > max(ns) else "n_max"
-        raise _fail(f"{key}.{bound}", f"leaves no n of the axis n = {list(ns)} (n_min = {axis.n_min}, "
-                                      f"n_max = {axis.n_max}): the generator gives no configuration")
-    if axis.kind == "explicit":
-        for s, group in enumerate(axis.sets):
-            need = max(int(e.split(">")[0]) for e in group)
-            short = [n for n in inside if n < need]
-            if short:
-                raise _fail(f"{key}.sets[{s}]", f"{';'.join(group)} does not fit n = {short} (it needs n >= {need}); "
-                                                f"restrict the generator with n_min = {need}")
-    elif not any(axis.exception_sets(n) for n in inside):
-        raise _fail(f"{key}.span", f"span {list(axis.span)} gives no configuration of kind {axis.kind!r} at n = {inside}")

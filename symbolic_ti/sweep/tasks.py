@@ -22,8 +22,9 @@ import sympy as sp
 from ..analysis.conjunctivity import critical_conjunctivity, critical_gammas
 from ..api import critical, derive
 from ..arguments import parse_ridge
-from ..task import Task
+from ..task import Design, Task
 from .spec import SweepSpec
+from .task_axes import paradigm_tasks
 
 __all__ = ["Configuration", "Shard", "COLUMNS", "configurations", "estimate_seconds", "make_shards", "run_shard",
            "ridge_label", "reversed_exception"]
@@ -49,12 +50,23 @@ class Configuration:
     #: With ``mirror = true``: the exception set of the configuration whose rows are written from this one's by
     #: the reversal of the items (``None`` when there is none, or it is this one).
     mirror: tuple[str, ...] | None = None
+    #: The paradigm (:mod:`symbolic_ti.sweep.task_axes`) and its parameters; ``exceptions`` are then the task's.
+    paradigm: str = "ti"
+    design: tuple[tuple[str, Any], ...] = ()
 
     @property
     def key(self) -> str:
-        """A readable unique key, e.g. ``exchangeable|kappa_d=0|n=9|6>4``."""
+        """A readable unique key, e.g. ``exchangeable|kappa_d=0|n=9|6>4``; another paradigm than ``ti`` is named
+        before ``n``: ``exchangeable||list-linking (lists=5,5; links=5>6)|n=10|``."""
         params = ",".join(f"{k}={v}" for k, v in self.parameters)
-        return f"{self.family}|{params}|n={self.n}|{';'.join(self.exceptions)}"
+        task = "" if self.paradigm == "ti" else f"{Design(self.paradigm, self.design).describe()}|"
+        return f"{self.family}|{params}|{task}n={self.n}|{';'.join(self.exceptions)}"
+
+    def task(self) -> Task:
+        """The configuration's task: ``Task(n, exceptions)``, or its paradigm's."""
+        if self.paradigm == "ti":
+            return Task(self.n, list(self.exceptions))
+        return Task.paradigm(self.paradigm, **{k: list(v) if k == "links" else v for k, v in self.design})
 
 
 @dataclass(frozen=True)
@@ -88,11 +100,19 @@ def configurations(spec: SweepSpec) -> list[Configuration]:
     out: dict[str, Configuration] = {}
     for family in spec.family:
         for point in spec.parameter_points():
-            for n in spec.n:
-                for axis in spec.exceptions:
-                    for excs in axis.exception_sets(n):
-                        c = Configuration(family, point, n, excs)
-                        out.setdefault(c.key, c)
+            for paradigm in spec.paradigm:
+                if paradigm != "ti":  # (paradigm axes: sweep/task_axes.py)
+                    for n in (spec.n if paradigm != "list-linking" else (None,)):
+                        for design, task in paradigm_tasks(spec, paradigm, n):
+                            c = Configuration(family, point, task.n, tuple(map(str, task.exceptions)), None,
+                                              paradigm, design)
+                            out.setdefault(c.key, c)
+                    continue
+                for n in spec.n:
+                    for axis in spec.exceptions:
+                        for excs in axis.exception_sets(n):
+                            c = Configuration(family, point, n, excs)
+                            out.setdefault(c.key, c)
     if not spec.mirror:
         return list(out.values())
     by_set = {(c.family, c.parameters, c.n, frozenset(c.exceptions)): c for c in out.values()}
@@ -220,7 +240,7 @@ def _derive_rows(config: Configuration, spec: SweepSpec, ridges: list[sp.Expr | 
         base = _base(config, lam)
         ridge = "ridgeless" if lam is None else lam
         if {"predictions", "margins"} & set(spec.compute):
-            res = derive(config.n, list(config.exceptions), family=config.family, parameters=params, ridge=ridge)
+            res = derive(config.task(), family=config.family, parameters=params, ridge=ridge)
             trials = list(spec.trials) if spec.trials is not None else [
                 t for t in res.task.trials if res.task.ground_truth(t) is not None or t in res.task.training_targets]
             for t in trials:
@@ -230,7 +250,7 @@ def _derive_rows(config: Configuration, spec: SweepSpec, ridges: list[sp.Expr | 
                 if "margins" in spec.compute and m is not None:
                     rows.append(_row(base, "margin", t, m, res.task.category(t)))
         if "critical" in spec.compute and spec.critical is not None:
-            rep = critical(config.n, list(config.exceptions), parameter=spec.critical.parameter,
+            rep = critical(config.task(), parameter=spec.critical.parameter,
                            family=config.family, parameters=params, ridge=ridge,
                            interval=spec.critical.interval, trials=list(spec.trials) if spec.trials else None)
             quantity = f"critical:{spec.critical.parameter}"

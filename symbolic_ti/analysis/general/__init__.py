@@ -28,6 +28,10 @@ Modules (each name below is re-exported here)
 * :mod:`.evaluation`: :func:`evaluate_no_exception` and the machinery of :meth:`ExceptionClosedForm.evaluate`
   (exact or mpmath values; limits at ``gamma = 0`` and ``gamma = oo`` taken exactly).
 * :mod:`.fixed_positions`: :func:`fixed_position_ranks`: several exceptions, for fixed ``n`` and positions only.
+* :mod:`.paradigms`: :func:`transverse_patterning_margin`, :func:`separate_list_rank`, :func:`list_green`,
+  :func:`linked_lists_rank`, :func:`evaluate_linked_lists` -> :class:`LinkedLists`,
+  :func:`linked_lists_limit_ridgeless_additive` and the Symbols :data:`p`, :data:`q`, :data:`u`, :data:`v`:
+  transverse patterning and two lists joined by one link (docs/paradigms.md).
 * :mod:`.limits`: :func:`limit_ridgeless_additive`, :func:`limit_conjunctive`,
   :func:`exception_limit_ridgeless_additive`: limits ``alpha, lambda -> 0`` and ``alpha -> 1``, taken as limits.
 
@@ -42,6 +46,8 @@ from .limits import exception_limit_ridgeless_additive, limit_conjunctive, limit
 from .no_exception import (NoExceptionClosedForm, no_exception_closed_form, pnas_closed_form,
                            prediction_no_exception, rank_no_exception)
 from .one_exception import ExceptionClosedForm, exception_closed_form
+from .paradigms import (LinkedLists, evaluate_linked_lists, linked_lists_limit_ridgeless_additive,
+                        linked_lists_rank, list_green, p, q, separate_list_rank, transverse_patterning_margin, u, v)
 from .path import chebyshev_v, path_continuant, path_determinant, path_green
 from .variables import (D, D_E, DELTA_0, FORMAT_NAME, FORMAT_VERSION, FORMS, REGION_PAIRS, REGIONS, Y_E, L, Q, W,
                         cosh_mu, form_variable, gamma_expr, i, i_sym, j, j_sym, k, mu, n, named_symbols, region_of,
@@ -56,4 +62,6 @@ __all__ = [
     "fixed_position_ranks",
     "limit_ridgeless_additive", "limit_conjunctive", "exception_limit_ridgeless_additive",
     "DELTA_0", "Q", "D_E", "Y_E", "named_symbols", "form_variable", "variable_definition",
+    "p", "q", "u", "v", "transverse_patterning_margin", "separate_list_rank", "list_green", "linked_lists_rank",
+    "LinkedLists", "evaluate_linked_lists", "linked_lists_limit_ridgeless_additive",
 ]

@@ -1,0 +1,127 @@
+"""Task files: any paradigm as TOML (items, comparisons with counts, reference order), read and validated.
+
+Schema (docs/paradigms.md#task-files)::
+
+    name = "transverse patterning, massed CA"   # optional: how reports name the task
+    items = 3                                   # the number of items, or their names: ["A", "B", "C"]
+    comparisons = ["1>2", "2>3", "3>1"]         # W>L by number (or by name with named items)
+    reference = "items"                         # optional: "items" (default), "none", a permutation, or chains
+
+    [[comparison]]                              # optional: comparisons with counts, one table each
+    winner = 3
+    loser = 1
+    count = 4
+
+A comparison may be given once only, in ``comparisons`` or as a table. Read with the standard library's
+``tomllib``; every problem is one line naming the key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from typing import Any
+
+from ..digits import message_repr
+from ..errors import TaskError
+from .pairs import Comparison, parse_comparison
+from .paradigms import TaskSpec
+
+__all__ = ["read_task_file", "parse_task_text", "TASK_FILE_KEYS"]
+
+#: The keys a task file may have.
+TASK_FILE_KEYS = ("name", "items", "comparisons", "comparison", "reference")
+
+_NAMED = re.compile(r"^\s*(.+?)\s*>\s*(.+?)\s*$")
+
+
+def read_task_file(path: Any) -> TaskSpec:
+    """Read a task file (module docstring) into a :class:`~symbolic_ti.task.paradigms.TaskSpec`.
+
+    Raises
+    ------
+    TaskError
+        For a file that cannot be read or is not valid TOML, and for any invalid entry.
+    """
+    try:
+        with open(os.fspath(path), "rb") as fh:
+            raw = fh.read()
+    except (OSError, TypeError, ValueError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise TaskError(f"task file {message_repr(str(path))}: cannot be read ({reason})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TaskError(f"task file {message_repr(str(path))}: not a UTF-8 text file") from None
+    return parse_task_text(text, str(path))
+
+
+def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
+    """A task file's text (module docstring) as a :class:`~symbolic_ti.task.paradigms.TaskSpec`.
+
+    Raises
+    ------
+    TaskError
+        For invalid TOML, an unknown key, or any invalid entry, naming ``where`` and the key.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise TaskError(f"{where}: invalid TOML: {err}") from None
+    unknown = sorted(set(data) - set(TASK_FILE_KEYS))
+    if unknown:
+        raise TaskError(f"{where}: unknown key {unknown[0]!r}; a task file has {', '.join(TASK_FILE_KEYS)}")
+    if "items" not in data:
+        raise TaskError(f"{where}: 'items' is missing (the number of items, or a list of their names)")
+    items = data["items"]
+    labels: tuple[str, ...] | None = None
+    if isinstance(items, list):
+        if not all(isinstance(x, str) and x.strip() for x in items):
+            raise TaskError(f"{where}: 'items' as a list must hold item names (strings), got {message_repr(items)}")
+        labels = tuple(x.strip() for x in items)
+        n = len(labels)
+    elif isinstance(items, int) and not isinstance(items, bool):
+        n = items
+    else:
+        raise TaskError(f"{where}: 'items' must be the number of items or a list of names, got {message_repr(items)}")
+    index = {name: k + 1 for k, name in enumerate(labels)} if labels else {}
+
+    def item(value: Any, key: str) -> Any:
+        if isinstance(value, str) and value.strip() in index:
+            return index[value.strip()]
+        return value
+
+    comps: list[Comparison] = []
+    listed = data.get("comparisons", [])
+    if not isinstance(listed, list):
+        raise TaskError(f"{where}: 'comparisons' must be a list such as [\"1>2\", \"2>3\"], got {message_repr(listed)}")
+    for k, entry in enumerate(listed):
+        key = f"comparisons[{k}]"
+        if isinstance(entry, str) and labels:
+            m = _NAMED.match(entry)
+            if m and m.group(1) in index and m.group(2) in index:
+                entry = f"{index[m.group(1)]}>{index[m.group(2)]}"
+        try:
+            comps.append(parse_comparison(entry, key))
+        except TaskError as err:
+            raise TaskError(f"{where}: {err}") from None
+    tables = data.get("comparison", [])
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise TaskError(f"{where}: 'comparison' must be tables [[comparison]] with winner, loser and count")
+    for k, table in enumerate(tables):
+        key = f"comparison[{k}]"
+        entry = {name: item(value, key) if name in ("winner", "loser") else value for name, value in table.items()}
+        try:
+            comps.append(parse_comparison(entry, key))
+        except TaskError as err:
+            raise TaskError(f"{where}: {err}") from None
+    reference = data.get("reference")
+    if isinstance(reference, list) and labels:
+        reference = [[item(x, "reference") for x in c] if isinstance(c, list) else item(c, "reference")
+                     for c in reference]
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise TaskError(f"{where}: 'name' must be a text, got {message_repr(name)}")
+    params: tuple[tuple[str, Any], ...] = (("file", where),) + ((("name", name),) if name else ())
+    return TaskSpec(n, tuple(comps), reference, labels, "file", params)
