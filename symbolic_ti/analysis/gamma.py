@@ -32,6 +32,7 @@ from ..arguments import exact_number, resolve_trials
 from ..display import render
 from ..errors import ParameterError, SolveError, TaskError
 from ..solvers.laplacian import GAMMA, RankSolution, rank_solution
+from ..solvers.graph_ranks import graph_laplacian
 from ..task import Task
 from . import polynomials as P
 from .effective_ridge import rescaled_ridge, root_alpha
@@ -185,15 +186,7 @@ def _solves_graph(task: Task, rs: RankSolution) -> bool:
     (exact integers), with ``D`` of degree ``n`` (``det(Lap + g I)``). Three points of a degree-``n`` identity
     do not prove it; they catch a rank solution of another graph (the TI path structure) on this one."""
     n = task.n
-    lap = [[0] * n for _ in range(n)]
-    b = [0] * n
-    for w, l in task.positive_training:
-        lap[w - 1][w - 1] += 1
-        lap[l - 1][l - 1] += 1
-        lap[w - 1][l - 1] -= 1
-        lap[l - 1][w - 1] -= 1
-        b[w - 1] += 1
-        b[l - 1] -= 1
+    lap, b = graph_laplacian(task)
     if rs.denominator.degree() != n:
         return False
     for g in (1, 2, 3):
