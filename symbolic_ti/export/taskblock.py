@@ -1,5 +1,5 @@
 """How every report names its task: the ``task`` block of the JSON reports, read back into the very
-:class:`~symbolic_ti.task.Task`, and the lines of the text and LaTeX headers (docs/json_schema.md#the-task).
+:class:`~symbolic_ti.task.Task`, and the lines of the text and LaTeX headers (docs/json_schema.md#task).
 
 A task of today's kind, ``Task(n, exceptions)``, is written as before (``n``, ``exceptions``): those reports stay
 byte for byte what they were. Any other task (a paradigm, a task file, extra presentations, item labels) adds

@@ -151,7 +151,7 @@ class SweepSpec:
         whose kernel does not depend on the item order). The symmetry: docs/atlas.md ("Reversal symmetry").
     paradigm, lists, links : tuple
         Paradigm names (default ``("ti",)``), and list-linking's list lengths and link sets
-        (:mod:`symbolic_ti.sweep.paradigms`).
+        (:mod:`symbolic_ti.sweep.task_axes`).
     """
 
     n: tuple[int, ...]
