@@ -368,10 +368,13 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
             raise TaskError(f"trial {t} is a training trial; critical conjunctivity concerns test trials "
                             "(use symbolic_ti.critical_values for training trials)")
         if task.ground_truth(t) is None:
-            why = ("both items lie in one exception's cycle" if task.category(t) == "no_ground_truth"
-                   and task.is_ti_design else f"{task.category(t)}: no training path or reference order relates "
-                   "its items" if task.category(t) == "cross_component" else "both items lie in one exception's "
-                   "cycle, or the reference order does not relate them")
+            category = task.category(t)
+            if category == "cross_component":
+                why = "cross_component: no training path or reference order relates its items"
+            elif task.is_ti_design:
+                why = "both items lie in one exception's cycle"
+            else:
+                why = "both items lie in one exception's cycle, or the reference order does not relate them"
             raise TaskError(f"trial ({t[0]}, {t[1]}) has no ground truth ({why}), so it has no margin and no "
                             "critical values")
         seen.add(t)

@@ -278,16 +278,16 @@ class Task:
         """
         if isinstance(comparisons, (str, bytes, Mapping)) or not isinstance(comparisons, Iterable):
             raise TaskError(f"training must be a list such as ['1>2'], got {message_repr(comparisons)}")
+        extra = [parse_comparison(raw, "extra training") for raw in comparisons]  # read once: any iterable
         merged = {c.pair: c for c in self.comparisons}
-        for raw in comparisons:
-            c = parse_comparison(raw, "extra training")
+        for c in extra:
             if (c.loser, c.winner) in merged:
                 raise TaskError(f"extra training {c.winner}>{c.loser} contradicts the trained comparison "
                                 f"{c.loser}>{c.winner}: a pair is trained in one direction only")
             old = merged.get(c.pair)
             merged[c.pair] = Comparison(c.winner, c.loser, c.count + (old.count if old else 0))
         return Task.from_comparisons(self.n, list(merged.values()), reference=self._reference_argument(),
-                                     labels=self.labels, design=self.design_with_training(comparisons))
+                                     labels=self.labels, design=self.design_with_training(extra))
 
     def design_with_training(self, comparisons: Iterable[ComparisonLike]) -> Design:
         """The design of :meth:`with_training`: this task's design plus a parameter ``train``."""
