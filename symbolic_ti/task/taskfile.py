@@ -1,4 +1,5 @@
-"""Task files: any paradigm as TOML (items, comparisons with counts, reference order), read and validated.
+"""Task files: any paradigm as TOML (items, comparisons with counts, reference order, test trials), read and
+validated.
 
 Schema (docs/paradigms.md#task-files)::
 
@@ -6,14 +7,18 @@ Schema (docs/paradigms.md#task-files)::
     items = 3                                   # the number of items, or their names: ["A", "B", "C"]
     comparisons = ["1>2", "2>3", "3>1"]         # W>L by number (or by name with named items)
     reference = "items"                         # optional: "items" (default), "none", a permutation, or chains
+    test_trials = ["1>3", "3,1"]                # optional: test trials shown by default, I,J or W>L (or names)
 
     [[comparison]]                              # optional: comparisons with counts, one table each
     winner = 3
     loser = 1
     count = 4
 
-A comparison may be given once only, in ``comparisons`` or as a table. Read with the standard library's
-``tomllib``; every problem is one line naming the key.
+A comparison may be given once only, in ``comparisons`` or as a table. ``test_trials`` names test trials
+(untrained, each once; ``"I,J"``, ``"W>L"`` or ``[I, J]``, items by number or by name) that ``derive``,
+``critical``, ``dynamics``, ``plot curve`` and ``fit`` show where no ``--trial`` is given
+(:attr:`symbolic_ti.task.Task.default_trials`). Read with the standard library's ``tomllib``; every problem is
+one line naming the file, the key and the entry.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from .paradigms import TaskSpec
 __all__ = ["read_task_file", "parse_task_text", "TASK_FILE_KEYS"]
 
 #: The keys a task file may have.
-TASK_FILE_KEYS = ("name", "items", "comparisons", "comparison", "reference")
+TASK_FILE_KEYS = ("name", "items", "comparisons", "comparison", "reference", "test_trials")
 
 _NAMED = re.compile(r"^\s*(.+?)\s*>\s*(.+?)\s*$")
 
@@ -123,5 +128,9 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
     name = data.get("name", "")
     if not isinstance(name, str):
         raise TaskError(f"{where}: 'name' must be a text, got {message_repr(name)}")
+    tests = data.get("test_trials")
+    if tests is not None and not isinstance(tests, list):
+        raise TaskError(f"{where}: 'test_trials' must be a list of trials such as [\"1>3\", \"2,4\"], got "
+                        f"{message_repr(tests)}")
     params: tuple[tuple[str, Any], ...] = (("file", where),) + ((("name", name),) if name else ())
-    return TaskSpec(n, tuple(comps), reference, labels, "file", params)
+    return TaskSpec(n, tuple(comps), reference, labels, "file", params, tests)
