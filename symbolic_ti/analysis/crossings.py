@@ -274,4 +274,4 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
         order.sort(key=lambda e: e[1])  # stable: ties keep trial order
     label = result.label()
     return CriticalReport(name, (lo, hi), label, tuple(out), tuple(order), symbolic, tuple(dict.fromkeys(notes)),
-                          "laplacian" if fast else "generic", tuple(sorted(s.name for s in others)))
+                          "laplacian" if fast else "generic", tuple(sorted(s.name for s in others)), result.task)
