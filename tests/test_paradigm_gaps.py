@@ -159,6 +159,25 @@ def test_the_fit_report_shows_the_test_trials():
     assert trial_lines(Task(4), {}) == []
 
 
+NAMED_FILE_ERRORS = [
+    ('comparisons = ["A>Q"]', "t.toml: comparisons[0] 'A>Q': 'Q' is not an item; items are the labels A, B, C (or "
+                              "the numbers 1..3)"),
+    ('[[comparison]]\nwinner = "Q"\nloser = "A"', "t.toml: comparison[0] winner 'Q' is not an item; items are the "
+                                                  "labels A, B, C (or the numbers 1..3)"),
+    ('comparisons = ["A>B"]\nreference = ["A", "Q", "C"]', "t.toml: reference 'Q' is not an item; items are the "
+                                                          "labels A, B, C"),
+]
+
+
+@pytest.mark.parametrize("body, line", NAMED_FILE_ERRORS, ids=["comparisons", "table", "reference"])
+def test_unknown_names_in_a_task_file_list_the_labels(tmp_path, monkeypatch, body, line):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.toml").write_text('items = ["A", "B", "C"]\n' + body + "\n")
+    with pytest.raises(TaskError) as err:
+        Task.from_file("t.toml")
+    assert str(err.value).startswith(line) and "\n" not in str(err.value)
+
+
 # --------------------------------------------------------------------------- 2. trials by item label
 def test_trials_by_label_are_the_trials_by_number(capsys):
     outs = [_run(capsys, ["derive", *LINKED, *GEOMETRIC, "-t", t, "-q"])[0] for t in ("C>E", "C,E", "3,5", "3>5")]

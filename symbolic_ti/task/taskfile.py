@@ -24,12 +24,12 @@ one line naming the file, the key and the entry.
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 from typing import Any
 
 from ..digits import message_repr
 from ..errors import TaskError
+from .naming import comparison_by_number, known_items
 from .pairs import Comparison, parse_comparison
 from .paradigms import TaskSpec
 
@@ -37,9 +37,6 @@ __all__ = ["read_task_file", "parse_task_text", "TASK_FILE_KEYS"]
 
 #: The keys a task file may have.
 TASK_FILE_KEYS = ("name", "items", "comparisons", "comparison", "reference", "test_trials")
-
-_NAMED = re.compile(r"^\s*(.+?)\s*>\s*(.+?)\s*$")
-
 
 def read_task_file(path: Any) -> TaskSpec:
     """Read a task file (module docstring) into a :class:`~symbolic_ti.task.paradigms.TaskSpec`.
@@ -95,6 +92,8 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
     def item(value: Any, key: str) -> Any:
         if isinstance(value, str) and value.strip() in index:
             return index[value.strip()]
+        if isinstance(value, str) and labels and not value.strip().lstrip("+-").isdigit():
+            raise TaskError(f"{where}: {key} {value!r} is not an item; items are {known_items(n, labels)}")
         return value
 
     comps: list[Comparison] = []
@@ -103,12 +102,8 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
         raise TaskError(f"{where}: 'comparisons' must be a list such as [\"1>2\", \"2>3\"], got {message_repr(listed)}")
     for k, entry in enumerate(listed):
         key = f"comparisons[{k}]"
-        if isinstance(entry, str) and labels:
-            m = _NAMED.match(entry)
-            if m and m.group(1) in index and m.group(2) in index:
-                entry = f"{index[m.group(1)]}>{index[m.group(2)]}"
         try:
-            comps.append(parse_comparison(entry, key))
+            comps.append(parse_comparison(comparison_by_number(entry, labels, key), key))
         except TaskError as err:
             raise TaskError(f"{where}: {err}") from None
     tables = data.get("comparison", [])
@@ -116,7 +111,8 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
         raise TaskError(f"{where}: 'comparison' must be tables [[comparison]] with winner, loser and count")
     for k, table in enumerate(tables):
         key = f"comparison[{k}]"
-        entry = {name: item(value, key) if name in ("winner", "loser") else value for name, value in table.items()}
+        entry = {name: item(value, f"{key} {name}") if name in ("winner", "loser") else value
+                 for name, value in table.items()}
         try:
             comps.append(parse_comparison(entry, key))
         except TaskError as err:
