@@ -283,6 +283,9 @@ def test_the_terminal_item_effect_names_each_lists_end_items():
     plain = fit_effects(trials, 7)  # the item order: 1 and n, the report as before
     assert plain.end_items is None and "with an end item (1 or n)" in effects_text(plain)
     assert "end_items" not in effects_dict(plain)
-    linked = fit_effects(trials, 7, Task.paradigm("list-linking", lists=(3, 4), links=["3>4"]).reference)
-    assert linked.end_items is None  # one chain 1..7 in item order: its ends are 1 and n
+    # linked lists: one chain 1..7, whose ends are 1 and 7 (the lists' own ends 3 and 4 are inner items of it)
+    linked = fit_effects(trials, 7, Task.paradigm("list-linking", lists=(3, 4), links=["3>4"]).reference,
+                         named_ends=True)
+    assert linked.end_items == ((1, 7),) and "chain): 1 or 7\n" in effects_text(linked)
+    assert [(r.distance, r.n_end, r.n_inner) for r in linked.rows] == [(1, 0, 1), (2, 1, 1)]
     assert not math.isnan(eff.rms_residual)

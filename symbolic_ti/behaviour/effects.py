@@ -77,8 +77,8 @@ class Effects(Rendered):
         Root mean square of the residuals over all observed trials.
     end_items : tuple of (int, int), or None
         The end items (first, last) of each reference chain when the reference order is not the item order
-        (list linking, separate lists, a permuted order); ``None`` for the item order, whose end items are 1
-        and n.
+        (separate lists, a permuted order) or the task is another paradigm (linked lists: ``((1, n),)``);
+        ``None`` for the TI design, whose end items are 1 and n.
     """
 
     rows: tuple[EffectRow, ...]
@@ -98,13 +98,15 @@ def _mean(values: list[float]) -> float:
     return float(np.mean(values)) if values else math.nan
 
 
-def fit_effects(trials: Sequence[TrialFit], n: int,
-                reference: Sequence[Sequence[int]] | None = None) -> Effects:
+def fit_effects(trials: Sequence[TrialFit], n: int, reference: Sequence[Sequence[int]] | None = None,
+                named_ends: bool = False) -> Effects:
     """The :class:`Effects` of the observed trials of a fit (items ``1..n``).
 
     ``reference`` is the task's reference order as chains (``Task.reference``; default the item order
     ``1..n``): the symbolic distance of a trial with ground truth is the difference of its items' positions in
     their chain, and the end items are the first and last item of each chain (items 1 and n for the item order).
+    ``named_ends`` names them (:attr:`Effects.end_items`) for the item order too (a paradigm such as linked lists,
+    whose one chain has the ends 1 and n, not the ends of each list).
     """
     chains = [tuple(range(1, n + 1))] if reference is None else [tuple(c) for c in reference]
     position = {item: k for chain in chains for k, item in enumerate(chain)}
@@ -129,5 +131,5 @@ def fit_effects(trials: Sequence[TrialFit], n: int,
     worst = tuple(sorted(res, key=lambda tr: -abs(tr[1]))[:3])
     rms = float(np.sqrt(np.mean([r * r for _, r in res]))) if res else math.nan
     item_order = chains == [tuple(range(1, n + 1))]
-    end_items = None if item_order else tuple((chain[0], chain[-1]) for chain in chains if chain)
+    end_items = None if item_order and not named_ends else tuple((chain[0], chain[-1]) for chain in chains if chain)
     return Effects(tuple(rows), worst, rms, end_items)
