@@ -144,6 +144,19 @@ def test_critical_dynamics_and_plot_default_to_the_test_trials(capsys, task_file
         "symbolic-ti: note: showing the 3 test trial(s)")
 
 
+def test_fit_on_a_task_file_shows_its_test_trials_and_end_items(capsys, task_file):
+    rows = "A,B,9\nB,C,8\nD,E,9\nE,F,8\nC,D,9\nA,C,8\nD,F,7\nA,F,6\nB,D,6\n"
+    (task_file.parent / "b.csv").write_text("item_a,item_b,correct,total\n" + "".join(
+        f"{line},10\n" for line in rows.splitlines()))
+    out, _ = _run(capsys, ["fit", "--task", "lists.toml", "--data", "b.csv", "--correct-column", "correct",
+                           "--total-column", "total", "--ridge", "1", "--starts", "1", "-q"])
+    assert "  end items (first or last of each reference chain): 1 or 6\n" in out  # one linked chain A..F
+    block = out.split("test trials the task names")[1].split("\n\n")[0].splitlines()[1:]
+    assert [line.split()[:3] for line in block] == [["(1,6)", "A>F", "within_section"],
+                                                    ["(2,5)", "B>E", "within_section"],
+                                                    ["(3,5)", "C>E", "within_section"]]
+
+
 def test_the_fit_report_shows_the_test_trials():
     task = Task.from_comparisons(4, ["1>2", "3>4"], reference=[[1, 2], [3, 4]], labels=["A", "B", "C", "D"],
                                  default_trials=["A>D", "B,C", "C>A"])
