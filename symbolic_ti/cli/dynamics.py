@@ -86,8 +86,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                       help="K times from A to B")
     c.add_argument("--log-times", action="store_true", help="with --times: geometric spacing (A > 0)")
     c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
-                   type=option_type("--trial", parse_trial), help="trial to show (repeat; items by number or label, I,J or 'W>L'; default all i < j, or "
-                        "the test trials a --task file names; 'all': every trial i < j)")
+                   type=option_type("--trial", parse_trial),
+                   help="trial to show (repeat; items by number or label, I,J or 'W>L'; default all i < j, or the "
+                        "test trials a --task file names; 'all': every trial i < j)")
     c.add_argument("--critical", action="store_true", help="certified critical times of the trials' margins")
     c.add_argument("--window", action="store_true", help="phases of constant errors and the early-stopping window")
     c.add_argument("--window-trial", action="append", default=None, metavar="I,J",

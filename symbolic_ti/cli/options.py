@@ -42,8 +42,8 @@ __all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext",
            "parse_trial", "parse_lists", "parse_labels", "PARADIGM_NAMES", "TASK_RULES", "parse_interval_option", "parse_span", "parse_columns", "parse_positive_int",
            "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution", "debug_options", "task_options",
            "budget_options", "budget_of", "parse_budget", "BUDGET_HINT",
-           "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials", "trials_of",
-           "check_output"]
+           "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
+           "trials_of", "check_output"]
 
 #: The program name in usage lines and in every message on standard error.
 PROG = "symbolic-ti"

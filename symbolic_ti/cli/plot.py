@@ -85,8 +85,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
                    type=context.option_type("--trial", parse_trial),
                    help="trial to draw (repeat; items by number or label, I,J or 'W>L'; default: the smallest "
-                        "margin of each category, or the test trials a --task file names; 'all': the smallest margins, whatever the file "
-                        "names)")
+                        "margin of each category, or the test trials a --task file names; 'all': the smallest "
+                        "margins, whatever the file names)")
     c.add_argument("--range", type=context.option_type("--range", parse_pair), metavar="A,B")
     c.add_argument("--resolution", type=context.option_type("--resolution", parse_resolution), default=(400,),
                    metavar="K", help="points (default 400)")

@@ -4,8 +4,8 @@
 A task of today's kind, ``Task(n, exceptions)``, is written as before (``n``, ``exceptions``): those reports stay
 byte for byte what they were. Any other task (a paradigm, a task file, extra presentations, item labels) adds
 what names it exactly: ``label`` (:meth:`~symbolic_ti.task.Task.label`), ``comparisons`` with their counts,
-``reference`` (the reference order's chains), ``labels``, ``design``
-(:meth:`~symbolic_ti.task.Design.as_dict`) and the ``test_trials`` it names, if any. :func:`task_from_dict` rebuilds the task from either form.
+``reference`` (the reference order's chains), ``labels``, ``design`` (:meth:`~symbolic_ti.task.Design.as_dict`)
+and the ``test_trials`` it names, if any. :func:`task_from_dict` rebuilds the task from either form.
 """
 
 from __future__ import annotations
