@@ -51,7 +51,7 @@ KINDS: dict[str, Kind] = {
     "ridge": Kind(("1", "2"), ("abc", "-1", "nan", "inf", "oo", HUGE, "", "-5:5:3", "lambda", "ridgeless")),
     "flag": Kind(None, ("=1",)),  # a value given to a flag (--flag=1)
     "path": Kind(None, ("", "{file}/x")),  # {file}: a regular file, so that nothing can be created below it
-    "trial": Kind(None, ("abc", "1", "-1,2", "1,2,3", "", "nan,1", "99,1", "1,1")),
+    "trial": Kind(None, ("abc", "1", "-1,2", "1,2,3", "", "nan,1", "99,1", "1,1", "x>y", "1>2>3")),
     "interval": Kind(("0,1", "0,1/2"), ("abc", "1,0", "-1,2", "nan,1", "", "0", f"0,{HUGE}", "-inf,0")),
     "choice": Kind(None, ("nope", "", "-1")),
     "time": Kind(None, ("-1", "nan", "abc", "", HUGE)),

@@ -56,7 +56,7 @@ ExactLike: TypeAlias = int | float | Fraction | str | sp.Expr | Real
 #: A ridge (:func:`parse_ridge`): a number >= 0, ``"ridgeless"``/``"0+"``, ``None``/``"lambda"`` (symbolic).
 RidgeLike: TypeAlias = ExactLike | None
 #: A trial ``(i, j)`` or several (:func:`resolve_trials`); ``None`` for the default set.
-TrialsLike: TypeAlias = tuple[int, int] | Iterable[Sequence[int]] | None
+TrialsLike: TypeAlias = tuple[int, int] | tuple[str, str] | Iterable[Sequence[int] | Sequence[str] | str] | None
 #: An interval ``(a, b)`` of a parameter (:func:`parse_interval`); ``None`` for its domain.
 IntervalLike: TypeAlias = Sequence[ExactLike] | None
 
@@ -100,7 +100,8 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
     Argument("ridgeless_method", "one of " + ", ".join(RIDGELESS_METHODS)),
     Argument("interval", "a pair (a, b) of rational numbers with a < b inside the parameter's domain; the upper end "
                          "may be oo"),
-    Argument("trials", "a trial (i, j) or a list of trials (i, j) of the task, with i != j in 1..n"),
+    Argument("trials", "a trial (i, j) or a list of trials (i, j) of the task, with i != j in 1..n (items by "
+                       "number, or by label with item labels: ('E', 'F') or 'E>F')"),
     Argument("parameter value", "an exact number (int, Fraction, 'p/q', a decimal string or float read as its "
                                 "shortest decimal, a numpy or mpmath scalar) or a sympy expression"),
     Argument("n", "an integer >= 3, the number of items"),
@@ -303,8 +304,9 @@ def _trial_entries(trials: Any) -> Iterable[Any]:
         If ``trials`` is not a list (an int, a str, a mapping), quoting what ``trials`` allows.
     """
     if (isinstance(trials, Sequence) and not isinstance(trials, str) and len(trials) == 2
-            and all(isinstance(v, Integral) and not isinstance(v, bool) for v in trials)):
-        return [tuple(trials)]  # a single trial (i, j)
+            and (all(isinstance(v, Integral) and not isinstance(v, bool) for v in trials)
+                 or all(isinstance(v, str) and not any(c in v for c in ">,") for v in trials))):
+        return [tuple(trials)]  # a single trial (i, j), or ("E", "F") by item label
     if isinstance(trials, (str, bytes, Mapping)) or not isinstance(trials, Iterable):
         raise TaskError(f"trials must be {ARGUMENTS['trials'].allowed}, got {message_repr(trials, 80)}")
     return trials

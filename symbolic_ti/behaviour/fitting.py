@@ -138,7 +138,8 @@ def fit(
                                         strict=True)
     )
     cats = _category_fits(trials, model.choice)
-    effects = fit_effects(trials, data.task.n, data.task.reference)
+    design = data.task.design  # (another paradigm names its end items, also those of one chain 1..n)
+    effects = fit_effects(trials, data.task.n, data.task.reference, design is not None and design.name != "ti")
     errors = check_errors(model, nat, trials) if error_check else None
     return FitResult(
         family=fam.name, family_description=fam.describe(), task=data.task, data=data, ridge=model.ridge_mode,
