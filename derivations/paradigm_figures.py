@@ -67,8 +67,8 @@ def transverse(out: str) -> None:
                            if lam == ridges[0] else None))
         print(f"  [TPF1] lambda = {lam}: margin alpha/(alpha + lambda) at alpha = "
               + ", ".join(f"{a}: {float(G.transverse_patterning_margin(a, lam, 0)):.4f}" for a in marks)
-              + f"; equal to the exact solve of TP n = 3, 5, 8 and banded TP n = 7, 10 on every training trial, "
-                f"test trials 0")
+              + "; equal to the exact solve of TP n = 3, 5, 8 and banded TP n = 7, 10 on every training trial, "
+                "test trials 0")
     ax.set_xlabel("conjunctivity factor alpha")
     ax.set_ylabel("training margin f(W, L)")
     ax.set_title("ridge solution (kappa_d = 0)", fontsize=9)
