@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from .options import FORMATS, CliContext, fail, option_type, parse_span
+from .options import FORMATS, CliContext, Requires, fail, option_type, parse_span
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.general import ExceptionClosedForm, NoExceptionClosedForm, ParadigmClosedForm
@@ -54,6 +54,23 @@ def _sizes(text: str, names: tuple[str, str], what: str, minimum: int) -> tuple[
     return out[0], out[1]
 
 
+def parse_general_paradigm(text: str) -> str:
+    """``--paradigm NAME`` of ``general``: a paradigm with closed forms in its sizes (:data:`GENERAL_PARADIGMS`)."""
+    name = text.strip()
+    if name not in GENERAL_PARADIGMS:
+        raise argparse.ArgumentTypeError(f"no closed form in the sizes for {text!r}; closed forms exist for: "
+                                         f"{', '.join(GENERAL_PARADIGMS)}")
+    return name
+
+
+#: Options that apply to some paradigms only (:func:`symbolic_ti.cli.parsing.add_rules`).
+RULES = (
+    Requires("--lists", "--paradigm", ("list-linking",)),
+    Requires("--link-positions", "--paradigm", ("list-linking",)),
+    Requires("--exception-span", "--paradigm", ("ti",), why=": the other paradigms fix their comparisons"),
+)
+
+
 def parse_general_lists(text: str) -> tuple[str | int, str | int]:
     """``--lists P,Q`` of ``general``: two list lengths, integers >= 2 or symbolic."""
     return _sizes(text, ("p", "q"), "two list lengths", 2)
@@ -85,7 +102,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                                       "'symbolic' keeps D symbolic)")
     g.add_argument("--form", choices=("sinh", "chebyshev"), default="sinh",
                    help="sinh/cosh form in mu (cosh mu = (1 + lambda')/(1 - alpha)) or Chebyshev U_k form in x")
-    g.add_argument("--paradigm", default="ti", metavar="NAME",
+    g.add_argument("--paradigm", type=option_type("--paradigm", parse_general_paradigm), choices=GENERAL_PARADIGMS,
+                   default="ti", metavar="NAME",
                    help=f"the paradigm's closed forms: {', '.join(GENERAL_PARADIGMS)} (default ti; "
                         f"docs/paradigms.md#closed-forms-in-the-sizes)")
     g.add_argument("--lists", type=option_type("--lists", parse_general_lists), default=None, metavar="P,Q",
@@ -97,25 +115,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                         "V-th of the second, integers or 'symbolic' (default u,v symbolic); 'none': separate lists")
     context.output_options(g, FORMATS)
     context.standalone_option(g)
+    context.add_rules(g, RULES)
     g.set_defaults(run=lambda args: _run(args, context))
 
 
-def _check_paradigm(args: argparse.Namespace) -> None:
-    """Refuse, in one line, a paradigm without closed forms and the options that do not apply to the one given."""
-    if args.paradigm not in GENERAL_PARADIGMS:
-        raise fail("--paradigm", f"no closed form in the sizes for {args.paradigm!r}; closed forms exist for: "
-                                 f"{', '.join(GENERAL_PARADIGMS)}")
-    if args.paradigm != "ti" and args.exception_span is not None:
-        raise fail("--exception-span", "applies to --paradigm ti only (the other paradigms fix their comparisons)")
-    if args.paradigm != "list-linking":
-        if args.lists is not None:
-            raise fail("--lists", "applies to --paradigm list-linking only")
-        if args.link_positions != ("symbolic", "symbolic"):
-            raise fail("--link-positions", "applies to --paradigm list-linking only")
-
-
 def _run(args: argparse.Namespace, context: CliContext) -> str:
-    _check_paradigm(args)
     standalone = context.standalone(args)
     context.check_output(args)
     from ..analysis.general import exception_closed_form, no_exception_closed_form, paradigm_closed_form
