@@ -218,6 +218,18 @@ def _digits_per_form(n: int, digits: int) -> float:
     return digits * min(5.2 * (n / 9) ** 2.8, 2.5 * n)
 
 
+#: The symbolic rank solve on a comparison graph that is not the TI design (:mod:`symbolic_ti.solvers.graph_ranks`:
+#: one fraction-free n x n solve over ZZ[gamma]; banded transverse patterning, linked lists with an inner link,
+#: separate lists, any task file), alpha symbolic, ``solve`` alone (2026-12-02, CPU of the process without the
+#: import, load 1 to 9 on the shared two-core machine): two lists of n/2 items linked at their middles, n - 1
+#: comparisons: 0.31 s at n = 40, 1.14 at 60, 3.38 at 80, 7.43 at 100, 13.0 at 120, 46.3 at 160 (load 9; n^3.5
+#: from 80 to 100, n^4.4 from 120 to 160); banded transverse patterning, 2n comparisons: 0.50 s at 40, 2.26 at 60,
+#: 6.85 at 80, 16.8 at 100, 33.0 at 120, 124 at 160 (n^3.7 to n^4.6). Modelled as
+#: ``3.4 (n/80)^4.2 x comparisons / (n - 1)`` s (errs high on the lists, within 10% on banded TP). Transverse
+#: patterning and a link from the end of one list to the start of the other are TI designs (the continuant path:
+#: 0.1 s at n = 160, no model); with every value a number the graph solve is one QQ solve, 2.3 s at n = 800
+#: (n^2.3 from 200 to 800), inside the numeric Laplacian model below.
+GRAPH_RANK_SECONDS_AT_80, GRAPH_RANK_EXPONENT = 3.4, 4.2
 #: ``derive --trial``: one symbolic closed form built as a sympy expression (``Result.f``) at n = 61 (0.070 s;
 #: 4.9 s at n = 201), growing as ``n^4`` like its number of terms.
 SYMBOLIC_FORM_SECONDS_AT_61 = 0.07
@@ -238,9 +250,29 @@ def mirror_symmetric(n: int, exceptions: Iterable[tuple[int, int]]) -> bool:
     return {(n + 1 - l, n + 1 - w) for w, l in pairs} == pairs
 
 
+def graph_rank_estimate(n: int, comparisons: int) -> Estimate:
+    """Cost of the symbolic rank solve on a comparison graph of ``n`` items and ``comparisons`` trained comparisons
+    that is not the TI design (:data:`GRAPH_RANK_SECONDS_AT_80`; docs/performance.md#budgets).
+
+    >>> round(graph_rank_estimate(80, 79).seconds, 2)
+    3.4
+    """
+    seconds = GRAPH_RANK_SECONDS_AT_80 * (n / 80) ** GRAPH_RANK_EXPONENT * comparisons / max(1, n - 1)
+    return Estimate(seconds, f"the symbolic rank solve on the comparison graph ({comparisons:,} comparisons, "
+                             f"n = {n}), growing as n^{rounded(GRAPH_RANK_EXPONENT, 'g')}")
+
+
+def _with_graph(est: Estimate, n: int, graph: int) -> Estimate:
+    """``est`` plus the graph rank solve of ``graph`` comparisons (none when ``graph`` is 0)."""
+    if not graph:
+        return est
+    solve = graph_rank_estimate(n, graph)
+    return Estimate(est.seconds + solve.seconds, f"{solve.detail}, then {est.detail}")
+
+
 def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | None = None, *,
                     method: str = "laplacian", free: int = 2, mirror: bool = True, exceptions: int = 0,
-                    degree: int = 0, digits: int = 0) -> Estimate:
+                    degree: int = 0, digits: int = 0, graph: int = 0) -> Estimate:
     """Cost of ``derive`` solving ``n`` items and writing the closed forms (every trial, or ``trials`` of them).
 
     Parameters
@@ -268,12 +300,17 @@ def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | Non
         The most digits of a numerator or denominator among the numbers given
         (:func:`symbolic_ti.solvers.dispatch.input_digits`): above :data:`LONG_NUMBER_DIGITS` each closed form
         written costs more, as the square of its digits (:data:`DIGITS_FORM_SECONDS`).
+    graph : int
+        On the Laplacian path with a free symbol, the number of comparisons of a comparison graph that is not the
+        TI design (0 for the TI design): its rank solve is added (:func:`graph_rank_estimate`).
 
     The keywords come from :func:`symbolic_ti.solvers.dispatch.derive_plan`; the defaults are the exchangeable
     family's calibrated case.
     """
     est = _forms_estimate(n, symbolic, fmt, trials, method=method, free=free, mirror=mirror, exceptions=exceptions,
                           degree=degree)
+    if symbolic and method not in ("halved", "full", "float"):
+        est = _with_graph(est, n, graph)
     if digits <= LONG_NUMBER_DIGITS:
         return est
     count = n * (n - 1) if trials is None else min(n * (n - 1), trials)
@@ -331,14 +368,15 @@ def _forms_estimate(n: int, symbolic: bool, fmt: str, trials: int | None, *, met
 
 
 def solve_estimate(n: int, symbolic: bool, *, method: str = "laplacian", free: int = 2, mirror: bool = True,
-                   exceptions: int = 0, degree: int = 0, digits: int = 0) -> Estimate:
+                   exceptions: int = 0, degree: int = 0, digits: int = 0, graph: int = 0) -> Estimate:
     """Cost of :func:`symbolic_ti.solve` (and :func:`symbolic_ti.derive`) alone: the exact solve, whose closed
     forms are built on access (each symbolic form of the Laplacian path about ``0.07 s (n / 61)^4``).
 
     The dense paths and the numeric Laplacian path cost their system's solve, as in :func:`derive_estimate` with
     one trial written (the measured runs wrote one, so it errs high); the symbolic Laplacian path solves one
     univariate problem in the effective ridge (0.9 s at n = 101 and at 201, the import included: no model), and
-    is estimated as free. The keywords come from :func:`symbolic_ti.solvers.dispatch.derive_plan`.
+    is estimated as free on the TI design; on any other comparison graph (``graph`` comparisons) it costs
+    :func:`graph_rank_estimate`. The keywords come from :func:`symbolic_ti.solvers.dispatch.derive_plan`.
 
     >>> solve_estimate(9, True).seconds
     0.0
@@ -346,6 +384,9 @@ def solve_estimate(n: int, symbolic: bool, *, method: str = "laplacian", free: i
     34
     """
     if symbolic and method not in ("halved", "full"):
+        if graph:
+            solve = graph_rank_estimate(n, graph)
+            return Estimate(solve.seconds, f"{solve.detail}; closed forms built on access")
         return Estimate(0.0, f"the univariate solve of n = {n}; closed forms built on access")
     est = _forms_estimate(n, symbolic, "text", 1, method=method, free=free, mirror=mirror, exceptions=exceptions,
                           degree=degree)

@@ -116,13 +116,14 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     budget = context.budget(args)
     if not fast:  # the scan builds each closed form it analyses as an expression (docs/performance.md#budgets)
         from ..budgets import check_budget, derive_estimate
+        from ..solvers.dispatch import derive_plan
 
         forms = len(trials) if trials is not None else task.n * (task.n - 1) // 2
-        estimate = derive_estimate(task.n, True, "text", trials=forms)
+        plan = derive_plan(task, family, ridge)
+        graph = plan["graph"]  # the rank solve of a comparison graph other than the TI design comes first
+        assert isinstance(graph, int)
+        estimate = derive_estimate(task.n, True, "text", trials=forms, graph=graph)
         if not family.exchangeable:  # a dense solve first (solvers/dispatch.py): the larger of the two
-            from ..solvers.dispatch import derive_plan
-
-            plan = derive_plan(task, family, ridge)
             if plan["method"] in ("halved", "full"):
                 solve = derive_estimate(task.n, True, "text", None, **plan)  # type: ignore[arg-type]
                 estimate = max(estimate, solve, key=lambda e: e.seconds)
