@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("symbolic_ti.sweep",),
     ("symbolic_ti.figures",),
     ("symbolic_ti.export",),
+    ("symbolic_ti.design",),
     ("symbolic_ti.interop",),
     ("symbolic_ti.behaviour",),
     ("symbolic_ti.api",),

@@ -1,0 +1,114 @@
+"""Input checks and array helpers shared by the modules of :mod:`symbolic_ti.design` (issue 26).
+
+Every check raises :class:`~symbolic_ti.errors.ParameterError` with one line naming the argument, what was wrong
+and what is allowed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..errors import ParameterError
+
+
+def _float_array(x: Any, name: str, ndim: int) -> np.ndarray:
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterError(f"{name}: expected an array of numbers, got {type(x).__name__}") from None
+    if arr.ndim != ndim:
+        raise ParameterError(f"{name}: expected {ndim} dimension(s), got shape {arr.shape}")
+    if arr.size == 0:
+        raise ParameterError(f"{name}: empty array (shape {arr.shape}); at least one entry is needed")
+    if not np.all(np.isfinite(arr)):
+        raise ParameterError(f"{name}: every entry must be a finite number")
+    return arr
+
+
+def _probabilities(p: Any, name: str = "p", ndim: int = 2) -> np.ndarray:
+    """``p`` as a float64 array of ``ndim`` dimensions with every entry in [0, 1]."""
+    arr = _float_array(p, name, ndim)
+    if np.any(arr < 0) or np.any(arr > 1):
+        raise ParameterError(f"{name}: probabilities must lie in [0, 1] (found {arr.min():.6g} .. {arr.max():.6g})")
+    return arr
+
+
+def _counts(counts: Any, length: int, name: str = "counts") -> np.ndarray:
+    """``counts`` as an int64 array of shape ``(length,)`` of nonnegative integers."""
+    arr = _float_array(counts, name, 1)
+    if arr.shape != (length,):
+        raise ParameterError(f"{name}: expected shape ({length},) (one count per trial), got {arr.shape}")
+    if np.any(arr < 0) or np.any(arr != np.round(arr)):
+        raise ParameterError(f"{name}: presentations must be nonnegative integers")
+    return arr.astype(np.int64)
+
+
+def _prior(prior: Any, length: int) -> np.ndarray:
+    """``prior`` normalised: shape ``(length,)``, nonnegative, positive sum."""
+    arr = _float_array(prior, "prior", 1)
+    if arr.shape != (length,):
+        raise ParameterError(f"prior: expected shape ({length},) (one weight per hypothesis), got {arr.shape}")
+    if np.any(arr < 0) or not arr.sum() > 0:
+        raise ParameterError("prior: weights must be nonnegative with a positive sum")
+    return arr / arr.sum()
+
+
+def _index(value: Any, size: int, name: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 0 <= value < size:
+        raise ParameterError(f"{name}: expected a hypothesis index in 0..{size - 1}, got {value!r}")
+    return int(value)
+
+
+def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``x * log(y)`` with ``0 * log(0) = 0``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x == 0, 0.0, x * np.log(np.where(x == 0, 1.0, y)))
+
+
+def _logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
+    m = np.max(a, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
+
+
+def _dps(dps: Any) -> int:
+    if isinstance(dps, bool) or not isinstance(dps, (int, np.integer)) or dps < 1:
+        raise ParameterError(f"dps: expected a positive number of decimal digits, got {dps!r}")
+    return int(dps)
+
+
+def _object_array(x: Any, name: str, ndim: int) -> np.ndarray:
+    arr = np.array(x, dtype=object)
+    if arr.ndim != ndim:
+        raise ParameterError(f"{name}: expected {ndim} dimension(s), got shape {arr.shape}")
+    if arr.size == 0:
+        raise ParameterError(f"{name}: empty array (shape {arr.shape}); at least one entry is needed")
+    return arr
+
+
+def _reduce(p: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Drop the trials that are not presented or on which every hypothesis agrees, and pool the presentations of
+    trials whose probability columns are identical (their summed wins are sufficient): exact reductions."""
+    keep = (n > 0) & np.any(p != p[:1], axis=0)
+    columns: dict[bytes, int] = {}
+    out_p: list[np.ndarray] = []
+    out_n: list[int] = []
+    for t in np.flatnonzero(keep):
+        key = p[:, t].tobytes()
+        if key in columns:
+            out_n[columns[key]] += int(n[t])
+        else:
+            columns[key] = len(out_p)
+            out_p.append(p[:, t])
+            out_n.append(int(n[t]))
+    if not out_p:
+        return np.zeros((p.shape[0], 0)), np.zeros(0, dtype=np.int64)
+    return np.stack(out_p, axis=1), np.array(out_n, dtype=np.int64)
+
+
+def _outcome_count(n: np.ndarray) -> int:
+    return math.prod(int(c) + 1 for c in n)

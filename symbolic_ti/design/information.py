@@ -1,0 +1,492 @@
+"""Information of binary-choice experiments: divergences, expected log Bayes factors, mutual information and
+Fisher information, on arrays of choice probabilities (issue 26).
+
+This module knows nothing of kernels: it takes ``p``, an array of shape ``(H, T)`` whose entry ``p[h, t]`` is
+the probability that the first item wins test trial ``t`` under hypothesis ``h`` (for the response model of
+:func:`symbolic_ti.behaviour.fit`, ``p = sigmoid(beta * f(i, j))``), prior weights ``prior`` of shape ``(H,)``
+(normalised here) and presentation counts ``counts`` of shape ``(T,)``. Every quantity is in nats.
+
+The data of an experiment are, per trial, ``k_t`` wins in ``n_t = counts[t]`` presentations, independent given
+the hypothesis. The counts ``k`` are sufficient: the order of the presentations carries no information about the
+hypothesis, so the mutual information of the counts equals that of the whole sequence of choices.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import mpmath
+import numpy as np
+
+from ..errors import BudgetError, ParameterError
+from ._arrays import (
+    _counts,
+    _dps,
+    _float_array,
+    _index,
+    _logsumexp,
+    _object_array,
+    _outcome_count,
+    _prior,
+    _probabilities,
+    _reduce,
+    _xlogy,
+)
+
+__all__ = ["InformationEstimate", "MonteCarloPrecisionWarning", "kl_per_trial", "divergence_matrix",
+           "expected_log_bayes_factor", "mutual_information", "outcome_log_likelihoods", "fisher_information",
+           "d_optimality", "a_optimality"]
+
+#: Default cap on the number of outcome vectors that exact summation enumerates.
+MAX_OUTCOMES = 10**6
+
+
+class MonteCarloPrecisionWarning(UserWarning):
+    """A Monte Carlo estimate whose standard error is above the tolerance asked for."""
+
+
+@dataclass(frozen=True)
+class InformationEstimate:
+    """The mutual information between the hypothesis and the data of a design, with how it was obtained.
+
+    Attributes
+    ----------
+    value : float
+        The mutual information in nats (``0 <= value <= entropy of the prior`` when exact).
+    standard_error : float
+        0 for exact summation; the standard error of the Monte Carlo mean otherwise.
+    method : {"exact", "monte-carlo"}
+        Exact summation over every outcome vector, or stratified Monte Carlo over the hypotheses.
+    outcomes : int
+        The number of outcome vectors enumerated (exact) or of simulated experiments drawn (Monte Carlo).
+    """
+
+    value: float
+    standard_error: float
+    method: Literal["exact", "monte-carlo"]
+    outcomes: int
+
+    def __str__(self) -> str:
+        if self.method == "exact":
+            return f"{self.value:.6g} nats (exact, {self.outcomes} outcomes)"
+        return f"{self.value:.6g} ± {self.standard_error:.2g} nats (Monte Carlo, {self.outcomes} experiments)"
+
+
+# -- Kullback-Leibler divergences ---------------------------------------------------------------------------------
+
+
+def _log1p_minus(x: np.ndarray) -> np.ndarray:
+    """``log1p(x) - x`` without cancellation for small ``|x|`` (its Taylor series to ``x**17`` below 0.1)."""
+    small = np.abs(x) < 0.1
+    xs = np.where(small, x, 0.0)
+    series = np.zeros_like(xs)
+    for k in range(17, 1, -1):
+        series = xs * (((-1) ** (k + 1)) / k + series)
+    series = xs * series
+    with np.errstate(divide="ignore", invalid="ignore"):
+        direct = np.log1p(np.where(small, 0.0, x)) - np.where(small, 0.0, x)
+    return np.where(small, series, direct)
+
+
+def _kl_float(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    d = p - q
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = d / q
+        b = -d / (1.0 - q)
+        # direct form: p log(p/q) + (1-p) log((1-p)/(1-q)) with the logs as log1p of the relative differences
+        direct = np.where(p == 0, 0.0, p * np.log1p(a))
+        direct = direct + np.where(p == 1, 0.0, (1.0 - p) * np.log1p(b))
+        # near p = q: p (log1p(a) - a) + (1-p) (log1p(b) - b) + d^2 / (q (1-q)), no cancellation of O(d) terms
+        near = p * _log1p_minus(a) + (1.0 - p) * _log1p_minus(b) + d * d / (q * (1.0 - q))
+    use_near = (np.abs(a) < 0.5) & (np.abs(b) < 0.5) & (q > 0) & (q < 1)
+    out = np.where(use_near, near, direct)
+    out = np.where(((q == 0) & (p > 0)) | ((q == 1) & (p < 1)), np.inf, out)
+    out = np.where(p == q, 0.0, out)
+    return np.maximum(out, 0.0)
+
+
+def _mpf(x: Any) -> Any:
+    """``x`` (float, int, mpmath or sympy number) as an mpf at the working precision."""
+    if isinstance(x, mpmath.mpf):
+        return x
+    if hasattr(x, "evalf"):  # sympy: evaluate at the working precision, a few digits more
+        return mpmath.mpf(x.evalf(mpmath.mp.dps + 5))
+    return mpmath.mpf(x)
+
+
+def _kl_mp_one(p: Any, q: Any, dps: int) -> Any:
+    symbolic = hasattr(p, "evalf") or hasattr(q, "evalf")
+    if symbolic:  # the differences as sympy expressions: evaluated with relative accuracy, no cancellation
+        import sympy as sp
+
+        p, q = sp.sympify(p), sp.sympify(q)
+        d, op, oq = p - q, 1 - p, 1 - q
+    extra = 15
+    while True:
+        with mpmath.workdps(dps + extra):
+            pm, qm = _mpf(p), _mpf(q)
+            if symbolic:
+                dm, opm, oqm = _mpf(d), _mpf(op), _mpf(oq)
+            else:
+                dm, opm, oqm = pm - qm, 1 - pm, 1 - qm
+            if not (0 <= pm <= 1 and 0 <= qm <= 1):
+                raise ParameterError(f"p, q: probabilities must lie in [0, 1] (found {mpmath.nstr(pm, 8)}, "
+                                     f"{mpmath.nstr(qm, 8)})")
+            if dm == 0:
+                return mpmath.mpf(0)
+            if (qm == 0 and pm > 0) or (oqm == 0 and opm > 0):
+                return mpmath.inf
+            t1 = pm * mpmath.log1p(dm / qm) if pm > 0 else mpmath.mpf(0)
+            t2 = opm * mpmath.log1p(-dm / oqm) if opm > 0 else mpmath.mpf(0)
+            value = t1 + t2
+            # digits lost to cancellation between the two terms; redo with that many more when too many
+            lost = (mpmath.log10(abs(t1) + abs(t2)) - mpmath.log10(abs(value))) if value != 0 else dps + extra
+            if lost < extra - 5:
+                with mpmath.workdps(dps):
+                    return +value
+        extra = int(lost) + 15
+
+
+def kl_per_trial(p: Any, q: Any, dps: int | None = None) -> np.ndarray:
+    """Kullback-Leibler divergence ``KL(Bernoulli(p_t) || Bernoulli(q_t))`` of one presentation, per trial.
+
+    ``KL = p log(p/q) + (1-p) log((1-p)/(1-q))`` in nats, the expected log Bayes factor of one presentation of
+    the trial in favour of the hypothesis ``p`` when ``p`` is true (Cover & Thomas 2006, eq. 2.26).
+
+    Parameters
+    ----------
+    p, q : array_like, shape (T,)
+        Probabilities in [0, 1]. With ``dps``, entries may be mpmath or sympy numbers (evaluated at the working
+        precision).
+    dps : int, optional
+        Decimal digits: the values are mpmath numbers correct to that precision (the working precision is raised
+        until the cancellation of ``p`` close to ``q`` is covered). Without it, float64 (the ``p`` close to
+        ``q`` case summed without cancellation: relative error a few ulps).
+
+    Returns
+    -------
+    numpy.ndarray, shape (T,)
+        float64, or object array of mpmath numbers with ``dps``. ``0 log 0 = 0``; ``inf`` where ``q_t`` is 0 or
+        1 and ``p_t`` differs (one presentation then refutes ``q`` with positive probability).
+
+    Raises
+    ------
+    ParameterError
+        Shapes that differ, empty arrays, entries outside [0, 1], ``dps`` not a positive integer.
+    """
+    if dps is None:
+        pa, qa = _probabilities(p, "p", 1), _probabilities(q, "q", 1)
+        if pa.shape != qa.shape:
+            raise ParameterError(f"p, q: shapes differ ({pa.shape} and {qa.shape})")
+        return _kl_float(pa, qa)
+    dps = _dps(dps)
+    po, qo = _object_array(p, "p", 1), _object_array(q, "q", 1)
+    if po.shape != qo.shape:
+        raise ParameterError(f"p, q: shapes differ ({po.shape} and {qo.shape})")
+    return np.array([_kl_mp_one(a, b, dps) for a, b in zip(po, qo, strict=True)], dtype=object)
+
+
+def divergence_matrix(p: Any, dps: int | None = None) -> np.ndarray:
+    """Per-trial divergences between every ordered pair of hypotheses.
+
+    Parameters
+    ----------
+    p : array_like, shape (H, T)
+        ``p[h, t]``: probability that the first item wins trial ``t`` under hypothesis ``h``, in [0, 1].
+    dps : int, optional
+        As in :func:`kl_per_trial`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (H, H, T)
+        ``D[a, b, t] = KL(Bernoulli(p[a, t]) || Bernoulli(p[b, t]))`` (both directions; zero diagonal).
+
+    Raises
+    ------
+    ParameterError
+        ``p`` not two-dimensional, empty, or with entries outside [0, 1].
+    """
+    arr = _probabilities(p) if dps is None else _object_array(p, "p", 2)
+    h, t = arr.shape
+    out = np.empty((h, h, t), dtype=float if dps is None else object)
+    for a in range(h):
+        for b in range(h):
+            out[a, b] = kl_per_trial(arr[a], arr[b], dps=dps)
+    return out
+
+
+def expected_log_bayes_factor(p: Any, counts: Any, true: int, other: int, dps: int | None = None) -> Any:
+    """Expected log Bayes factor of ``true`` against ``other`` when ``true`` generates the data.
+
+    ``sum_t counts_t KL(p[true, t] || p[other, t])``: additive over presentations (independent given the
+    hypothesis). A trial presented 0 times adds 0, even where its divergence is infinite.
+
+    Parameters
+    ----------
+    p : array_like, shape (H, T)
+        Choice probabilities in [0, 1].
+    counts : array_like, shape (T,)
+        Presentations per trial, nonnegative integers.
+    true, other : int
+        Hypothesis indices (rows of ``p``).
+    dps : int, optional
+        As in :func:`kl_per_trial`; the result is then an mpmath number.
+
+    Returns
+    -------
+    float or mpmath.mpf
+        In nats; ``inf`` when a presented trial is impossible under ``other`` with positive probability.
+
+    Raises
+    ------
+    ParameterError
+        Bad shapes, probabilities outside [0, 1], negative or fractional counts, an index out of range.
+    """
+    arr = _probabilities(p) if dps is None else _object_array(p, "p", 2)
+    n = _counts(counts, arr.shape[1])
+    a, b = _index(true, arr.shape[0], "true"), _index(other, arr.shape[0], "other")
+    kl = kl_per_trial(arr[a], arr[b], dps=dps)
+    if dps is None:
+        return float(np.sum(np.where(n > 0, n * np.where(n > 0, kl, 0.0), 0.0)))
+    with mpmath.workdps(dps):
+        return mpmath.fsum(int(c) * v for c, v in zip(n, kl, strict=True) if c > 0)
+
+
+# -- mutual information ---------------------------------------------------------------------------------------
+
+
+def outcome_log_likelihoods(p: Any, counts: Any, *, coefficients: bool = True,
+                            max_outcomes: int = MAX_OUTCOMES) -> tuple[np.ndarray, np.ndarray]:
+    """Log-likelihood of every outcome vector under every hypothesis (exact enumeration).
+
+    Parameters
+    ----------
+    p : array_like, shape (H, T)
+        Choice probabilities in [0, 1].
+    counts : array_like, shape (T,)
+        Presentations per trial (nonnegative integers).
+    coefficients : bool
+        Include ``log C(n_t, k_t)`` (the probability of the counts); without it, the log-likelihood of one
+        sequence of choices with those counts (enough to compare hypotheses).
+    max_outcomes : int
+        Refuse when ``prod_t (counts_t + 1)`` is larger.
+
+    Returns
+    -------
+    (log_lik, wins) : numpy.ndarray of shapes (H, N) and (N, T)
+        ``log_lik[h, j] = sum_t log C + k_jt log p[h, t] + (n_t - k_jt) log(1 - p[h, t])`` for the ``N``
+        outcome vectors ``k_j = wins[j]``, in lexicographic order (``-inf`` where impossible).
+
+    Raises
+    ------
+    ParameterError
+        Bad shapes or values.
+    BudgetError
+        More than ``max_outcomes`` outcome vectors.
+    """
+    arr = _probabilities(p)
+    n = _counts(counts, arr.shape[1])
+    total = _outcome_count(n)
+    if total > max_outcomes:
+        raise BudgetError(f"counts: {total} outcome vectors to enumerate, above max_outcomes={max_outcomes}")
+    log_lik = np.zeros((arr.shape[0], 1))
+    for t in range(arr.shape[1]):
+        log_lik = (log_lik[:, :, None] + _trial_log_pmf(arr[:, t], int(n[t]), coefficients)[:, None, :])
+        log_lik = log_lik.reshape(arr.shape[0], -1)
+    wins = np.stack(np.meshgrid(*[np.arange(c + 1) for c in n], indexing="ij"), axis=-1).reshape(-1, len(n))
+    return log_lik, wins
+
+
+def _trial_log_pmf(p_col: np.ndarray, n: int, coefficients: bool) -> np.ndarray:
+    """Shape (H, n + 1): log P(k wins in n | h) for k = 0..n."""
+    k = np.arange(n + 1, dtype=float)
+    out = _xlogy(k[None, :], p_col[:, None]) + _xlogy((n - k)[None, :], 1.0 - p_col[:, None])
+    if coefficients:
+        out = out + np.array([math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
+                              for j in range(n + 1)])[None, :]
+    return out
+
+
+def _mi_exact(p: np.ndarray, w: np.ndarray, n: np.ndarray) -> float:
+    log_lik, _ = outcome_log_likelihoods(p, n, max_outcomes=_outcome_count(n))
+    log_mix = _logsumexp(np.log(w)[:, None] + log_lik, axis=0)
+    with np.errstate(invalid="ignore"):
+        terms = np.where(np.isfinite(log_lik), np.exp(log_lik) * (log_lik - log_mix[None, :]), 0.0)
+    return max(float(np.sum(w * terms.sum(axis=1))), 0.0)
+
+
+def _mi_monte_carlo(p: np.ndarray, w: np.ndarray, n: np.ndarray, samples: int, seed: Any) -> tuple[float, float]:
+    """Stratified by hypothesis: ``samples / H`` experiments simulated from each, ``E_h[log P(k|h) / P(k)]``."""
+    rng = np.random.default_rng(seed)
+    h = p.shape[0]
+    per = max(2, -(-samples // h))
+    log_w = np.log(w)
+    value = var = 0.0
+    for a in range(h):
+        k = rng.binomial(n[None, :], p[a][None, :], size=(per, len(n))).astype(float)
+        ll = (_xlogy(k[None], p[:, None, :]) + _xlogy((n - k)[None], 1.0 - p[:, None, :])).sum(axis=2)
+        r = ll[a] - _logsumexp(log_w[:, None] + ll, axis=0)
+        value += w[a] * float(r.mean())
+        var += w[a] ** 2 * float(r.var(ddof=1)) / per
+    return value, math.sqrt(var)
+
+
+def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto", "exact", "monte-carlo"] = "auto",
+                       samples: int = 20000, seed: Any = 0, max_outcomes: int = MAX_OUTCOMES,
+                       tolerance: float = 1e-3) -> InformationEstimate:
+    """Mutual information between the hypothesis and the binomial outcomes of a design.
+
+    ``I = sum_h prior_h sum_k P(k|h) log(P(k|h) / P(k))`` with ``P(k) = sum_h prior_h P(k|h)`` and
+    ``P(k|h) = prod_t Binomial(k_t; counts_t, p[h, t])`` (Cover & Thomas 2006, eq. 2.28). Exact summation
+    enumerates every outcome vector in log space after exact reductions (trials not presented or on which every
+    hypothesis agrees dropped; trials with identical columns pooled). Monte Carlo draws ``samples`` experiments,
+    stratified over the hypotheses with positive weight, and states its standard error.
+
+    Parameters
+    ----------
+    p : array_like, shape (H, T)
+        Choice probabilities in [0, 1].
+    prior : array_like, shape (H,)
+        Nonnegative weights with a positive sum (normalised here).
+    counts : array_like, shape (T,)
+        Presentations per trial, nonnegative integers.
+    method : {"auto", "exact", "monte-carlo"}
+        ``"auto"``: exact when at most ``max_outcomes`` outcome vectors remain, Monte Carlo otherwise.
+    samples : int
+        Simulated experiments for Monte Carlo (at least 2 per hypothesis).
+    seed : int, numpy.random.Generator or None
+        Seed of ``numpy.random.default_rng`` (default 0: reproducible).
+    max_outcomes : int
+        Cap on exact enumeration.
+    tolerance : float
+        A :class:`MonteCarloPrecisionWarning` is issued when the Monte Carlo standard error is above it (nats).
+
+    Returns
+    -------
+    InformationEstimate
+
+    Raises
+    ------
+    ParameterError
+        Bad shapes or values, an unknown method, ``samples < 2``.
+    BudgetError
+        ``method="exact"`` with more than ``max_outcomes`` outcome vectors.
+    """
+    arr = _probabilities(p)
+    w = _prior(prior, arr.shape[0])
+    n = _counts(counts, arr.shape[1])
+    if method not in ("auto", "exact", "monte-carlo"):
+        raise ParameterError(f"method: expected 'auto', 'exact' or 'monte-carlo', got {method!r}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
+        raise ParameterError(f"samples: expected an integer of at least 2, got {samples!r}")
+    live = w > 0
+    arr, w = arr[live], w[live]
+    arr, n = _reduce(arr, n)
+    total = _outcome_count(n)
+    if arr.shape[0] == 1 or len(n) == 0:
+        return InformationEstimate(0.0, 0.0, "exact", 1)
+    if method == "exact" or (method == "auto" and total <= max_outcomes):
+        if total > max_outcomes:
+            raise BudgetError(f"counts: {total} outcome vectors to enumerate, above max_outcomes={max_outcomes}; "
+                              "use method='monte-carlo' or a larger max_outcomes")
+        return InformationEstimate(_mi_exact(arr, w, n), 0.0, "exact", total)
+    value, se = _mi_monte_carlo(arr, w, n, int(samples), seed)
+    drawn = max(2, -(-int(samples) // arr.shape[0])) * arr.shape[0]
+    if se > tolerance:
+        warnings.warn(f"mutual information by Monte Carlo: standard error {se:.3g} nats is above the tolerance "
+                      f"{tolerance:g}; draw more samples", MonteCarloPrecisionWarning, stacklevel=2)
+    return InformationEstimate(value, se, "monte-carlo", drawn)
+
+
+# -- Fisher information --------------------------------------------------------------------------------------
+
+
+def fisher_information(p: Any, jacobian: Any, counts: Any) -> np.ndarray:
+    """Expected Fisher information of the parameters for binomial choices with a logistic link.
+
+    ``I = sum_t counts_t p_t (1 - p_t) J_t J_t^T`` where ``J_t = d logit(p_t) / d theta`` (for the response
+    model of ``fit``: ``beta * df/dtheta``, and ``f`` itself for ``beta``); the Fisher information of a
+    Bernoulli variable in its natural parameter is ``p (1 - p)`` (McCullagh & Nelder 1989, sec. 4.4).
+
+    Parameters
+    ----------
+    p : array_like, shape (T,)
+        Choice probabilities at the parameter point, in [0, 1].
+    jacobian : array_like, shape (T, K)
+        Derivatives of the logits in the ``K`` parameters at the point.
+    counts : array_like, shape (T,)
+        Presentations per trial, nonnegative integers.
+
+    Returns
+    -------
+    numpy.ndarray, shape (K, K)
+        Symmetric positive semidefinite.
+
+    Raises
+    ------
+    ParameterError
+        Bad shapes or values.
+    """
+    pa = _probabilities(p, "p", 1)
+    jac = _float_array(jacobian, "jacobian", 2)
+    if jac.shape[0] != pa.shape[0]:
+        raise ParameterError(f"jacobian: expected {pa.shape[0]} rows (one per trial), got shape {jac.shape}")
+    n = _counts(counts, pa.shape[0])
+    weight = n * pa * (1.0 - pa)
+    info = (jac * weight[:, None]).T @ jac
+    return (info + info.T) / 2
+
+
+def _square(info: Any) -> np.ndarray:
+    arr = _float_array(info, "information", 2)
+    if arr.shape[0] != arr.shape[1]:
+        raise ParameterError(f"information: expected a square matrix, got shape {arr.shape}")
+    return arr
+
+
+def _singular(arr: np.ndarray) -> bool:
+    return bool(np.linalg.matrix_rank(arr, hermitian=True) < arr.shape[0])
+
+
+def d_optimality(info: Any) -> float:
+    """D-optimality criterion: ``log det I`` (larger is better); ``-inf`` when ``I`` is singular (numerical
+    rank below its size, ``numpy.linalg.matrix_rank``'s default tolerance).
+
+    Parameters
+    ----------
+    info : array_like, shape (K, K)
+        A Fisher information matrix.
+
+    Raises
+    ------
+    ParameterError
+        Not a finite square matrix.
+    """
+    arr = _square(info)
+    if _singular(arr):
+        return -math.inf
+    sign, logdet = np.linalg.slogdet(arr)
+    return float(logdet) if sign > 0 else -math.inf
+
+
+def a_optimality(info: Any) -> float:
+    """A-optimality criterion: ``trace(I^-1)``, the summed asymptotic variances (smaller is better); ``inf`` when
+    ``I`` is singular (numerical rank below its size).
+
+    Parameters
+    ----------
+    info : array_like, shape (K, K)
+        A Fisher information matrix.
+
+    Raises
+    ------
+    ParameterError
+        Not a finite square matrix.
+    """
+    arr = _square(info)
+    if _singular(arr):
+        return math.inf
+    return float(np.trace(np.linalg.inv(arr)))
