@@ -4,8 +4,12 @@ Myung 2020, Behavior Research Methods 53, 1021-1039; Myung, Cavagnaro & Pitt 201
 The grid has ``M`` points (parameter values, or hypotheses, or both: one row each), ``D`` candidate designs (a
 design is one presentation of a trial, or any single observation) and ``Y`` outcomes. The engine keeps the
 posterior over the grid points; :meth:`AdaptiveEngine.mutual_info` is the expected information gain of each
-design under it, ``I(Theta; Y_d) = sum_m post_m sum_y L[m, d, y] log(L[m, d, y] / sum_m' post_m' L[m', d, y])``,
-computed in log space (``0 log 0 = 0``); :meth:`AdaptiveEngine.next_design` the design maximising it.
+design under it, ``I(Theta; Y_d) = H(Y_d) - sum_m post_m H(Y_d | m)`` with the posterior predictive
+``P(y | d) = sum_m post_m L[m, d, y]`` (``0 log 0 = 0``); :meth:`AdaptiveEngine.next_design` the design
+maximising it. The posterior is kept in log space (updates add log-likelihoods, then normalise by
+log-sum-exp); the conditional entropies are computed once per session. Each entropy is a sum of terms of one
+sign and the information is their difference, with an absolute error of a few ulps of ``log Y`` (as ADOpy's,
+which computes the same difference).
 
 Unlike ADOpy's engine, an :class:`AdaptiveEngine` is immutable: :meth:`~AdaptiveEngine.update` returns a new
 engine (sharing the read-only likelihood array), so every step of a session can be kept. ADOpy mixes its
@@ -22,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
-from ._arrays import _float_array, _logsumexp, _prior
+from ._arrays import _float_array, _logsumexp, _prior, _xlogy
 
 __all__ = ["AdaptiveEngine"]
 
@@ -70,8 +74,9 @@ class AdaptiveEngine:
     [0.9, 0.1]
     """
 
-    __slots__ = ("_log_lik", "_log_post", "_mi")
+    __slots__ = ("_log_lik", "_shared", "_log_post", "_mi")
     _log_lik: np.ndarray
+    _shared: dict[str, np.ndarray]
     _log_post: np.ndarray
     _mi: np.ndarray | None
 
@@ -81,12 +86,13 @@ class AdaptiveEngine:
         w = np.full(m, 1.0 / m) if prior is None else _prior(prior, m)
         with np.errstate(divide="ignore"):
             log_post = np.log(w)
-        self._set(log_lik, log_post)
+        self._set(log_lik, {}, log_post)
 
-    def _set(self, log_lik: np.ndarray, log_post: np.ndarray) -> None:
+    def _set(self, log_lik: np.ndarray, shared: dict[str, np.ndarray], log_post: np.ndarray) -> None:
         log_post = log_post - _logsumexp(log_post, axis=0)
         log_post.setflags(write=False)
         object.__setattr__(self, "_log_lik", log_lik)
+        object.__setattr__(self, "_shared", shared)
         object.__setattr__(self, "_log_post", log_post)
         object.__setattr__(self, "_mi", None)
 
@@ -95,8 +101,19 @@ class AdaptiveEngine:
 
     def _with(self, log_post: np.ndarray) -> AdaptiveEngine:
         new = object.__new__(AdaptiveEngine)
-        new._set(self._log_lik, log_post)
+        new._set(self._log_lik, self._shared, log_post)
         return new
+
+    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """The likelihood and ``sum_y L log L`` (minus the conditional entropies), computed once and shared by
+        every engine of a session."""
+        if not self._shared:
+            lik = np.exp(self._log_lik)
+            negent = np.sum(_xlogy(lik, lik), axis=2)
+            for arr in (lik, negent):
+                arr.setflags(write=False)
+            self._shared.update(lik=lik, negent=negent)
+        return self._shared["lik"], self._shared["negent"]
 
     @property
     def n_grid(self) -> int:
@@ -137,12 +154,10 @@ class AdaptiveEngine:
             ``I(Theta; Y_d) = H(Y_d) - sum_m post_m H(Y_d | m)``, nonnegative.
         """
         if self._mi is None:
-            log_post = self._log_post[:, None, None]
-            log_marg = _logsumexp(log_post + self._log_lik, axis=0)  # (D, Y)
-            lik = np.exp(self._log_lik)
-            with np.errstate(invalid="ignore"):
-                terms = np.where(lik > 0, lik * (self._log_lik - log_marg[None]), 0.0)
-            mi = np.einsum("m,mdy->d", np.exp(self._log_post), terms)
+            lik, negent = self._tables()
+            post = np.exp(self._log_post)
+            marg = np.tensordot(post, lik, axes=(0, 0))  # (D, Y): the posterior predictive
+            mi = post @ negent - np.sum(_xlogy(marg, marg), axis=1)
             mi = np.maximum(mi, 0.0)
             mi.setflags(write=False)
             object.__setattr__(self, "_mi", mi)
