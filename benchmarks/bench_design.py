@@ -90,15 +90,15 @@ def main() -> None:
         g = theirs64.grid_param.values.astype(np.float64)
         dd = theirs64.grid_design.values[:, 0].astype(np.float64)
 
-        def ours_initial():
+        def ours_initial(dd=dd, g=g):
             engine = AdaptiveEngine(probability(dd[None, :], g[:, :1], g[:, 1:]))
             engine.mutual_info()
             return engine
 
         t_ours, ours = fastest(ours_initial, args.repeat)
-        t_64, theirs = fastest(lambda: adopy.Engine(task, model, **grids, noise_ratio=0.0, dtype=np.float64),
-                               args.repeat)
-        t_32, _ = fastest(lambda: adopy.Engine(task, model, **grids), args.repeat)
+        t_64, theirs = fastest(lambda grids=grids: adopy.Engine(task, model, **grids, noise_ratio=0.0,
+                                                                dtype=np.float64), args.repeat)
+        t_32, _ = fastest(lambda grids=grids: adopy.Engine(task, model, **grids), args.repeat)
         agreement = float(np.max(np.abs(ours.mutual_info() - theirs.mutual_info)))
         rng = np.random.default_rng(0)
         outcomes = [int(x) for x in rng.integers(0, 2, args.steps)]
@@ -116,8 +116,8 @@ def main() -> None:
                          adopy32_initial_s=t_32, ratio_initial_64=t_64 / t_ours, ratio_initial_32=t_32 / t_ours,
                          ours_step_s=step_ours, adopy64_step_s=step_theirs, ratio_step=step_theirs / step_ours,
                          max_abs_difference=agreement))
-    print(f"| designs | grid | ours (s) | ADOpy f64 (s) | ratio | ADOpy f32 (s) | ratio | step ours (s) | "
-          f"step ADOpy (s) | ratio | max abs diff |")
+    print("| designs | grid | ours (s) | ADOpy f64 (s) | ratio | ADOpy f32 (s) | ratio | step ours (s) | "
+          "step ADOpy (s) | ratio | max abs diff |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['designs']} | {r['grid']} | {r['ours_initial_s']:.4f} | {r['adopy64_initial_s']:.4f} | "
