@@ -112,3 +112,22 @@ def _reduce(p: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _outcome_count(n: np.ndarray) -> int:
     return math.prod(int(c) + 1 for c in n)
+
+
+def _outcome_table(p: np.ndarray, n: np.ndarray, coefficients: bool) -> np.ndarray:
+    """Shape (H, prod(n + 1)): the log-likelihoods of :func:`outcome_log_likelihoods`, without the checks."""
+    log_lik = np.zeros((p.shape[0], 1))
+    for t in range(p.shape[1]):
+        log_lik = (log_lik[:, :, None] + _trial_log_pmf(p[:, t], int(n[t]), coefficients)[:, None, :])
+        log_lik = log_lik.reshape(p.shape[0], -1)
+    return log_lik
+
+
+def _trial_log_pmf(p_col: np.ndarray, n: int, coefficients: bool) -> np.ndarray:
+    """Shape (H, n + 1): log P(k wins in n | h) for k = 0..n."""
+    k = np.arange(n + 1, dtype=float)
+    out = _xlogy(k[None, :], p_col[:, None]) + _xlogy((n - k)[None, :], 1.0 - p_col[:, None])
+    if coefficients:
+        out = out + np.array([math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
+                              for j in range(n + 1)])[None, :]
+    return out

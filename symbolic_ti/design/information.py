@@ -33,6 +33,7 @@ from ._arrays import (
     _prior,
     _probabilities,
     _reduce,
+    _outcome_table,
     _xlogy,
 )
 
@@ -112,9 +113,12 @@ def _mpf(x: Any) -> Any:
     """``x`` (float, int, mpmath or sympy number) as an mpf at the working precision."""
     if isinstance(x, mpmath.mpf):
         return x
-    if hasattr(x, "evalf"):  # sympy: evaluate at the working precision, a few digits more
-        return mpmath.mpf(x.evalf(mpmath.mp.dps + 5))
-    return mpmath.mpf(x)
+    try:
+        if hasattr(x, "evalf"):  # sympy: evaluate at the working precision, a few digits more
+            return mpmath.mpf(x.evalf(mpmath.mp.dps + 5))
+        return mpmath.mpf(x)
+    except (TypeError, ValueError):
+        raise ParameterError(f"p, q: expected real numbers, got {x!r}") from None
 
 
 def _kl_mp_one(p: Any, q: Any, dps: int) -> Any:
@@ -278,7 +282,8 @@ def outcome_log_likelihoods(p: Any, counts: Any, *, coefficients: bool = True,
     -------
     (log_lik, wins) : numpy.ndarray of shapes (H, N) and (N, T)
         ``log_lik[h, j] = sum_t log C + k_jt log p[h, t] + (n_t - k_jt) log(1 - p[h, t])`` for the ``N``
-        outcome vectors ``k_j = wins[j]``, in lexicographic order (``-inf`` where impossible).
+        outcome vectors ``k_j = wins[j]``, in lexicographic order (``-inf`` where impossible). Memory:
+        ``8 (H + T) N`` bytes.
 
     Raises
     ------
@@ -292,26 +297,12 @@ def outcome_log_likelihoods(p: Any, counts: Any, *, coefficients: bool = True,
     total = _outcome_count(n)
     if total > max_outcomes:
         raise BudgetError(f"counts: {total} outcome vectors to enumerate, above max_outcomes={max_outcomes}")
-    log_lik = np.zeros((arr.shape[0], 1))
-    for t in range(arr.shape[1]):
-        log_lik = (log_lik[:, :, None] + _trial_log_pmf(arr[:, t], int(n[t]), coefficients)[:, None, :])
-        log_lik = log_lik.reshape(arr.shape[0], -1)
     wins = np.stack(np.meshgrid(*[np.arange(c + 1) for c in n], indexing="ij"), axis=-1).reshape(-1, len(n))
-    return log_lik, wins
-
-
-def _trial_log_pmf(p_col: np.ndarray, n: int, coefficients: bool) -> np.ndarray:
-    """Shape (H, n + 1): log P(k wins in n | h) for k = 0..n."""
-    k = np.arange(n + 1, dtype=float)
-    out = _xlogy(k[None, :], p_col[:, None]) + _xlogy((n - k)[None, :], 1.0 - p_col[:, None])
-    if coefficients:
-        out = out + np.array([math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
-                              for j in range(n + 1)])[None, :]
-    return out
+    return _outcome_table(arr, n, coefficients), wins
 
 
 def _mi_exact(p: np.ndarray, w: np.ndarray, n: np.ndarray) -> float:
-    log_lik, _ = outcome_log_likelihoods(p, n, max_outcomes=_outcome_count(n))
+    log_lik = _outcome_table(p, n, True)
     log_mix = _logsumexp(np.log(w)[:, None] + log_lik, axis=0)
     with np.errstate(invalid="ignore"):
         terms = np.where(np.isfinite(log_lik), np.exp(log_lik) * (log_lik - log_mix[None, :]), 0.0)

@@ -20,9 +20,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..errors import ParameterError
-from ._arrays import _counts, _index, _outcome_count, _probabilities, _xlogy
-from .information import MAX_OUTCOMES, outcome_log_likelihoods
+from ..errors import BudgetError, ParameterError
+from ._arrays import _counts, _index, _outcome_count, _outcome_table, _probabilities, _xlogy
+from .information import MAX_OUTCOMES
 
 __all__ = ["PowerEstimate", "SmallestPresentations", "power", "smallest_presentations"]
 
@@ -194,8 +194,11 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
         raise ParameterError(f"simulations: expected a positive integer, got {simulations!r}")
     total = int(n.sum())
     if method == "exact" or (method == "auto" and _outcome_count(n) <= max_outcomes):
-        log_lik, _ = outcome_log_likelihoods(arr, n, coefficients=False, max_outcomes=max_outcomes)
-        prob = np.exp(outcome_log_likelihoods(arr[a:a + 1], n, max_outcomes=max_outcomes)[0][0])
+        if _outcome_count(n) > max_outcomes:
+            raise BudgetError(f"counts: {_outcome_count(n)} outcome vectors to enumerate, above "
+                              f"max_outcomes={max_outcomes}; use method='monte-carlo' or a larger max_outcomes")
+        log_lik = _outcome_table(arr, n, False)
+        prob = np.exp(_outcome_table(arr[a:a + 1], n, True)[0])
         win, tie = _picked(_scores(log_lik, criterion, k, total), a)
         value = float(np.sum(prob[win]))
         return PowerEstimate(value, value, value, level, "exact", len(prob), float(np.sum(prob[tie])), criterion)

@@ -30,8 +30,18 @@ from typing import Any, Literal
 import numpy as np
 
 from ..errors import BudgetError, ParameterError
-from ._arrays import _counts, _index, _logsumexp, _outcome_count, _prior, _probabilities, _reduce, _xlogy
-from .information import MAX_OUTCOMES, kl_per_trial, mutual_information, outcome_log_likelihoods
+from ._arrays import (
+    _counts,
+    _index,
+    _logsumexp,
+    _outcome_count,
+    _outcome_table,
+    _prior,
+    _probabilities,
+    _reduce,
+    _xlogy,
+)
+from .information import MAX_OUTCOMES, kl_per_trial, mutual_information
 
 __all__ = ["GreedySelection", "ExhaustiveRanking", "greedy_trials", "exhaustive_best"]
 
@@ -147,7 +157,7 @@ def _gains(p: np.ndarray, w: np.ndarray, counts: np.ndarray, cand: np.ndarray, m
     if len(rn) == 0:
         return np.maximum(_binary_entropy(w @ p[:, cand]) - baseline, 0.0), np.zeros(len(cand))
     if _outcome_count(rn) <= max_outcomes:
-        log_lik, _ = outcome_log_likelihoods(rp, rn, max_outcomes=max_outcomes)
+        log_lik = _outcome_table(rp, rn, True)
         joint = log_w[:, None] + log_lik  # (H, N)
         log_marg = _logsumexp(joint, axis=0)
         post = np.exp(joint - log_marg[None, :])  # (H, N)
