@@ -96,3 +96,20 @@ def test_bad_input_one_line(call, error, message):
     with pytest.raises(error, match=message) as err:
         call()
     assert "\n" not in str(err.value)
+
+
+def test_mutual_information_is_monotone_and_submodular_in_presentations():
+    """What the (1 - 1/e) guarantee rests on, checked on every pair A <= B of small designs and every trial t:
+    I(A + t) >= I(A) and I(A + t) - I(A) >= I(B + t) - I(B) (diminishing returns), by brute-force enumeration."""
+    p, prior = case(8, h=3, t=3)
+    designs = list(itertools.product(range(3), repeat=3))
+    mi = {c: brute_mi(p, prior, c) for c in itertools.product(range(4), repeat=3)}
+    for a in designs:
+        for b in designs:
+            if not all(x <= y for x, y in zip(a, b, strict=True)):
+                continue
+            for t in range(3):
+                a1 = tuple(x + (i == t) for i, x in enumerate(a))
+                b1 = tuple(x + (i == t) for i, x in enumerate(b))
+                assert mi[a1] >= mi[a] - 1e-13
+                assert mi[a1] - mi[a] >= mi[b1] - mi[b] - 1e-12, (a, b, t)
