@@ -39,14 +39,18 @@ def test_ties_count_as_not_picked_and_are_reported():
 
 
 def test_bic_penalty_against_the_closed_form():
-    """BIC with one parameter on the true hypothesis and none on the other: the threshold moves by log(N)/2."""
+    """BIC with one parameter on the true hypothesis and none on the other: the threshold moves by log(m)/2, m
+    the observations (fit's rows: presentations here, one row each)."""
     n = 9
-    got = power([[0.7], [0.4]], [n], 0, criterion="bic", n_params=[1, 0])
+    got = power([[0.7], [0.4]], [n], 0, criterion="bic", n_params=[1, 0], n_observations=n)
     assert got.criterion == "bic"
     assert got.value == pytest.approx(tail(n, 0.7, threshold(n, 0.7, 0.4, 0.5 * math.log(n))), rel=1e-13)
-    # no penalty difference: the likelihood ratio
-    assert power([[0.7], [0.4]], [n], 0, criterion="bic", n_params=[2, 2]).value == pytest.approx(
+    # one row per trial (the default): one trial is one observation, log 1 = 0, the likelihood ratio
+    assert power([[0.7], [0.4]], [n], 0, criterion="bic", n_params=[1, 0]).value == pytest.approx(
         power([[0.7], [0.4]], [n], 0).value, rel=1e-15)
+    # two trials, the second uninformative (equal probabilities): m = 2 and the penalty is log(2) / 2
+    two = power([[0.7, 0.5], [0.4, 0.5]], [n, 4], 0, criterion="bic", n_params=[1, 0])
+    assert two.value == pytest.approx(tail(n, 0.7, threshold(n, 0.7, 0.4, 0.5 * math.log(2))), rel=1e-13)
 
 
 def test_monte_carlo_against_the_exact_value_and_its_interval():
@@ -108,6 +112,7 @@ def test_smallest_presentations_unreached_and_conservative():
     (lambda: power([[0.5], [0.4]], [1], 3), "hypothesis index"),
     (lambda: power([[0.5], [0.4]], [1], 0, simulations=0), "simulations"),
     (lambda: power([[0.5], [0.4]], [1], 0, level=1.5), "level"),
+    (lambda: power([[0.5], [0.4]], [1], 0, criterion="bic", n_params=[1, 0], n_observations=0), "n_observations"),
     (lambda: smallest_presentations([[0.5], [0.4]], [0], 0, 0.9), "no presentation"),
     (lambda: smallest_presentations([[0.5], [0.4]], [1], 0, 1.2), "target"),
 ])

@@ -5,7 +5,9 @@ The hypotheses are simple (fixed parameters): hypothesis ``h`` gives the probabi
 item wins trial ``t``, the data are ``k_t`` wins in ``counts[t]`` presentations, and the log-likelihood is the
 binomial one of :func:`symbolic_ti.behaviour.fit` (its binomial coefficients are common to every hypothesis and
 cancel). The likelihood-ratio criterion picks the hypothesis of largest log-likelihood; BIC picks the smallest
-``-2 log L_h + n_params[h] log N`` with ``N`` the number of presentations (Schwarz 1978). ``true`` counts as
+``-2 log L_h + n_params[h] log m`` (Schwarz 1978) with ``m`` the number of observations as ``fit`` counts
+them, one per row of data: by default the number of trials presented (one row per trial with its counts),
+``n_observations`` otherwise (``sum(counts)`` for one row per presentation). ``true`` counts as
 picked only when it is strictly better than every other hypothesis: a tie (log-likelihoods equal to
 ``1e-9 (1 + |log L|)``) counts as not picked and is reported.
 """
@@ -149,7 +151,7 @@ def _check(p: Any, counts: Any, true: Any, criterion: str, n_params: Any, level:
 
 
 def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-ratio", n_params: Any = None,
-          method: Literal["auto", "exact", "monte-carlo"] = "auto", simulations: int = 4000, seed: Any = 0,
+          n_observations: int | None = None, method: Literal["auto", "exact", "monte-carlo"] = "auto", simulations: int = 4000, seed: Any = 0,
           level: float = 0.95, max_outcomes: int = MAX_OUTCOMES) -> PowerEstimate:
     """Probability that the likelihood-ratio (or BIC) comparison picks ``true`` on data simulated from it.
 
@@ -165,6 +167,8 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
         Largest log-likelihood, or smallest BIC.
     n_params : sequence of int, shape (H,), optional
         Free parameters of each hypothesis (required for BIC).
+    n_observations : int, optional
+        BIC's ``m``; by default the number of trials with ``counts > 0`` (``fit``'s rows, one per trial).
     method : {"auto", "exact", "monte-carlo"}
         ``"auto"``: exact summation over the outcome vectors when there are at most ``max_outcomes`` of them.
     simulations : int
@@ -183,7 +187,8 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
     Raises
     ------
     ParameterError
-        Bad shapes or values, fewer than 2 hypotheses, BIC without ``n_params``, ``simulations < 1``.
+        Bad shapes or values, fewer than 2 hypotheses, BIC without ``n_params``, ``simulations < 1``, a bad
+        ``n_observations``.
     symbolic_ti.errors.BudgetError
         ``method="exact"`` with more than ``max_outcomes`` outcome vectors.
     """
@@ -192,7 +197,12 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
         raise ParameterError(f"method: expected 'auto', 'exact' or 'monte-carlo', got {method!r}")
     if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) or simulations < 1:
         raise ParameterError(f"simulations: expected a positive integer, got {simulations!r}")
-    total = int(n.sum())
+    if n_observations is None:
+        total = int(np.count_nonzero(n))
+    elif isinstance(n_observations, bool) or not isinstance(n_observations, (int, np.integer)) or n_observations < 1:
+        raise ParameterError(f"n_observations: expected a positive integer, got {n_observations!r}")
+    else:
+        total = int(n_observations)
     if method == "exact" or (method == "auto" and _outcome_count(n) <= max_outcomes):
         if _outcome_count(n) > max_outcomes:
             raise BudgetError(f"counts: {_outcome_count(n)} outcome vectors to enumerate, above "
@@ -214,7 +224,7 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
 
 def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, *,
                            criterion: Criterion = "likelihood-ratio", n_params: Any = None,
-                           method: Literal["auto", "exact", "monte-carlo"] = "auto", simulations: int = 4000,
+                           n_observations: int | None = None, method: Literal["auto", "exact", "monte-carlo"] = "auto", simulations: int = 4000,
                            seed: Any = 0, level: float = 0.95, max_outcomes: int = MAX_OUTCOMES,
                            max_multiplier: int = 4096, conservative: bool = False) -> SmallestPresentations:
     """The smallest multiplier ``m`` such that the design ``m * counts_shape`` reaches power ``target``.
@@ -237,8 +247,8 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
         The hypothesis that generates the data.
     target : float
         Power to reach, in (0, 1].
-    criterion, n_params, method, simulations, seed, level, max_outcomes
-        As in :func:`power`.
+    criterion, n_params, n_observations, method, simulations, seed, level, max_outcomes
+        As in :func:`power` (a given ``n_observations`` is multiplied by ``m`` with the counts).
     max_multiplier : int
         Largest ``m`` tried.
     conservative : bool
@@ -265,7 +275,8 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
 
     def at(m: int) -> PowerEstimate:
         if m not in cache:
-            cache[m] = power(arr, m * base, a, criterion=criterion, n_params=n_params, method=method,
+            cache[m] = power(arr, m * base, a, criterion=criterion, n_params=n_params,
+                             n_observations=None if n_observations is None else m * n_observations, method=method,
                              simulations=simulations, seed=seed, level=level, max_outcomes=max_outcomes)
         return cache[m]
 
