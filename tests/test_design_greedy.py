@@ -113,3 +113,21 @@ def test_mutual_information_is_monotone_and_submodular_in_presentations():
                 b1 = tuple(x + (i == t) for i, x in enumerate(b))
                 assert mi[a1] >= mi[a] - 1e-13
                 assert mi[a1] - mi[a] >= mi[b1] - mi[b] - 1e-12, (a, b, t)
+
+
+def test_outcome_table_in_blocks_gives_the_same_values(monkeypatch):
+    """Exact sums over outcome tables too large for one block are done block by block: with blocks of 8 cells
+    the information, the power and the greedy gains are those of the brute force."""
+    from symbolic_ti.design import _arrays
+    from symbolic_ti.design.information import mutual_information
+    from symbolic_ti.design.power import power
+
+    p, prior = case(10)
+    counts = [2, 3, 1, 2]
+    whole = (mutual_information(p, prior, counts).value, power(p, counts, 1).value,
+             greedy_trials(p, prior, 3, initial=counts).gains)
+    monkeypatch.setattr(_arrays, "BLOCK_CELLS", 8)
+    assert mutual_information(p, prior, counts).value == pytest.approx(brute_mi(p, prior, counts), rel=1e-12)
+    assert mutual_information(p, prior, counts).value == pytest.approx(whole[0], rel=1e-13)
+    assert power(p, counts, 1).value == pytest.approx(whole[1], rel=1e-13)
+    assert greedy_trials(p, prior, 3, initial=counts).gains == pytest.approx(whole[2], rel=1e-12)

@@ -6,7 +6,9 @@ and what is allowed.
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -121,6 +123,33 @@ def _outcome_table(p: np.ndarray, n: np.ndarray, coefficients: bool) -> np.ndarr
         log_lik = (log_lik[:, :, None] + _trial_log_pmf(p[:, t], int(n[t]), coefficients)[:, None, :])
         log_lik = log_lik.reshape(p.shape[0], -1)
     return log_lik
+
+
+#: Cells (hypotheses x outcome vectors) of one block of the outcome table: 32 MB of float64.
+BLOCK_CELLS = 2**22
+
+
+def _outcome_blocks(p: np.ndarray, n: np.ndarray, coefficients: bool,
+                    cells: int | None = None) -> Iterator[np.ndarray]:
+    """The outcome table of :func:`_outcome_table` in blocks of about ``cells`` entries (every outcome vector
+    once, in some order): the last trials' table is built once and shifted by each outcome of the others."""
+    cells = BLOCK_CELLS if cells is None else cells
+    h, inner, size = p.shape[0], len(n), 1
+    while inner > 0:
+        grown = size * (int(n[inner - 1]) + 1)
+        if h * grown > cells and inner < len(n):  # at least one trial inside
+            break
+        size, inner = grown, inner - 1
+    table = _outcome_table(p[:, inner:], n[inner:], coefficients)
+    if inner == 0:
+        yield table
+        return
+    pmfs = [_trial_log_pmf(p[:, t], int(n[t]), coefficients) for t in range(inner)]
+    for ks in itertools.product(*(range(int(c) + 1) for c in n[:inner])):
+        shift = np.zeros(h)
+        for pmf, k in zip(pmfs, ks, strict=True):
+            shift = shift + pmf[:, k]
+        yield table + shift[:, None]
 
 
 def _trial_log_pmf(p_col: np.ndarray, n: int, coefficients: bool) -> np.ndarray:

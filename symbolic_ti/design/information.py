@@ -33,6 +33,7 @@ from ._arrays import (
     _prior,
     _probabilities,
     _reduce,
+    _outcome_blocks,
     _outcome_table,
     _xlogy,
 )
@@ -302,11 +303,14 @@ def outcome_log_likelihoods(p: Any, counts: Any, *, coefficients: bool = True,
 
 
 def _mi_exact(p: np.ndarray, w: np.ndarray, n: np.ndarray) -> float:
-    log_lik = _outcome_table(p, n, True)
-    log_mix = _logsumexp(np.log(w)[:, None] + log_lik, axis=0)
-    with np.errstate(invalid="ignore"):
-        terms = np.where(np.isfinite(log_lik), np.exp(log_lik) * (log_lik - log_mix[None, :]), 0.0)
-    return max(float(np.sum(w * terms.sum(axis=1))), 0.0)
+    log_w = np.log(w)
+    total = 0.0
+    for log_lik in _outcome_blocks(p, n, True):
+        log_mix = _logsumexp(log_w[:, None] + log_lik, axis=0)
+        with np.errstate(invalid="ignore"):
+            terms = np.where(np.isfinite(log_lik), np.exp(log_lik) * (log_lik - log_mix[None, :]), 0.0)
+        total += float(np.sum(w * terms.sum(axis=1)))
+    return max(total, 0.0)
 
 
 def _mi_monte_carlo(p: np.ndarray, w: np.ndarray, n: np.ndarray, samples: int, seed: Any) -> tuple[float, float]:

@@ -23,7 +23,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..errors import BudgetError, ParameterError
-from ._arrays import _counts, _index, _outcome_count, _outcome_table, _probabilities, _xlogy
+from ._arrays import _counts, _index, _outcome_blocks, _outcome_count, _probabilities, _xlogy
 from .information import MAX_OUTCOMES
 
 __all__ = ["PowerEstimate", "SmallestPresentations", "power", "smallest_presentations"]
@@ -207,11 +207,13 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
         if _outcome_count(n) > max_outcomes:
             raise BudgetError(f"counts: {_outcome_count(n)} outcome vectors to enumerate, above "
                               f"max_outcomes={max_outcomes}; use method='monte-carlo' or a larger max_outcomes")
-        log_lik = _outcome_table(arr, n, False)
-        prob = np.exp(_outcome_table(arr[a:a + 1], n, True)[0])
-        win, tie = _picked(_scores(log_lik, criterion, k, total), a)
-        value = float(np.sum(prob[win]))
-        return PowerEstimate(value, value, value, level, "exact", len(prob), float(np.sum(prob[tie])), criterion)
+        value = tied = 0.0
+        for log_lik in _outcome_blocks(arr, n, True):  # the binomial coefficients are common: they cancel
+            prob = np.exp(log_lik[a])
+            win, tie = _picked(_scores(log_lik, criterion, k, total), a)
+            value += float(np.sum(prob[win]))
+            tied += float(np.sum(prob[tie]))
+        return PowerEstimate(value, value, value, level, "exact", _outcome_count(n), tied, criterion)
     rng = np.random.default_rng(seed)
     wins = rng.binomial(n[None, :], arr[a][None, :], size=(int(simulations), len(n))).astype(float)
     log_lik = (_xlogy(wins[None], arr[:, None, :]) + _xlogy((n - wins)[None], 1.0 - arr[:, None, :])).sum(axis=2)

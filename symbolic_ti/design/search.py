@@ -30,12 +30,13 @@ from typing import Any, Literal
 import numpy as np
 
 from ..errors import BudgetError, ParameterError
+from . import _arrays
 from ._arrays import (
     _counts,
     _index,
     _logsumexp,
     _outcome_count,
-    _outcome_table,
+    _outcome_blocks,
     _prior,
     _probabilities,
     _reduce,
@@ -157,11 +158,14 @@ def _gains(p: np.ndarray, w: np.ndarray, counts: np.ndarray, cand: np.ndarray, m
     if len(rn) == 0:
         return np.maximum(_binary_entropy(w @ p[:, cand]) - baseline, 0.0), np.zeros(len(cand))
     if _outcome_count(rn) <= max_outcomes:
-        log_lik = _outcome_table(rp, rn, True)
-        joint = log_w[:, None] + log_lik  # (H, N)
-        log_marg = _logsumexp(joint, axis=0)
-        post = np.exp(joint - log_marg[None, :])  # (H, N)
-        expected = np.exp(log_marg) @ _binary_entropy(post.T @ p[:, cand])
+        expected = np.zeros(len(cand))
+        # blocks of (H, c) outcomes and (c, candidates) predictive probabilities, about BLOCK_CELLS each
+        cells = h * max(1, _arrays.BLOCK_CELLS // max(h, len(cand)))
+        for log_lik in _outcome_blocks(rp, rn, True, cells):
+            joint = log_w[:, None] + log_lik  # (H, c)
+            log_marg = _logsumexp(joint, axis=0)
+            post = np.exp(joint - log_marg[None, :])  # (H, c): the posterior after each outcome
+            expected += np.exp(log_marg) @ _binary_entropy(post.T @ p[:, cand])
         return np.maximum(expected - baseline, 0.0), np.zeros(len(cand))
     per = max(2, -(-samples // h))
     value = np.zeros(len(cand))
