@@ -105,6 +105,36 @@ def test_smallest_presentations_unreached_and_conservative():
     assert safe.power.lower >= 0.8 and safe.multiplier >= mc.multiplier
 
 
+def test_refitted_hypotheses_through_a_log_likelihood():
+    """A fixed p = 1/2 against a free p (refitted: k/n) by BIC with m = n: the free one is picked iff
+    max log L - log(n)/2 > n log(1/2), summed over k here with math.comb."""
+    n = 20
+
+    def refit(wins, counts):
+        k, m = wins[:, 0].astype(float), counts[0]
+        free = sum(np.where(x > 0, x * np.log(np.where(x > 0, x, 1) / m), 0.0) for x in (k, m - k))
+        return np.stack([np.full(len(k), m * math.log(0.5)), free])
+
+    def free_wins(k):
+        free = sum(x * math.log(x / n) for x in (k, n - k) if x)
+        return free - 0.5 * math.log(n) > n * math.log(0.5) + 1e-9
+
+    exact = sum(math.comb(n, k) * 0.7**k * 0.3 ** (n - k) for k in range(n + 1) if free_wins(k))
+    got = power([[0.5], [0.7]], [n], 1, criterion="bic", n_params=[0, 1], n_observations=n, log_likelihood=refit,
+                simulations=4000)
+    assert got.method == "monte-carlo"
+    assert abs(got.value - exact) < 4 * math.sqrt(exact * (1 - exact) / 4000)
+    # the fixed-parameter likelihood given as a callable is the default's computation on the same draws
+    fixed = lambda wins, counts: np.stack([(wins * np.log(q) + (counts - wins) * np.log(1 - q)).sum(axis=1)
+                                           for q in (np.array([0.6, 0.3]), np.array([0.4, 0.5]))])
+    p = [[0.6, 0.3], [0.4, 0.5]]
+    assert power(p, [5, 4], 0, log_likelihood=fixed).value == power(p, [5, 4], 0, method="monte-carlo").value
+    with pytest.raises(ParameterError, match="shape"):
+        power(p, [5, 4], 0, log_likelihood=lambda w, c: np.zeros(3))
+    with pytest.raises(ParameterError, match="'exact' needs"):
+        power(p, [5, 4], 0, log_likelihood=fixed, method="exact")
+
+
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: power([[0.5]], [1], 0), "at least 2"),
     (lambda: power([[0.5], [0.4]], [1], 0, criterion="bic"), "n_params"),

@@ -18,6 +18,7 @@ import math
 from bisect import bisect_left
 from dataclasses import dataclass
 from statistics import NormalDist
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
@@ -29,6 +30,9 @@ from .information import MAX_OUTCOMES
 __all__ = ["PowerEstimate", "SmallestPresentations", "power", "smallest_presentations"]
 
 Criterion = Literal["likelihood-ratio", "bic"]
+Method = Literal["auto", "exact", "monte-carlo"]
+#: ``log_likelihood(wins (S, T), counts (T,)) -> (H, S)``: maximised log-likelihoods of refitted hypotheses.
+LogLikelihood = Callable[[np.ndarray, np.ndarray], Any]
 #: Relative tolerance under which two log-likelihoods (or BIC values) are a tie.
 TIE_TOLERANCE = 1e-9
 
@@ -151,8 +155,9 @@ def _check(p: Any, counts: Any, true: Any, criterion: str, n_params: Any, level:
 
 
 def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-ratio", n_params: Any = None,
-          n_observations: int | None = None, method: Literal["auto", "exact", "monte-carlo"] = "auto", simulations: int = 4000, seed: Any = 0,
-          level: float = 0.95, max_outcomes: int = MAX_OUTCOMES) -> PowerEstimate:
+          n_observations: int | None = None, method: Method = "auto", simulations: int = 4000, seed: Any = 0,
+          level: float = 0.95, max_outcomes: int = MAX_OUTCOMES,
+          log_likelihood: LogLikelihood | None = None) -> PowerEstimate:
     """Probability that the likelihood-ratio (or BIC) comparison picks ``true`` on data simulated from it.
 
     Parameters
@@ -179,6 +184,11 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
         Confidence level of the Wilson interval.
     max_outcomes : int
         Cap on exact enumeration.
+    log_likelihood : callable, optional
+        For hypotheses that are refitted to each simulated experiment (e.g. by :func:`symbolic_ti.behaviour.fit`):
+        ``log_likelihood(wins, counts)`` with ``wins`` of shape (S, T) returns the (H, S) maximised
+        log-likelihoods of every hypothesis for every experiment, binomial coefficients included or not (the
+        same for all). The data are still simulated from ``p[true]``; the power is then by Monte Carlo only.
 
     Returns
     -------
@@ -188,7 +198,8 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
     ------
     ParameterError
         Bad shapes or values, fewer than 2 hypotheses, BIC without ``n_params``, ``simulations < 1``, a bad
-        ``n_observations``.
+        ``n_observations``, ``method="exact"`` with ``log_likelihood``, or a ``log_likelihood`` that returns
+        another shape than (H, S).
     symbolic_ti.errors.BudgetError
         ``method="exact"`` with more than ``max_outcomes`` outcome vectors.
     """
@@ -203,7 +214,10 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
         raise ParameterError(f"n_observations: expected a positive integer, got {n_observations!r}")
     else:
         total = int(n_observations)
-    if method == "exact" or (method == "auto" and _outcome_count(n) <= max_outcomes):
+    if log_likelihood is not None and method == "exact":
+        raise ParameterError("method: 'exact' needs the fixed-parameter likelihood; with log_likelihood, use "
+                             "'auto' or 'monte-carlo'")
+    if log_likelihood is None and (method == "exact" or (method == "auto" and _outcome_count(n) <= max_outcomes)):
         if _outcome_count(n) > max_outcomes:
             raise BudgetError(f"counts: {_outcome_count(n)} outcome vectors to enumerate, above "
                               f"max_outcomes={max_outcomes}; use method='monte-carlo' or a larger max_outcomes")
@@ -215,8 +229,14 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
             tied += float(np.sum(prob[tie]))
         return PowerEstimate(value, value, value, level, "exact", _outcome_count(n), tied, criterion)
     rng = np.random.default_rng(seed)
-    wins = rng.binomial(n[None, :], arr[a][None, :], size=(int(simulations), len(n))).astype(float)
-    log_lik = (_xlogy(wins[None], arr[:, None, :]) + _xlogy((n - wins)[None], 1.0 - arr[:, None, :])).sum(axis=2)
+    wins = rng.binomial(n[None, :], arr[a][None, :], size=(int(simulations), len(n)))
+    if log_likelihood is None:
+        log_lik = (_xlogy(wins[None], arr[:, None, :]) + _xlogy((n - wins)[None], 1.0 - arr[:, None, :])).sum(axis=2)
+    else:
+        log_lik = np.asarray(log_likelihood(wins, n.copy()), dtype=float)
+        if log_lik.shape != (arr.shape[0], int(simulations)):
+            raise ParameterError(f"log_likelihood: expected an array of shape {(arr.shape[0], int(simulations))} "
+                                 f"(hypotheses x experiments), got {log_lik.shape}")
     win, tie = _picked(_scores(log_lik, criterion, k, total), a)
     successes = int(win.sum())
     lower, upper = _wilson(successes, int(simulations), level)
@@ -226,9 +246,10 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
 
 def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, *,
                            criterion: Criterion = "likelihood-ratio", n_params: Any = None,
-                           n_observations: int | None = None, method: Literal["auto", "exact", "monte-carlo"] = "auto", simulations: int = 4000,
+                           n_observations: int | None = None, method: Method = "auto", simulations: int = 4000,
                            seed: Any = 0, level: float = 0.95, max_outcomes: int = MAX_OUTCOMES,
-                           max_multiplier: int = 4096, conservative: bool = False) -> SmallestPresentations:
+                           max_multiplier: int = 4096, conservative: bool = False,
+                           log_likelihood: LogLikelihood | None = None) -> SmallestPresentations:
     """The smallest multiplier ``m`` such that the design ``m * counts_shape`` reaches power ``target``.
 
     The search brackets ``m`` by doubling (1, 2, 4, ...) and then bisects the last bracket with
@@ -249,7 +270,7 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
         The hypothesis that generates the data.
     target : float
         Power to reach, in (0, 1].
-    criterion, n_params, n_observations, method, simulations, seed, level, max_outcomes
+    criterion, n_params, n_observations, method, simulations, seed, level, max_outcomes, log_likelihood
         As in :func:`power` (a given ``n_observations`` is multiplied by ``m`` with the counts).
     max_multiplier : int
         Largest ``m`` tried.
@@ -279,7 +300,8 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
         if m not in cache:
             cache[m] = power(arr, m * base, a, criterion=criterion, n_params=n_params,
                              n_observations=None if n_observations is None else m * n_observations, method=method,
-                             simulations=simulations, seed=seed, level=level, max_outcomes=max_outcomes)
+                             simulations=simulations, seed=seed, level=level, max_outcomes=max_outcomes,
+                             log_likelihood=log_likelihood)
         return cache[m]
 
     def reached(m: int) -> bool:
