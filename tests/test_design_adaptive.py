@@ -47,6 +47,7 @@ def test_update_is_bayes_rule_and_leaves_the_engine_unchanged():
     counts = np.zeros((9, 2))
     counts[2, 1], counts[5, 0] = 2, 1
     np.testing.assert_allclose(engine.update_counts(counts).posterior, after.posterior, rtol=1e-13)
+    assert engine.update([], []) is engine
     with pytest.raises(AttributeError, match="immutable"):
         engine.prior = None
     with pytest.raises(ValueError):

@@ -196,6 +196,8 @@ class AdaptiveEngine:
         if designs.shape != outcomes.shape or designs.ndim != 1:
             raise ParameterError(f"design, outcome: expected equal lengths, got shapes {designs.shape} and "
                                  f"{outcomes.shape}")
+        if designs.size == 0:
+            return self
         for name, values, size in (("design", designs, self.n_designs), ("outcome", outcomes, self.n_outcomes)):
             if values.size and (values.dtype.kind not in "iu" or values.min() < 0 or values.max() >= size):
                 raise ParameterError(f"{name}: expected indices in 0..{size - 1}, got {values.tolist()}")
