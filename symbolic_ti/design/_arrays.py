@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..formatting import rounded
 from ..errors import ParameterError
 
 
@@ -34,7 +35,8 @@ def _probabilities(p: Any, name: str = "p", ndim: int = 2) -> np.ndarray:
     """``p`` as a float64 array of ``ndim`` dimensions with every entry in [0, 1]."""
     arr = _float_array(p, name, ndim)
     if np.any(arr < 0) or np.any(arr > 1):
-        raise ParameterError(f"{name}: probabilities must lie in [0, 1] (found {arr.min():.6g} .. {arr.max():.6g})")
+        raise ParameterError(f"{name}: probabilities must lie in [0, 1] (found {rounded(arr.min(), '.6g')} .. "
+                             f"{rounded(arr.max(), '.6g')})")
     return arr
 
 

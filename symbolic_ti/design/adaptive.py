@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ..formatting import rounded
 from ..errors import ParameterError
 from ._arrays import _float_array, _logsumexp, _prior, _xlogy
 
@@ -240,4 +241,4 @@ class AdaptiveEngine:
     def __repr__(self) -> str:
         best = int(np.argmax(self._log_post))
         return (f"AdaptiveEngine(grid={self.n_grid}, designs={self.n_designs}, outcomes={self.n_outcomes}, "
-                f"most probable grid point {best} at {float(np.exp(self._log_post[best])):.4g})")
+                f"most probable grid point {best} at {rounded(float(np.exp(self._log_post[best])), '.4g')})")

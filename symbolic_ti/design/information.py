@@ -21,6 +21,7 @@ from typing import Any, Literal
 import mpmath
 import numpy as np
 
+from ..formatting import rounded
 from ..errors import BudgetError, ParameterError
 from ._arrays import (
     _counts,
@@ -73,8 +74,9 @@ class InformationEstimate:
 
     def __str__(self) -> str:
         if self.method == "exact":
-            return f"{self.value:.6g} nats (exact, {self.outcomes} outcomes)"
-        return f"{self.value:.6g} ± {self.standard_error:.2g} nats (Monte Carlo, {self.outcomes} experiments)"
+            return f"{rounded(self.value, '.6g')} nats (exact, {self.outcomes} outcomes)"
+        return (f"{rounded(self.value, '.6g')} ± {rounded(self.standard_error, '.2g')} nats "
+                f"(Monte Carlo, {self.outcomes} experiments)")
 
 
 # -- Kullback-Leibler divergences ---------------------------------------------------------------------------------
@@ -391,8 +393,9 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
     value, se = _mi_monte_carlo(arr, w, n, int(samples), seed)
     drawn = max(2, -(-int(samples) // arr.shape[0])) * arr.shape[0]
     if se > tolerance:
-        warnings.warn(f"mutual information by Monte Carlo: standard error {se:.3g} nats is above the tolerance "
-                      f"{tolerance:g}; draw more samples", MonteCarloPrecisionWarning, stacklevel=2)
+        warnings.warn(f"mutual information by Monte Carlo: standard error {rounded(se, '.3g')} nats is above the "
+                      f"tolerance {rounded(tolerance, 'g')}; draw more samples", MonteCarloPrecisionWarning,
+                      stacklevel=2)
     return InformationEstimate(value, se, "monte-carlo", drawn)
 
 

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..formatting import rounded
 from ..errors import BudgetError, ParameterError
 from ._arrays import _counts, _index, _outcome_blocks, _outcome_count, _probabilities, _xlogy
 from .information import MAX_OUTCOMES
@@ -69,9 +70,10 @@ class PowerEstimate:
 
     def __str__(self) -> str:
         if self.method == "exact":
-            return f"power {self.value:.6g} (exact, {self.criterion})"
-        return (f"power {self.value:.4g} [{self.lower:.4g}, {self.upper:.4g}] ({self.level:.0%} Wilson interval, "
-                f"{self.outcomes} simulated experiments, {self.criterion})")
+            return f"power {rounded(self.value, '.6g')} (exact, {self.criterion})"
+        return (f"power {rounded(self.value, '.4g')} [{rounded(self.lower, '.4g')}, {rounded(self.upper, '.4g')}] "
+                f"({rounded(self.level, '.0%')} Wilson interval, {self.outcomes} simulated experiments, "
+                f"{self.criterion})")
 
 
 @dataclass(frozen=True, eq=False)
