@@ -10,7 +10,8 @@ candidate trials. Two objectives:
 * ``"mutual-information"``: ``I(H; K)`` between the hypothesis and the outcomes. The presentations are
   observations conditionally independent given the hypothesis, so ``I(H; Y_A)`` is a monotone submodular
   function of the set ``A`` of presentations (Krause & Guestrin 2005, "Near-optimal nonmyopic value of
-  information in graphical models", UAI, Proposition 2), and the greedy selection under a cardinality budget
+  information in graphical models", UAI: the information gain of observations conditionally independent given
+  the hidden variable is submodular), and the greedy selection under a cardinality budget
   reaches at least ``1 - 1/e`` (about 63%) of the best selection's information (Nemhauser, Wolsey & Fisher 1978).
   That bound holds for exact gains; when the outcomes are too many to enumerate the gains are Monte Carlo
   estimates with stated standard errors and the bound holds only up to them.
