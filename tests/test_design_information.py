@@ -234,3 +234,19 @@ def test_estimate_is_immutable_and_displays():
     assert isinstance(est, InformationEstimate) and "exact, 3 outcomes" in str(est)
     with pytest.raises(AttributeError):
         est.value = 0.0  # type: ignore[misc]
+
+
+def test_exact_numbers_as_inputs():
+    """Object arrays of sympy and mpmath numbers (what exact predictions give): float64 paths convert them, the
+    dps paths evaluate them at their precision."""
+    exact = np.array([[sp.Rational(9, 10), sp.Rational(3, 5)], [sp.Rational(1, 5), sp.sqrt(2) / 2]], dtype=object)
+    floats = np.array([[0.9, 0.6], [0.2, math.sqrt(2) / 2]])
+    assert mutual_information(exact, [sp.Rational(1, 3), sp.Rational(2, 3)], [2, 1]).value == pytest.approx(
+        brute_mi(floats, [1, 2], [2, 1]), rel=1e-12)
+    d = divergence_matrix(exact, dps=30)
+    with mpmath.workdps(40):
+        ref = direct_kl(mpmath.mpf(3) / 5, mpmath.sqrt(2) / 2, 60)
+        assert abs(d[0, 1, 1] - ref) < mpmath.mpf(10) ** -29 * ref
+    mp = np.array([[mpmath.mpf("0.9")], [mpmath.mpf("0.2")]], dtype=object)
+    assert float(divergence_matrix(mp, dps=20)[1, 0, 0]) == pytest.approx(float(direct_kl(0.2, 0.9)), rel=1e-15)
+    assert fisher_information(exact[0], [[1.0], [2.0]], [1, 1])[0, 0] == pytest.approx(0.09 + 4 * 0.24, rel=1e-14)
