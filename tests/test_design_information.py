@@ -35,9 +35,9 @@ def direct_kl(p, q, dps=80):
         return p * mpmath.log(p / q) + (1 - p) * mpmath.log((1 - p) / (1 - q))
 
 
-def brute_mi(p, prior, counts):
+def brute_mi(p, prior, counts, dps=40):
     """I(H; K) by enumerating every outcome vector with itertools.product and math.comb, in mpmath."""
-    with mpmath.workdps(40):
+    with mpmath.workdps(dps):
         w = [mpmath.mpf(x) / sum(prior) for x in prior]
         total = mpmath.mpf(0)
         for ks in itertools.product(*(range(n + 1) for n in counts)):
@@ -158,6 +158,21 @@ def test_mutual_information_monte_carlo_within_its_standard_error():
     assert auto.method == "monte-carlo" and auto.value == mc.value
     with pytest.warns(MonteCarloPrecisionWarning, match="standard error"):
         mutual_information(p, [1, 1, 1, 1], counts, method="monte-carlo", samples=40, tolerance=1e-6)
+
+
+@pytest.mark.parametrize("delta", [1e-4, 1e-7])
+def test_small_information_without_cancellation(delta):
+    """Hypotheses that differ by delta carry O(delta^2) information: the exact sum has no cancelling terms (its
+    relative error stays at rounding level where the textbook sum loses 10^-16 / delta^2), and the Monte Carlo
+    estimate's control variate keeps its standard error a fraction of the value (the plain mean of
+    log P(k|h) / P(k) has noise of order delta, above the value)."""
+    p = np.array([[0.3, 0.6, 0.8], [0.3 + delta, 0.6 - delta / 2, 0.8 + delta / 2]])
+    counts = [12, 9, 6]
+    ref = brute_mi(p, [1, 3], counts, dps=60)
+    got = mutual_information(p, [1, 3], counts)
+    assert abs(got.value - ref) <= 1e-12 * ref
+    mc = mutual_information(p, [1, 3], counts, method="monte-carlo", samples=4000, seed=2, tolerance=1.0)
+    assert abs(mc.value - ref) < 4 * mc.standard_error and mc.standard_error < 0.1 * ref
 
 
 def test_outcome_log_likelihoods_are_distributions():

@@ -134,24 +134,119 @@ BLOCK_CELLS = 2**22
 def _outcome_blocks(p: np.ndarray, n: np.ndarray, coefficients: bool,
                     cells: int | None = None) -> Iterator[np.ndarray]:
     """The outcome table of :func:`_outcome_table` in blocks of about ``cells`` entries (every outcome vector
-    once, in some order): the last trials' table is built once and shifted by each outcome of the others."""
+    once, in some order)."""
+    return _blocks([_trial_log_pmf(p[:, t], int(n[t]), coefficients) for t in range(len(n))], cells)
+
+
+def _blocks(tables: list[np.ndarray], cells: int | None = None) -> Iterator[np.ndarray]:
+    """Sums ``sum_t tables[t][:, k_t]`` over every outcome vector ``k``, in blocks of about ``cells`` entries:
+    ``tables[t]`` has shape (R, n_t + 1); the last trials' table is built once and shifted by each outcome of the
+    others."""
     cells = BLOCK_CELLS if cells is None else cells
-    h, inner, size = p.shape[0], len(n), 1
+    rows, inner, size = tables[0].shape[0], len(tables), 1
     while inner > 0:
-        grown = size * (int(n[inner - 1]) + 1)
-        if h * grown > cells and inner < len(n):  # at least one trial inside
+        grown = size * tables[inner - 1].shape[1]
+        if rows * grown > cells and inner < len(tables):  # at least one trial inside
             break
         size, inner = grown, inner - 1
-    table = _outcome_table(p[:, inner:], n[inner:], coefficients)
+    table = np.zeros((rows, 1))
+    with np.errstate(invalid="ignore"):  # inf - inf: outcomes the caller masks
+        for tab in tables[inner:]:
+            table = (table[:, :, None] + tab[:, None, :]).reshape(rows, -1)
     if inner == 0:
         yield table
         return
-    pmfs = [_trial_log_pmf(p[:, t], int(n[t]), coefficients) for t in range(inner)]
-    for ks in itertools.product(*(range(int(c) + 1) for c in n[:inner])):
-        shift = np.zeros(h)
-        for pmf, k in zip(pmfs, ks, strict=True):
-            shift = shift + pmf[:, k]
-        yield table + shift[:, None]
+    for ks in itertools.product(*(range(tab.shape[1]) for tab in tables[:inner])):
+        shift = np.zeros(rows)
+        with np.errstate(invalid="ignore"):
+            for tab, k in zip(tables[:inner], ks, strict=True):
+                shift = shift + tab[:, k]
+            block = table + shift[:, None]
+        yield block
+
+
+def _log_ratios(p_col: np.ndarray, ref: float) -> tuple[np.ndarray, np.ndarray]:
+    """``log(p_col / ref)`` and ``log((1 - p_col) / (1 - ref))`` as ``log1p`` of the relative differences
+    (accurate where ``p_col`` is close to ``ref``; ``+-inf`` where a probability is 0)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        win = np.log1p((p_col - ref) / ref) if ref > 0 else np.full(p_col.shape, np.inf)
+        loss = np.log1p((ref - p_col) / (1.0 - ref)) if ref < 1 else np.full(p_col.shape, np.inf)
+    return win, loss
+
+
+def _trial_log_ratio(p_col: np.ndarray, ref: float, n: int) -> np.ndarray:
+    """Shape (H, n + 1): ``log P(k | h) - log P(k | ref)`` for one trial and k = 0..n (``0 * inf = 0``; the rows
+    where ``ref`` makes ``k`` impossible are meaningless and must be masked by the caller)."""
+    k = np.arange(n + 1, dtype=float)
+    win, loss = _log_ratios(p_col, ref)
+    with np.errstate(invalid="ignore"):
+        return (np.where(k[None, :] == 0, 0.0, k[None, :] * win[:, None])
+                + np.where((n - k)[None, :] == 0, 0.0, (n - k)[None, :] * loss[:, None]))
+
+
+def _information_terms(log_w: np.ndarray, log_ref: np.ndarray, ratios: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``P(k | h) (X - log1p(X))`` per outcome, ``X = P(k) / P(k | h) - 1``, nonnegative: the terms of
+    ``I = sum_h w_h sum_k P(k|h) log(P(k|h) / P(k))`` after removing ``sum_h w_h sum_k P(k|h) X = 0``, so that
+    no term cancels another (``ratios[h', :] = log P(k|h') - log P(k|h)``, ``log_ref = log P(k|h)``, -inf for
+    an outcome impossible under ``h``, whose term is 0). Also ``X`` (accurate where small; ``inf`` where it
+    overflows) and ``log1p(X)``."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        log1p_x = _logsumexp(log_w[:, None] + ratios, axis=0)  # log(P(k) / P(k|h))
+        small = log1p_x < math.log(2)
+        x = np.where(small, np.sum(np.exp(log_w)[:, None] * np.expm1(np.where(small[None, :], ratios, 0.0)),
+                                   axis=0), np.expm1(log1p_x))
+        pk = np.exp(log_ref)
+        near = -pk * _log1p_minus(np.where(small, x, 0.0))
+        far = np.exp(log_ref + log1p_x) - pk * (1.0 + log1p_x)
+        out = np.where(small, near, far)
+    return np.where(np.isfinite(log_ref), np.maximum(out, 0.0), 0.0), x, log1p_x
+
+
+def _outside_support(p: np.ndarray, n: np.ndarray, w: np.ndarray) -> float:
+    """``C = sum_h w_h P(K outside the support of h)``, ``P`` the prior mixture: the part of
+    ``sum_h w_h sum_k (P(k) - P(k|h)) = 0`` on the outcomes impossible under ``h``, which the terms of
+    :func:`_information_terms` leave out. The support of ``h`` is a product of per-trial sets (only 0 wins where
+    ``p[h, t] = 0``, only ``n_t`` where it is 1), so each probability is a product, taken as ``-expm1`` of a sum
+    of logs."""
+    total = 0.0
+    with np.errstate(divide="ignore"):
+        for h in range(p.shape[0]):
+            log_inside = np.zeros(p.shape[0])
+            for t in np.flatnonzero((p[h] == 0) | (p[h] == 1)):
+                log_inside += n[t] * (np.log1p(-p[:, t]) if p[h, t] == 0 else np.log(p[:, t]))
+            total += w[h] * float(w @ -np.expm1(log_inside))
+    return total
+
+
+def _kl_float(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    d = p - q
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = d / q
+        b = -d / (1.0 - q)
+        # direct form: p log(p/q) + (1-p) log((1-p)/(1-q)) with the logs as log1p of the relative differences
+        direct = np.where(p == 0, 0.0, p * np.log1p(a))
+        direct = direct + np.where(p == 1, 0.0, (1.0 - p) * np.log1p(b))
+        # near p = q: p (log1p(a) - a) + (1-p) (log1p(b) - b) + d^2 / (q (1-q)), no cancellation of O(d) terms
+        near = p * _log1p_minus(a) + (1.0 - p) * _log1p_minus(b) + d * d / (q * (1.0 - q))
+    use_near = (np.abs(a) < 0.5) & (np.abs(b) < 0.5) & (q > 0) & (q < 1)
+    out = np.where(use_near, near, direct)
+    out = np.where(((q == 0) & (p > 0)) | ((q == 1) & (p < 1)), np.inf, out)
+    out = np.where(p == q, 0.0, out)
+    return np.maximum(out, 0.0)
+
+
+def _log1p_minus(x: np.ndarray) -> np.ndarray:
+    """``log1p(x) - x`` without cancellation for small ``|x|`` (its Taylor series to ``x**17`` below 0.1)."""
+    small = np.abs(x) < 0.1
+    xs = np.where(small, x, 0.0)
+    series = np.zeros_like(xs)
+    for k in range(17, 1, -1):
+        series = xs * (((-1) ** (k + 1)) / k + series)
+    series = xs * series
+    with np.errstate(divide="ignore", invalid="ignore"):
+        direct = np.log1p(np.where(small, 0.0, x)) - np.where(small, 0.0, x)
+    return np.where(small, series, direct)
 
 
 def _trial_log_pmf(p_col: np.ndarray, n: int, coefficients: bool) -> np.ndarray:

@@ -28,15 +28,19 @@ from ._arrays import (
     _dps,
     _float_array,
     _index,
-    _logsumexp,
     _object_array,
     _outcome_count,
     _prior,
     _probabilities,
     _reduce,
-    _outcome_blocks,
+    _blocks,
+    _information_terms,
+    _kl_float,
+    _log_ratios,
     _outcome_table,
-    _xlogy,
+    _outside_support,
+    _trial_log_pmf,
+    _trial_log_ratio,
 )
 
 __all__ = ["InformationEstimate", "MonteCarloPrecisionWarning", "kl_per_trial", "divergence_matrix",
@@ -80,36 +84,6 @@ class InformationEstimate:
 
 
 # -- Kullback-Leibler divergences ---------------------------------------------------------------------------------
-
-
-def _log1p_minus(x: np.ndarray) -> np.ndarray:
-    """``log1p(x) - x`` without cancellation for small ``|x|`` (its Taylor series to ``x**17`` below 0.1)."""
-    small = np.abs(x) < 0.1
-    xs = np.where(small, x, 0.0)
-    series = np.zeros_like(xs)
-    for k in range(17, 1, -1):
-        series = xs * (((-1) ** (k + 1)) / k + series)
-    series = xs * series
-    with np.errstate(divide="ignore", invalid="ignore"):
-        direct = np.log1p(np.where(small, 0.0, x)) - np.where(small, 0.0, x)
-    return np.where(small, series, direct)
-
-
-def _kl_float(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    d = p - q
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a = d / q
-        b = -d / (1.0 - q)
-        # direct form: p log(p/q) + (1-p) log((1-p)/(1-q)) with the logs as log1p of the relative differences
-        direct = np.where(p == 0, 0.0, p * np.log1p(a))
-        direct = direct + np.where(p == 1, 0.0, (1.0 - p) * np.log1p(b))
-        # near p = q: p (log1p(a) - a) + (1-p) (log1p(b) - b) + d^2 / (q (1-q)), no cancellation of O(d) terms
-        near = p * _log1p_minus(a) + (1.0 - p) * _log1p_minus(b) + d * d / (q * (1.0 - q))
-    use_near = (np.abs(a) < 0.5) & (np.abs(b) < 0.5) & (q > 0) & (q < 1)
-    out = np.where(use_near, near, direct)
-    out = np.where(((q == 0) & (p > 0)) | ((q == 1) & (p < 1)), np.inf, out)
-    out = np.where(p == q, 0.0, out)
-    return np.maximum(out, 0.0)
 
 
 def _mpf(x: Any) -> Any:
@@ -307,27 +281,46 @@ def outcome_log_likelihoods(p: Any, counts: Any, *, coefficients: bool = True,
 def _mi_exact(p: np.ndarray, w: np.ndarray, n: np.ndarray) -> float:
     log_w = np.log(w)
     total = 0.0
-    for log_lik in _outcome_blocks(p, n, True):
-        log_mix = _logsumexp(log_w[:, None] + log_lik, axis=0)
-        with np.errstate(invalid="ignore"):
-            terms = np.where(np.isfinite(log_lik), np.exp(log_lik) * (log_lik - log_mix[None, :]), 0.0)
-        total += float(np.sum(w * terms.sum(axis=1)))
-    return max(total, 0.0)
+    for h in range(p.shape[0]):  # the outcome table of each hypothesis and the log-ratios of the others to it
+        tables = [np.vstack([_trial_log_pmf(p[h:h + 1, t], int(n[t]), True), _trial_log_ratio(p[:, t], p[h, t],
+                                                                                              int(n[t]))])
+                  for t in range(len(n))]
+        for block in _blocks(tables):
+            total += w[h] * float(np.sum(_information_terms(log_w, block[0], block[1:])[0]))
+    return total + _outside_support(p, n, w)
 
 
 def _mi_monte_carlo(p: np.ndarray, w: np.ndarray, n: np.ndarray, samples: int, seed: Any) -> tuple[float, float]:
-    """Stratified by hypothesis: ``samples / H`` experiments simulated from each, ``E_h[log P(k|h) / P(k)]``."""
+    """Stratified by hypothesis: ``samples / H`` experiments simulated from each; each gives
+    ``log(P(k|h) / P(k)) = -log1p(X)``, ``X = P(k) / P(k|h) - 1``. ``X`` has a known mean over the prior
+    (``-C``, :func:`_outside_support`; 0 where no probability is 0 or 1) and serves as a control variate (Glasserman 2003, sec. 4.1), with the variance-minimising coefficient estimated from the same
+    draws: ``g - b X`` with ``g = X - log1p(X) >= 0`` (``b = 1``: the plain mean), so that a small information is
+    not drowned in the noise of ``log P(k|h)``, of order its square root."""
     rng = np.random.default_rng(seed)
     h = p.shape[0]
     per = max(2, -(-samples // h))
     log_w = np.log(w)
-    value = var = 0.0
+    draws = []
     for a in range(h):
         k = rng.binomial(n[None, :], p[a][None, :], size=(per, len(n))).astype(float)
-        ll = (_xlogy(k[None], p[:, None, :]) + _xlogy((n - k)[None], 1.0 - p[:, None, :])).sum(axis=2)
-        r = ll[a] - _logsumexp(log_w[:, None] + ll, axis=0)
-        value += w[a] * float(r.mean())
-        var += w[a] ** 2 * float(r.var(ddof=1)) / per
+        ratios = np.zeros((h, per))
+        for t in range(len(n)):
+            win, loss = _log_ratios(p[:, t], p[a, t])
+            with np.errstate(invalid="ignore"):
+                ratios += (np.where(k[None, :, t] == 0, 0.0, k[None, :, t] * win[:, None])
+                           + np.where(n[t] - k[None, :, t] == 0, 0.0, (n[t] - k[None, :, t]) * loss[:, None]))
+        draws.append(_information_terms(log_w, np.zeros(per), ratios))
+    scale = w**2 / per
+    if all(np.all(np.isfinite(x)) for _, x, _ in draws):
+        cov = sum(s * np.cov(g, x)[0, 1] for s, (g, x, _) in zip(scale, draws, strict=True))
+        var_x = sum(s * np.var(x, ddof=1) for s, (_, x, _) in zip(scale, draws, strict=True))
+        b = cov / var_x if var_x > 0 else 0.0
+        values = [g - b * x for g, x, _ in draws]
+    else:  # an X too large for float64: the plain mean of -log1p(X)
+        b, values = 1.0, [-lx for _, _, lx in draws]
+    # sum_h w_h E_h[X] = -C (C: the prior mass outside each hypothesis's support, in closed form)
+    value = float(sum(wa * v.mean() for wa, v in zip(w, values, strict=True))) + (1 - b) * _outside_support(p, n, w)
+    var = float(sum(s * v.var(ddof=1) for s, v in zip(scale, values, strict=True)))
     return value, math.sqrt(var)
 
 
@@ -339,8 +332,12 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
     ``I = sum_h prior_h sum_k P(k|h) log(P(k|h) / P(k))`` with ``P(k) = sum_h prior_h P(k|h)`` and
     ``P(k|h) = prod_t Binomial(k_t; counts_t, p[h, t])`` (Cover & Thomas 2006, eq. 2.28). Exact summation
     enumerates every outcome vector in log space after exact reductions (trials not presented or on which every
-    hypothesis agrees dropped; trials with identical columns pooled). Monte Carlo draws ``samples`` experiments,
-    stratified over the hypotheses with positive weight, and states its standard error.
+    hypothesis agrees dropped; trials with identical columns pooled), in blocks of bounded memory. It sums
+    ``P(k|h) (X - log1p(X))``, ``X = P(k)/P(k|h) - 1``, terms that are all nonnegative (the difference,
+    ``sum_h prior_h sum_k P(k|h) X``, has a closed form), from log-likelihood ratios taken trial by trial as
+    ``log1p`` of relative differences: a small information (hypotheses close together) keeps its relative
+    accuracy instead of cancelling. Monte Carlo draws ``samples`` experiments, stratified over the hypotheses with
+    positive weight, with ``X`` as a control variate, and states its standard error.
 
     Parameters
     ----------

@@ -17,8 +17,9 @@ candidate trials. Two objectives:
   estimates with stated standard errors and the bound holds only up to them.
 
 The gain of one more presentation of trial ``t`` after the selection ``A`` is computed exactly from the outcome
-table of ``A``: ``I(H; Y_t | K_A) = sum_k P(k) H_b(q_t(k)) - sum_h prior_h H_b(p[h, t])``, ``q_t(k)`` the
-posterior predictive probability of a win after outcome ``k`` and ``H_b`` the binary entropy (the chain rule).
+table of ``A`` (the chain rule): ``I(H; Y_t | K_A) = sum_k P(k) sum_h post_h(k) KL(p[h, t] || q_t(k))``,
+``post(k)`` the posterior after outcome ``k`` and ``q_t(k)`` its predictive probability of a win: a sum of
+nonnegative terms, so that small gains are not differences of large entropies.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from . import _arrays
 from ._arrays import (
     _counts,
     _index,
+    _kl_float,
     _logsumexp,
     _outcome_count,
     _outcome_blocks,
@@ -144,30 +146,39 @@ def _setup(p: Any, prior: Any, budget: Any, objective: str, true: Any, other: An
     return arr, w, int(budget), start, cand, kl
 
 
-def _binary_entropy(q: np.ndarray) -> np.ndarray:
-    return -(_xlogy(q, q) + _xlogy(1.0 - q, 1.0 - q))
+def _bernoulli_information(post: np.ndarray, pc: np.ndarray) -> np.ndarray:
+    """Shape (c, C): ``I(H; Y_t)`` of one presentation of each candidate under each posterior ``post[:, j]``,
+    as ``sum_h post_h KL(p_ht || q_t)`` with ``q_t = sum_h post_h p_ht`` (terms that are all nonnegative, unlike
+    the difference of entropies ``H_b(q_t) - sum_h post_h H_b(p_ht)``)."""
+    q = post.T @ pc
+    out = np.zeros(q.shape)
+    for h in range(pc.shape[0]):
+        with np.errstate(invalid="ignore"):
+            out += np.where(post[h][:, None] > 0, post[h][:, None] * _kl_float(np.broadcast_to(pc[h], q.shape), q),
+                            0.0)
+    return out
 
 
 def _gains(p: np.ndarray, w: np.ndarray, counts: np.ndarray, cand: np.ndarray, max_outcomes: int, samples: int,
            rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Exact (or Monte Carlo) ``I(H; Y_t | K_A)`` for every candidate ``t``."""
+    """Exact (or Monte Carlo) ``I(H; Y_t | K_A) = E_k[I(H; Y_t | K_A = k)]`` for every candidate ``t``."""
     h = p.shape[0]
-    baseline = w @ _binary_entropy(p[:, cand])
+    pc = p[:, cand]
     with np.errstate(divide="ignore"):
         log_w = np.log(w)
     rp, rn = _reduce(p, counts)  # the posterior depends on the informative trials' pooled wins only
     if len(rn) == 0:
-        return np.maximum(_binary_entropy(w @ p[:, cand]) - baseline, 0.0), np.zeros(len(cand))
+        return _bernoulli_information(w[:, None], pc)[0], np.zeros(len(cand))
     if _outcome_count(rn) <= max_outcomes:
         expected = np.zeros(len(cand))
-        # blocks of (H, c) outcomes and (c, candidates) predictive probabilities, about BLOCK_CELLS each
-        cells = h * max(1, _arrays.BLOCK_CELLS // max(h, len(cand)))
+        # blocks of (H, c) outcomes and (c, candidates) informations, about BLOCK_CELLS / 8 each
+        cells = h * max(1, _arrays.BLOCK_CELLS // (8 * max(h, len(cand))))
         for log_lik in _outcome_blocks(rp, rn, True, cells):
             joint = log_w[:, None] + log_lik  # (H, c)
             log_marg = _logsumexp(joint, axis=0)
             post = np.exp(joint - log_marg[None, :])  # (H, c): the posterior after each outcome
-            expected += np.exp(log_marg) @ _binary_entropy(post.T @ p[:, cand])
-        return np.maximum(expected - baseline, 0.0), np.zeros(len(cand))
+            expected += np.exp(log_marg) @ _bernoulli_information(post, pc)
+        return expected, np.zeros(len(cand))
     per = max(2, -(-samples // h))
     value = np.zeros(len(cand))
     var = np.zeros(len(cand))
@@ -178,10 +189,10 @@ def _gains(p: np.ndarray, w: np.ndarray, counts: np.ndarray, cand: np.ndarray, m
         ll = (_xlogy(k[None], rp[:, None, :]) + _xlogy((rn - k)[None], 1.0 - rp[:, None, :])).sum(axis=2)
         joint = log_w[:, None] + ll
         post = np.exp(joint - _logsumexp(joint, axis=0)[None, :])
-        ent = _binary_entropy(post.T @ p[:, cand])  # (per, C)
-        value += w[a] * ent.mean(axis=0)
-        var += w[a] ** 2 * ent.var(axis=0, ddof=1) / per
-    return value - baseline, np.sqrt(var)
+        info = _bernoulli_information(post, pc)  # (per, C)
+        value += w[a] * info.mean(axis=0)
+        var += w[a] ** 2 * info.var(axis=0, ddof=1) / per
+    return value, np.sqrt(var)
 
 
 def greedy_trials(p: Any, prior: Any, budget: int, *, objective: Objective = "mutual-information",
