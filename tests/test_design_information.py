@@ -175,6 +175,19 @@ def test_small_information_without_cancellation(delta):
     assert abs(mc.value - ref) < 4 * mc.standard_error and mc.standard_error < 0.1 * ref
 
 
+def test_monte_carlo_of_far_apart_hypotheses():
+    """Hypotheses far apart (the information near the prior's entropy, log 3): the estimate stays in [0, log 3]
+    and within 4 standard errors of the exact sum where that is small enough to compute."""
+    rng = np.random.default_rng(0)
+    p = rng.choice([0.05, 0.5, 0.95], (3, 8))
+    exact = mutual_information(p, [1, 1, 1], [3] * 8)
+    mc = mutual_information(p, [1, 1, 1], [3] * 8, method="monte-carlo", samples=6000, tolerance=1.0)
+    assert abs(mc.value - exact.value) < 4 * mc.standard_error + 1e-12
+    wide = mutual_information(rng.uniform(0.1, 0.9, (3, 72)), [1, 1, 1], [3] * 72, tolerance=1.0)
+    assert wide.method == "monte-carlo" and 0 <= wide.value <= math.log(3) + 4 * wide.standard_error
+    assert wide.value > math.log(3) - 1e-3  # 216 presentations tell three random hypotheses apart
+
+
 def test_outcome_log_likelihoods_are_distributions():
     p = np.array([[0.3, 0.9], [0.5, 0.0]])
     log_lik, wins = outcome_log_likelihoods(p, [2, 3])

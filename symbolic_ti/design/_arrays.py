@@ -184,23 +184,42 @@ def _trial_log_ratio(p_col: np.ndarray, ref: float, n: int) -> np.ndarray:
                 + np.where((n - k)[None, :] == 0, 0.0, (n - k)[None, :] * loss[:, None]))
 
 
-def _information_terms(log_w: np.ndarray, log_ref: np.ndarray, ratios: np.ndarray
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _information_terms(log_w: np.ndarray, log_ref: np.ndarray, ratios: np.ndarray) -> np.ndarray:
     """``P(k | h) (X - log1p(X))`` per outcome, ``X = P(k) / P(k | h) - 1``, nonnegative: the terms of
     ``I = sum_h w_h sum_k P(k|h) log(P(k|h) / P(k))`` after removing ``sum_h w_h sum_k P(k|h) X = 0``, so that
     no term cancels another (``ratios[h', :] = log P(k|h') - log P(k|h)``, ``log_ref = log P(k|h)``, -inf for
-    an outcome impossible under ``h``, whose term is 0). Also ``X`` (accurate where small; ``inf`` where it
-    overflows) and ``log1p(X)``."""
+    an outcome impossible under ``h``, whose term is 0)."""
     with np.errstate(invalid="ignore", over="ignore"):
         log1p_x = _logsumexp(log_w[:, None] + ratios, axis=0)  # log(P(k) / P(k|h))
         small = log1p_x < math.log(2)
-        x = np.where(small, np.sum(np.exp(log_w)[:, None] * np.expm1(np.where(small[None, :], ratios, 0.0)),
-                                   axis=0), np.expm1(log1p_x))
+        x = np.sum(np.exp(log_w)[:, None] * np.expm1(np.where(small[None, :], ratios, 0.0)), axis=0)
         pk = np.exp(log_ref)
         near = -pk * _log1p_minus(np.where(small, x, 0.0))
         far = np.exp(log_ref + log1p_x) - pk * (1.0 + log1p_x)
         out = np.where(small, near, far)
-    return np.where(np.isfinite(log_ref), np.maximum(out, 0.0), 0.0), x, log1p_x
+    return np.where(np.isfinite(log_ref), np.maximum(out, 0.0), 0.0)
+
+
+def _posterior_divergence(log_w: np.ndarray, ratios: np.ndarray) -> np.ndarray:
+    """``KL(posterior || prior)`` per outcome, from ``ratios[h', j] = log P(k_j|h') - log P(k_j|h)`` for any
+    reference ``h`` under which ``k_j`` is possible: with ``y = log(post / prior)``, it is
+    ``sum_h w_h (1 + (y_h - 1) e^y_h)``, terms that are all nonnegative (``sum_h w_h (e^y_h - 1) = 0`` taken
+    out), ``1 + (y - 1) e^y`` by its series where ``|y| < 0.1``."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        log_mix = _logsumexp(log_w[:, None] + ratios, axis=0)
+        small = log_mix < math.log(2)
+        x = np.sum(np.exp(log_w)[:, None] * np.expm1(np.where(small[None, :], ratios, 0.0)), axis=0)
+        log_mix = np.where(small, np.log1p(np.where(small, x, 0.0)), log_mix)
+        y = ratios - log_mix[None, :]
+        ys = np.where(np.abs(y) < 0.1, y, 0.0)
+        series = np.zeros_like(ys)
+        fact = [math.factorial(j) for j in range(18)]
+        for j in range(17, 1, -1):  # sum_{j >= 2} (j - 1) y^j / j!
+            series = ys * ((j - 1) / fact[j] + series)
+        series = ys * series
+        direct = 1.0 + (y - 1.0) * np.exp(np.where(np.isfinite(y), y, 0.0))
+        f = np.where(np.abs(y) < 0.1, series, np.where(y == -np.inf, 1.0, direct))
+    return np.maximum(np.exp(log_w) @ f, 0.0)
 
 
 def _outside_support(p: np.ndarray, n: np.ndarray, w: np.ndarray) -> float:

@@ -39,6 +39,7 @@ from ._arrays import (
     _log_ratios,
     _outcome_table,
     _outside_support,
+    _posterior_divergence,
     _trial_log_pmf,
     _trial_log_ratio,
 )
@@ -286,21 +287,20 @@ def _mi_exact(p: np.ndarray, w: np.ndarray, n: np.ndarray) -> float:
                                                                                               int(n[t]))])
                   for t in range(len(n))]
         for block in _blocks(tables):
-            total += w[h] * float(np.sum(_information_terms(log_w, block[0], block[1:])[0]))
+            total += w[h] * float(np.sum(_information_terms(log_w, block[0], block[1:])))
     return total + _outside_support(p, n, w)
 
 
 def _mi_monte_carlo(p: np.ndarray, w: np.ndarray, n: np.ndarray, samples: int, seed: Any) -> tuple[float, float]:
-    """Stratified by hypothesis: ``samples / H`` experiments simulated from each; each gives
-    ``log(P(k|h) / P(k)) = -log1p(X)``, ``X = P(k) / P(k|h) - 1``. ``X`` has a known mean over the prior
-    (``-C``, :func:`_outside_support`; 0 where no probability is 0 or 1) and serves as a control variate (Glasserman 2003, sec. 4.1), with the variance-minimising coefficient estimated from the same
-    draws: ``g - b X`` with ``g = X - log1p(X) >= 0`` (``b = 1``: the plain mean), so that a small information is
-    not drowned in the noise of ``log P(k|h)``, of order its square root."""
+    """Stratified by hypothesis: ``samples / H`` experiments simulated from each; each contributes
+    ``KL(posterior(k) || prior)``, the expectation over the hypotheses of ``log P(k|h) / P(k)`` given ``k``
+    (Rao-Blackwellised: bounded by ``log(1 / min prior)``, nonnegative, and of the order of the information
+    itself where it is small), from per-trial log-likelihood ratios (:func:`_posterior_divergence`)."""
     rng = np.random.default_rng(seed)
     h = p.shape[0]
     per = max(2, -(-samples // h))
     log_w = np.log(w)
-    draws = []
+    value = var = 0.0
     for a in range(h):
         k = rng.binomial(n[None, :], p[a][None, :], size=(per, len(n))).astype(float)
         ratios = np.zeros((h, per))
@@ -309,18 +309,9 @@ def _mi_monte_carlo(p: np.ndarray, w: np.ndarray, n: np.ndarray, samples: int, s
             with np.errstate(invalid="ignore"):
                 ratios += (np.where(k[None, :, t] == 0, 0.0, k[None, :, t] * win[:, None])
                            + np.where(n[t] - k[None, :, t] == 0, 0.0, (n[t] - k[None, :, t]) * loss[:, None]))
-        draws.append(_information_terms(log_w, np.zeros(per), ratios))
-    scale = w**2 / per
-    if all(np.all(np.isfinite(x)) for _, x, _ in draws):
-        cov = sum(s * np.cov(g, x)[0, 1] for s, (g, x, _) in zip(scale, draws, strict=True))
-        var_x = sum(s * np.var(x, ddof=1) for s, (_, x, _) in zip(scale, draws, strict=True))
-        b = cov / var_x if var_x > 0 else 0.0
-        values = [g - b * x for g, x, _ in draws]
-    else:  # an X too large for float64: the plain mean of -log1p(X)
-        b, values = 1.0, [-lx for _, _, lx in draws]
-    # sum_h w_h E_h[X] = -C (C: the prior mass outside each hypothesis's support, in closed form)
-    value = float(sum(wa * v.mean() for wa, v in zip(w, values, strict=True))) + (1 - b) * _outside_support(p, n, w)
-    var = float(sum(s * v.var(ddof=1) for s, v in zip(scale, values, strict=True)))
+        v = _posterior_divergence(log_w, ratios)
+        value += w[a] * float(v.mean())
+        var += w[a] ** 2 * float(v.var(ddof=1)) / per
     return value, math.sqrt(var)
 
 
@@ -337,7 +328,8 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
     ``sum_h prior_h sum_k P(k|h) X``, has a closed form), from log-likelihood ratios taken trial by trial as
     ``log1p`` of relative differences: a small information (hypotheses close together) keeps its relative
     accuracy instead of cancelling. Monte Carlo draws ``samples`` experiments, stratified over the hypotheses with
-    positive weight, with ``X`` as a control variate, and states its standard error.
+    positive weight, averages the divergence of each experiment's posterior from the prior (Rao-Blackwellised),
+    and states its standard error (the sample standard error: outcomes too rare to be drawn are not in it).
 
     Parameters
     ----------
