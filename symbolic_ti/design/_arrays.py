@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from ..formatting import rounded
 from ..errors import ParameterError
+from ..formatting import rounded
 
 
 def _float_array(x: Any, name: str, ndim: int) -> np.ndarray:

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ..formatting import rounded
 from ..errors import ParameterError
+from ..formatting import rounded
 from ._arrays import _float_array, _logsumexp, _prior, _xlogy
 
 __all__ = ["AdaptiveEngine"]

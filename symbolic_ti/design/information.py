@@ -21,25 +21,25 @@ from typing import Any, Literal
 import mpmath
 import numpy as np
 
-from ..formatting import rounded
 from ..errors import BudgetError, ParameterError
+from ..formatting import rounded
 from ._arrays import (
+    _blocks,
     _counts,
     _dps,
     _float_array,
     _index,
-    _object_array,
-    _outcome_count,
-    _prior,
-    _probabilities,
-    _reduce,
-    _blocks,
     _information_terms,
     _kl_float,
     _log_ratios,
+    _object_array,
+    _outcome_count,
     _outcome_table,
     _outside_support,
     _posterior_divergence,
+    _prior,
+    _probabilities,
+    _reduce,
     _trial_log_pmf,
     _trial_log_ratio,
 )

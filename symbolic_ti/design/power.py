@@ -23,8 +23,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..formatting import rounded
 from ..errors import BudgetError, ParameterError
+from ..formatting import rounded
 from ._arrays import _counts, _index, _outcome_blocks, _outcome_count, _probabilities, _xlogy
 from .information import MAX_OUTCOMES
 
