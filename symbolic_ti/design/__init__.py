@@ -1,0 +1,1 @@
+"""Experiment design (issue 26)."""
