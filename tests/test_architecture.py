@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("symbolic_ti.figures",),
     ("symbolic_ti.export",),
     ("symbolic_ti.interop",),
+    ("symbolic_ti.design",),
     ("symbolic_ti.behaviour",),
     ("symbolic_ti.api",),
     ("symbolic_ti.dynamics",),
