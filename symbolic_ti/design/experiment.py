@@ -20,7 +20,7 @@ import mpmath
 from ..arguments import check_choice, check_int
 from ..budgets import DEFAULT, BudgetLike, Estimate, check_budget, resolve_budget, solve_estimate
 from ..digits import message_repr
-from ..errors import ParameterError
+from ..errors import ParameterError, SymbolicTIError
 from ..progress import Progress
 from ..results import FrozenMapping
 from ..task import Task
@@ -43,6 +43,10 @@ def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> 
     if isinstance(designs, Task):
         return DesignSpace((designs,), trials, presentations, total)
     if isinstance(designs, (int, range)) and not isinstance(designs, bool):
+        try:
+            check_int(designs if isinstance(designs, int) else 3, "designs (a number of items)", minimum=3)
+        except SymbolicTIError as err:
+            raise ParameterError(str(err)) from None
         return design_space(designs, trials=trials, presentations=presentations, total=total)
     if isinstance(designs, Iterable) and not isinstance(designs, str):
         tasks = tuple(designs)
@@ -124,8 +128,13 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     seed = check_int(seed, "seed", minimum=0)
     resolve_budget(budget)
     space = _space(designs, trials, presentations, total)
+    if fisher is not None and (isinstance(fisher, str) or not isinstance(fisher, Iterable)
+                               or not all(isinstance(x, str) for x in fisher)):
+        raise ParameterError(f"fisher must be a list of parameter names such as ['alpha', 'beta'], None (every "
+                             f"family parameter and beta) or () (none), got {message_repr(fisher)}")
     names = [None if fisher is None else tuple(fisher) for _ in hyps]
-    fisher_names = [fisher_parameters(h, n) for h, n in zip(hyps, names, strict=True)] if fisher != () else []
+    fisher_names = [fisher_parameters(h, n) for h, n in zip(hyps, names, strict=True)] if fisher is None or tuple(
+        fisher) else []
     check_budget("design", design_estimate(space, hyps, bool(fisher_names)), budget)
     evaluations = []
     all_designs = space.designs()
