@@ -163,4 +163,5 @@ class DesignReport(Rendered):
 
     def value_text(self, x: Any, digits: int | None = None) -> str:
         """An mpmath value with ``digits`` (default :attr:`dps`) significant digits."""
-        return mpmath.nstr(mpmath.mpf(x), digits or self.dps)
+        with mpmath.workdps((digits or self.dps) + 5):  # (mpf() rounds to the working precision)
+            return mpmath.nstr(mpmath.mpf(x), digits or self.dps)

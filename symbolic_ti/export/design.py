@@ -37,8 +37,9 @@ def _num(x: Any, digits: int = SHOWN_DIGITS) -> str:
 
 
 def _decimal(x: Any, dps: int) -> dict[str, Any]:
-    value = mpmath.mpf(x)
-    return {"decimal": mpmath.nstr(value, dps), "float": float(value)}
+    with mpmath.workdps(dps + 5):  # (mpf() rounds to the working precision)
+        value = mpmath.mpf(x)
+        return {"decimal": mpmath.nstr(value, dps), "float": float(value)}
 
 
 def _mi_text(e: DesignEvaluation) -> str:
