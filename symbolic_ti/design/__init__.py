@@ -7,8 +7,8 @@ the response scale ``beta`` of ``fit``: ``P(first item wins) = sigmoid(beta f(i,
 (:class:`ExperimentDesign`) is a task of any paradigm, the trials presented and the presentations of each; a
 **design space** (:class:`DesignSpace`, :func:`design_space`) is ranges of them. :func:`design_experiment`
 derives every hypothesis's exact predictions on every design (:mod:`.predictions`), hands the choice
-probabilities to the information layer (:mod:`.information`: divergences, expected log Bayes factors, mutual
-information, Fisher information; :mod:`.power`; :mod:`.search`; :mod:`.adaptive`) and returns a ranked,
+probabilities to the information layer (``information``: divergences, expected log Bayes factors, mutual
+information, Fisher information; ``power``; ``search``; ``adaptive``) and returns a ranked,
 immutable :class:`DesignReport` (text, LaTeX, JSON: :mod:`symbolic_ti.export.design`).
 """
 

@@ -1,8 +1,8 @@
 """``design_experiment``: which design of a design space tells the hypotheses apart best, from exact predictions.
 
 For each design the exact predictions of every hypothesis (:mod:`symbolic_ti.design.predictions`) give the
-choice probabilities ``p`` of shape ``(H, T)``; the information layer (:mod:`symbolic_ti.design.information`,
-:mod:`symbolic_ti.design.search`) turns them into per-trial divergences, expected log Bayes factors, mutual
+choice probabilities ``p`` of shape ``(H, T)``; the information layer (``symbolic_ti.design.information``,
+``symbolic_ti.design.search``) turns them into per-trial divergences, expected log Bayes factors, mutual
 information and Fisher information; the designs are ranked (:mod:`symbolic_ti.design.report`).
 
 The cost is estimated before the work (one exact solve per hypothesis and task, one with the Fisher parameters

@@ -5,7 +5,7 @@ and the number of presentations of each. A :class:`DesignSpace` is the designs t
 of numbers of items and exception placements (the generator of the sweep specification,
 :mod:`symbolic_ti.task.placements`), or tasks given directly; the trials presented (every test trial by
 default); and either ``presentations`` of every trial or a ``total`` budget of presentations that the search
-places on the most informative trials (:mod:`symbolic_ti.design.search`).
+places on the most informative trials (``symbolic_ti.design.search``).
 
 (:class:`symbolic_ti.task.Design` is another thing: the named paradigm a task was built from.)
 """
@@ -175,9 +175,16 @@ def design_space(items: Any = None, exceptions: Sequence[Any] = (), *, placement
     """
     if placements not in PLACEMENTS:
         raise ParameterError(f"placements must be one of {', '.join(PLACEMENTS)}, got {message_repr(placements)}")
-    span = (spans, spans) if isinstance(spans, int) and not isinstance(spans, bool) else tuple(spans)
-    if len(span) != 2 or any(check_int(d, "spans", minimum=2) < 0 for d in span) or span[0] > span[1]:
-        raise ParameterError(f"spans must be a span D >= 2 or a range (D1, D2) with 2 <= D1 <= D2, got {spans!r}")
+    bad = ParameterError(f"spans must be a span D >= 2 or a range (D1, D2) with 2 <= D1 <= D2, got {spans!r}")
+    if isinstance(spans, int) and not isinstance(spans, bool):
+        span: tuple[int, ...] = (spans, spans)
+    elif isinstance(spans, (tuple, list)):
+        span = tuple(spans)
+    else:
+        raise bad
+    if len(span) != 2 or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 2 for d in span) \
+            or span[0] > span[1]:
+        raise bad
     keep = None if positions is None else tuple(check_int(p, "positions", minimum=1) for p in positions)
     out: list[Task] = []
     for n in _items(items) if items is not None else ():

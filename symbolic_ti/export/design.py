@@ -66,8 +66,8 @@ def _detail(report: DesignReport, rank: int, e: DesignEvaluation, trials: int) -
     pairs = report.pairs()
     index = {t: k for k, t in enumerate(d.trials)}
     head = f"  {'trial':<8}{'category':<16}{'count':>6}{'weighted KL':>13}" + "".join(
-        f"{'KL(H%d||H%d)' % (a + 1, b + 1):>13}" for a, b in pairs) + "".join(
-        f"{'f | H%d' % (k + 1):>14}" for k in range(h))
+        f"{f'KL(H{a + 1}||H{b + 1})':>13}" for a, b in pairs) + "".join(
+        f"{f'f | H{k + 1}':>14}" for k in range(h))
     lines += [f"  most informative trials (per presentation, nats; {min(trials, len(e.trials))} of "
               f"{len(e.trials)}):", head]
     for ti in e.trials[:trials]:
@@ -101,10 +101,10 @@ def design_text(report: DesignReport, designs: int = 1, trials: int = 8, ranking
     if report.search != "fixed":
         lines.append(f"presentations: {report.search}")
     width = max(len(e.design.label) for e in report.evaluations) + 2
-    lines += ["", f"  {'rank':<6}{'design':<{width}}{'presentations':>14}  {'mutual information':<28}"
+    lines += ["", f"  {'rank':<6}{'design':<{width}}{'presentations':>14}  {'mutual information':<34}"
                   f"{'min E[log BF]':>14}"]
     for k, e in enumerate(report.evaluations[:ranking]):
-        lines.append(f"  {k + 1:<6}{e.design.label:<{width}}{e.design.total:>14}  {_mi_text(e):<28}"
+        lines.append(f"  {k + 1:<6}{e.design.label:<{width}}{e.design.total:>14}  {_mi_text(e):<34}"
                      f"{_num(e.smallest_log_bayes_factor):>14}")
     if n > ranking:
         lines.append(f"  ... {n - ranking} more (to_text(ranking=...) or --format json for all)")
