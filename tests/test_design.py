@@ -244,3 +244,14 @@ def test_the_console_command_runs_end_to_end(tmp_path):
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "ranked by mutual information" in proc.stdout and "design 1: n=7, exception" in proc.stdout
+
+
+def test_mirror_designs_tie_exactly():
+    """The reversal i -> n + 1 - i maps 3>1 to 7>5 on 7 items; both families are symmetric under it (the
+    geometric similarity depends on |i - k| only), so every expected log Bayes factor is the same."""
+    space = DesignSpace((Task(7, ["3>1"]), Task(7, ["7>5"])), presentations=3)
+    a, b = design_experiment([EXCHANGEABLE, GEOMETRIC], space, criterion="log-bayes-factor").evaluations
+    with mpmath.workdps(30):
+        for pair in ((0, 1), (1, 0)):
+            assert abs(a.log_bayes_factors[pair] - b.log_bayes_factors[pair]) < mpmath.mpf(10) ** -25
+            assert a.log_bayes_factors[pair] > 0

@@ -12,6 +12,7 @@ symbolic: :func:`symbolic_ti.budgets.solve_estimate`), progress is shown on long
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -138,15 +139,27 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     check_budget("design", design_estimate(space, hyps, bool(fisher_names)), budget)
     evaluations = []
     all_designs = space.designs()
+    imprecise: list[float] = []
     with Progress(n=max(t.n for t in space.tasks)) as progress:
         for k, design in enumerate(all_designs):
             progress.update(f"design {design.label}", k, len(all_designs))
-            evaluations.append(_evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed, dps))
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                evaluations.append(_evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed, dps))
+            for w in caught:  # the standard error is in the report: one note for every design, not a warning each
+                if type(w.message).__name__ == "MonteCarloPrecisionWarning":
+                    imprecise.append(float(evaluations[-1].information.standard_error))
+                else:
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         progress.update("ranking", len(all_designs), len(all_designs))
+    notes = () if not imprecise else (
+        f"the Monte Carlo mutual information of {len(imprecise)} of "
+        f"{len(all_designs)} designs has a standard error above the information layer's tolerance (largest "
+        f"{max(imprecise):.2g} nats); more samples (--samples, samples=) give more digits",)
     ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
     search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
                                                   f"one on the trial of largest gain in mutual information")
-    return DesignReport(hyps, tuple(ranked), criterion, dps, search)
+    return DesignReport(hyps, tuple(ranked), criterion, dps, search, notes)
 
 
 def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],
@@ -172,7 +185,8 @@ def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names
     pairs = [(a, b) for a in range(h_count) for b in range(h_count) if a != b]
     divergences = {(a, b): tuple(d[a][b][t] for t in range(len(trials))) for a, b in pairs}
     log_bf = {(a, b): expected_log_bayes_factor(p, counts, a, b, dps=dps) for a, b in pairs}
-    mi = mutual_information(p, prior, counts, method=mi_method, samples=samples, seed=seed)
+    method: Any = mi_method  # (one of MI_METHODS, checked by design_experiment)
+    mi = mutual_information(p, prior, counts, method=method, samples=samples, seed=seed)
     fisher = []
     for h, names, vals, ph in zip(hyps, fisher_names, values, probs, strict=False):
         jac = logit_jacobian(task, h, trials, names, vals)

@@ -37,6 +37,8 @@ def _num(x: Any, digits: int = SHOWN_DIGITS) -> str:
 
 
 def _decimal(x: Any, dps: int) -> dict[str, Any]:
+    if isinstance(x, float):  # a float64 value (a Monte Carlo estimate): its own digits, no more
+        return {"decimal": repr(x), "float": x}
     with mpmath.workdps(dps + 5):  # (mpf() rounds to the working precision)
         value = mpmath.mpf(x)
         return {"decimal": mpmath.nstr(value, dps), "float": float(value)}
@@ -110,6 +112,8 @@ def design_text(report: DesignReport, designs: int = 1, trials: int = 8, ranking
         lines.append(f"  ... {n - ranking} more (to_text(ranking=...) or --format json for all)")
     for k, e in enumerate(report.evaluations[:designs]):
         lines += [""] + _detail(report, k + 1, e, trials)
+    if report.notes:
+        lines += [""] + [f"note: {note}" for note in report.notes]
     return "\n".join(lines)
 
 
@@ -157,7 +161,7 @@ def _finite(x: float) -> float | str:
 def design_dict(report: DesignReport) -> dict[str, Any]:
     """JSON-ready dictionary (docs/design.md#json); opens with a ``meta`` block (format ``symbolic_ti.design``)."""
     return {"meta": meta_block(FORMAT_NAME, FORMAT_VERSION, created=False), "criterion": report.criterion,
-            "dps": report.dps, "search": report.search, "units": "nats",
+            "dps": report.dps, "search": report.search, "units": "nats", "notes": list(report.notes),
             "hypotheses": [_hypothesis_dict(k, h) for k, h in enumerate(report.hypotheses)],
             "designs": [_evaluation_dict(report, k + 1, e) for k, e in enumerate(report.evaluations)]}
 
