@@ -59,13 +59,15 @@ def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> 
 
 def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher: bool) -> Estimate:
     """The estimated cost of :func:`design_experiment` (docs/performance.md#budgets): the exact solves (one per
-    hypothesis and task, twice with the Fisher information), then the information values of every ordered pair
-    of hypotheses and trial."""
+    hypothesis and task at its values, and with the Fisher information one with the parameters symbolic), then
+    the information values of every ordered pair of hypotheses and trial."""
     seconds, trials = 0.0, 0
     for task in space.tasks:
-        one = solve_estimate(task.n, False, method="laplacian" if all(h.family.exchangeable for h in hypotheses)
-                             else "halved", exceptions=len(task.exceptions))
-        seconds += one.seconds * len(hypotheses) * (2 if fisher else 1)
+        for h in hypotheses:
+            method = "laplacian" if h.family.exchangeable else "halved"
+            seconds += solve_estimate(task.n, False, method=method, exceptions=len(task.exceptions)).seconds
+            if fisher:
+                seconds += solve_estimate(task.n, True, method=method, exceptions=len(task.exceptions)).seconds
         trials += len(task.trials)
     pairs = len(hypotheses) * (len(hypotheses) - 1)
     seconds += _PAIR_TRIAL_SECONDS * pairs * trials
