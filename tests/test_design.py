@@ -195,6 +195,12 @@ def test_design_spaces_and_their_refusals():
         design_space(5, total=0)
     with pytest.raises(ParameterError, match="hypotheses: an experiment tells two or more"):
         design_experiment([EXCHANGEABLE], 5)
+    from symbolic_ti.design import fisher_parameters
+
+    assert fisher_parameters(parse_hypothesis("geometric:alpha=0,rho=0;ridge=1"), None) == ("alpha", "rho", "beta")
+    assert fisher_parameters(parse_hypothesis("exchangeable:alpha=0;ridge=1;time=2"), None) == ("beta",)
+    with pytest.raises(ParameterError, match="only beta has closed-form derivatives"):
+        fisher_parameters(parse_hypothesis("exchangeable:alpha=0;ridge=1;time=2"), ["alpha"])
     with pytest.raises(ParameterError, match="fisher: geometric:alpha=1/10,rho=1/2 is ridgeless"):
         design_experiment([EXCHANGEABLE, "geometric:alpha=1/10,rho=1/2"], 5, fisher=["lambda"])
     with pytest.raises(SymbolicTIError, match="design: estimated"):
@@ -255,3 +261,26 @@ def test_mirror_designs_tie_exactly():
         for pair in ((0, 1), (1, 0)):
             assert abs(a.log_bayes_factors[pair] - b.log_bayes_factors[pair]) < mpmath.mpf(10) ** -25
             assert a.log_bayes_factors[pair] > 0
+
+
+def test_a_training_time_gives_the_gradient_flow_of_the_conventions():
+    """f_t(x) = k(x)^T (K + lambda I)^{-1} (I - exp(-(K + lambda I) t)) y (CONVENTIONS.md, "Gradient flow"),
+    with the Gram matrix from the definition and mpmath's matrix exponential."""
+    n, alpha, lam, t = 5, mpmath.mpf(1) / 2, mpmath.mpf(1), mpmath.mpf(2)
+    train = [((i, i + 1), 1) for i in range(1, n)] + [((i + 1, i), -1) for i in range(1, n)]
+    x = [a for a, _ in train]
+
+    def kernel(a, b):
+        s1, s2 = int(a[0] == b[0]), int(a[1] == b[1])
+        return (1 - alpha) / 2 * (s1 + s2) + alpha * s1 * s2
+
+    trials = [(1, 5), (2, 4), (1, 2)]
+    h = parse_hypothesis("exchangeable:alpha=1/2;ridge=1;beta=2;time=2")
+    got = exact_predictions(Task(n), h, trials)
+    with mpmath.workdps(40):
+        a = mpmath.matrix([[kernel(p, q) for q in x] for p in x]) + lam * mpmath.eye(len(x))
+        y = mpmath.matrix([v for _, v in train])
+        c = mpmath.lu_solve(a, (mpmath.eye(len(x)) - mpmath.expm(-a * t)) * y)
+        for trial, value in zip(trials, got, strict=True):
+            want = mpmath.fsum(kernel(trial, x[r]) * c[r] for r in range(len(x)))
+            assert abs(mpmath.mpf(sp.N(value, 40)) - want) < mpmath.mpf(10) ** -30

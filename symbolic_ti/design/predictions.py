@@ -93,7 +93,8 @@ def choice_probabilities(values: Sequence[sp.Expr], beta: sp.Expr, dps: int) -> 
 
 def fisher_parameters(h: Hypothesis, names: Sequence[str] | None) -> tuple[str, ...]:
     """The parameters of the Fisher information of ``h``: ``names`` (family parameters, ``lambda``, ``beta``)
-    checked, or by default every family parameter the kernel depends on and ``beta``.
+    checked, or by default (``None``) the conjunctivity and the family's own parameters (not ``kappa_o``,
+    ``kappa_d`` nor the cross-position weights) and ``beta``; only ``beta`` for a hypothesis with a training time.
 
     Raises
     ------
@@ -103,6 +104,8 @@ def fisher_parameters(h: Hypothesis, names: Sequence[str] | None) -> tuple[str, 
     """
     active = [p.name for p in h.family.active_parameters]
     if names is None:
+        if h.time is not None:  # (gradient flow: only beta has closed-form derivatives here)
+            return ("beta",)
         return tuple(p for p in active if p not in ("kappa_o", "kappa_d", "beta", "delta")) + ("beta",)
     out = []
     for name in names:
