@@ -69,6 +69,19 @@ INVALID: dict[str, list[object]] = {
     "kappa_d": [NAN, INF, -1, 1, HUGE, "x", []],
     "form": [5, "nosuch", "", None],
     "source": [5, None, "no-such-file.json", "{", "{}", '{"meta": 5}', {"meta": {}}, [], b"x"],
+    "hypotheses": [5, None, "exchangeable:alpha=1/10", ["exchangeable:alpha=1/10"], ["nosuch:alpha=1", "x"],
+                   ["exchangeable:alpha=2", "exchangeable:alpha=1/2"], ["exchangeable", "exchangeable:alpha=1/2"],
+                   ["exchangeable:alpha=1/10;beta=0", "exchangeable:alpha=1/2"],
+                   ["exchangeable:alpha=1/10;nope=1", "exchangeable:alpha=1/2"],
+                   ["exchangeable:alpha=1/10;ridge=-1", "exchangeable:alpha=1/2"],
+                   ["exchangeable:alpha=1/10", "exchangeable:alpha=1/10"], [5, 6]],
+    "designs": [None, "x", 2, [], [5], 3.5, {}],
+    "presentations": [*_INT, 0, -1],
+    "total": ["x", 3.5, NAN, INF, True, [], 0, -1],
+    "fisher": [5, "alpha", [5], ["nosuch"], ["beta", "beta"], ["lambda"]],
+    "criterion": [5, "x", "", None],
+    "mi_method": [5, "x", "", None],
+    "samples": [*_INT, 99, 0, -1],
 }
 
 #: Words one of which the message must contain for each argument (its name, or how messages call it).
@@ -77,7 +90,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "values": ("values", "subs", "alpha", "lambda"), "point": ("point", "alpha", "parameter"),
     "i": ("trial", "item"), "j": ("trial", "item"), "ridge": ("ridge",), "interval": ("interval",),
     "family": ("family",), "name": ("family", "example data"), "parameter": ("parameter",), "precision": ("precision",),
-    "trials": ("trial", "trials"), "source": ("report", "reports", "read_report", "source", "JSON", "file"), "form": ("form",),
+    "trials": ("trial", "trials"), "hypotheses": ("hypotheses", "hypothesis"), "designs": ("designs",),
+    "mi_method": ("mi_method",), "source": ("report", "reports", "read_report", "source", "JSON", "file"), "form": ("form",),
 }
 
 
@@ -117,6 +131,10 @@ ENTRY_POINTS = {
     "fixed_position_ranks": (fixed_position_ranks, lambda: {"n": 7, "exceptions": ["5>3"]}),
     "example_data": (st.example_data, lambda: {"name": "lm_pair_summary_n9"}),
     "read_report": (read_report, lambda: {"source": _numeric().to_dict()}),
+    "design_experiment": (st.design_experiment, lambda: {
+        "hypotheses": ["exchangeable:alpha=1/10", "exchangeable:alpha=1/2"], "designs": st.Task(4), "trials": "test",
+        "presentations": 1, "total": None, "fisher": (), "criterion": "mutual-information", "mi_method": "auto",
+        "samples": 100, "seed": 0, "dps": 20, "budget": 60}),
     "Result.subs": (lambda values: _numeric().subs(values), lambda: {"values": {"alpha": "1/3"}}),
     "Result.f": (lambda i, j: _numeric().f(i, j), lambda: {"i": 1, "j": 2}),
     "Result.margin": (lambda i, j: _numeric().margin(i, j), lambda: {"i": 1, "j": 2}),
@@ -144,7 +162,7 @@ def test_every_public_entry_point_is_listed():
     """Every callable of ``symbolic_ti.__all__`` that takes user arguments is in ENTRY_POINTS (or is a type, an
     error or a constant)."""
     not_entry = {"ExceptionPair", "Family", "Exchangeable", "Geometric", "RIDGELESS", "Result", "CategorySummary",
-                 "CriticalReport", "VerifyReport", "Dynamics", "CATEGORIES", "FAMILIES", "symbols"}
+                 "CriticalReport", "VerifyReport", "Dynamics", "DesignReport", "CATEGORIES", "FAMILIES", "symbols"}
     names = [n for n in st.__all__ if n not in not_entry and not (isinstance(getattr(st, n), type)
                                                                   and issubclass(getattr(st, n), Warning | Exception))]
     assert sorted(set(names) - set(ENTRY_POINTS)) == []

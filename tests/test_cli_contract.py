@@ -80,10 +80,17 @@ KINDS: dict[str, Kind] = {
     "scheduler": Kind(("tcp://a:1", "tcp://b:1"), ()),
     "budget": Kind(("60", "1/2"), ("abc", "-1", "0", "-1/2", "nan", "inf", "", "1e999", HUGE)),
     "lists": Kind(("5,5", "7,7"), ("5", "abc", "1,5", "", "5,x", "nan,3", f"{HUGE},3", "-1,2")),
-    "link": Kind(None, ("5>6", "x", "")),
+    "link": Kind(None, ("5>6", "x", "")),  # (refused without --paradigm list-linking, and as links)
     "link_positions": Kind(("1,1", "2,v"), ("0,1", "abc", "", "1", "1,2,3", "x,1")),
-    "general_paradigm": Kind(("transverse-patterning", "list-linking"), ("nope", "", "-1", "derived-lists")),  # (refused without --paradigm list-linking, and as links)
+    "general_paradigm": Kind(("transverse-patterning", "list-linking"), ("nope", "", "-1", "derived-lists")),
     "train": Kind(None, ("2>1", "x>y", "", "1>1", "9>1", "-1>2", "1>2>3")),
+    "hypothesis": Kind(("exchangeable:alpha=1/10", "exchangeable:alpha=1/5"), (
+        "", "nope:alpha=1", "exchangeable", "exchangeable:alpha=2", "exchangeable:alpha=nan", f"exchangeable:alpha={HUGE}",
+        "exchangeable:alpha=1/10;beta=0", "exchangeable:alpha=1/10;nope=1", "exchangeable:alpha=1/10;ridge=-1",
+        "exchangeable:alpha=1/10;weight=-1", "exchangeable:alpha=1/10;time=0", "exchangeable:alpha")),
+    "position": Kind(("1", "2"), ("0", "abc", "", "-1", "nan", "3:2")),
+    "fisher": Kind(("alpha", "beta"), ("", "a b", ",", "nosuch", "beta,beta")),
+    "samples": Kind(("100", "200"), ("99", "abc", "", "-1", "nan", HUGE)),
 }
 
 #: The constraint kind of every option (by its first long name); per-subcommand entries first.
@@ -105,7 +112,9 @@ CONSTRAINTS: dict[str, str] = {
     "spec": "path", "--jobs": "int>=0", "--workers": "int>=1", "--scheduler": "scheduler", "--resume": "flag",
     "--dry-run": "flag", "--budget": "budget", "--no-budget": "flag",
     "--paradigm": "choice", "--lists": "lists", "--link": "link", "--train": "train", "--labels": "labels",
-    "--task": "path", "--link-positions": "link_positions",
+    "--task": "path", "--link-positions": "link_positions", "--hypothesis": "hypothesis", "--hypotheses": "path", "--placements": "choice",
+    "--exception-position": "position", "--all-trials": "flag", "--presentations": "int>=1", "--total": "int>=1",
+    "--fisher": "fisher", "--criterion": "choice", "--mi-method": "choice", "--samples": "samples", "--top": "int>=1",
 }
 #: Per subcommand: the same option with another constraint.
 OVERRIDES: dict[tuple[str, str], str] = {
@@ -167,6 +176,8 @@ def _base(command: str, files: dict[str, Path]) -> list[tuple[str, str | None]]:
         "plot phase": [("--items", "4")],
         "plot curve": [("--items", "4"), ("--ridge", "1")],
         "sweep": [("spec", str(files["spec"]))],
+        "design": [("--items", "4"), ("--hypothesis", "exchangeable:alpha=1/10"),
+                   ("--hypothesis", "exchangeable:alpha=1/2")],
     }[command]
 
 
@@ -261,7 +272,8 @@ def _valid(command: str, option: str) -> str | None:
     return kind.valid[0] if kind.valid else {"--window-trial": "1,2", "--trial": "1,2", "--distance-orders": "forward",
                                              "--item-base": "0", "--target-item": "second",
                                              "--output": "dataset", "--exception": "4>2", "--link": "5>6",
-                                             "--task": "task.toml", "--paradigm": "transverse-patterning"}[option]
+                                             "--task": "task.toml", "--paradigm": "transverse-patterning",
+                                             "--placements": "single"}[option]
 
 
 @pytest.mark.parametrize("command, rule", list(_rules()), ids=[f"{c}|{r.option}|{r.other}" for c, r in _rules()])

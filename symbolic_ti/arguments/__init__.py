@@ -130,6 +130,16 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
     Argument("category", "one of the trial categories of symbolic_ti.CATEGORIES"),
     Argument("i", "an item of the task, an integer in 1..n"),
     Argument("j", "an item of the task, an integer in 1..n"),
+    Argument("hypotheses", "two or more hypotheses: symbolic_ti.design.Hypothesis objects or texts such as "
+                           "'exchangeable:alpha=1/10;ridge=1/10;beta=4' (docs/design.md#hypotheses)"),
+    Argument("designs", "a symbolic_ti.design.DesignSpace, a Task, a list of Tasks or a number of items"),
+    Argument("presentations", "an integer >= 1, the presentations of each trial"),
+    Argument("total", "None or an integer >= 1, a budget of presentations in all"),
+    Argument("fisher", "a list of parameter names such as ['alpha', 'beta'], None for every family parameter and "
+                       "beta, or () for none"),
+    Argument("criterion", "'mutual-information' or 'log-bayes-factor'"),
+    Argument("mi_method", "'auto', 'exact' or 'monte-carlo'"),
+    Argument("samples", "an integer >= 100, the Monte Carlo samples"),
 )}
 
 

@@ -19,10 +19,12 @@ Subcommands::
     symbolic-ti plot     heatmap|phase|curve --items N ... --output FILE.png|.pdf|.svg
     symbolic-ti fit      --data FILE|example:NAME --items N [--exception W>L ...] [--filter COL=VALUE ...]
     symbolic-ti sweep    SPEC [--output DIR] [--jobs K | --workers N | --scheduler ADDRESS] [--resume] [--dry-run]
+    symbolic-ti design   --hypothesis SPEC --hypothesis SPEC ... --items N|A:B [--placements single] [--trial I,J ...]
+                         [--presentations K | --total N] [--fisher NAMES] [--format text|json|latex]
     symbolic-ti --version
 
 Each subcommand is a module of this package (``derive.py``, ``critical.py``, ``dynamics.py``, ``general.py``,
-``families.py``, ``paradigms.py``, ``fit.py``, ``plot.py``, ``sweep.py``: :data:`SUBCOMMANDS`) with ``register(subparsers,
+``families.py``, ``paradigms.py``, ``fit.py``, ``plot.py``, ``sweep.py``, ``design.py``: :data:`SUBCOMMANDS`) with ``register(subparsers,
 context)``; the options they share, and the parsers of their values, are in :mod:`symbolic_ti.cli.options`. This
 module builds the parser, runs the command and turns every outcome into an exit code and at most one line on
 standard error.
@@ -66,7 +68,7 @@ from collections.abc import Sequence
 from .._version import __version__
 from .. import interrupts
 from ..errors import ExportError, OutputIOError, SymbolicTIError
-from . import critical, derive, dynamics, families, fit, general, paradigms, plot, sweep
+from . import critical, derive, design, dynamics, families, fit, general, paradigms, plot, sweep
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
 from .signals import Stopped, interrupted, stop_on_signals
 
@@ -74,7 +76,7 @@ __all__ = ["main", "build_parser", "EXIT_IO_ERROR"]
 
 #: The subcommand modules, in the order of the help's list; each defines ``register(subparsers, context)`` and
 #: imports heavy or optional dependencies (matplotlib, scipy) only inside its command function.
-SUBCOMMANDS = (derive, critical, dynamics, general, families, paradigms, fit, plot, sweep)
+SUBCOMMANDS = (derive, critical, dynamics, general, families, paradigms, fit, plot, sweep, design)
 
 
 def build_parser() -> argparse.ArgumentParser:

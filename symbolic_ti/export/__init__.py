@@ -27,6 +27,7 @@ RENDERER_MODULES = (
     "jsonreport",
     "conjunctivity",
     "critical",
+    "design",
     "dynamics",
     "fit",
     "general",

@@ -50,6 +50,7 @@ from ..arguments import check_int, exact_number, parse_interval, parse_ridge, re
 from ..errors import SymbolicTIError, ParameterError
 from ..families import FAMILIES
 from ..task import MAX_ITEMS, Task, parse_exception
+from ..task.placements import exception_placements
 from .spec_error import SpecError
 from .task_axes import PARADIGM_KEYS, check_fits, check_paradigms, read_paradigms
 
@@ -99,10 +100,7 @@ class ExceptionAxis:
             return [()]
         if self.kind == "explicit":
             return [s for s in self.sets if all(int(e.split(">")[0]) <= n for e in s)]
-        singles = [f"{L + d}>{L}" for d in range(self.span[0], self.span[1] + 1) for L in range(1, n - d + 1)]
-        if self.kind == "single":
-            return [(e,) for e in singles]
-        return [(a, b) for k, a in enumerate(singles) for b in singles[k + 1:]]
+        return exception_placements(n, self.kind, self.span)
 
 
 @dataclass(frozen=True)

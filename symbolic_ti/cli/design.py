@@ -1,0 +1,254 @@
+"""``symbolic-ti design``: which task, which test trials and how many presentations tell hypotheses apart.
+
+::
+
+    symbolic-ti design --hypothesis SPEC --hypothesis SPEC ... [--hypotheses FILE.toml]
+                       (--items N|A:B [--exception W>L ...] [--placements none|single|pairs]
+                        [--exception-span D|D1:D2] [--exception-position L|L1:L2] [--paradigm NAME] | --task FILE)
+                       [--trial I,J ... | --all-trials] [--presentations K | --total N] [--fisher NAMES]
+                       [--criterion mutual-information|log-bayes-factor] [--mi-method auto|exact|monte-carlo]
+                       [--samples S] [--seed S] [--dps D] [--top K] [--budget SECONDS | --no-budget]
+                       [--format text|json|latex] [--standalone] [--output FILE]
+
+A hypothesis is ``FAMILY:NAME=VALUE,...;ridge=R;beta=B;weight=W;time=T;label=TEXT``
+(:mod:`symbolic_ti.design.hypotheses`; a TOML file gives grids as priors). See docs/design.md and
+:func:`symbolic_ti.design.design_experiment`. Options that have no effect together are refused (:data:`RULES`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .options import (BUDGET_HINT, FORMATS, CliContext, Excludes, Requires, parse_int_at_least,
+                      parse_items, parse_path, parse_positive_int, parse_trial)
+from .task_options import PARADIGM_NAMES
+
+__all__ = ["register", "RULES", "parse_range"]
+
+_SPACE = ": the task file holds the whole task"
+#: Options that have no effect in some combinations (:func:`symbolic_ti.cli.parsing.add_rules`).
+RULES: tuple[Requires | Excludes, ...] = (
+    Requires("--exception-span", "--placements", ("single", "pairs"), why=" (the span of the placed exceptions)"),
+    Requires("--exception-position", "--placements", ("single", "pairs"),
+             why=" (the positions of the placed exceptions)"),
+    Requires("--exception", "--paradigm", ("ti",), why=": the other paradigms fix their comparisons"),
+    Requires("--placements", "--paradigm", ("ti",), why=": the other paradigms fix their comparisons"),
+    Excludes("--total", "--presentations", why=": the search places the total"),
+    Excludes("--all-trials", "--trial", why=": the trials are given"),
+    Requires("--samples", "--mi-method", ("auto", "monte-carlo"), why=" (the Monte Carlo samples)"),
+    *(Excludes("--task", option, why=_SPACE) for option in ("--items", "--exception", "--placements", "--paradigm")),
+)
+
+
+def parse_range(text: str, minimum: int, what: str) -> tuple[int, int]:
+    """``N`` or ``A:B`` (inclusive, ``minimum <= A <= B``)."""
+    first, sep, last = text.partition(":")
+    try:
+        a = int(first.strip())
+        b = int(last.strip()) if sep else a
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what} N or a range A:B of integers >= {minimum}, got "
+                                         f"{text!r}") from None
+    if a < minimum or b < a:
+        raise argparse.ArgumentTypeError(f"expected {what} N or a range A:B with {minimum} <= A <= B, got {text!r}")
+    return a, b
+
+
+def _parse_items(text: str) -> tuple[int, int]:
+    if ":" not in text:
+        n = parse_items(text)
+        return n, n
+    a, b = parse_range(text, 3, "a number of items")
+    parse_items(str(b))  # the largest number of items accepted
+    return a, b
+
+
+def _parse_hypothesis(text: str) -> Any:
+    from ..design import parse_hypothesis
+
+    return parse_hypothesis(text)
+
+
+def _parse_fisher(text: str) -> tuple[str, ...] | None:
+    """``--fisher alpha,lambda,beta`` or ``all`` (every family parameter and beta)."""
+    if text.strip() == "all":
+        return None
+    names = tuple(p.strip() for p in text.split(","))
+    if not all(names) or not all(n.replace("_", "").isalnum() for n in names):
+        raise argparse.ArgumentTypeError(f"expected parameter names A,B,... (e.g. alpha,beta) or 'all', got {text!r}")
+    return names
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: CliContext) -> None:
+    """Add the subcommand ``design`` to the subparsers ``sub`` of ``symbolic-ti``.
+
+    Parameters
+    ----------
+    sub : argparse subparsers action
+        The top-level subcommands of ``symbolic-ti``.
+    context : CliContext
+        Shared option builders and readers (:mod:`symbolic_ti.cli.options`).
+    """
+    p = sub.add_parser(
+        "design", parents=[context.debug], help="which experiment tells hypotheses apart (information, Fisher)",
+        description="Rank the designs of a design space (numbers of items, exception placements, trials, "
+                    "presentations) by how well they tell two or more hypotheses apart, from their exact "
+                    "predictions and the response model P(first item wins) = sigmoid(beta f(i, j)) of fit: "
+                    "per-trial Kullback-Leibler divergences, expected log Bayes factors, mutual information "
+                    "(nats) and Fisher information. See docs/design.md.")
+    p.add_argument("--hypothesis", "-H", action="append", default=[], metavar="SPEC",
+                   type=context.option_type("--hypothesis", _parse_hypothesis),
+                   help="a hypothesis FAMILY:NAME=VALUE,...;ridge=R;beta=B;weight=W;time=T;label=TEXT, e.g. "
+                        "'exchangeable:alpha=1/10;ridge=1/10;beta=4' (repeat; two or more in all)")
+    p.add_argument("--hypotheses", metavar="FILE", type=context.option_type("--hypotheses", parse_path),
+                   help="a TOML file of [[hypothesis]] tables, with grids as priors (docs/design.md#hypotheses)")
+    p.add_argument("--items", "-n", metavar="N|A:B", default=None,
+                   type=context.option_type("--items", _parse_items),
+                   help="number of items N >= 3, or every number from A to B")
+    p.add_argument("--exception", "-e", action="append", default=[], metavar="W>L",
+                   help="an exception W>L of every task (repeat for several)")
+    p.add_argument("--placements", choices=("none", "single", "pairs"), default="none",
+                   help="add exceptions: none (default), each single exception, or each pair of them, of "
+                        "--exception-span at --exception-position")
+    p.add_argument("--exception-span", metavar="D|D1:D2", default=(2, 2),
+                   type=context.option_type("--exception-span", lambda t: parse_range(t, 2, "a span")),
+                   help="span D = W - L >= 2 of the placed exceptions, or a range (default 2)")
+    p.add_argument("--exception-position", metavar="L|L1:L2", default=None,
+                   type=context.option_type("--exception-position", lambda t: parse_range(t, 1, "a position")),
+                   help="positions L of the placed exceptions W>L (default every one)")
+    p.add_argument("--paradigm", choices=PARADIGM_NAMES, default="ti", metavar="NAME",
+                   help="the paradigm of every task: " + ", ".join(PARADIGM_NAMES) + " (default ti)")
+    p.add_argument("--task", metavar="FILE", type=context.option_type("--task", parse_path), default=None,
+                   help="one task from a TOML task file (docs/paradigms.md#task-files)")
+    p.add_argument("--trial", "-t", action="append", default=[], metavar="I,J",
+                   type=context.option_type("--trial", parse_trial),
+                   help="a trial presented at test (repeat; default every test trial)")
+    p.add_argument("--all-trials", action="store_true", help="present every trial, the trained ones too")
+    p.add_argument("--presentations", metavar="K", default=10,
+                   type=context.option_type("--presentations", parse_positive_int),
+                   help="presentations of each trial (default 10)")
+    p.add_argument("--total", metavar="N", default=None, type=context.option_type("--total", parse_positive_int),
+                   help="a budget of N presentations in all, placed greedily on the most informative trials")
+    p.add_argument("--fisher", metavar="NAMES", default=(), type=context.option_type("--fisher", _parse_fisher),
+                   help="the Fisher information of these parameters of each hypothesis (e.g. alpha,lambda,beta; "
+                        "'all': every family parameter and beta)")
+    p.add_argument("--criterion", choices=("mutual-information", "log-bayes-factor"), default="mutual-information",
+                   help="rank by the mutual information (default) or the smallest expected log Bayes factor")
+    p.add_argument("--mi-method", choices=("auto", "exact", "monte-carlo"), default="auto",
+                   help="mutual information by exact summation over outcomes, by Monte Carlo with its standard "
+                        "error, or exact where the outcomes are few (auto, default)")
+    p.add_argument("--samples", metavar="S", default=20000,
+                   type=context.option_type("--samples", lambda t: parse_int_at_least(t, 100)),
+                   help="Monte Carlo samples (default 20000)")
+    p.add_argument("--seed", metavar="S", default=0,
+                   type=context.option_type("--seed", lambda t: parse_int_at_least(t, 0)),
+                   help="seed of the Monte Carlo samples (default 0)")
+    p.add_argument("--dps", metavar="D", default=30,
+                   type=context.option_type("--dps", _dps),
+                   help="decimal digits of the information values, 15 to 1000 (default 30)")
+    p.add_argument("--top", metavar="K", default=1, type=context.option_type("--top", parse_positive_int),
+                   help="designs shown in detail in the text report (default 1)")
+    context.budget_options(p)
+    context.output_options(p, FORMATS)
+    context.standalone_option(p)
+    context.add_rules(p, RULES)
+    p.set_defaults(run=lambda args: _run(args, context))
+
+
+def _dps(text: str) -> int:
+    value = parse_int_at_least(text, 15)
+    if value > 1000:
+        raise argparse.ArgumentTypeError(f"expected an integer from 15 to 1000, got {value}")
+    return value
+
+
+def _space(args: argparse.Namespace, context: CliContext) -> Any:
+    from ..design import design_space
+    from ..errors import SymbolicTIError
+    from ..task import Task
+
+    trials: Any = "all" if args.all_trials else ("test" if not args.trial else tuple(args.trial))
+    total = args.total
+    if args.task is not None:
+        try:
+            tasks: tuple[Task, ...] = (Task.from_file(args.task),)
+        except SymbolicTIError as err:
+            raise context.fail("--task", err) from None
+        items = None
+    elif args.items is None:
+        raise context.usage_error("the following arguments are required: --items/-n (or --task FILE)")
+    elif args.paradigm != "ti":
+        try:
+            tasks = tuple(Task.paradigm(args.paradigm, n=n) for n in range(args.items[0], args.items[1] + 1))
+        except SymbolicTIError as err:
+            raise context.fail("--items", err) from None
+        items = None
+    else:
+        tasks, items = (), range(args.items[0], args.items[1] + 1)
+        for n in items:
+            try:
+                Task(n, tuple(args.exception))
+            except SymbolicTIError as err:
+                raise context.fail("--exception", err) from None
+    if trials not in ("test", "all"):
+        for task in tasks or [Task(n) for n in (items or ())]:
+            context.trials(task, trials)
+    try:
+        return design_space(items, tuple(args.exception), placements=args.placements, spans=args.exception_span,
+                            positions=None if args.exception_position is None else range(
+                                args.exception_position[0], args.exception_position[1] + 1),
+                            tasks=tasks, trials=trials, presentations=args.presentations, total=total)
+    except SymbolicTIError as err:
+        text = str(err)
+        option = ("--exception" if "xception" in text and "empty" not in text else
+                  "--placements" if "empty" in text else "--trial" if "trial" in text else "--items")
+        raise context.fail(option, err) from None
+
+
+def _run(args: argparse.Namespace, context: CliContext) -> str:
+    from ..budgets import override_hint
+
+    standalone = context.standalone(args)
+    context.check_output(args)
+    with override_hint(BUDGET_HINT):
+        return _report(args, context, standalone)
+
+
+def _report(args: argparse.Namespace, context: CliContext, standalone: bool) -> str:
+    from ..design import design_experiment, load_hypotheses
+    from ..errors import BudgetError, SymbolicTIError
+    from ..progress import quiet
+
+    hypotheses = list(args.hypothesis)
+    if args.hypotheses is not None:
+        try:
+            hypotheses += list(load_hypotheses(args.hypotheses))
+        except SymbolicTIError as err:
+            raise context.fail("--hypotheses", err) from None
+    if len(hypotheses) < 2:
+        raise context.fail("--hypothesis", f"two or more hypotheses are needed (--hypothesis or --hypotheses), got "
+                                           f"{len(hypotheses)}")
+    space = _space(args, context)
+    try:
+        with quiet(args.quiet):
+            report = design_experiment(hypotheses, space, fisher=args.fisher, criterion=args.criterion,
+                                       mi_method=args.mi_method, samples=args.samples, seed=args.seed, dps=args.dps,
+                                       budget=context.budget(args))
+    except BudgetError as err:
+        raise context.fail("--budget", err) from None
+    except SymbolicTIError as err:
+        text = str(err)
+        option = "--fisher" if text.startswith("fisher") else "--hypothesis"
+        raise context.fail(option, err) from None
+    if args.format == "json":
+        from ..export.jsonreport import dumps
+
+        return dumps(report.to_dict())
+    if args.format == "latex":
+        if standalone:
+            from ..export.latex import latex_document
+
+            return latex_document([report.to_latex()])
+        return report.to_latex()
+    return report.to_text(designs=args.top)

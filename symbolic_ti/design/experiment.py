@@ -1,0 +1,208 @@
+"""``design_experiment``: which design of a design space tells the hypotheses apart best, from exact predictions.
+
+For each design the exact predictions of every hypothesis (:mod:`symbolic_ti.design.predictions`) give the
+choice probabilities ``p`` of shape ``(H, T)``; the information layer (``symbolic_ti.design.information``,
+``symbolic_ti.design.search``) turns them into per-trial divergences, expected log Bayes factors, mutual
+information and Fisher information; the designs are ranked (:mod:`symbolic_ti.design.report`).
+
+The cost is estimated before the work (one exact solve per hypothesis and task, one with the Fisher parameters
+symbolic: :func:`symbolic_ti.budgets.solve_estimate`), progress is shown on long searches
+(:class:`symbolic_ti.progress.Progress`), and a Ctrl-C stops the run with nothing returned half-built.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import mpmath
+
+from ..arguments import check_choice, check_int
+from ..budgets import DEFAULT, BudgetLike, Estimate, check_budget, resolve_budget, solve_estimate
+from ..digits import message_repr
+from ..errors import ParameterError, SymbolicTIError
+from ..progress import Progress
+from ..results import FrozenMapping
+from ..task import Task
+from .hypotheses import Hypothesis, normalised
+from .predictions import GUARD_DIGITS, _mpf, choice_probabilities, exact_predictions, fisher_parameters, logit_jacobian
+from .report import CRITERIA, DesignEvaluation, DesignReport, FisherSummary, TrialInformation
+from .space import DesignSpace, ExperimentDesign, design_space
+
+__all__ = ["design_experiment", "MI_METHODS", "design_estimate"]
+
+#: How the mutual information is computed (the information layer's ``method``).
+MI_METHODS = ("auto", "exact", "monte-carlo")
+#: Estimated seconds of one design's information values per hypothesis pair and trial (mpmath at 30 digits).
+_PAIR_TRIAL_SECONDS = 2e-5
+
+
+def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> DesignSpace:
+    if isinstance(designs, DesignSpace):
+        return designs
+    if isinstance(designs, Task):
+        return DesignSpace((designs,), trials, presentations, total)
+    if isinstance(designs, (int, range)) and not isinstance(designs, bool):
+        try:
+            check_int(designs if isinstance(designs, int) else 3, "designs (a number of items)", minimum=3)
+        except SymbolicTIError as err:
+            raise ParameterError(str(err)) from None
+        return design_space(designs, trials=trials, presentations=presentations, total=total)
+    if isinstance(designs, Iterable) and not isinstance(designs, str):
+        tasks = tuple(designs)
+        if tasks and all(isinstance(t, Task) for t in tasks):
+            return DesignSpace(tasks, trials, presentations, total)
+    raise ParameterError(f"designs must be a DesignSpace (symbolic_ti.design.design_space), a Task, a list of "
+                         f"Tasks or a number of items, got {message_repr(designs)}")
+
+
+def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher: bool) -> Estimate:
+    """The estimated cost of :func:`design_experiment` (docs/performance.md#budgets): the exact solves (one per
+    hypothesis and task at its values, and with the Fisher information one with the parameters symbolic), then
+    the information values of every ordered pair of hypotheses and trial."""
+    seconds, trials = 0.0, 0
+    for task in space.tasks:
+        for h in hypotheses:
+            method = "laplacian" if h.family.exchangeable else "halved"
+            seconds += solve_estimate(task.n, False, method=method, exceptions=len(task.exceptions)).seconds
+            if fisher:
+                seconds += solve_estimate(task.n, True, method=method, exceptions=len(task.exceptions)).seconds
+        trials += len(task.trials)
+    pairs = len(hypotheses) * (len(hypotheses) - 1)
+    seconds += _PAIR_TRIAL_SECONDS * pairs * trials
+    return Estimate(seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, {len(hypotheses)} hypotheses, "
+                             f"{trials} trials")
+
+
+def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, trials: Any = "test",
+                      presentations: int = 10, total: int | None = None, fisher: Sequence[str] | None = (),
+                      criterion: str = "mutual-information", mi_method: str = "auto", samples: int = 20000,
+                      seed: int = 0, dps: int = 30, budget: BudgetLike = DEFAULT) -> DesignReport:
+    """Rank the designs of a design space by how well they tell the hypotheses apart.
+
+    Parameters
+    ----------
+    hypotheses : iterable of Hypothesis or str
+        Two or more (:func:`symbolic_ti.design.parse_hypothesis` texts such as ``'exchangeable:alpha=1/10'``);
+        prior weights are normalised.
+    designs : DesignSpace, Task, list of Task, or int
+        The designs (:func:`symbolic_ti.design.design_space`); a Task or a number of items is one design.
+    trials : "test", "all" or list of (int, int)
+        Trials presented, when ``designs`` is not a DesignSpace.
+    presentations : int
+        Presentations of each trial (>= 1), when ``designs`` is not a DesignSpace.
+    total : int, optional
+        A budget of presentations in all (>= 1), placed by the greedy search, when ``designs`` is not a
+        DesignSpace.
+    fisher : sequence of str or None
+        Parameters of the Fisher information of each hypothesis (family parameters, ``lambda``, ``beta``);
+        ``None`` for every family parameter and ``beta``; ``()`` (default) for none.
+    criterion : {"mutual-information", "log-bayes-factor"}
+        The ranking.
+    mi_method : {"auto", "exact", "monte-carlo"}
+        Mutual information by exact summation over outcomes or by Monte Carlo with a standard error.
+    samples : int
+        Monte Carlo samples (>= 100).
+    seed : int
+        Of the Monte Carlo samples and the search's ties.
+    dps : int
+        Decimal digits of the information values, 15 to 1000.
+    budget : DEFAULT, None or float
+        Seconds of estimated CPU above which the run is refused (:mod:`symbolic_ti.budgets`).
+
+    Returns
+    -------
+    DesignReport
+
+    Raises
+    ------
+    ParameterError, FamilyError, TaskError
+        One line for a hypothesis that does not parse or is out of its family's domain, an empty design space, a
+        budget of presentations of 0, or another bad argument.
+    BudgetError
+        If the estimated cost is above ``budget``.
+    """
+    hyps = normalised(hypotheses)
+    dps = check_int(dps, "dps", minimum=15, maximum=1000)
+    criterion = check_choice(criterion, "criterion", CRITERIA)
+    mi_method = check_choice(mi_method, "mi_method", MI_METHODS)
+    samples = check_int(samples, "samples", minimum=100)
+    seed = check_int(seed, "seed", minimum=0)
+    resolve_budget(budget)
+    space = _space(designs, trials, presentations, total)
+    if fisher is not None and (isinstance(fisher, str) or not isinstance(fisher, Iterable)
+                               or not all(isinstance(x, str) for x in fisher)):
+        raise ParameterError(f"fisher must be a list of parameter names such as ['alpha', 'beta'], None (every "
+                             f"family parameter and beta) or () (none), got {message_repr(fisher)}")
+    names = [None if fisher is None else tuple(fisher) for _ in hyps]
+    fisher_names = [fisher_parameters(h, n) for h, n in zip(hyps, names, strict=True)] if fisher is None or tuple(
+        fisher) else []
+    check_budget("design", design_estimate(space, hyps, bool(fisher_names)), budget)
+    evaluations = []
+    all_designs = space.designs()
+    imprecise: list[float] = []
+    with Progress(n=max(t.n for t in space.tasks)) as progress:
+        for k, design in enumerate(all_designs):
+            progress.update(f"design {design.label}", k, len(all_designs))
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                evaluations.append(_evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed, dps))
+            for w in caught:  # the standard error is in the report: one note for every design, not a warning each
+                if type(w.message).__name__ == "MonteCarloPrecisionWarning":
+                    imprecise.append(float(evaluations[-1].information.standard_error))
+                else:
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        progress.update("ranking", len(all_designs), len(all_designs))
+    notes = () if not imprecise else (
+        f"the Monte Carlo mutual information of {len(imprecise)} of "
+        f"{len(all_designs)} designs has a standard error above the information layer's tolerance (largest "
+        f"{max(imprecise):.2g} nats); more samples (--samples, samples=) give more digits",)
+    ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
+    search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
+                                                  f"one on the trial of largest gain in mutual information")
+    return DesignReport(hyps, tuple(ranked), criterion, dps, search, notes)
+
+
+def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],
+              total: int | None, mi_method: str, samples: int, seed: int, dps: int) -> DesignEvaluation:
+    import numpy as np
+
+    from .information import (a_optimality, d_optimality, divergence_matrix, expected_log_bayes_factor,
+                              fisher_information, mutual_information)
+    from .search import greedy_trials
+
+    task, trials = design.task, design.trials
+    values = [exact_predictions(task, h, trials, dps=dps) for h in hyps]
+    probs = [choice_probabilities(v, h.beta, dps) for v, h in zip(values, hyps, strict=True)]
+    p = np.array(probs, dtype=object)
+    with mpmath.workdps(dps + GUARD_DIGITS):
+        prior = np.array([_mpf(h.weight, dps + GUARD_DIGITS) for h in hyps], dtype=object)
+    counts = np.array(design.counts, dtype=int)
+    if total is not None:
+        counts = np.asarray(greedy_trials(p, prior, total, seed=seed).counts, dtype=int)
+        design = ExperimentDesign(task, trials, tuple(int(c) for c in counts))
+    d = divergence_matrix(p, dps=dps)
+    h_count = len(hyps)
+    pairs = [(a, b) for a in range(h_count) for b in range(h_count) if a != b]
+    divergences = {(a, b): tuple(d[a][b][t] for t in range(len(trials))) for a, b in pairs}
+    log_bf = {(a, b): expected_log_bayes_factor(p, counts, a, b, dps=dps) for a, b in pairs}
+    method: Any = mi_method  # (one of MI_METHODS, checked by design_experiment)
+    mi = mutual_information(p, prior, counts, method=method, samples=samples, seed=seed)
+    fisher = []
+    for h, names, vals, ph in zip(hyps, fisher_names, values, probs, strict=False):
+        jac = logit_jacobian(task, h, trials, names, vals)
+        matrix = fisher_information(np.array(ph, dtype=object),
+                                                np.array([[float(x) for x in row] for row in jac]), counts)
+        matrix = np.asarray(matrix, dtype=float)
+        fisher.append(FisherSummary(h.name, names, tuple(tuple(float(x) for x in row) for row in matrix),
+                                    float(d_optimality(matrix)), float(a_optimality(matrix)),
+                                    jac))
+    with mpmath.workdps(dps + GUARD_DIGITS):
+        weights = [_mpf(h.weight, dps + GUARD_DIGITS) for h in hyps]
+        scores = [mpmath.fsum(weights[a] * weights[b] * mpmath.mpf(divergences[a, b][t]) for a, b in pairs)
+                  for t in range(len(trials))]
+    order = sorted(range(len(trials)), key=lambda t: (-scores[t], trials[t]))
+    ranked = tuple(TrialInformation(trials[t], task.category(trials[t]), int(counts[t]), scores[t]) for t in order)
+    return DesignEvaluation(design, tuple(tuple(v) for v in values), tuple(probs), FrozenMapping(divergences),
+                            FrozenMapping(log_bf), mi, tuple(fisher), ranked)

@@ -1,0 +1,199 @@
+r"""Text, LaTeX, JSON and notebook renderings of :class:`~symbolic_ti.design.DesignReport` (docs/design.md).
+
+* ``text``: the hypotheses, the ranking of the designs (mutual information with its standard error or
+  ``exact``, the smallest expected log Bayes factor), then for the best designs the expected log Bayes factor of
+  every ordered pair, the most informative trials with their divergences and exact predictions, and the Fisher
+  information;
+* ``latex``: a ``tabular`` of the ranking and one of the best design's trials (``%`` comment line first);
+* ``dict``: the JSON of docs/design.md#json, opening with :func:`~symbolic_ti.export.values.meta_block`: exact
+  predictions as :func:`~symbolic_ti.export.values.exact_value` records, every information value as a decimal
+  string of ``dps`` significant digits with its float;
+* ``notebook_latex``: the LaTeX tables as display math.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mpmath
+import sympy as sp
+
+from ..design.report import FORMAT_NAME, FORMAT_VERSION, DesignEvaluation, DesignReport
+from ..display import renderer
+from .latex import plain_latex
+from .taskblock import latex_text, task_block
+from .values import exact_value, meta_block
+
+__all__ = ["design_text", "design_latex", "design_dict", "design_notebook_latex"]
+
+#: Significant digits of information values in text and LaTeX (JSON has all ``dps``).
+SHOWN_DIGITS = 6
+
+
+def _num(x: Any, digits: int = SHOWN_DIGITS) -> str:
+    if isinstance(x, float) and not mpmath.isfinite(x):
+        return "inf" if x > 0 else "-inf"
+    return mpmath.nstr(mpmath.mpf(x), digits)
+
+
+def _decimal(x: Any, dps: int) -> dict[str, Any]:
+    if isinstance(x, float):  # a float64 value (a Monte Carlo estimate): its own digits, no more
+        return {"decimal": repr(x), "float": x}
+    with mpmath.workdps(dps + 5):  # (mpf() rounds to the working precision)
+        value = mpmath.mpf(x)
+        return {"decimal": mpmath.nstr(value, dps), "float": float(value)}
+
+
+def _mi_text(e: DesignEvaluation) -> str:
+    info = e.information
+    se = getattr(info, "standard_error", None)
+    if getattr(info, "method", "") == "exact" or se is None:
+        return f"{_num(info.value)} (exact)"
+    return f"{_num(info.value)} +- {_num(se, 2)} ({info.method})"
+
+
+def _pair(report: DesignReport, a: int, b: int) -> str:
+    return f"H{a + 1} vs H{b + 1}"
+
+
+def _detail(report: DesignReport, rank: int, e: DesignEvaluation, trials: int) -> list[str]:
+    h = len(report.hypotheses)
+    d = e.design
+    counts = sorted(set(d.counts))
+    each = f"{counts[0]} of each trial" if len(counts) == 1 else "placed by the search"
+    lines = [f"design {rank}: {d.label} ({d.total} presentations, {each})",
+             "  expected log Bayes factor (nats, true vs other): " + ", ".join(
+                 f"{_pair(report, a, b)} {_num(v)}" for (a, b), v in e.log_bayes_factors.items()),
+             f"  mutual information: {_mi_text(e)} nats"]
+    pairs = report.pairs()
+    index = {t: k for k, t in enumerate(d.trials)}
+    head = f"  {'trial':<8}{'category':<16}{'count':>6}{'weighted KL':>13}" + "".join(
+        f"{f'KL(H{a + 1}||H{b + 1})':>13}" for a, b in pairs) + "".join(
+        f"{f'f | H{k + 1}':>14}" for k in range(h))
+    lines += [f"  most informative trials (per presentation, nats; {min(trials, len(e.trials))} of "
+              f"{len(e.trials)}):", head]
+    for ti in e.trials[:trials]:
+        k = index[ti.trial]
+        lines.append(f"  {f'{ti.trial[0]},{ti.trial[1]}':<8}{ti.category:<16}{ti.count:>6}{_num(ti.score):>13}"
+                     + "".join(f"{_num(e.divergences[a, b][k]):>13}" for a, b in pairs)
+                     + "".join(f"{_short(e.predictions[m][k]):>14}" for m in range(h)))
+    for f in e.fisher:
+        lines.append(f"  Fisher information of {f.hypothesis} ({', '.join(f.parameters)}): D = log det I = "
+                     f"{_num(f.d_optimality)}, A = trace I^-1 = {_num(f.a_optimality)}")
+    return lines
+
+
+def _short(value: sp.Expr) -> str:
+    text = str(value)
+    return text if len(text) <= 13 else _num(sp.N(value, 15), 6)
+
+
+@renderer("text", DesignReport)
+def design_text(report: DesignReport, designs: int = 1, trials: int = 8, ranking: int = 20) -> str:
+    """Plain text; ``designs`` best designs in detail with their ``trials`` most informative trials, and the
+    first ``ranking`` rows of the ranking."""
+    n = len(report.evaluations)
+    crit = "mutual information" if report.criterion == "mutual-information" else "smallest expected log Bayes factor"
+    lines = [f"symbolic_ti design: {len(report.hypotheses)} hypotheses, {n} design{'s' if n != 1 else ''}, ranked "
+             f"by {crit} (nats; {report.dps} digits computed)", "hypotheses (prior weight):"]
+    for k, h in enumerate(report.hypotheses):
+        time = "" if h.time is None else f", training time t = {h.time}"
+        lines.append(f"  H{k + 1}  {h.name}: {h.family.describe()}, ridge {h.ridge_text}{time}, beta = {h.beta}; "
+                     f"weight {h.weight}")
+    if report.search != "fixed":
+        lines.append(f"presentations: {report.search}")
+    width = max(len(e.design.label) for e in report.evaluations) + 2
+    lines += ["", f"  {'rank':<6}{'design':<{width}}{'presentations':>14}  {'mutual information':<34}"
+                  f"{'min E[log BF]':>14}"]
+    for k, e in enumerate(report.evaluations[:ranking]):
+        lines.append(f"  {k + 1:<6}{e.design.label:<{width}}{e.design.total:>14}  {_mi_text(e):<34}"
+                     f"{_num(e.smallest_log_bayes_factor):>14}")
+    if n > ranking:
+        lines.append(f"  ... {n - ranking} more (to_text(ranking=...) or --format json for all)")
+    for k, e in enumerate(report.evaluations[:designs]):
+        lines += [""] + _detail(report, k + 1, e, trials)
+    if report.notes:
+        lines += [""] + [f"note: {note}" for note in report.notes]
+    return "\n".join(lines)
+
+
+def _hypothesis_dict(k: int, h: Any) -> dict[str, Any]:
+    return {"index": k + 1, "name": h.name, "label": h.label, "family": h.family.name,
+            "parameters": {name: exact_value(v) for name, v in h.family.values.items()},
+            "point": {name: exact_value(v) for name, v in h.point},
+            "ridge": "ridgeless" if h.ridge is None else exact_value(h.ridge),
+            "time": None if h.time is None else exact_value(h.time),
+            "beta": exact_value(h.beta), "weight": exact_value(h.weight)}
+
+
+def _evaluation_dict(report: DesignReport, rank: int, e: DesignEvaluation) -> dict[str, Any]:
+    dps, d = report.dps, e.design
+    index = {t: k for k, t in enumerate(d.trials)}
+    info = e.information
+    se = getattr(info, "standard_error", None)
+    trials = []
+    for ti in e.trials:
+        k = index[ti.trial]
+        trials.append({
+            "trial": list(ti.trial), "category": ti.category, "count": ti.count,
+            "weighted_divergence": _decimal(ti.score, dps),
+            "predictions": [exact_value(e.predictions[m][k]) for m in range(len(report.hypotheses))],
+            "probabilities": [_decimal(e.probabilities[m][k], dps) for m in range(len(report.hypotheses))],
+            "divergences": [{"true": a + 1, "other": b + 1, "value": _decimal(e.divergences[a, b][k], dps)}
+                            for a, b in report.pairs()]})
+    return {"rank": rank, "task": task_block(d.task), "label": d.label, "presentations": d.total,
+            "mutual_information": {"value": _decimal(info.value, dps), "method": getattr(info, "method", None),
+                                   "standard_error": None if se is None else float(se)},
+            "log_bayes_factors": [{"true": a + 1, "other": b + 1, "value": _decimal(v, dps)}
+                                  for (a, b), v in e.log_bayes_factors.items()],
+            "fisher": [{"hypothesis": f.hypothesis, "parameters": list(f.parameters),
+                        "matrix": [list(row) for row in f.matrix], "d_optimality": _finite(f.d_optimality),
+                        "a_optimality": _finite(f.a_optimality),
+                        "jacobian": [[exact_value(x) for x in row] for row in f.jacobian]} for f in e.fisher],
+            "trials": trials}
+
+
+def _finite(x: float) -> float | str:
+    return x if mpmath.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+
+@renderer("dict", DesignReport)
+def design_dict(report: DesignReport) -> dict[str, Any]:
+    """JSON-ready dictionary (docs/design.md#json); opens with a ``meta`` block (format ``symbolic_ti.design``)."""
+    return {"meta": meta_block(FORMAT_NAME, FORMAT_VERSION, created=False), "criterion": report.criterion,
+            "dps": report.dps, "search": report.search, "units": "nats", "notes": list(report.notes),
+            "hypotheses": [_hypothesis_dict(k, h) for k, h in enumerate(report.hypotheses)],
+            "designs": [_evaluation_dict(report, k + 1, e) for k, e in enumerate(report.evaluations)]}
+
+
+@renderer("latex", DesignReport)
+def design_latex(report: DesignReport, trials: int = 8) -> str:
+    """Two LaTeX tabulars: the ranking, and the best design's most informative trials (``%`` comment first)."""
+    h = len(report.hypotheses)
+    rows = [f"{k + 1} & {latex_text(e.design.label)} & {e.design.total} & {_num(e.mutual_information)} & "
+            f"{_num(e.smallest_log_bayes_factor)} \\\\" for k, e in enumerate(report.evaluations)]
+    ranking = ("% symbolic_ti design: " + "; ".join(f"H{k + 1} = {x.name}" for k, x in enumerate(report.hypotheses))
+               + "\n" r"\begin{tabular}{rlrrr}" "\n" r"\hline" "\n"
+               r"rank & design & presentations & $I(H; Y)$ (nats) & $\min E[\log \mathrm{BF}]$ \\" "\n"
+               r"\hline" "\n" + "\n".join(rows) + "\n" r"\hline" "\n" r"\end{tabular}")
+    best = report.best
+    index = {t: k for k, t in enumerate(best.design.trials)}
+    pairs = report.pairs()
+    cols = "".join(f" & $\\mathrm{{KL}}(H_{a + 1} \\| H_{b + 1})$" for a, b in pairs) + "".join(
+        f" & $f \\mid H_{m + 1}$" for m in range(h))
+    body = []
+    for ti in best.trials[:trials]:
+        k = index[ti.trial]
+        body.append(f"$({ti.trial[0]}, {ti.trial[1]})$ & {ti.count}" + "".join(
+            f" & {_num(best.divergences[a, b][k])}" for a, b in pairs) + "".join(
+            f" & ${plain_latex(best.predictions[m][k])}$" for m in range(h)) + r" \\")
+    table = ("\\begin{tabular}{l" + "r" * (1 + len(pairs) + h) + "}\n\\hline\n" f"trial & count{cols} \\\\\n"
+             "\\hline\n" + "\n".join(body) + "\n\\hline\n\\end{tabular}")
+    return ranking + "\n\n" + f"% best design: {best.design.label}\n" + table
+
+
+@renderer("notebook_latex", DesignReport)
+def design_notebook_latex(report: DesignReport) -> str:
+    """The ranking table of :func:`design_latex` as display math."""
+    ranking = design_latex(report).split("\n\n")[0].split("\n", 1)[1]
+    return "$$" + ranking + "$$"
