@@ -1,9 +1,6 @@
 """Experiment design (issue 26, the theory layer): hypotheses, exact predictions, design spaces, the report and
 ``symbolic-ti design``, checked against an independent dense solve built here from the kernel's definition and
 Kullback-Leibler divergences computed directly with mpmath.
-
-Until the information layer (``symbolic_ti.design.information``, ``search``) is merged, the test-only stand-in of
-``tests/design_standin.py`` takes its place; with the real modules present, the same tests check them.
 """
 
 from __future__ import annotations
@@ -18,7 +15,6 @@ import mpmath
 import pytest
 import sympy as sp
 
-from design_standin import install
 from symbolic_ti import design_experiment
 from symbolic_ti.cli import main
 from symbolic_ti.design import (DesignSpace, design_space, exact_predictions, hypotheses_from_dict, logit_jacobian,
@@ -26,7 +22,6 @@ from symbolic_ti.design import (DesignSpace, design_space, exact_predictions, hy
 from symbolic_ti.errors import FamilyError, ParameterError, SymbolicTIError
 from symbolic_ti.task import Task
 
-STANDIN = install()
 ROOT = Path(__file__).resolve().parents[1]
 
 EXCHANGEABLE = "exchangeable:alpha=1/10;ridge=1/10;beta=4"
@@ -241,8 +236,6 @@ def test_the_command_refuses_bad_input_with_one_line(capsys):
         assert len(err) == 1 and words in err[0], err
 
 
-@pytest.mark.skipif(STANDIN,
-                    reason="the console command needs the information layer (symbolic_ti.design.information)")
 def test_the_console_command_runs_end_to_end(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run([sys.executable, "-m", "symbolic_ti", "design", "-H", EXCHANGEABLE, "-H", GEOMETRIC,
