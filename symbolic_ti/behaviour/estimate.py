@@ -22,7 +22,7 @@ from .model import LikelihoodModel
 from .optimize import minimize, profile_interval, scipy_optimize, starting_points
 from ..formatting import rounded
 
-__all__ = ["Estimate", "check_options", "fit_family", "maximise", "ridge_argument", "fit_model"]
+__all__ = ["Estimate", "check_options", "counts_given", "fit_family", "maximise", "ridge_argument", "fit_model"]
 
 
 @dataclass
@@ -104,10 +104,11 @@ def fit_family(family: str | Family, parameters: Mapping[str, Any] | None) -> Fa
 
 
 def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, overdispersion: bool,
-             intervals: bool, counted: bool) -> Estimate:
+             intervals: bool, counted: bool, counts_given: bool = True) -> Estimate:
     """Maximise the likelihood of ``model`` from ``starts`` starts and compute intervals and diagnostics.
 
-    ``model.predicted(nat)`` gives the per-row prediction the dispersion uses.
+    ``model.predicted(nat)`` gives the per-row prediction the dispersion uses; ``counted`` and ``counts_given``
+    (the data named counts) choose the words of :func:`~symbolic_ti.behaviour.diagnostics.likelihood_basis`.
     """
     from scipy.stats import chi2
 
@@ -158,9 +159,15 @@ def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, ov
                         "rerun with more --starts")
     integral = bool(np.all(np.abs(model.k - np.round(model.k)) < 1e-6)) if model.choice else False
     basis = likelihood_basis("binomial" if model.choice else "gaussian", counted, integral, m,
-                             float(np.sum(model.n)), float(dispersion), scale > 1)
+                             float(np.sum(model.n)), float(dispersion), scale > 1, counts_given)
     return Estimate(nat, loglik, sigma, k, m, predicted, float(dispersion), scale, estimates, problems, basis,
                     len(opt_starts))
+
+
+def counts_given(data: Any) -> bool:
+    """Whether ``data`` named counts: a count column or correct-out-of-total counts (else each row is one
+    observation of weight 1: proportions)."""
+    return bool(data.counted or data.count_column is not None)
 
 
 def fit_model(model_class: type[LikelihoodModel], data: Any, family: str | Family,
@@ -178,5 +185,6 @@ def fit_model(model_class: type[LikelihoodModel], data: Any, family: str | Famil
     starts, seed, level = check_options(options.pop("starts"), options.pop("seed"), options.pop("level"))
     fam = fit_family(family, parameters)
     model = model_class(data, fam, ridge_argument(ridge))
-    est = maximise(model, starts=starts, seed=seed, level=level, counted=data.counted, **options)
+    est = maximise(model, starts=starts, seed=seed, level=level, counted=data.counted,
+                   counts_given=counts_given(data), **options)
     return model, fam, est

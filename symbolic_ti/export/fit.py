@@ -23,6 +23,7 @@ from typing import Any
 from ..behaviour.comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison
 from ..behaviour.data import BehaviourData
 from ..behaviour.errorcheck import ErrorCheck
+from ..behaviour.estimate import counts_given
 from ..behaviour.fitting import FORMAT_NAME, FORMAT_VERSION, CategoryFit, FitResult, ParameterEstimate, TrialFit
 from ..behaviour.distance import DistanceData
 from ..behaviour.distance_fit import DistanceFit
@@ -293,7 +294,8 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
     lik = r.likelihood
     k = [c * v for c, v in zip(r.data.counts, r.data.observed, strict=True)]
     if lik == "binomial" and any(abs(x - round(x)) > 1e-6 for x in k):
-        lik += " (quasi-likelihood: averaged probabilities times counts)"
+        lik += (" (quasi-likelihood: averaged probabilities times counts)" if counts_given(r.data) else
+                " (quasi-likelihood over proportions: no count column, each data row one observation)")
     lines.append(f"  likelihood  {lik}; ridge {r.ridge}; {r.starts} starts"
                  + ("" if r.converged else " (NOT converged: see below)"))
     if r.likelihood_basis:
