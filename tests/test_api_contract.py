@@ -89,6 +89,25 @@ def _numeric() -> Result:
     return st.derive(4, parameters={"alpha": "1/2"}, ridge=1)
 
 
+def _behaviour():
+    from symbolic_ti.behaviour.data import behaviour_from_arrays
+
+    task = st.Task(4)
+    return behaviour_from_arrays(task, task.trials, [0.9 if i < j else 0.1 for i, j in task.trials], [10] * 12)
+
+
+def _fit(budget):
+    from symbolic_ti.behaviour.fitting import fit
+
+    return fit(_behaviour(), ridge="ridgeless", starts=1, intervals=False, error_check=False, budget=budget)
+
+
+def _compare(budget):
+    from symbolic_ti.behaviour.fitting import compare_families
+
+    return compare_families(_behaviour(), ["exchangeable"], ridge="ridgeless", starts=1, budget=budget)
+
+
 #: Every public entry point that takes user arguments: name -> (function, valid keyword arguments).
 ENTRY_POINTS = {
     "Task": (st.Task, lambda: {"n": 4, "exceptions": ()}),
@@ -122,6 +141,9 @@ ENTRY_POINTS = {
     "Result.margin": (lambda i, j: _numeric().margin(i, j), lambda: {"i": 1, "j": 2}),
     "Result.category_summary": (lambda category: _numeric().category_summary(category),
                                 lambda: {"category": "premise"}),
+    # the fits' own arguments are checked in tests/test_fit*.py; here the budget that every costly entry point takes
+    "fit": (_fit, lambda: {"budget": None}),
+    "compare_families": (_compare, lambda: {"budget": None}),
 }
 
 #: Parameters whose invalid values depend on the entry point (``method``: each solver has its own choices;
