@@ -252,6 +252,7 @@ def test_a_single_trial_is_refused_like_a_single_exception():
     for name, call in calls.items():
         with pytest.raises(st.TaskError, match=f"^{message}$"):
             call((3, 6))
+            pytest.fail(f"{name} read a single trial")
         call([(3, 6)])  # the list of one is read
     with pytest.raises(st.DataError, match=re.escape("trials must be a list such as [(1, 2)], got the single trial")):
         behaviour_from_arrays(st.Task(3), (1, 2), [0.9, 0.2], [1, 1])

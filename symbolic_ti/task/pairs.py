@@ -81,7 +81,8 @@ def exception_list(value: object) -> Iterable[Any]:
     if value is None:
         return ()
     if isinstance(value, (str, ExceptionPair)) or is_single_pair(value):
-        hint = [str(value)] if isinstance(value, ExceptionPair) else [value if isinstance(value, str) else tuple(value)]
+        hint: list[Any] = [str(value) if isinstance(value, ExceptionPair) else value if isinstance(value, str)
+                           else tuple(value)]  # type: ignore[arg-type]  # a pair, by is_single_pair
         raise single_pair_error("exceptions", "exception", value, hint)
     if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
         raise TaskError(f"exceptions must be {ARGUMENTS['exceptions'].allowed}, got {type(value).__name__} "
