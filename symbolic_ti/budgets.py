@@ -34,7 +34,7 @@ from .errors import BudgetError, ParameterError
 
 __all__ = ["DEFAULT_SECONDS", "DEFAULT", "BudgetLike", "Estimate", "resolve_budget", "check_budget",
            "override_hint", "format_seconds", "format_bytes", "derive_estimate", "solve_estimate", "mirror_symmetric", "layered_estimate",
-           "dynamics_estimate", "verify_estimate", "fit_estimate", "grid_estimate", "check_grid_memory", "GRID_MAX_BYTES"]
+           "dynamics_estimate", "verify_estimate", "fit_estimate", "fit_forms_estimate", "grid_estimate", "check_grid_memory", "GRID_MAX_BYTES"]
 
 #: The default budget: estimated seconds of CPU on the reference machine (docs/performance.md#budgets).
 DEFAULT_SECONDS = 120.0
@@ -386,6 +386,22 @@ def verify_estimate(n: int, trials: int, points: int, dps: int = 50) -> Estimate
 #: exchangeable, alpha and lambda fitted, 1.3 s at n = 13 and 15, 11.4 s at 21, 96.9 s at 31 (n^5.5 from 21 to
 #: 31, n^6 kept; 2026-12-02, load 7 to 11 on the shared two-core machine; docs/performance.md#budgets).
 FIT_COMPILE_SECONDS_AT_31, FIT_COMPILE_EXPONENT = 97.0, 6.0
+#: ``fit`` of a dense family whose kernel's degree grows with n (geometric with rho free): building its
+#: likelihood took 0.74 s at n = 5, 2.9 s at 7 and 13.2 s at 9 (about 2.1 times more per item, faster than
+#: ``derive``'s dense model of the closed forms alone, which reads 1.8 s at n = 9), so a fit takes the larger.
+FIT_DENSE_POWERS_SECONDS_AT_9, FIT_DENSE_POWERS_GROWTH = 13.2, 2.1
+
+
+def fit_forms_estimate(n: int, forms: Estimate, *, method: str = "laplacian", degree: int = 0) -> Estimate:
+    """:func:`derive_estimate` of a fit's closed forms (``forms``), raised to the measured build of a dense family
+    whose kernel's degree grows with n (:data:`FIT_DENSE_POWERS_SECONDS_AT_9`) where that is larger."""
+    if method not in ("halved", "full") or degree <= 2:
+        return forms
+    growth = n - 9
+    seconds = 1e300 if growth > 900 else FIT_DENSE_POWERS_SECONDS_AT_9 * FIT_DENSE_POWERS_GROWTH ** growth
+    return forms if forms.seconds >= seconds else Estimate(seconds, forms.detail)
+
+
 #: ``fit``: likelihood evaluations per optimiser start, and per fitted coordinate of the profile intervals
 #: (measured: 105 to 128 per start, 610 to 680 per coordinate at n = 7 to 15).
 FIT_EVALUATIONS_PER_START, FIT_EVALUATIONS_PER_INTERVAL = 130, 700

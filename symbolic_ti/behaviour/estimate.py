@@ -184,14 +184,16 @@ def fit_cost(task: Any, families: Sequence[Family], ridge: Any, *, starts: int, 
     ParameterError
         For an invalid ridge.
     """
-    from ..budgets import derive_estimate, fit_estimate
+    from ..budgets import derive_estimate, fit_estimate, fit_forms_estimate
     from ..solvers.dispatch import derive_plan
 
     fitted = ridge_argument(ridge) == "fit"
     forms, coordinates = [], []
     for fam in families:
         plan = derive_plan(task, fam, "lambda" if fitted else ridge)
-        est = derive_estimate(task.n, bool(fam.free_symbols) or fitted, "text", None, **plan)  # type: ignore[arg-type]
+        est = fit_forms_estimate(task.n, derive_estimate(task.n, bool(fam.free_symbols) or fitted, "text", None,
+                                                         **plan),  # type: ignore[arg-type]
+                                 method=str(plan["method"]), degree=int(plan["degree"]))  # type: ignore[call-overload]
         kernel = fam.exact_cost()  # a network family's exact kernel values, as solve checks them
         forms.append(est if kernel is None else CostEstimate(est.seconds + kernel.seconds, est.detail))
         coordinates.append(len(fam.free_parameters) + int(fitted) + 1)
