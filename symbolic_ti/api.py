@@ -126,7 +126,9 @@ def critical(
         (as ``symbolic-ti critical -p time``): the certified critical times of
         :func:`symbolic_ti.dynamics.critical_times`, every parameter a number, no ridge if ``ridge`` is None.
     trials : list of (i, j), optional
-        Trials to analyse; default every trial with a margin.
+        Trials to analyse; default every trial with a margin. With item labels, items may be named:
+        ``[("E", "F")]`` or ``["E>F"]`` (:meth:`symbolic_ti.task.Task.check_trial`); a task's own test trials
+        are ``trials=task.default_trials``.
     family : str or Family
         Representation family name or instance.
     parameters : mapping name -> value, optional

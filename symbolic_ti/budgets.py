@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from .formatting import rounded
@@ -34,7 +34,7 @@ from .errors import BudgetError, ParameterError
 
 __all__ = ["DEFAULT_SECONDS", "DEFAULT", "BudgetLike", "Estimate", "resolve_budget", "check_budget",
            "override_hint", "format_seconds", "format_bytes", "derive_estimate", "solve_estimate", "mirror_symmetric", "layered_estimate",
-           "dynamics_estimate", "verify_estimate", "fit_estimate", "fit_forms_estimate", "grid_estimate", "check_grid_memory", "GRID_MAX_BYTES"]
+           "dynamics_estimate", "verify_estimate", "grid_estimate", "check_grid_memory", "GRID_MAX_BYTES"]
 
 #: The default budget: estimated seconds of CPU on the reference machine (docs/performance.md#budgets).
 DEFAULT_SECONDS = 120.0
@@ -218,6 +218,18 @@ def _digits_per_form(n: int, digits: int) -> float:
     return digits * min(5.2 * (n / 9) ** 2.8, 2.5 * n)
 
 
+#: The symbolic rank solve on a comparison graph that is not the TI design (:mod:`symbolic_ti.solvers.graph_ranks`:
+#: one fraction-free n x n solve over ZZ[gamma]; banded transverse patterning, linked lists with an inner link,
+#: separate lists, any task file), alpha symbolic, ``solve`` alone (2026-12-02, CPU of the process without the
+#: import, load 1 to 9 on the shared two-core machine): two lists of n/2 items linked at their middles, n - 1
+#: comparisons: 0.31 s at n = 40, 1.14 at 60, 3.38 at 80, 7.43 at 100, 13.0 at 120, 46.3 at 160 (load 9; n^3.5
+#: from 80 to 100, n^4.4 from 120 to 160); banded transverse patterning, 2n comparisons: 0.50 s at 40, 2.26 at 60,
+#: 6.85 at 80, 16.8 at 100, 33.0 at 120, 124 at 160 (n^3.7 to n^4.6). Modelled as
+#: ``3.4 (n/80)^4.2 x comparisons / (n - 1)`` s (errs high on the lists, within 10% on banded TP). Transverse
+#: patterning and a link from the end of one list to the start of the other are TI designs (the continuant path:
+#: 0.1 s at n = 160, no model); with every value a number the graph solve is one QQ solve, 2.3 s at n = 800
+#: (n^2.3 from 200 to 800), inside the numeric Laplacian model below.
+GRAPH_RANK_SECONDS_AT_80, GRAPH_RANK_EXPONENT = 3.4, 4.2
 #: ``derive --trial``: one symbolic closed form built as a sympy expression (``Result.f``) at n = 61 (0.070 s;
 #: 4.9 s at n = 201), growing as ``n^4`` like its number of terms.
 SYMBOLIC_FORM_SECONDS_AT_61 = 0.07
@@ -238,9 +250,29 @@ def mirror_symmetric(n: int, exceptions: Iterable[tuple[int, int]]) -> bool:
     return {(n + 1 - l, n + 1 - w) for w, l in pairs} == pairs
 
 
+def graph_rank_estimate(n: int, comparisons: int) -> Estimate:
+    """Cost of the symbolic rank solve on a comparison graph of ``n`` items and ``comparisons`` trained comparisons
+    that is not the TI design (:data:`GRAPH_RANK_SECONDS_AT_80`; docs/performance.md#budgets).
+
+    >>> round(graph_rank_estimate(80, 79).seconds, 2)
+    3.4
+    """
+    seconds = GRAPH_RANK_SECONDS_AT_80 * (n / 80) ** GRAPH_RANK_EXPONENT * comparisons / max(1, n - 1)
+    return Estimate(seconds, f"the symbolic rank solve on the comparison graph ({comparisons:,} comparisons, "
+                             f"n = {n}), growing as n^{rounded(GRAPH_RANK_EXPONENT, 'g')}")
+
+
+def _with_graph(est: Estimate, n: int, graph: int) -> Estimate:
+    """``est`` plus the graph rank solve of ``graph`` comparisons (none when ``graph`` is 0)."""
+    if not graph:
+        return est
+    solve = graph_rank_estimate(n, graph)
+    return Estimate(est.seconds + solve.seconds, f"{solve.detail}, then {est.detail}")
+
+
 def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | None = None, *,
                     method: str = "laplacian", free: int = 2, mirror: bool = True, exceptions: int = 0,
-                    degree: int = 0, digits: int = 0) -> Estimate:
+                    degree: int = 0, digits: int = 0, graph: int = 0) -> Estimate:
     """Cost of ``derive`` solving ``n`` items and writing the closed forms (every trial, or ``trials`` of them).
 
     Parameters
@@ -268,12 +300,17 @@ def derive_estimate(n: int, symbolic: bool, fmt: str = "text", trials: int | Non
         The most digits of a numerator or denominator among the numbers given
         (:func:`symbolic_ti.solvers.dispatch.input_digits`): above :data:`LONG_NUMBER_DIGITS` each closed form
         written costs more, as the square of its digits (:data:`DIGITS_FORM_SECONDS`).
+    graph : int
+        On the Laplacian path with a free symbol, the number of comparisons of a comparison graph that is not the
+        TI design (0 for the TI design): its rank solve is added (:func:`graph_rank_estimate`).
 
     The keywords come from :func:`symbolic_ti.solvers.dispatch.derive_plan`; the defaults are the exchangeable
     family's calibrated case.
     """
     est = _forms_estimate(n, symbolic, fmt, trials, method=method, free=free, mirror=mirror, exceptions=exceptions,
                           degree=degree)
+    if symbolic and method not in ("halved", "full", "float"):
+        est = _with_graph(est, n, graph)
     if digits <= LONG_NUMBER_DIGITS:
         return est
     count = n * (n - 1) if trials is None else min(n * (n - 1), trials)
@@ -331,14 +368,15 @@ def _forms_estimate(n: int, symbolic: bool, fmt: str, trials: int | None, *, met
 
 
 def solve_estimate(n: int, symbolic: bool, *, method: str = "laplacian", free: int = 2, mirror: bool = True,
-                   exceptions: int = 0, degree: int = 0, digits: int = 0) -> Estimate:
+                   exceptions: int = 0, degree: int = 0, digits: int = 0, graph: int = 0) -> Estimate:
     """Cost of :func:`symbolic_ti.solve` (and :func:`symbolic_ti.derive`) alone: the exact solve, whose closed
     forms are built on access (each symbolic form of the Laplacian path about ``0.07 s (n / 61)^4``).
 
     The dense paths and the numeric Laplacian path cost their system's solve, as in :func:`derive_estimate` with
     one trial written (the measured runs wrote one, so it errs high); the symbolic Laplacian path solves one
     univariate problem in the effective ridge (0.9 s at n = 101 and at 201, the import included: no model), and
-    is estimated as free. The keywords come from :func:`symbolic_ti.solvers.dispatch.derive_plan`.
+    is estimated as free on the TI design; on any other comparison graph (``graph`` comparisons) it costs
+    :func:`graph_rank_estimate`. The keywords come from :func:`symbolic_ti.solvers.dispatch.derive_plan`.
 
     >>> solve_estimate(9, True).seconds
     0.0
@@ -346,6 +384,9 @@ def solve_estimate(n: int, symbolic: bool, *, method: str = "laplacian", free: i
     34
     """
     if symbolic and method not in ("halved", "full"):
+        if graph:
+            solve = graph_rank_estimate(n, graph)
+            return Estimate(solve.seconds, f"{solve.detail}; closed forms built on access")
         return Estimate(0.0, f"the univariate solve of n = {n}; closed forms built on access")
     est = _forms_estimate(n, symbolic, "text", 1, method=method, free=free, mirror=mirror, exceptions=exceptions,
                           degree=degree)
@@ -378,78 +419,6 @@ def verify_estimate(n: int, trials: int, points: int, dps: int = 50) -> Estimate
     comparisons = trials * points
     return Estimate(VERIFY_COMPARISON_SECONDS * comparisons * max(1.0, n / 25) * max(1.0, dps / 50),
                     f"{comparisons:,} comparisons: {trials:,} closed forms at {points:,} points, {dps} digits")
-
-
-#: ``fit``: building the likelihood of a family (every prediction with the fitted parameters symbolic, built as
-#: an expression and compiled to one numpy function with common subexpressions,
-#: :func:`symbolic_ti.behaviour.model.compile_predictions`), on top of their derivation (:func:`derive_estimate`):
-#: exchangeable, alpha and lambda fitted, 1.3 s at n = 13 and 15, 11.4 s at 21, 96.9 s at 31 (n^5.5 from 21 to
-#: 31, n^6 kept; 2026-12-02, load 7 to 11 on the shared two-core machine; docs/performance.md#budgets).
-FIT_COMPILE_SECONDS_AT_31, FIT_COMPILE_EXPONENT = 97.0, 6.0
-#: ``fit`` of a dense family whose kernel's degree grows with n (geometric with rho free): building its
-#: likelihood took 0.74 s at n = 5, 2.9 s at 7 and 13.2 s at 9 (about 2.1 times more per item, faster than
-#: ``derive``'s dense model of the closed forms alone, which reads 1.8 s at n = 9), so a fit takes the larger.
-FIT_DENSE_POWERS_SECONDS_AT_9, FIT_DENSE_POWERS_GROWTH = 13.2, 2.1
-
-
-def fit_forms_estimate(n: int, forms: Estimate, *, method: str = "laplacian", degree: int = 0) -> Estimate:
-    """:func:`derive_estimate` of a fit's closed forms (``forms``), raised to the measured build of a dense family
-    whose kernel's degree grows with n (:data:`FIT_DENSE_POWERS_SECONDS_AT_9`) where that is larger."""
-    if method not in ("halved", "full") or degree <= 2:
-        return forms
-    growth = n - 9
-    seconds = 1e300 if growth > 900 else FIT_DENSE_POWERS_SECONDS_AT_9 * FIT_DENSE_POWERS_GROWTH ** growth
-    return forms if forms.seconds >= seconds else Estimate(seconds, forms.detail)
-
-
-#: ``fit``: likelihood evaluations per optimiser start, and per fitted coordinate of the profile intervals
-#: (measured: 105 to 128 per start, 610 to 680 per coordinate at n = 7 to 15).
-FIT_EVALUATIONS_PER_START, FIT_EVALUATIONS_PER_INTERVAL = 130, 700
-#: ``fit``: seconds per likelihood evaluation, scipy's L-BFGS-B step included (1.0 ms at n = 9, 1.3 ms at 15),
-#: and the compiled closed forms' part of it at n = 15 (0.18 ms; 0.06 ms at n = 9), taken to grow as n^4.
-FIT_EVALUATION_SECONDS, FIT_FORMS_EVALUATION_SECONDS_AT_15 = 1.1e-3, 1.8e-4
-#: ``fit``: the rest of one fit (the checked final predictions, the first-failure check, the report).
-FIT_FIXED_SECONDS = 0.5
-
-
-def fit_estimate(n: int, forms: Sequence[Estimate], coordinates: Sequence[int], *, starts: int, intervals: bool,
-                 fits: int = 1) -> Estimate:
-    """Cost of ``fit``: the closed forms of each family derived and compiled with the fitted parameters symbolic,
-    then the optimiser's likelihood evaluations.
-
-    Parameters
-    ----------
-    n : int
-        Number of items.
-    forms : sequence of Estimate
-        Per family fitted, :func:`derive_estimate` of every closed form (the fitted parameters, and a fitted
-        ridge, symbolic); the compilation is added here.
-    coordinates : sequence of int
-        Per family, the coordinates fitted (its free parameters, a fitted ridge and the response scale beta).
-    starts : int
-        Optimiser starts per fit.
-    intervals : bool
-        Whether profile-likelihood intervals are computed (:data:`FIT_EVALUATIONS_PER_INTERVAL` per coordinate).
-    fits : int
-        Fits per family (``--per-subject``: one per subject; the closed forms are derived once).
-
-    >>> est = fit_estimate(9, [Estimate(0.1, "")], [3], starts=8, intervals=False)
-    >>> 1 < est.seconds < 3
-    True
-    """
-    compile_each = FIT_COMPILE_SECONDS_AT_31 * (n / 31) ** FIT_COMPILE_EXPONENT
-    build = sum(f.seconds for f in forms) + compile_each * len(forms)
-    evaluations = fits * sum(starts * FIT_EVALUATIONS_PER_START + (FIT_EVALUATIONS_PER_INTERVAL * c if intervals
-                                                                     else 0) for c in coordinates)
-    each = FIT_EVALUATION_SECONDS + FIT_FORMS_EVALUATION_SECONDS_AT_15 * (n / 15) ** 4
-    seconds = build + evaluations * each + FIT_FIXED_SECONDS * fits * len(forms)
-    families = f"{len(forms)} families" if len(forms) != 1 else "one family"
-    runs = f" in {fits:,} fits" if fits > 1 else ""
-    return Estimate(seconds, f"the closed forms of n = {n} derived and compiled with the fitted parameters symbolic "
-                             f"for {families} ({format_seconds(build)}, growing as n^{rounded(FIT_COMPILE_EXPONENT, 'g')}), "
-                             f"and {evaluations:,} likelihood evaluations{runs} ({starts} start"
-                             f"{'s' if starts != 1 else ''}{', profile intervals' if intervals else ''}) of about "
-                             f"{format_seconds(each)} each")
 
 
 #: Seconds of CPU per margin value of a phase diagram's grid (one trial at one cell), measured 2026-12-02 (load 4):

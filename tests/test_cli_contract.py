@@ -51,7 +51,7 @@ KINDS: dict[str, Kind] = {
     "ridge": Kind(("1", "2"), ("abc", "-1", "nan", "inf", "oo", HUGE, "", "-5:5:3", "lambda", "ridgeless")),
     "flag": Kind(None, ("=1",)),  # a value given to a flag (--flag=1)
     "path": Kind(None, ("", "{file}/x")),  # {file}: a regular file, so that nothing can be created below it
-    "trial": Kind(None, ("abc", "1", "-1,2", "1,2,3", "", "nan,1", "99,1", "1,1")),
+    "trial": Kind(None, ("abc", "1", "-1,2", "1,2,3", "", "nan,1", "99,1", "1,1", "x>y", "1>2>3")),
     "interval": Kind(("0,1", "0,1/2"), ("abc", "1,0", "-1,2", "nan,1", "", "0", f"0,{HUGE}", "-inf,0")),
     "choice": Kind(None, ("nope", "", "-1")),
     "time": Kind(None, ("-1", "nan", "abc", "", HUGE)),
@@ -80,7 +80,9 @@ KINDS: dict[str, Kind] = {
     "scheduler": Kind(("tcp://a:1", "tcp://b:1"), ()),
     "budget": Kind(("60", "1/2"), ("abc", "-1", "0", "-1/2", "nan", "inf", "", "1e999", HUGE)),
     "lists": Kind(("5,5", "7,7"), ("5", "abc", "1,5", "", "5,x", "nan,3", f"{HUGE},3", "-1,2")),
-    "link": Kind(None, ("5>6", "x", "")),  # (refused without --paradigm list-linking, and as links)
+    "link": Kind(None, ("5>6", "x", "")),
+    "link_positions": Kind(("1,1", "2,v"), ("0,1", "abc", "", "1", "1,2,3", "x,1")),
+    "general_paradigm": Kind(("transverse-patterning", "list-linking"), ("nope", "", "-1", "derived-lists")),  # (refused without --paradigm list-linking, and as links)
     "train": Kind(None, ("2>1", "x>y", "", "1>1", "9>1", "-1>2", "1>2>3")),
 }
 
@@ -103,12 +105,12 @@ CONSTRAINTS: dict[str, str] = {
     "spec": "path", "--jobs": "int>=0", "--workers": "int>=1", "--scheduler": "scheduler", "--resume": "flag",
     "--dry-run": "flag", "--budget": "budget", "--no-budget": "flag",
     "--paradigm": "choice", "--lists": "lists", "--link": "link", "--train": "train", "--labels": "labels",
-    "--task": "path",
+    "--task": "path", "--link-positions": "link_positions",
 }
 #: Per subcommand: the same option with another constraint.
 OVERRIDES: dict[tuple[str, str], str] = {
     ("fit", "--format"): "choice", ("families", "--format"): "choice", ("fit", "--items"): "items",
-    ("sweep", "--output"): "path",
+    ("sweep", "--output"): "path", ("general", "--paradigm"): "general_paradigm",
 }
 
 

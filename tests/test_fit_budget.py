@@ -1,6 +1,6 @@
 """``fit`` estimates its cost before the work and refuses above its budget (issue 24, section 3): the closed
 forms of each family derived and compiled with the fitted parameters symbolic, then the optimiser's starts times
-the likelihood evaluations of a start (docs/performance.md#budgets, symbolic_ti.budgets.fit_estimate)."""
+the likelihood evaluations of a start (docs/performance.md#budgets, symbolic_ti.behaviour.cost.fit_estimate)."""
 
 from __future__ import annotations
 

@@ -9,12 +9,15 @@ of the generic path.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
 from ..display import Rendered, render
 from .roots import RealRoot
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..task import Task
 
 __all__ = ["Crossing", "TrialCritical", "CriticalReport", "DIRECTIONS", "LazyRoot"]
 
@@ -211,6 +214,9 @@ class CriticalReport(Rendered):
         and exact values only on access.
     symbolic_parameters : tuple of str
         The names of the other free parameters (sorted; empty unless ``symbolic``).
+    task : Task or None
+        The task of the result (written into the JSON's ``task`` block for any task but ``Task(n,
+        exceptions)``); ``None`` for a report built by hand.
     """
 
     parameter: str
@@ -222,6 +228,7 @@ class CriticalReport(Rendered):
     notes: tuple[str, ...] = field(default=())
     method: str = "generic"
     symbolic_parameters: tuple[str, ...] = field(default=())
+    task: Task | None = field(default=None, repr=False, compare=False)
 
     @property
     def crossings(self) -> tuple[Crossing, ...]:

@@ -146,7 +146,8 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
         open interval ``(a, b)``.
     trials : list of (i, j), optional
         Trials to analyse; default every trial with a margin (training trials and test trials with ground
-        truth). A single pair ``(i, j)`` is refused with the list ``[(i, j)]`` it should be.
+        truth); items by number, or with item labels ``("E", "F")`` or ``"E>F"``. A single pair ``(i, j)`` (or
+        ``("E", "F")``, ``"E>F"``) is refused with the list ``[(i, j)]`` it should be.
     method : {"auto", "generic", "laplacian"}
         ``"generic"`` isolates the roots of each canceled margin: its univariate coefficients are read off
         the solver's polynomial form (:meth:`symbolic_ti.results.Result.fraction`) when there is one and no
@@ -274,4 +275,4 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
         order.sort(key=lambda e: e[1])  # stable: ties keep trial order
     label = result.label()
     return CriticalReport(name, (lo, hi), label, tuple(out), tuple(order), symbolic, tuple(dict.fromkeys(notes)),
-                          "laplacian" if fast else "generic", tuple(sorted(s.name for s in others)))
+                          "laplacian" if fast else "generic", tuple(sorted(s.name for s in others)), result.task)

@@ -173,7 +173,7 @@ def counts_given(data: Any) -> bool:
 
 def fit_cost(task: Any, families: Sequence[Family], ridge: Any, *, starts: int, intervals: bool,
              fits: int = 1) -> CostEstimate:
-    """The estimated cost of fitting ``families`` to data of ``task`` (:func:`symbolic_ti.budgets.fit_estimate`):
+    """The estimated cost of fitting ``families`` to data of ``task`` (:func:`symbolic_ti.behaviour.cost.fit_estimate`):
     each family's closed forms with the fitted parameters (and a fitted ridge) symbolic, derived as
     :func:`~symbolic_ti.budgets.derive_estimate` models them for the solver's method
     (:func:`symbolic_ti.solvers.dispatch.derive_plan`) and compiled, then ``starts`` optimiser starts (and the
@@ -184,7 +184,8 @@ def fit_cost(task: Any, families: Sequence[Family], ridge: Any, *, starts: int, 
     ParameterError
         For an invalid ridge.
     """
-    from ..budgets import derive_estimate, fit_estimate, fit_forms_estimate
+    from ..budgets import derive_estimate
+    from .cost import fit_estimate, fit_forms_estimate
     from ..solvers.dispatch import derive_plan
 
     fitted = ridge_argument(ridge) == "fit"

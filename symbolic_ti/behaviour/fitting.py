@@ -96,7 +96,7 @@ def fit(
         Compare observed systematic errors with the theory's first-failing trials (exact critical values at
         the fitted ridge; needs a family parameter ``alpha``).
     budget : DEFAULT, None or float
-        Seconds of CPU, estimated before the work (:func:`symbolic_ti.budgets.fit_estimate`,
+        Seconds of CPU, estimated before the work (:func:`symbolic_ti.behaviour.cost.fit_estimate`,
         docs/performance.md#budgets: the closed forms derived and compiled with the fitted parameters symbolic,
         and ``starts`` times the likelihood evaluations of a start, plus the intervals), above which the fit is
         refused; the exact solve is checked against it too. Default
@@ -148,7 +148,8 @@ def fit(
                                         strict=True)
     )
     cats = _category_fits(trials, model.choice)
-    effects = fit_effects(trials, data.task.n, data.task.reference)
+    design = data.task.design  # (another paradigm names its end items, also those of one chain 1..n)
+    effects = fit_effects(trials, data.task.n, data.task.reference, design is not None and design.name != "ti")
     errors = check_errors(model, nat, trials) if error_check else None
     return FitResult(
         family=fam.name, family_description=fam.describe(), task=data.task, data=data, ridge=model.ridge_mode,
@@ -214,7 +215,7 @@ def compare_families(data: BehaviourData | DistanceData, families: Sequence[str 
         As for :func:`fit` (no intervals, no first-failure check: the comparison needs the maximum only).
     budget : DEFAULT, None or float
         As for :func:`fit`, for the whole comparison: the estimate sums the closed forms of every family that
-        can be fitted and their optimiser starts (:func:`symbolic_ti.budgets.fit_estimate`), before any fit.
+        can be fitted and their optimiser starts (:func:`symbolic_ti.behaviour.cost.fit_estimate`), before any fit.
 
     Returns
     -------

@@ -124,7 +124,7 @@ def fit_subjects(path: str | os.PathLike[str], task: Task, subject_column: str, 
         ...); ``error_check`` defaults to False here (the exact first failures are per fitted ridge, costly
         per subject). ``budget`` (default :data:`symbolic_ti.budgets.DEFAULT_SECONDS`) is checked against the
         estimate of every subject's fit before the first (the closed forms derived once, the optimiser's starts
-        once per subject: :func:`symbolic_ti.budgets.fit_estimate`).
+        once per subject: :func:`symbolic_ti.behaviour.cost.fit_estimate`).
 
     Returns
     -------

@@ -39,7 +39,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="parameter to scan: a family parameter (e.g. alpha), lambda for the ridge, or time")
     c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
                    type=option_type("--trial", parse_trial),
-                   help="trial to analyse (repeat for several; default: every trial with a margin)")
+                   help="trial to analyse (repeat for several; items by number or label, I,J or 'W>L'; "
+                        "default: every trial with a margin, or the test trials a --task file names; 'all': "
+                        "every trial with a margin)")
     c.add_argument("--interval", metavar="A,B", type=option_type("--interval", parse_interval_option),
                    help="scan the open interval (A, B) (default: the parameter's domain; B may be oo)")
     c.add_argument("--margins", action="store_true",
@@ -98,9 +100,11 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         if a < lower or b > upper:
             raise context.fail("--interval", f"({a}, {b}) is not inside the domain {domain} of {name}")
     trials = None
-    if args.trial is not None:  # validated as the library validates them: in order, the first bad one reported
+    chosen = context.chosen_trials(task, args, scored=True) if args.trial is None or "all" in args.trial \
+        else args.trial  # (a task file's test trials with a ground truth, or --trial all)
+    if chosen is not None:  # validated as the library validates them: in order, the first bad one reported
         try:
-            trials = resolve_trials(task, args.trial)
+            trials = resolve_trials(task, chosen)
         except SymbolicTIError as err:
             raise context.fail("--trial", err) from None
     context.check_output(args)
@@ -112,18 +116,19 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     budget = context.budget(args)
     if not fast:  # the scan builds each closed form it analyses as an expression (docs/performance.md#budgets)
         from ..budgets import check_budget, derive_estimate
+        from ..solvers.dispatch import derive_plan
 
         forms = len(trials) if trials is not None else task.n * (task.n - 1) // 2
-        estimate = derive_estimate(task.n, True, "text", trials=forms)
+        plan = derive_plan(task, family, ridge)
+        graph = plan["graph"]  # the rank solve of a comparison graph other than the TI design comes first
+        assert isinstance(graph, int)
+        estimate = derive_estimate(task.n, True, "text", trials=forms, graph=graph)
         if not family.exchangeable:  # a dense solve first (solvers/dispatch.py): the larger of the two
-            from ..solvers.dispatch import derive_plan
-
-            plan = derive_plan(task, family, ridge)
             if plan["method"] in ("halved", "full"):
                 solve = derive_estimate(task.n, True, "text", None, **plan)  # type: ignore[arg-type]
                 estimate = max(estimate, solve, key=lambda e: e.seconds)
         check_budget("critical", estimate, budget)
-    if task.n > 25 and not fast and args.trial is None and not getattr(args, "quiet", False):
+    if task.n > 25 and not fast and trials is None and not getattr(args, "quiet", False):
         print(f"{PROG}: note: at n = {task.n} this scan builds every closed form it analyses, which takes long; "
               "the fast path is --parameter alpha with --ridge VALUE or --ridgeless (exchangeable kernels), "
               "and --trial I,J limits the work", file=sys.stderr)

@@ -56,8 +56,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                         "referred to by the records) or 1 (every value inline; docs/json_schema.md)")
     d.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
                    type=option_type("--trial", parse_trial),
-                   help="only these trials' closed forms and margins (repeat; default: every trial). Large "
-                        "symbolic tasks build and print only what is asked")
+                   help="only these trials' closed forms and margins (repeat; items by number or label, I,J or "
+                        "'W>L'; default: every trial, or the test trials a --task file names; 'all': every "
+                        "trial). Large symbolic tasks build and print only what is asked")
     context.add_rules(d, RULES)
     d.set_defaults(run=lambda args: _budgeted(args, context))
 
@@ -83,13 +84,14 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     from .. import api
     from ..progress import Progress, quiet
 
-    trials = None
-    if args.trial is not None:
+    if args.trial is not None and args.trial != ["all"]:
         if args.standalone:
             raise context.fail("--standalone", "writes the whole result; leave out --trial")
         if args.format == "gram":
             raise context.fail("--trial", "--format gram writes the matrices of every trial; leave out --trial")
-        trials = context.trials(task, args.trial)
+    # (without --trial, a task's test trials; the whole result for --standalone, --format gram, --format-version)
+    whole = args.standalone or args.format == "gram" or args.format_version is not None
+    trials = context.chosen_trials(task, args, default=not whole)
     budget = context.budget(args)
     from ..budgets import check_budget, derive_estimate
 

@@ -86,7 +86,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                       help="K times from A to B")
     c.add_argument("--log-times", action="store_true", help="with --times: geometric spacing (A > 0)")
     c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
-                   type=option_type("--trial", parse_trial), help="trial to show (repeat; default all i < j)")
+                   type=option_type("--trial", parse_trial),
+                   help="trial to show (repeat; items by number or label, I,J or 'W>L'; default all i < j, or the "
+                        "test trials a --task file names; 'all': every trial i < j)")
     c.add_argument("--critical", action="store_true", help="certified critical times of the trials' margins")
     c.add_argument("--window", action="store_true", help="phases of constant errors and the early-stopping window")
     c.add_argument("--window-trial", action="append", default=None, metavar="I,J",
@@ -154,7 +156,7 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     context.standalone(args)
     task, (_, values) = context.task(args), context.family(args)
     ridge = "ridgeless" if args.ridge is None and not args.ridgeless else context.ridge(args)
-    trials = context.trials(task, args.trial) if args.trial is not None else None
+    trials = context.chosen_trials(task, args)  # (none: every trial i < j, or a task file's test_trials)
     window_trials = context.trials(task, args.window_trial, "--window-trial") if args.window_trial else None
     budget = context.budget(args)
     from ..budgets import check_budget, dynamics_estimate
@@ -222,7 +224,7 @@ def time_scan(args: argparse.Namespace, context: CliContext) -> str:
     """``symbolic-ti critical --parameter time``: the certified critical times of the chosen trials (``--interval``
     keeps the crossings inside it), as :func:`symbolic_ti.api.critical` with ``parameter="time"`` reports them."""
     task, (_, values) = context.task(args), context.family(args)
-    trials = context.trials(task, args.trial) if args.trial is not None else None
+    trials = context.chosen_trials(task, args, scored=True)
     if args.interval is not None and args.interval[0] < 0:
         raise context.fail("--interval", f"times are >= 0, got ({args.interval[0]}, {args.interval[1]})")
     context.check_output(args)

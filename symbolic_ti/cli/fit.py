@@ -15,7 +15,7 @@ Without ``--ridge``/``--ridgeless`` the ridge is fitted. The default column name
 language-model table shipped with the package (``--data example:lm_pair_summary_n9``: ``item_a``, ``item_b``,
 ``mean_prob_yes``); counts are read only from a column that is named (``--count-column n_seeds`` there), so a
 file without counts is fitted as proportions, one observation per row. The cost is estimated before the work
-and refused above ``--budget`` (:func:`symbolic_ti.budgets.fit_estimate`). See :mod:`symbolic_ti.datasets`,
+and refused above ``--budget`` (:func:`symbolic_ti.behaviour.cost.fit_estimate`). See :mod:`symbolic_ti.datasets`,
 :mod:`symbolic_ti.behaviour.data` and docs/fitting.md. Options that have no effect together are refused
 (:data:`RULES`).
 Registered by :mod:`symbolic_ti.cli.app` (``SUBCOMMANDS``); scipy and matplotlib are imported only when the

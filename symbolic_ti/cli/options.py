@@ -12,7 +12,7 @@
   :func:`standalone_option` (``--standalone``, for every subcommand with ``--format latex``).
 * **Option readers** build objects from the parsed options and turn a library error into a user error that names
   the option (exit code 2): :func:`task_of`, :func:`family_of`, :func:`ridge_of`, :func:`task_trials`,
-  :func:`check_output`.
+  :func:`trials_of`, :func:`check_output`.
 
 :class:`CliContext` hands the builders and readers to each subcommand's ``register(subparsers, context)``.
 """
@@ -20,6 +20,8 @@
 from __future__ import annotations
 
 import argparse
+import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
@@ -41,7 +43,7 @@ __all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext",
            "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution", "debug_options", "task_options",
            "budget_options", "budget_of", "parse_budget", "BUDGET_HINT",
            "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
-           "check_output"]
+           "trials_of", "check_output"]
 
 #: The program name in usage lines and in every message on standard error.
 PROG = "symbolic-ti"
@@ -136,16 +138,20 @@ def parse_ridge_option(text: str) -> sp.Expr:
     return value
 
 
-def parse_trial(text: str) -> tuple[int, int]:
-    """``--trial I,J``: a pair of integers (checked against the task by :func:`task_trials`)."""
-    parts = [p.strip() for p in text.split(",")]
+def parse_trial(text: str) -> tuple[int, int] | str:
+    """``--trial I,J`` or ``--trial 'W>L'``: a pair of integers, or (items by name, such as ``E,F`` or ``E>F``
+    with item labels) the text itself; :func:`task_trials` checks it against the task and reads the names.
+    ``--trial all`` is ``"all"``: every trial, also for a task that names test trials (:func:`trials_of`)."""
+    if text.strip().lower() == "all":
+        return "all"
+    parts = [p.strip() for p in re.split(r"[,>]", text)]
+    if len(parts) != 2 or not all(parts):
+        raise argparse.ArgumentTypeError(f"expected a trial I,J or W>L of two items, by number or by label (e.g. "
+                                         f"3,6 or 'E>F'), got {text!r}")
     try:
-        if len(parts) != 2:
-            raise ValueError
         return int(parts[0]), int(parts[1])
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a trial I,J with integers I and J (e.g. 3,6), got {text!r}") \
-            from None
+        return text  # item names: read against the task's labels
 
 
 def parse_interval_option(text: str) -> tuple[sp.Expr, sp.Expr]:
@@ -396,7 +402,7 @@ def ridge_of(args: argparse.Namespace) -> str | sp.Expr | None:
     return "ridgeless" if args.ridgeless else args.ridge
 
 
-def task_trials(task: Task, raw: Sequence[tuple[int, int]], option: str = "--trial") -> list[tuple[int, int]]:
+def task_trials(task: Task, raw: Sequence[tuple[int, int] | str], option: str = "--trial") -> list[tuple[int, int]]:
     """The trials of ``--trial`` checked against ``task`` (:meth:`symbolic_ti.task.Task.check_trial`), in order,
     each once (a trial given twice is reported once).
 
@@ -412,6 +418,34 @@ def task_trials(task: Task, raw: Sequence[tuple[int, int]], option: str = "--tri
         except SymbolicTIError as err:
             raise fail(option, err) from None
     return list(dict.fromkeys(out))
+
+
+def trials_of(task: Task, args: argparse.Namespace, option: str = "--trial", default: bool = True,
+              scored: bool = False) -> list[tuple[int, int]] | None:
+    """The trials of ``--trial`` (:func:`task_trials`); ``None``, every trial (the command's own default), for
+    ``--trial all`` or when neither ``--trial`` nor the task names trials. Without ``--trial`` (and with
+    ``default``) the test trials the task names (a task file's ``test_trials``; with ``scored`` those with a
+    ground truth, whose margins a scan follows), said in a note on stderr.
+
+    Raises
+    ------
+    UsageError
+        For a trial that is not one of the task's, or ``all`` next to other trials, naming ``option``.
+    """
+    raw = getattr(args, option.lstrip("-").replace("-", "_"))
+    if raw is None:
+        chosen = task.default_trials if default else None
+        if chosen and scored:
+            chosen = tuple(t for t in chosen if task.ground_truth(t) is not None)
+        if chosen and not getattr(args, "quiet", False):
+            print(f"{PROG}: note: showing the {len(chosen)} test trial(s) the task names (test_trials); "
+                  f"{option} I,J chooses others, {option} all shows every trial", file=sys.stderr)
+        return list(chosen) if chosen else None
+    if "all" in raw:
+        if len(raw) > 1:
+            raise fail(option, "'all' (every trial) stands alone; leave out the other trials or 'all'")
+        return None
+    return task_trials(task, raw, option)
 
 
 def check_output(args: argparse.Namespace) -> None:
@@ -453,6 +487,7 @@ class CliContext:
     family = staticmethod(family_of)
     ridge = staticmethod(ridge_of)
     trials = staticmethod(task_trials)
+    chosen_trials = staticmethod(trials_of)
     check_output = staticmethod(check_output)
     given = staticmethod(given)
     add_rules = staticmethod(add_rules)

@@ -84,7 +84,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     c.add_argument("--parameter", "-p", default=None, metavar="NAME", help="parameter (default alpha)")
     c.add_argument("--trial", "-t", action="append", default=None, metavar="I,J",
                    type=context.option_type("--trial", parse_trial),
-                   help="trial to draw (repeat; default: the smallest margin of each category)")
+                   help="trial to draw (repeat; items by number or label, I,J or 'W>L'; default: the smallest "
+                        "margin of each category, or the test trials a --task file names; 'all': the smallest "
+                        "margins, whatever the file names)")
     c.add_argument("--range", type=context.option_type("--range", parse_pair), metavar="A,B")
     c.add_argument("--resolution", type=context.option_type("--resolution", parse_resolution), default=(400,),
                    metavar="K", help="points (default 400)")
@@ -178,9 +180,7 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
     plot.require_matplotlib()  # fail before any computation when the extra is missing
     task, (family, values) = context.task(args), context.family(args)
     scanned = _scanned(args, context, family, values, kind)
-    trials = None
-    if kind == "curve" and args.trial is not None:
-        trials = context.trials(task, args.trial)
+    trials = context.chosen_trials(task, args) if kind == "curve" else None  # (or a task file's test_trials)
     ridge = context.ridge(args)
     from ..progress import Progress, quiet
 

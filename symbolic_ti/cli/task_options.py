@@ -31,12 +31,14 @@ _WITH_ITEMS = ("ti", "transverse-patterning", "banded-transverse-patterning")
 _FILE = ": the task file holds the whole task"
 #: The task options that do not apply to every paradigm (:func:`task_options`; refused with one line).
 TASK_RULES: tuple[Requires | Excludes, ...] = (
+    # --task first: with a task file, --lists is refused as "with --task", not as "needs --paradigm list-linking"
+    # (--paradigm last among them: --lists needs it, and is the option named)
+    *(Excludes("--task", option, why=_FILE) for option in
+      ("--items", "--exception", "--lists", "--link", "--labels", "--paradigm")),
     Requires("--exception", "--paradigm", ("ti",), why=": the other paradigms fix their comparisons"),
     Requires("--lists", "--paradigm", ("list-linking",)),
     Requires("--link", "--paradigm", ("list-linking",)),
     Requires("--items", "--paradigm", _WITH_ITEMS, why="; list-linking counts its items from --lists"),
-    *(Excludes("--task", option, why=_FILE) for option in  # (--paradigm last: --lists needs it, and is named)
-      ("--items", "--exception", "--lists", "--link", "--labels", "--paradigm")),
 )
 
 
@@ -105,12 +107,12 @@ def task_of(args: argparse.Namespace) -> Task:
             raise UsageError("argument --lists: is required with --paradigm list-linking (the list lengths, e.g. "
                              "--lists 5,5)")
         try:
-            task = Task.paradigm("list-linking", lists=args.lists, links=by_number(args.link, args.labels))
+            task = Task.paradigm("list-linking", lists=args.lists, links=by_number(args.link, args.labels, "link"))
         except SymbolicTIError as err:
             raise _fail("--link", err) from None
         if args.labels is not None:
             task = _labelled(task, args.labels, paradigm="list-linking", lists=args.lists,
-                             links=by_number(args.link, args.labels))
+                             links=by_number(args.link, args.labels, "link"))
     else:
         try:
             task = Task.paradigm(paradigm, n=args.items)
@@ -120,24 +122,25 @@ def task_of(args: argparse.Namespace) -> Task:
             task = _labelled(task, args.labels, paradigm=paradigm, n=args.items)
     if getattr(args, "train", None):
         try:
-            task = task.with_training(by_number(args.train, task.labels))
+            task = task.with_training(by_number(args.train, task.labels, "extra training"))
         except SymbolicTIError as err:
             raise _fail("--train", err) from None
     return task
 
 
-def by_number(comparisons: Sequence[str], labels: Sequence[str] | None) -> tuple[str, ...]:
+def by_number(comparisons: Sequence[str], labels: Sequence[str] | None, name: str = "comparison") -> tuple[str, ...]:
     """``--link`` and ``--train`` values with item names (``C>A`` with ``--labels A,B,C``) as numbers (``3>1``);
-    any other value is kept as it is, for the task to check."""
-    if not labels:
-        return tuple(comparisons)
-    index = {name: k for k, name in enumerate(labels, 1)}
-    out = []
-    for text in comparisons:
-        winner, sep, loser = text.partition(">")
-        w, l = index.get(winner.strip()), index.get(loser.strip())
-        out.append(f"{w}>{l}" if sep and w is not None and l is not None else text)
-    return tuple(out)
+    any other value is kept as it is, for the task to check
+    (:func:`symbolic_ti.task.naming.comparison_by_number`).
+
+    Raises
+    ------
+    TaskError
+        For a name that is neither one of ``labels`` nor a number (the message lists the labels).
+    """
+    from ..task.naming import comparison_by_number
+
+    return tuple(comparison_by_number(text, labels, name) for text in comparisons)
 
 
 def _labelled(task: Task, labels: Sequence[str], paradigm: str, **parameters: object) -> Task:

@@ -19,6 +19,7 @@ from ..analysis.margin_crossings import UncertainCrossing
 from ..arguments import RIDGE_NAMES
 from ..display import renderer
 from .notebook import _CELL, _WRONG, _e, _table
+from .taskblock import is_named, task_block
 from .text import column_width
 from .values import LARGE_SREPR, exact_value, meta_block
 from ..formatting import rounded
@@ -87,9 +88,15 @@ def trial_critical_to_dict(t: TrialCritical, margins: bool = True) -> dict[str, 
 def critical_to_dict(report: CriticalReport, margins: bool = True) -> dict[str, Any]:
     """JSON-ready dictionary of a report (docs/json_schema.md); ``margins=False`` leaves out each trial's exact
     margin (:func:`trial_critical_to_dict`: from the solver's polynomials, a few percent of the time for large
-    forms; through sympy's printers for forms of at most 100 terms and for results without polynomial forms)."""
+    forms; through sympy's printers for forms of at most 100 terms and for results without polynomial forms).
+    Any task but ``Task(n, exceptions)`` (a paradigm, a task file, labels, counts) is named by a ``task`` block
+    (:func:`symbolic_ti.export.taskblock.task_block`, as derive's); :func:`symbolic_ti.export.reading.read_report`
+    rebuilds it."""
+    task = report.task
+    named = {"task": task_block(task)} if task is not None and is_named(task) else {}  # (TI: as before)
     return {
         "meta": meta_block(FORMAT_NAME, FORMAT_VERSION),
+        **named,
         "parameter": report.parameter,
         "interval": [str(report.interval[0]), str(report.interval[1])],
         "result": report.result_label,

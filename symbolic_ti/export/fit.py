@@ -23,7 +23,6 @@ from typing import Any
 from ..behaviour.comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison
 from ..behaviour.data import BehaviourData
 from ..behaviour.errorcheck import ErrorCheck
-from ..behaviour.estimate import counts_given
 from ..behaviour.fitting import FORMAT_NAME, FORMAT_VERSION, CategoryFit, FitResult, ParameterEstimate, TrialFit
 from ..behaviour.distance import DistanceData
 from ..behaviour.distance_fit import DistanceFit
@@ -33,7 +32,7 @@ from ..display import render, renderer
 from ..formatting import rounded
 from .text import column_width
 from .values import exact_value, meta_block
-from .taskblock import task_block
+from .taskblock import task_block, test_trial_lines
 
 __all__ = ["json_float", "number_text", "trials_text"]
 
@@ -194,7 +193,8 @@ def error_check_text(e: ErrorCheck) -> str:
 @renderer("dict", Effects)
 def effects_dict(e: Effects) -> dict[str, Any]:
     """JSON of the goodness-of-fit summary (NaN means as ``"nan"``)."""
-    return {"rms_residual": json_float(e.rms_residual),
+    ends = {} if e.end_items is None else {"end_items": [list(pair) for pair in e.end_items]}
+    return {**ends, "rms_residual": json_float(e.rms_residual),
             "largest_residuals": [{"trial": list(t), "residual": r} for t, r in e.worst],
             "by_distance": [{"distance": x.distance,
                              "all": {"n": x.n_all, "observed": json_float(x.observed),
@@ -211,9 +211,12 @@ def effects_text(e: Effects, what: str = "P(correct)") -> str:
         return f"{'-' if math.isnan(o) else rounded(o, '.3f'):>7}{'-' if math.isnan(p) else rounded(p, '.3f'):>7}"
 
     lines = [f"symbolic distance and terminal item effects (mean {what}, observed / predicted; trials with ground "
-             "truth):",
-             f"  {'all trials':>24}   {'with an end item (1 or n)':>20}{'without an end item':>22}",
-             f"  {'d':>3}{'trials':>7}{'obs':>7}{'pred':>7}   {'n':>6}{'obs':>7}{'pred':>7}{'n':>8}{'obs':>7}{'pred':>7}"]
+             "truth):"]
+    if e.end_items is not None:  # each reference chain's (each list's) ends, on their own line: the column stays
+        lines.append(f"  end items (first or last of each reference chain): {e.describe_ends()}")  # narrow
+    ends = "with an end item (1 or n)" if e.end_items is None else "with an end item"
+    lines.append(f"  {'all trials':>24}   {ends:>25}{'without an end item':>22}")
+    lines += [f"  {'d':>3}{'trials':>7}{'obs':>7}{'pred':>7}   {'n':>6}{'obs':>7}{'pred':>7}{'n':>8}{'obs':>7}{'pred':>7}"]
     for x in e.rows:
         lines.append(f"  {x.distance:>3}{x.n_all:>7}{pair(x.observed, x.predicted)}   {x.n_end:>6}"
                      f"{pair(x.observed_end, x.predicted_end)}{x.n_inner:>8}{pair(x.observed_inner, x.predicted_inner)}")
@@ -294,8 +297,8 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
     lik = r.likelihood
     k = [c * v for c, v in zip(r.data.counts, r.data.observed, strict=True)]
     if lik == "binomial" and any(abs(x - round(x)) > 1e-6 for x in k):
-        lik += (" (quasi-likelihood: averaged probabilities times counts)" if counts_given(r.data) else
-                " (quasi-likelihood over proportions: no count column, each data row one observation)")
+        lik += (" (quasi-likelihood: averaged probabilities times counts)" if r.data.counted or r.data.count_column
+                is not None else " (quasi-likelihood over proportions: no count column, each data row one observation)")
     lines.append(f"  likelihood  {lik}; ridge {r.ridge}; {r.starts} starts"
                  + ("" if r.converged else " (NOT converged: see below)"))
     if r.likelihood_basis:
@@ -321,8 +324,8 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
         lines.append("")
         lines += effects_text(r.effects, what).split("\n")
     if r.errors is not None:
-        lines.append("")
-        lines += error_check_text(r.errors).split("\n")
+        lines += ["", *error_check_text(r.errors).split("\n")]
+    lines += test_trial_lines(r.task, dict(r.f_all))  # (a task file's test_trials)
     for note in r.notes:
         lines.append(f"note: {note}")
     lines.append("")

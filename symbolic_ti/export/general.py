@@ -1,8 +1,8 @@
 r"""Text, LaTeX, JSON and notebook LaTeX of the general-n closed forms (docs/general_n.md).
 
 Renderers, registered with :func:`symbolic_ti.display.renderer`, of
-:class:`~symbolic_ti.analysis.general.NoExceptionClosedForm` and
-:class:`~symbolic_ti.analysis.general.ExceptionClosedForm`:
+:class:`~symbolic_ti.analysis.general.NoExceptionClosedForm`, :class:`~symbolic_ti.analysis.general.ExceptionClosedForm`
+and :class:`~symbolic_ti.analysis.general.ParadigmClosedForm` (``kind`` ``"paradigm"`` in JSON):
 
 * ``text``: the header, the rank(s) and the test predictions (``Delta_0`` and ``Q`` as defined) and the
   training rule, as sympy's ``str``;
@@ -20,14 +20,15 @@ from typing import Any
 
 import sympy as sp
 
-from ..analysis.general import (D, FORMAT_NAME, FORMAT_VERSION, REGION_PAIRS, ExceptionClosedForm, L,
-                                NoExceptionClosedForm, i, j, k, n)
+from ..analysis.general import (D, D_E, FORMAT_NAME, FORMAT_VERSION, REGION_PAIRS, Y_E, ExceptionClosedForm, L,
+                                NoExceptionClosedForm, ParadigmClosedForm, i, j, k, n)
 from ..display import renderer
 from .latex import plain_latex
 from .values import exact_value, meta_block
 
 __all__ = ["general_to_latex", "no_exception_to_text", "no_exception_to_latex", "no_exception_to_dict",
-           "exception_to_text", "exception_to_latex", "exception_to_dict"]
+           "exception_to_text", "exception_to_latex", "exception_to_dict", "paradigm_to_text", "paradigm_to_latex",
+           "paradigm_to_dict", "paradigm_to_notebook_latex"]
 
 
 def _header(report: NoExceptionClosedForm | ExceptionClosedForm) -> str:
@@ -174,3 +175,100 @@ def general_to_latex(report: NoExceptionClosedForm | ExceptionClosedForm) -> str
         lines.append(rf"f(i, j) &= {plain_latex(report.prediction(a, b, True))} && ({cond})")
     return rf"$\displaystyle \begin{{array}}{{l}} {header} \\ \begin{{aligned}}" + r" \\ ".join(lines) \
         + r"\end{aligned} \end{array}$"
+
+
+# ------------------------------------------------------------------------------------------ paradigms
+_SYMBOL_MEANINGS = {"n": "number of items", "p": "length of the first list (items 1..p)",
+                    "q": "length of the second list (items p+1..p+q)",
+                    "u": "position of the link's winner in the first list",
+                    "v": "position of the link's loser in the second list"}
+
+
+def _paradigm_header(report: ParadigmClosedForm) -> str:
+    var = "mu, cosh(mu)" if report.form == "sinh" else "x"
+    given = ", ".join(f"{name} = {value}" for name, value in report.sizes if not isinstance(value, sp.Symbol))
+    return (f"Paradigm {report.paradigm}{f' ({given})' if given else ''}, exchangeable family, every comparison "
+            f"presented once ({report.validity}), {report.form} form; {var} = (1 + lambda')/(1 - alpha), "
+            f"lambda' = lambda/(1 - kappa_d)")
+
+
+def _training_note(report: ParadigmClosedForm) -> str:
+    if report.paradigm == "list-linking":
+        return "e = (a, b) with target y_e and d_e = r_a - r_b of the test formula"
+    return "target y_e: +1 in the trained order, -1 reversed; every rank is 0"
+
+
+@renderer("text", ParadigmClosedForm)
+def paradigm_to_text(report: ParadigmClosedForm) -> str:
+    """Plain text: the header, definitions, ranks per list, test predictions, training rule and limits."""
+    lines = [_paradigm_header(report), ""]
+    if report.definitions:
+        lines += ["Definitions:"] + [f"  {s} = {v}" for s, v in report.definitions] + [""]
+    lines += ["Ranks r_k (test trials: f(i, j) = r_i - r_j):"]
+    lines += [f"  {which}: r_k = {compact}" for which, compact, _ in report.ranks]
+    lines += ["", "Test predictions f(i, j):"]
+    lines += [f"  {which}: f(i, j) = {compact}" for which, compact, _ in report.predictions]
+    lines += ["", f"Training trials ({_training_note(report)}): f(e) = {report.training}", "",
+              "Limits:"]
+    lines += [f"  {which}: {value}" for which, value in report.limits]
+    return "\n".join(lines) + "\n"
+
+
+def _paradigm_lines(report: ParadigmClosedForm, lat: Any) -> list[str]:
+    out = [rf"{lat(s)} &= {lat(v)}" for s, v in report.definitions]
+    out += [rf"r_k &= {lat(compact)} && (\text{{{which}}})" for which, compact, _ in report.ranks]
+    out += [rf"f(i, j) &= {lat(compact)} && (\text{{{which}}})" for which, compact, _ in report.predictions]
+    out.append(rf"f(e) &= {lat(report.training)} && (\text{{training}})")
+    out += [rf"\lim f &= {lat(value)} && (\text{{{which}}})" for which, value in report.limits]
+    return out
+
+
+@renderer("latex", ParadigmClosedForm)
+def paradigm_to_latex(report: ParadigmClosedForm, *, notebook: bool = False) -> str:
+    """LaTeX ``align*`` of the definitions, ranks, predictions, training rule and limits
+    (``notebook=True``: :func:`paradigm_to_notebook_latex`)."""
+    if notebook:
+        return paradigm_to_notebook_latex(report)
+    body = " \\\\\n".join("  " + line for line in _paradigm_lines(report, sp.latex))
+    return f"% {_paradigm_header(report)}\n\\begin{{align*}}\n{body}\n\\end{{align*}}\n"
+
+
+@renderer("notebook_latex", ParadigmClosedForm)
+def paradigm_to_notebook_latex(report: ParadigmClosedForm) -> str:
+    r"""MathJax LaTeX of a :class:`~symbolic_ti.analysis.general.ParadigmClosedForm`: one
+    ``$\displaystyle ...$`` block with ``aligned`` (the notebook's ``_repr_latex_``)."""
+    header = rf"\text{{{_paradigm_header(report)}}}"
+    return rf"$\displaystyle \begin{{array}}{{l}} {header} \\ \begin{{aligned}}" \
+        + r" \\ ".join(_paradigm_lines(report, plain_latex)) + r"\end{aligned} \end{array}$"
+
+
+@renderer("dict", ParadigmClosedForm)
+def paradigm_to_dict(report: ParadigmClosedForm) -> dict[str, Any]:
+    """JSON-ready dictionary (docs/paradigms.md#closed-forms-in-the-sizes, ``kind = "paradigm"``); every
+    expression an :func:`~symbolic_ti.export.values.exact_value` (``srepr`` reads back with
+    :func:`symbolic_ti.export.jsonreport.expression_from_dict`)."""
+    e = exact_value
+    symbols = [{"symbol": e(value), "meaning": _SYMBOL_MEANINGS[name]} for name, value in report.sizes
+               if isinstance(value, sp.Symbol)]
+    symbols += [{"symbol": e(s), "meaning": meaning} for s, meaning in (
+        (i, "first item of the trial (its position in its list)"),
+        (j, "second item of the trial (its position in its list)"), (k, "item of the rank r_k"),
+        (D_E, "rank difference of a training trial"), (Y_E, "target of a training trial"),
+        (report.variable, "variable"))]
+    return {
+        "meta": meta_block(FORMAT_NAME, FORMAT_VERSION, created=False),
+        "kind": "paradigm",
+        "paradigm": report.paradigm,
+        "form": report.form,
+        "sizes": {name: (int(value) if not isinstance(value, sp.Symbol) else None) for name, value in report.sizes},
+        "validity": report.validity,
+        "variable": {"symbol": e(report.variable), "definition": e(report.variable_definition())},
+        "symbols": symbols,
+        "definitions": [{"symbol": e(s), "expression": e(v)} for s, v in report.definitions],
+        "ranks": [{"items": which, "compact": e(compact), "expression": e(full)}
+                  for which, compact, full in report.ranks],
+        "predictions": [{"trials": which, "compact": e(compact), "expression": e(full)}
+                        for which, compact, full in report.predictions],
+        "training": {"expression": e(report.training), "note": _training_note(report)},
+        "limits": [{"trials": which, "expression": e(value)} for which, value in report.limits],
+    }

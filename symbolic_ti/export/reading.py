@@ -24,7 +24,7 @@ import sympy as sp
 from ..errors import ExportError
 from ..results import PolyFraction
 from ..task import CATEGORIES as _CATEGORIES
-from ..task import Task
+from ..task import MAX_ITEMS, Task
 from .srepr_reader import read_srepr
 from .taskblock import task_from_dict
 
@@ -206,6 +206,8 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
 # ---------------------------------------------------------------------- whole reports
 #: ``derive --trial ... --format json``: the chosen trials only, every value inline (docs/json_schema.md).
 TRIALS_FORMAT = ("symbolic_ti.trials", 1)
+#: ``critical --format json``, :meth:`~symbolic_ti.analysis.crossings.CriticalReport.to_dict` (docs/json_schema.md).
+CRITICAL_FORMAT = ("symbolic_ti.critical", 1)
 
 
 @dataclass
@@ -244,7 +246,10 @@ class ReportValues:
 
 
 def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportValues:
-    """Read a ``symbolic_ti.result`` report (``format_version`` 1 or 2) back into exact values per trial.
+    """Read a ``symbolic_ti.result`` report (``format_version`` 1 or 2) back into exact values per trial; also
+    ``derive --trial`` reports (``symbolic_ti.trials``) and critical-value reports (``symbolic_ti.critical``: each
+    trial's exact margin in ``margins``, and the task of its ``task`` block, written for any task but
+    ``Task(n, exceptions)``; ``task`` is ``None`` without one).
 
     Each entry of a version-2 ``forms`` table is read once (:class:`FormsTable`), whatever the number of
     records that refer to it; the values equal :meth:`symbolic_ti.results.Result.f` (``==``, the same trees, for
@@ -283,6 +288,8 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
     version = meta.get("format_version") if isinstance(meta, dict) else None
     if isinstance(meta, dict) and (meta.get("format"), version) == TRIALS_FORMAT:
         return _read_trials(d)
+    if isinstance(meta, dict) and (meta.get("format"), version) == CRITICAL_FORMAT:
+        return _read_critical(d)
     if not isinstance(meta, dict) or meta.get("format") != "symbolic_ti.result" or version not in READ_VERSIONS:
         got = f"{meta.get('format')!r} version {version!r}" if isinstance(meta, dict) else "no 'meta' block"
         raise ExportError(f"read_report reads symbolic_ti.result reports of format_version "
@@ -361,6 +368,20 @@ def _read_trials(d: dict[str, Any]) -> ReportValues:
         conditions = [expression_from_dict(c) for c in d.get("ridgeless_conditions", [])]
     return ReportValues(format_version=TRIALS_FORMAT[1], predictions=preds, margins=margins,
                         ridgeless_conditions=conditions, report=d, task=task_from_dict(d["task"]))
+
+
+def _read_critical(d: dict[str, Any]) -> ReportValues:
+    """A ``symbolic_ti.critical`` report: each trial's exact margin (where written), and the task of its
+    ``task`` block (a report of ``Task(n, exceptions)`` has none: ``task`` is ``None``)."""
+    task = task_from_dict(d["task"]) if "task" in d else None
+    n = task.n if task is not None else MAX_ITEMS  # (without a task block, any items up to the largest task)
+    margins: dict[tuple[int, int], sp.Expr] = {}
+    with _malformed_records():
+        for rec in d["trials"]:
+            t = _trial_of(rec, n, "trials")
+            if rec.get("margin_exact") is not None:
+                margins[t] = expression_from_dict(rec["margin_exact"])
+    return ReportValues(format_version=CRITICAL_FORMAT[1], margins=margins, report=d, task=task)
 
 
 @contextmanager

@@ -4,8 +4,8 @@
 A task of today's kind, ``Task(n, exceptions)``, is written as before (``n``, ``exceptions``): those reports stay
 byte for byte what they were. Any other task (a paradigm, a task file, extra presentations, item labels) adds
 what names it exactly: ``label`` (:meth:`~symbolic_ti.task.Task.label`), ``comparisons`` with their counts,
-``reference`` (the reference order's chains), ``labels`` and ``design``
-(:meth:`~symbolic_ti.task.Design.as_dict`). :func:`task_from_dict` rebuilds the task from either form.
+``reference`` (the reference order's chains), ``labels``, ``design`` (:meth:`~symbolic_ti.task.Design.as_dict`)
+and the ``test_trials`` it names, if any. :func:`task_from_dict` rebuilds the task from either form.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ExportError, SymbolicTIError
+from ..formatting import rounded
 from ..task import Design, Task
 
-__all__ = ["task_fields", "task_block", "task_from_dict", "header_lines", "is_named", "latex_text"]
+__all__ = ["task_fields", "task_block", "task_from_dict", "header_lines", "is_named", "latex_text",
+           "test_trial_lines"]
 
 
 def is_named(task: Task) -> bool:
@@ -34,7 +36,8 @@ def task_fields(task: Task) -> dict[str, Any]:
     dict
         ``label`` (str), ``comparisons`` (list of ``{"winner", "loser", "count"}``, the count an exact rational
         as text), ``reference`` (list of chains, each a list of items, highest first; ``[]``: no reference
-        order), ``labels`` (list of n names, or None) and ``design`` (``{"name", "parameters"}``, or None).
+        order), ``labels`` (list of n names, or None), ``design`` (``{"name", "parameters"}``, or None) and,
+        for a task that names test trials (a task file's ``test_trials``), ``test_trials`` (list of ``[i, j]``).
     """
     if not is_named(task):
         return {}
@@ -45,6 +48,7 @@ def task_fields(task: Task) -> dict[str, Any]:
         "reference": [list(chain) for chain in task.reference],
         "labels": None if task.labels is None else list(task.labels),
         "design": None if design is None else design.as_dict(),
+        **({} if task.default_trials is None else {"test_trials": [list(t) for t in task.default_trials]}),
     }
 
 
@@ -88,7 +92,8 @@ def task_from_dict(d: Any) -> Task:
         elif isinstance(n, int) and reference == [list(range(1, n + 1))]:
             reference = None  # the item order
         task = Task.from_comparisons(n, comparisons, reference=reference,  # type: ignore[arg-type]  # (it checks n)
-                                     labels=d.get("labels"), design=_design(d.get("design")))
+                                     labels=d.get("labels"), design=_design(d.get("design")),
+                                     default_trials=d.get("test_trials"))
     except ExportError:
         raise
     except SymbolicTIError as err:
@@ -113,6 +118,28 @@ def header_lines(task: Task, indent: str = "  ", width: int = 9) -> list[str]:
                           for c in task.comparisons)
         out.append(f"{indent}{'trained':<{width}}{comps}")
         out.append(f"{indent}{'order':<{width}}{task.describe_reference()}")
+    return out
+
+
+def test_trial_lines(task: Task, f: Mapping[tuple[int, int], float]) -> list[str]:
+    """The block of a fit report on the test trials the task names (a task file's ``test_trials``): each
+    trial's fitted ``f`` and its margin's sign (correct, wrong, or no ground truth); none for other tasks.
+
+    Parameters
+    ----------
+    task : Task
+    f : mapping (i, j) -> float
+        The fitted ``f`` of every trial (:attr:`symbolic_ti.behaviour.fit_result.FitResult.f_all`).
+    """
+    if not task.default_trials:
+        return []
+    out = ["", "test trials the task names (test_trials; fitted f, and the margin g f's sign):"]
+    for t in task.default_trials:
+        g = task.ground_truth(t)
+        names = f" {task.item_name(t[0])}>{task.item_name(t[1])}" if task.labels else ""
+        verdict = "no ground truth" if g is None else ("correct" if g * f[t] > 0 else
+                                                       "wrong" if g * f[t] < 0 else "margin 0")
+        out.append(f"  ({t[0]},{t[1]}){names}  {task.categories[t]:<16}f = {rounded(f[t], '.4g'):>9}  {verdict}")
     return out
 
 

@@ -210,7 +210,9 @@ def derive_plan(task: Task, family: Family, ridge: RidgeLike = None, *, method: 
     method (:func:`planned_method`, or ``method`` when one is named), the number of free symbols (the family's
     and a symbolic ridge), whether the exceptions are mirror symmetric
     (:func:`symbolic_ti.budgets.mirror_symmetric`) and, on the dense paths, the degree of the kernel between the
-    two farthest trials in the free symbols (``rho^(n-1)`` in the geometric family: the degree grows with n).
+    two farthest trials in the free symbols (``rho^(n-1)`` in the geometric family: the degree grows with n) and,
+    on the Laplacian path of a comparison graph that is not the TI design, its number of comparisons
+    (``graph``: the symbolic rank solve of :mod:`symbolic_ti.solvers.graph_ranks`, 0 otherwise).
     Keywords of :func:`symbolic_ti.budgets.derive_estimate`."""
     return _plan(task, family, parse_ridge(ridge), method, ridgeless_method)
 
@@ -239,9 +241,10 @@ def _plan(task: Task, family: Family, lam: sp.Expr | None, method: str = "auto",
     # the dense system has one row per comparison (halved): n - 1 + exceptions for the TI design; any other task
     # is counted by its comparisons, so that the rows of derive_estimate are the system's
     extra = len(task.exceptions) if task.is_ti_design else len(task.comparisons) - (task.n - 1)
+    graph = len(task.comparisons) if method == "laplacian" and not task.is_ti_design else 0
     return {"method": method, "free": free, "degree": degree, "exceptions": extra,
             "mirror": mirror_symmetric(task.n, [(e.winner, e.loser) for e in task.exceptions]),
-            "digits": input_digits(family, lam)}
+            "digits": input_digits(family, lam), "graph": graph}
 
 
 def input_digits(family: Family, lam: sp.Expr | None) -> int:

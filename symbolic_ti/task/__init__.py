@@ -14,7 +14,7 @@ Any other paradigm is a set of trained comparisons ``W>L`` with counts (presenta
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -26,8 +26,9 @@ from ..digits import message_repr, message_text
 from ..errors import TaskError
 from .design import Design, General, check_labels
 from .graph import TrainingGraph, check_reference, describe_chains
-from .pairs import (Comparison, ComparisonLike, ExceptionLike, ExceptionPair, exception_list, parse_comparison,
-                    parse_exception)
+from .naming import check_default_trials, comparison_by_number, read_trial
+from .pairs import (Comparison, ComparisonLike, ExceptionLike, ExceptionPair, check_exceptions, exception_list,
+                    parse_comparison, parse_exception)
 
 __all__ = ["ExceptionPair", "Comparison", "Task", "Design", "CATEGORIES", "parse_exception", "parse_comparison",
            "MAX_ITEMS", "TRAINING_CATEGORIES"]
@@ -120,30 +121,8 @@ class Task:
 
     def __post_init__(self) -> None:
         n = _check_n(self.n)
-        excs: list[ExceptionPair] = []
-        for raw in exception_list(self.exceptions):
-            e = parse_exception(raw)
-            w, l = e.winner, e.loser
-            for item, role in ((w, "winner W"), (l, "loser L")):
-                if not 1 <= item <= n:
-                    raise TaskError(f"exception {e}: {role} = {item} is out of range; items are 1..{n}")
-            if w == l:
-                raise TaskError(f"exception {e}: an item cannot beat itself")
-            if w < l:
-                raise TaskError(
-                    f"exception {e}: {w} beats {l} already by the rule (item 1 ranks highest); "
-                    f"an exception W>L needs a lower-ranked winner, W >= L + 2"
-                )
-            if w == l + 1:
-                raise TaskError(
-                    f"exception {e} is adjacent and contradicts the premise pair ({l}, {w}); "
-                    f"an exception W>L needs W >= L + 2"
-                )
-            if e in excs:
-                raise TaskError(f"exception {e} is given twice")
-            excs.append(e)
         object.__setattr__(self, "n", n)
-        object.__setattr__(self, "exceptions", tuple(excs))
+        object.__setattr__(self, "exceptions", check_exceptions(n, self.exceptions))
 
     # ------------------------------------------------------------ other designs
     @classmethod
@@ -165,7 +144,8 @@ class Task:
 
     @classmethod
     def from_comparisons(cls, n: int, comparisons: Iterable[ComparisonLike], *, reference: Any = None,
-                         labels: Sequence[str] | None = None, design: Design | None = None) -> Task:
+                         labels: Sequence[str] | None = None, design: Design | None = None,
+                         default_trials: Sequence[Any] | None = None) -> Task:
         """A task trained on any set of comparisons ``W>L``, each with a count (presentations).
 
         Parameters
@@ -184,6 +164,10 @@ class Task:
             Item names (for reports and behavioural data).
         design : Design, optional
             The paradigm the task comes from (set by :meth:`paradigm` and :meth:`from_file`).
+        default_trials : sequence of trials, optional
+            Test trials the task names (a task file's ``test_trials``): ``(i, j)``, ``"I,J"`` or ``"W>L"``, by
+            number or label; untrained, each once. The command line shows them where no ``--trial`` is given
+            (:attr:`default_trials`).
 
         Returns
         -------
@@ -201,9 +185,10 @@ class Task:
         n = _check_n(n)
         if isinstance(comparisons, (str, bytes, Mapping)) or not isinstance(comparisons, Iterable):
             raise TaskError(f"comparisons must be a list such as ['1>2', '2>3'], got {message_repr(comparisons)}")
+        names = check_labels(n, labels)
         seen: dict[tuple[int, int], Comparison] = {}
         for raw in comparisons:
-            c = parse_comparison(raw)
+            c = parse_comparison(comparison_by_number(raw, names))
             for item, role in ((c.winner, "winner"), (c.loser, "loser")):
                 if not 1 <= item <= n:
                     raise TaskError(f"comparison {c.winner}>{c.loser}: {role} {item} is out of range; items are 1..{n}")
@@ -219,17 +204,26 @@ class Task:
         if not seen:
             raise TaskError("comparisons: the training set is empty; give at least one comparison W>L")
         chains = check_reference(n, reference)
-        names = check_labels(n, labels)
         item_order = chains == (tuple(range(1, n + 1)),)
         premises = {(i, i + 1) for i in range(1, n)}
         rest = [c for c in seen.values() if c.pair not in premises]
         if (item_order and premises <= set(seen) and all(c.count == 1 for c in seen.values())
                 and all(c.winner >= c.loser + 2 for c in rest)):
             extra = General(labels=names, design=design) if names is not None or design is not None else None
-            return cls._with_general(n, [(c.winner, c.loser) for c in rest], extra)
-        graph = TrainingGraph(n, list(seen), chains)
-        general = General(tuple(seen.values()), None if item_order else chains, names, design)
-        return cls._with_general(n, tuple(ExceptionPair(w, l) for w, l in graph.exceptions), general)
+            task = cls._with_general(n, [(c.winner, c.loser) for c in rest], extra)
+        else:
+            graph = TrainingGraph(n, list(seen), chains)
+            general = General(tuple(seen.values()), None if item_order else chains, names, design)
+            task = cls._with_general(n, tuple(ExceptionPair(w, l) for w, l in graph.exceptions), general)
+        return task._with_default_trials(default_trials, "default_trials")
+
+    def _with_default_trials(self, entries: Any, name: str) -> Task:
+        """This task, just built, with the test trials ``entries`` it names (checked, the entry named ``name[k]``
+        in a message)."""
+        chosen = check_default_trials(self, entries, name)
+        if chosen is not None:
+            object.__setattr__(self, "general", replace(self.general or General(), trials=chosen))
+        return self
 
     @classmethod
     def paradigm(cls, name: str, **parameters: Any) -> Task:
@@ -265,7 +259,7 @@ class Task:
         spec = read_task_file(path)
         task = cls.from_comparisons(spec.n, spec.comparisons, reference=spec.reference, labels=spec.labels,
                                     design=Design(spec.name, spec.parameters))
-        return task
+        return task._with_default_trials(spec.trials, f"{dict(spec.parameters)['file']}: test_trials")
 
     def with_training(self, comparisons: Iterable[ComparisonLike]) -> Task:
         """This task with extra presentations: each ``W>L`` adds its count (default 1) to that comparison's
@@ -278,7 +272,8 @@ class Task:
         """
         if isinstance(comparisons, (str, bytes, Mapping)) or not isinstance(comparisons, Iterable):
             raise TaskError(f"training must be a list such as ['1>2'], got {message_repr(comparisons)}")
-        extra = [parse_comparison(raw, "extra training") for raw in comparisons]  # read once: any iterable
+        extra = [parse_comparison(comparison_by_number(raw, self.labels, "extra training"), "extra training")
+                 for raw in comparisons]  # read once: any iterable; items by number or label
         merged = {c.pair: c for c in self.comparisons}
         for c in extra:
             if (c.loser, c.winner) in merged:
@@ -287,7 +282,8 @@ class Task:
             old = merged.get(c.pair)
             merged[c.pair] = Comparison(c.winner, c.loser, c.count + (old.count if old else 0))
         return Task.from_comparisons(self.n, list(merged.values()), reference=self._reference_argument(),
-                                     labels=self.labels, design=self.design_with_training(extra))
+                                     labels=self.labels, design=self.design_with_training(extra),
+                                     default_trials=self.default_trials)
 
     def design_with_training(self, comparisons: Iterable[ComparisonLike]) -> Design:
         """The design of :meth:`with_training`: this task's design plus a parameter ``train``."""
@@ -344,6 +340,12 @@ class Task:
     def design(self) -> Design | None:
         """The paradigm the task was built from, or ``None`` for ``Task(n, exceptions)``."""
         return None if self.general is None else self.general.design
+
+    @property
+    def default_trials(self) -> tuple[Trial, ...] | None:
+        """The test trials the task names (a task file's ``test_trials``), shown where no trial is chosen
+        (``--trial``); ``None`` when it names none."""
+        return None if self.general is None else self.general.trials
 
     def item_name(self, item: int) -> str:
         """The label of ``item``, or its number as text."""
@@ -417,26 +419,16 @@ class Task:
         return tuple(t for t in self.trials if t not in tt)
 
     # ------------------------------------------------------------ semantics
-    def check_trial(self, trial: Sequence[int], name: str = "trial") -> Trial:
-        """Validate and return ``trial`` as a pair of distinct items in ``1..n``.
+    def check_trial(self, trial: Sequence[int] | Sequence[str] | str, name: str = "trial") -> Trial:
+        """Validate and return ``trial`` as a pair of distinct items in ``1..n``: ``(i, j)``, or with item
+        labels ``("E", "F")``, or the text ``"I,J"`` / ``"W>L"`` (:func:`symbolic_ti.task.naming.read_trial`).
 
         Raises
         ------
         TaskError
-            If it is not a pair of distinct integers in ``1..n``.
+            If it is not a pair of distinct items of the task (an unknown name: the message lists the labels).
         """
-        try:
-            i, j = trial
-            i, j = check_int(i, f"{name} first item"), check_int(j, f"{name} second item")
-        except (TypeError, ValueError) as err:
-            raise TaskError(f"{name} must be a pair of items (i, j) in 1..{self.n}, got {message_repr(trial)}: {err}") from None
-        for item in (i, j):
-            if not 1 <= item <= self.n:
-                raise TaskError(f"{name} ({message_text(i)}, {message_text(j)}): item {message_text(item)} is out of "
-                                f"range; items are 1..{self.n}")
-        if i == j:
-            raise TaskError(f"{name} ({i}, {j}): a trial compares two different items")
-        return (i, j)
+        return read_trial(trial, self.n, self.labels, name)
 
     def ground_truth(self, trial: Sequence[int]) -> int | None:
         """Target of a training trial; for a test trial the reference order's answer (TI design: +1 if ``i < j``
@@ -484,7 +476,8 @@ class Task:
             return f"Task(n={self.n!r}, exceptions={self.exceptions!r})"
         g = self.general
         extra = "".join(f", {k}={v!r}" for k, v in (("reference", self._reference_argument()), ("labels", g.labels),
-                                                     ("design", g.design)) if v is not None)
+                                                     ("design", g.design), ("default_trials", g.trials))
+                        if v is not None)
         return f"Task.from_comparisons({self.n!r}, {[str(c) for c in self.comparisons]!r}{extra})"
 
     def describe_reference(self) -> str:

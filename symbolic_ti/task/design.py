@@ -6,7 +6,9 @@ Part of :mod:`symbolic_ti.task`, which re-exports :class:`Design`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from ..digits import message_repr
@@ -32,11 +34,14 @@ class Design:
     parameters: tuple[tuple[str, Any], ...] = ()
 
     def describe(self) -> str:
-        """``transverse-patterning (n=5)``, ``list-linking (lists=5,5; links=5>6)``."""
+        """``transverse-patterning (n=5)``, ``list-linking (lists=5,5; links=5>6)``; a task file by its name
+        without directory and suffix, ``file (file=massed; name=...)`` (the path stays in :attr:`parameters`)."""
         if not self.parameters:
             return self.name
         parts = []
         for key, value in self.parameters:
+            if self.name == "file" and key == "file" and isinstance(value, str):
+                value = PurePath(value).stem or value
             shown = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
             parts.append(f"{key}={shown if shown else 'none'}")
         return f"{self.name} ({'; '.join(parts)})"
@@ -50,30 +55,47 @@ class Design:
 @dataclass(frozen=True)
 class General:
     """What a task holds beyond the TI design: comparisons with counts (``None``: premise pairs plus exceptions,
-    each once), the reference order's chains (``None``: the item order), item labels and its design."""
+    each once), the reference order's chains (``None``: the item order), item labels, its design, and the test
+    trials it names (a task file's ``test_trials``; ``None``: none)."""
 
     comparisons: tuple[Comparison, ...] | None = None
     chains: tuple[tuple[int, ...], ...] | None = None
     labels: tuple[str, ...] | None = None
     design: Design | None = None
+    trials: tuple[tuple[int, int], ...] | None = None
 
 
 def check_labels(n: int, labels: Any) -> tuple[str, ...] | None:
-    """Item labels as a tuple of n distinct non-empty names (``None`` stays ``None``; ``"A,B,C"`` is split).
+    """Item labels as a tuple of n distinct non-empty names: the one reading of labels everywhere
+    (``Task.from_comparisons``, ``Task.paradigm``, ``--labels``, task files, reports).
+
+    Parameters
+    ----------
+    n : int
+        The number of items.
+    labels : None, a sequence of n names, or one text of n names separated by commas
+        ``None`` stays ``None``; ``("A", "B", "C")`` and ``"A,B,C"`` are the same labels. A text without a comma
+        is one name, never split into its letters: ``"ABC"`` is refused for 3 items (pass ``list("ABC")``).
 
     Raises
     ------
     TaskError
-        For a wrong number of names, an empty name or a name given twice.
+        For a value that is not a sequence of names (a mapping, a number), a text without commas for several
+        items, a wrong number of names, an empty name, a name that reads as a number or holds ``>`` or ``,``,
+        or a name given twice.
     """
     if labels is None:
         return None
     if isinstance(labels, str):
-        labels = labels.split(",") if "," in labels else list(labels)
-    try:
-        out = tuple(str(x).strip() for x in labels)
-    except TypeError:
-        raise TaskError(f"labels must be a list of {n} item names, got {message_repr(labels)}") from None
+        if "," not in labels and n > 1:
+            raise TaskError(f"labels: the text {message_repr(labels)} is one name, not {n}; give a sequence of {n} "
+                            f"names (such as list({labels!r}) for one letter each) or one text of names separated "
+                            f"by commas (A,B,C)")
+        labels = labels.split(",")
+    if isinstance(labels, (Mapping, bytes)) or not isinstance(labels, Iterable):
+        raise TaskError(f"labels must be a sequence of {n} item names (such as ['A', 'B', 'C']), got "
+                        f"{message_repr(labels)}")
+    out = tuple(str(x).strip() for x in labels)
     if len(out) != n:
         raise TaskError(f"labels: {len(out)} names given for {n} items; give one name per item")
     if any(not x for x in out):

@@ -19,7 +19,7 @@ docs/conventions.md, decided in the same order; ``cross_component`` and unrelate
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from sympy.utilities.iterables import connected_components, strongly_connected_components
 
 from ..digits import message_repr
@@ -48,6 +48,10 @@ def check_reference(n: int, reference: object) -> tuple[tuple[int, ...], ...]:
             return (tuple(range(1, n + 1)),)
         raise TaskError(f"reference order must be 'items', 'none', a permutation of 1..{n} or a list of chains, got "
                         f"{message_repr(reference)}")
+    if isinstance(reference, Mapping) or any(isinstance(c, Mapping) for c in (
+            reference if isinstance(reference, (list, tuple)) else ())):
+        raise TaskError(f"reference order must be a sequence of items (a permutation of 1..{n}, highest first) or a "
+                        f"list of such chains, not a mapping; got {message_repr(reference)}")
     try:
         entries = list(reference)  # type: ignore[call-overload]
     except TypeError:

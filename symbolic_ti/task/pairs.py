@@ -16,7 +16,8 @@ from ..arguments import ARGUMENTS, check_int, exact_number, is_single_pair, sing
 from ..digits import message_repr
 from ..errors import ParameterError, TaskError
 
-__all__ = ["ExceptionPair", "Comparison", "parse_exception", "parse_comparison", "ExceptionLike", "ComparisonLike"]
+__all__ = ["ExceptionPair", "Comparison", "parse_exception", "parse_comparison", "ExceptionLike", "ComparisonLike",
+           "check_exceptions"]
 
 
 @dataclass(frozen=True, order=True)
@@ -88,6 +89,40 @@ def exception_list(value: object) -> Iterable[Any]:
         raise TaskError(f"exceptions must be {ARGUMENTS['exceptions'].allowed}, got {type(value).__name__} "
                         f"{message_repr(value, 80)}")
     return value
+
+
+def check_exceptions(n: int, exceptions: object) -> tuple[ExceptionPair, ...]:
+    """The exceptions of the TI design with ``n`` items (``Task(n, exceptions)``), each read and checked.
+
+    Raises
+    ------
+    TaskError
+        For an item out of range, a self-comparison, ``W < L`` (that is the rule), an adjacent exception, or an
+        exception given twice.
+    """
+    excs: list[ExceptionPair] = []
+    for raw in exception_list(exceptions):
+        e = parse_exception(raw)
+        w, l = e.winner, e.loser
+        for item, role in ((w, "winner W"), (l, "loser L")):
+            if not 1 <= item <= n:
+                raise TaskError(f"exception {e}: {role} = {item} is out of range; items are 1..{n}")
+        if w == l:
+            raise TaskError(f"exception {e}: an item cannot beat itself")
+        if w < l:
+            raise TaskError(
+                f"exception {e}: {w} beats {l} already by the rule (item 1 ranks highest); "
+                f"an exception W>L needs a lower-ranked winner, W >= L + 2"
+            )
+        if w == l + 1:
+            raise TaskError(
+                f"exception {e} is adjacent and contradicts the premise pair ({l}, {w}); "
+                f"an exception W>L needs W >= L + 2"
+            )
+        if e in excs:
+            raise TaskError(f"exception {e} is given twice")
+        excs.append(e)
+    return tuple(excs)
 
 
 #: An exception as the API takes it: text ``"W>L"``, a pair ``(W, L)`` or an :class:`ExceptionPair`.

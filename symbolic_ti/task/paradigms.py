@@ -14,13 +14,16 @@ from typing import Any, NamedTuple
 from ..arguments import check_int
 from ..digits import message_repr
 from ..errors import TaskError
+from .design import check_labels
+from .naming import comparison_by_number
 from .pairs import Comparison, exception_list, parse_comparison, parse_exception
 
 __all__ = ["Paradigm", "PARADIGMS", "TaskSpec", "build", "paradigm_names"]
 
 
 class TaskSpec(NamedTuple):
-    """What a task is built from: items, comparisons with counts, reference order, labels, and its design."""
+    """What a task is built from: items, comparisons with counts, reference order, labels, its design, and the
+    test trials it names (a task file's ``test_trials``, as written: checked against the task once it is built)."""
 
     n: int
     comparisons: tuple[Comparison, ...]
@@ -28,6 +31,7 @@ class TaskSpec(NamedTuple):
     labels: tuple[str, ...] | None
     name: str
     parameters: tuple[tuple[str, Any], ...]
+    trials: Any = None
 
 
 @dataclass(frozen=True)
@@ -67,26 +71,22 @@ def _n(params: Mapping[str, Any], paradigm: str, minimum: int = 3) -> int:
         raise TaskError(str(err)) from None
 
 
-def _labels(params: Mapping[str, Any]) -> tuple[str, ...] | None:
-    value = params.get("labels")
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return tuple(x.strip() for x in value.split(","))
-    return tuple(str(x) for x in value)
+def _labels(params: Mapping[str, Any], n: int) -> tuple[str, ...] | None:
+    """The paradigm's ``labels`` read by :func:`symbolic_ti.task.design.check_labels` (the one reading)."""
+    return check_labels(n, params.get("labels"))
 
 
 def _ti(params: dict[str, Any]) -> TaskSpec:
     n = _n(params, "ti")
     pairs = [parse_exception(e) for e in exception_list(params.get("exceptions"))]
     comps = tuple(Comparison(i, i + 1) for i in range(1, n)) + tuple(Comparison(e.winner, e.loser) for e in pairs)
-    return TaskSpec(n, comps, None, _labels(params), "ti", (("n", n), ("exceptions", tuple(map(str, pairs)))))
+    return TaskSpec(n, comps, None, _labels(params, n), "ti", (("n", n), ("exceptions", tuple(map(str, pairs)))))
 
 
 def _transverse(params: dict[str, Any]) -> TaskSpec:
     n = _n(params, "transverse-patterning")
     comps = tuple(Comparison(i, i % n + 1) for i in range(1, n + 1))
-    return TaskSpec(n, comps, None, _labels(params), "transverse-patterning", (("n", n),))
+    return TaskSpec(n, comps, None, _labels(params, n), "transverse-patterning", (("n", n),))
 
 
 def _banded(params: dict[str, Any]) -> TaskSpec:
@@ -96,7 +96,7 @@ def _banded(params: dict[str, Any]) -> TaskSpec:
                         "n must be 5 or at least 7")
     comps = tuple(Comparison(i, i % n + 1) for i in range(1, n + 1)) + tuple(
         Comparison(i, (i + 2) % n + 1) for i in range(1, n + 1))
-    return TaskSpec(n, comps, None, _labels(params), "banded-transverse-patterning", (("n", n),))
+    return TaskSpec(n, comps, None, _labels(params, n), "banded-transverse-patterning", (("n", n),))
 
 
 def _lengths(value: Any) -> tuple[int, ...]:
@@ -137,9 +137,10 @@ def _list_linking(params: dict[str, Any]) -> TaskSpec:
             a = parent[a]
         return a
 
+    labels = _labels(params, n)
     links = []
     for raw in links_in:
-        c = parse_comparison(raw, "link")
+        c = parse_comparison(comparison_by_number(raw, labels, "link"), "link")
         for item in (c.winner, c.loser):
             if not 1 <= item <= n:
                 raise TaskError(f"link {c.winner}>{c.loser}: item {item} is out of range; the lists hold items 1..{n}")
@@ -158,7 +159,7 @@ def _list_linking(params: dict[str, Any]) -> TaskSpec:
     chains = [tuple(item for li in sorted(g) for item in range(starts[li], starts[li] + lengths[li]))
               for g in sorted(groups.values(), key=min)]
     reference = None if len(chains) == 1 else chains
-    return TaskSpec(n, tuple(comps), reference, _labels(params), "list-linking",
+    return TaskSpec(n, tuple(comps), reference, labels, "list-linking",
                     (("lists", lengths), ("links", tuple(links))))
 
 

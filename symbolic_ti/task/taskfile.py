@@ -1,4 +1,5 @@
-"""Task files: any paradigm as TOML (items, comparisons with counts, reference order), read and validated.
+"""Task files: any paradigm as TOML (items, comparisons with counts, reference order, test trials), read and
+validated.
 
 Schema (docs/paradigms.md#task-files)::
 
@@ -6,35 +7,36 @@ Schema (docs/paradigms.md#task-files)::
     items = 3                                   # the number of items, or their names: ["A", "B", "C"]
     comparisons = ["1>2", "2>3", "3>1"]         # W>L by number (or by name with named items)
     reference = "items"                         # optional: "items" (default), "none", a permutation, or chains
+    test_trials = ["1>3", "3,1"]                # optional: test trials shown by default, I,J or W>L (or names)
 
     [[comparison]]                              # optional: comparisons with counts, one table each
     winner = 3
     loser = 1
     count = 4
 
-A comparison may be given once only, in ``comparisons`` or as a table. Read with the standard library's
-``tomllib``; every problem is one line naming the key.
+A comparison may be given once only, in ``comparisons`` or as a table. ``test_trials`` names test trials
+(untrained, each once; ``"I,J"``, ``"W>L"`` or ``[I, J]``, items by number or by name) that ``derive``,
+``critical``, ``dynamics``, ``plot curve`` and ``fit`` show where no ``--trial`` is given
+(:attr:`symbolic_ti.task.Task.default_trials`). Read with the standard library's ``tomllib``; every problem is
+one line naming the file, the key and the entry.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 from typing import Any
 
 from ..digits import message_repr
 from ..errors import TaskError
+from .naming import comparison_by_number, known_items
 from .pairs import Comparison, parse_comparison
 from .paradigms import TaskSpec
 
 __all__ = ["read_task_file", "parse_task_text", "TASK_FILE_KEYS"]
 
 #: The keys a task file may have.
-TASK_FILE_KEYS = ("name", "items", "comparisons", "comparison", "reference")
-
-_NAMED = re.compile(r"^\s*(.+?)\s*>\s*(.+?)\s*$")
-
+TASK_FILE_KEYS = ("name", "items", "comparisons", "comparison", "reference", "test_trials")
 
 def read_task_file(path: Any) -> TaskSpec:
     """Read a task file (module docstring) into a :class:`~symbolic_ti.task.paradigms.TaskSpec`.
@@ -90,6 +92,8 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
     def item(value: Any, key: str) -> Any:
         if isinstance(value, str) and value.strip() in index:
             return index[value.strip()]
+        if isinstance(value, str) and labels and not value.strip().lstrip("+-").isdigit():
+            raise TaskError(f"{where}: {key} {value!r} is not an item; items are {known_items(n, labels)}")
         return value
 
     comps: list[Comparison] = []
@@ -98,12 +102,8 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
         raise TaskError(f"{where}: 'comparisons' must be a list such as [\"1>2\", \"2>3\"], got {message_repr(listed)}")
     for k, entry in enumerate(listed):
         key = f"comparisons[{k}]"
-        if isinstance(entry, str) and labels:
-            m = _NAMED.match(entry)
-            if m and m.group(1) in index and m.group(2) in index:
-                entry = f"{index[m.group(1)]}>{index[m.group(2)]}"
         try:
-            comps.append(parse_comparison(entry, key))
+            comps.append(parse_comparison(comparison_by_number(entry, labels, key), key))
         except TaskError as err:
             raise TaskError(f"{where}: {err}") from None
     tables = data.get("comparison", [])
@@ -111,7 +111,8 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
         raise TaskError(f"{where}: 'comparison' must be tables [[comparison]] with winner, loser and count")
     for k, table in enumerate(tables):
         key = f"comparison[{k}]"
-        entry = {name: item(value, key) if name in ("winner", "loser") else value for name, value in table.items()}
+        entry = {name: item(value, f"{key} {name}") if name in ("winner", "loser") else value
+                 for name, value in table.items()}
         try:
             comps.append(parse_comparison(entry, key))
         except TaskError as err:
@@ -123,5 +124,9 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
     name = data.get("name", "")
     if not isinstance(name, str):
         raise TaskError(f"{where}: 'name' must be a text, got {message_repr(name)}")
+    tests = data.get("test_trials")
+    if tests is not None and not isinstance(tests, list):
+        raise TaskError(f"{where}: 'test_trials' must be a list of trials such as [\"1>3\", \"2,4\"], got "
+                        f"{message_repr(tests)}")
     params: tuple[tuple[str, Any], ...] = (("file", where),) + ((("name", name),) if name else ())
-    return TaskSpec(n, tuple(comps), reference, labels, "file", params)
+    return TaskSpec(n, tuple(comps), reference, labels, "file", params, tests)

@@ -32,6 +32,8 @@ Modules (each name below is re-exported here)
   :func:`linked_lists_rank`, :func:`evaluate_linked_lists` -> :class:`LinkedLists`,
   :func:`linked_lists_limit_ridgeless_additive` and the Symbols :data:`p`, :data:`q`, :data:`u`, :data:`v`:
   transverse patterning and two lists joined by one link (docs/paradigms.md).
+* :mod:`.paradigm_forms`: :func:`paradigm_closed_form` -> :class:`ParadigmClosedForm`: those closed forms as one
+  report (``symbolic-ti general --paradigm NAME``), :data:`CLOSED_FORM_PARADIGMS`, :data:`C_LINK`.
 * :mod:`.limits`: :func:`limit_ridgeless_additive`, :func:`limit_conjunctive`,
   :func:`exception_limit_ridgeless_additive`: limits ``alpha, lambda -> 0`` and ``alpha -> 1``, taken as limits.
 
@@ -46,6 +48,7 @@ from .limits import exception_limit_ridgeless_additive, limit_conjunctive, limit
 from .no_exception import (NoExceptionClosedForm, no_exception_closed_form, pnas_closed_form,
                            prediction_no_exception, rank_no_exception)
 from .one_exception import ExceptionClosedForm, exception_closed_form
+from .paradigm_forms import C_LINK, CLOSED_FORM_PARADIGMS, ParadigmClosedForm, paradigm_closed_form
 from .paradigms import (LinkedLists, evaluate_linked_lists, linked_lists_limit_ridgeless_additive,
                         linked_lists_rank, list_green, p, q, separate_list_rank, transverse_patterning_margin, u, v)
 from .path import chebyshev_v, path_continuant, path_determinant, path_green
@@ -64,4 +67,5 @@ __all__ = [
     "DELTA_0", "Q", "D_E", "Y_E", "named_symbols", "form_variable", "variable_definition",
     "p", "q", "u", "v", "transverse_patterning_margin", "separate_list_rank", "list_green", "linked_lists_rank",
     "LinkedLists", "evaluate_linked_lists", "linked_lists_limit_ridgeless_additive",
+    "ParadigmClosedForm", "paradigm_closed_form", "CLOSED_FORM_PARADIGMS", "C_LINK",
 ]
