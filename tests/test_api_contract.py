@@ -48,7 +48,7 @@ INVALID: dict[str, list[object]] = {
     "ridgeless_method": [5, "x", "", None],
     "interval": [5, "x", (1,), (1, 2, 3), (Fraction(1, 2), Fraction(1, 4)), ("x", 1), (NAN, 1), (0, HUGE),
                  (-1, Fraction(1, 2))],
-    "trials": [5, "x", [(1, 1)], [(0, 1)], [(1, 99)], [("a", 2)], [5], [(1, 2, 3)]],
+    "trials": [5, "x", [(1, 1)], [(0, 1)], [(1, 99)], [("a", 2)], [5], [(1, 2, 3)], (1, 2)],
     "exceptions": [64, "6>4", (3, 1), ["x"], [(1, 3)], [(3, 1), (3, 1)], [(99, 1)], [(3, 2)], [64], 3.5],
     "parameters": [5, "alpha=0.1", {1: 0.1}, {"nosuch": 1}, {"alpha": NAN}, {"alpha": "x"}, {"alpha": HUGE},
                    {"alpha": []}, {"alpha": -1}, ["alpha"]],
@@ -103,6 +103,25 @@ def _numeric() -> Result:
     return st.derive(4, parameters={"alpha": "1/2"}, ridge=1)
 
 
+def _behaviour():
+    from symbolic_ti.behaviour.data import behaviour_from_arrays
+
+    task = st.Task(4)
+    return behaviour_from_arrays(task, task.trials, [0.9 if i < j else 0.1 for i, j in task.trials], [10] * 12)
+
+
+def _fit(budget):
+    from symbolic_ti.behaviour.fitting import fit
+
+    return fit(_behaviour(), ridge="ridgeless", starts=1, intervals=False, error_check=False, budget=budget)
+
+
+def _compare(budget):
+    from symbolic_ti.behaviour.fitting import compare_families
+
+    return compare_families(_behaviour(), ["exchangeable"], ridge="ridgeless", starts=1, budget=budget)
+
+
 #: Every public entry point that takes user arguments: name -> (function, valid keyword arguments).
 ENTRY_POINTS = {
     "Task": (st.Task, lambda: {"n": 4, "exceptions": ()}),
@@ -140,6 +159,9 @@ ENTRY_POINTS = {
     "Result.margin": (lambda i, j: _numeric().margin(i, j), lambda: {"i": 1, "j": 2}),
     "Result.category_summary": (lambda category: _numeric().category_summary(category),
                                 lambda: {"category": "premise"}),
+    # the fits' own arguments are checked in tests/test_fit*.py; here the budget that every costly entry point takes
+    "fit": (_fit, lambda: {"budget": None}),
+    "compare_families": (_compare, lambda: {"budget": None}),
 }
 
 #: Parameters whose invalid values depend on the entry point (``method``: each solver has its own choices;
@@ -216,6 +238,47 @@ def test_a_single_exception_is_refused_with_the_list_it_should_be():
     with pytest.raises(st.TaskError, match=re.escape("['6>4']")):
         st.derive(9, "6>4")
     assert st.derive(9, None, parameters={"alpha": 0}, ridge=1) == st.derive(9, [], parameters={"alpha": 0}, ridge=1)
+
+
+def test_a_single_trial_is_refused_like_a_single_exception():
+    """A single pair where a list of pairs is expected: every public function taking trials refuses it with the
+    list it should be, in the words derive uses for a single exception (one helper, single_pair_error)."""
+    from symbolic_ti.analysis.conjunctivity import critical_conjunctivity
+    from symbolic_ti.behaviour.data import behaviour_from_arrays
+    from symbolic_ti.dynamics.timegrid import evaluate_grid
+    from symbolic_ti.export.dynamics import dynamics_to_text
+    from symbolic_ti.figures.margin_curves import curve_data
+    from symbolic_ti.figures.dynamics import trajectory_data
+
+    task = st.Task(9, ["6>4"])
+    symbolic = st.derive(task, ridge="1/10")
+    dyn = st.learning_dynamics(task, parameters={"alpha": "1/10"})
+    calls = {
+        "critical": lambda t: st.critical(task, parameter="alpha", ridge="1/10", trials=t),
+        "critical_values": lambda t: st.critical_values(symbolic, "alpha", trials=t),
+        "numeric_predictions": lambda t: st.numeric_predictions(task, st.Exchangeable(), {"alpha": 0.1}, ridge=0.1,
+                                                                trials=t),
+        "compile_result": lambda t: st.compile_result(symbolic, trials=t),
+        "critical_conjunctivity": lambda t: critical_conjunctivity(task, "1/10", trials=t),
+        "curve_data": lambda t: curve_data(symbolic, "alpha", trials=t, resolution=3),
+        "trials_with_margin": lambda t: dyn.trials_with_margin(t),
+        "evaluate_grid": lambda t: evaluate_grid(dyn, [0, 1], trials=t),
+        "dynamics_to_text": lambda t: dynamics_to_text(dyn, trials=t, times=[1]),
+        "trajectory_data": lambda t: trajectory_data(dyn, t),
+    }
+    message = re.escape("trials must be a list such as [(3, 6)], got the single trial (3, 6)")
+    for name, call in calls.items():
+        with pytest.raises(st.TaskError, match=f"^{message}$"):
+            call((3, 6))
+            pytest.fail(f"{name} read a single trial")
+        call([(3, 6)])  # the list of one is read
+    with pytest.raises(st.DataError, match=re.escape("trials must be a list such as [(1, 2)], got the single trial")):
+        behaviour_from_arrays(st.Task(3), (1, 2), [0.9, 0.2], [1, 1])
+    # the same words as the single exception of derive and critical
+    for call in (lambda: st.derive(9, (6, 4)), lambda: st.critical(9, (6, 4), parameter="alpha", ridge="1/10")):
+        with pytest.raises(st.TaskError, match="^" + re.escape("exceptions must be a list such as [(6, 4)], got the "
+                                                                "single exception (6, 4)") + "$"):
+            call()
 
 
 # ------------------------------------------------------------------------------------------ huge numbers

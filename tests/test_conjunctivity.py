@@ -353,8 +353,11 @@ def test_errors():
         critical_conjunctivity(task, "ridgeless", kappa_d=1)
     with pytest.raises(ParameterError):
         critical_gammas("9 items")
-    # a single trial and a ridge of 0 (= ridgeless) are accepted
-    assert critical_conjunctivity(task, 0, trials=(3, 6)).ridge is None
+    # a ridge of 0 (= ridgeless) is accepted; a single trial is refused with the list it should be, as derive
+    # refuses a single exception (one helper: symbolic_ti.arguments.single_pair_error)
+    assert critical_conjunctivity(task, 0, trials=[(3, 6)]).ridge is None
+    with pytest.raises(TaskError, match=r"^trials must be a list such as \[\(3, 6\)\], got the single trial \(3, 6\)$"):
+        critical_conjunctivity(task, 0, trials=(3, 6))
 
 
 # ------------------------------------------------------------------------------------------- performance

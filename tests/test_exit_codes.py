@@ -41,3 +41,19 @@ def test_write_atomic_tells_a_full_disk_from_a_bad_path(tmp_path):
     with pytest.raises(ExportError) as info:
         write_atomic(tmp_path / "missing" / "x.txt", "x")
     assert not isinstance(info.value, OutputIOError)
+
+
+@pytest.mark.parametrize("args", [["--help"], ["derive", "--help"], ["--version"]],
+                         ids=["help", "subcommand help", "version"])
+def test_help_to_a_full_disk_exits_74_with_one_line(args):
+    # argparse ignores a failed write of its help; the CLI's parser does not (an environment error, exit 74)
+    with open("/dev/full", "w") as full:
+        done = _run(args, full)
+    assert done.returncode == EXIT_IO_ERROR, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines == ["symbolic-ti: error: cannot write to standard output: No space left on device"]
+
+
+def test_help_to_a_writable_stdout_still_exits_0():
+    done = _run(["derive", "--help"], subprocess.PIPE)
+    assert done.returncode == 0 and done.stdout.startswith("usage: symbolic-ti derive") and done.stderr == ""

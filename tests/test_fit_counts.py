@@ -180,6 +180,36 @@ def test_cli_data_without_counts_is_fitted_as_proportions(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "6 trials, 6 of 6 rows" in out and "the intervals rest on the 6 rows, not on a number of choices" in out
+    # no counts were given: the note says proportions, never "counts" it was not given
+    assert "quasi-likelihood over proportions: no count column, each data row one observation" in out
+    assert "no count column: each data row is one observation of weight 1" in out
+    assert "times counts" not in out and "counts times values" not in out
+
+
+def test_cli_counts_given_keep_the_counts_wording(capsys, tmp_path):
+    """The same proportions with a count column of 3 (3 x 0.9 = 2.7 is not whole): a quasi-likelihood of
+    averaged probabilities times the counts given."""
+    body = ("item_a,item_b,mean_prob_yes,n\n1,2,0.9,3\n2,1,0.2,3\n1,3,0.8,3\n3,1,0.3,3\n2,3,0.7,3\n"
+            "3,2,0.35,3\n")
+    code = cli.main(["fit", "--items", "3", "--data", table(tmp_path, body), "--count-column", "n",
+                     "--no-intervals", "--starts", "2"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "(quasi-likelihood: averaged probabilities times counts)" in out
+    assert "quasi-binomial over averaged proportions (counts times values are not whole numbers)" in out
+    assert "no count column" not in out
+
+
+def test_cli_whole_choices_without_counts_are_one_choice_a_row(capsys, tmp_path):
+    """Rows of single choices (0 or 1) without a count column: binomial, one choice per data row."""
+    body = "item_a,item_b,mean_prob_yes\n" + "".join(f"{i},{j},{v}\n" for (i, j), v in
+                                                   {(1, 2): 1, (2, 1): 0, (1, 3): 1, (3, 1): 0, (2, 3): 1,
+                                                    (3, 2): 1}.items())
+    code = cli.main(["fit", "--items", "3", "--data", table(tmp_path, body), "--no-intervals", "--starts", "2"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "whole counts of choices (no count column: each data row is one choice)" in out
+    assert "the 6 counted choices in 6 rows" in out
 
 
 def test_cli_missing_count_column_says_how_to_go_without(capsys, tmp_path):

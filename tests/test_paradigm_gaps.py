@@ -219,7 +219,12 @@ def test_python_trials_take_labels():
     assert task.with_training(["F>A"]).counts[(6, 1)] == 1
     report = critical(task, parameter="alpha", ridge=1, trials=["A>F", ("B", "E")])
     assert [t.trial for t in report.trials] == [(1, 6), (2, 5)]
-    assert [t.trial for t in critical(task, parameter="alpha", ridge=1, trials=("C", "E")).trials] == [(3, 5)]
+    assert [t.trial for t in critical(task, parameter="alpha", ridge=1, trials=[("C", "E")]).trials] == [(3, 5)]
+    # a single trial by label is refused with the list it should be, as a single trial by number is
+    with pytest.raises(TaskError, match=r"^trials must be a list such as \[\('C', 'E'\)\], got the single trial"):
+        critical(task, parameter="alpha", ridge=1, trials=("C", "E"))
+    with pytest.raises(TaskError, match=r"^trials must be a list such as \['C>E'\], got the single trial 'C>E'$"):
+        critical(task, parameter="alpha", ridge=1, trials="C>E")
     with pytest.raises(TaskError, match=r"^trials entry 'A>Z': 'Z' is not an item; items are the labels A, B, C, D, "
                                         r"E, F \(or the numbers 1..6\)$"):
         critical(task, parameter="alpha", ridge=1, trials=["A>Z"])

@@ -146,7 +146,8 @@ def critical_values(result: Result, parameter: str, interval: Any = None, trials
         open interval ``(a, b)``.
     trials : list of (i, j), optional
         Trials to analyse; default every trial with a margin (training trials and test trials with ground
-        truth). A single pair ``(i, j)`` is accepted; with item labels also ``("E", "F")`` or ``"E>F"``.
+        truth); items by number, or with item labels ``("E", "F")`` or ``"E>F"``. A single pair ``(i, j)`` (or
+        ``("E", "F")``, ``"E>F"``) is refused with the list ``[(i, j)]`` it should be.
     method : {"auto", "generic", "laplacian"}
         ``"generic"`` isolates the roots of each canceled margin: its univariate coefficients are read off
         the solver's polynomial form (:meth:`symbolic_ti.results.Result.fraction`) when there is one and no

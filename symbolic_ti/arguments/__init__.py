@@ -55,14 +55,16 @@ class TaskLike(Protocol):
 ExactLike: TypeAlias = int | float | Fraction | str | sp.Expr | Real
 #: A ridge (:func:`parse_ridge`): a number >= 0, ``"ridgeless"``/``"0+"``, ``None``/``"lambda"`` (symbolic).
 RidgeLike: TypeAlias = ExactLike | None
-#: A trial ``(i, j)`` or several (:func:`resolve_trials`); ``None`` for the default set.
-TrialsLike: TypeAlias = tuple[int, int] | tuple[str, str] | Iterable[Sequence[int] | Sequence[str] | str] | None
+#: A list of trials ``(i, j)`` (:func:`resolve_trials`; items by number, or by label with item labels:
+#: ``("E", "F")`` or ``"E>F"``); a single trial ``(3, 6)`` is refused with the list ``[(3, 6)]`` it should be, as a
+#: single exception is; ``None`` for the default set.
+TrialsLike: TypeAlias = Iterable[Sequence[int] | Sequence[str] | str] | None
 #: An interval ``(a, b)`` of a parameter (:func:`parse_interval`); ``None`` for its domain.
 IntervalLike: TypeAlias = Sequence[ExactLike] | None
 
 __all__ = ["ExactLike", "RidgeLike", "TrialsLike", "IntervalLike", "TaskLike", "Argument", "ARGUMENTS", "RIDGE_NAMES", "RIDGELESS_WORDS", "SYMBOLIC_RIDGE_WORDS", "INFINITY_WORDS",
            "SOLVE_METHODS", "RIDGELESS_METHODS", "MAX_DIGITS", "exact_number", "check_int", "check_choice", "parse_ridge",
-           "parameter_name", "parse_endpoint", "parse_interval", "resolve_trials", "check_trials", "short_numbers", "check_mapping",
+           "parameter_name", "parse_endpoint", "parse_interval", "resolve_trials", "check_trials", "is_single_pair", "is_single_label_pair", "single_pair_error", "trial_entries", "short_numbers", "check_mapping",
            "EXACT_FUNCTIONS", "EXACT_CONSTANTS", "message_text"]
 
 #: Names of the ridge where a parameter name is expected (``--set``, ``subs``, grid axes, scans).
@@ -100,8 +102,8 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
     Argument("ridgeless_method", "one of " + ", ".join(RIDGELESS_METHODS)),
     Argument("interval", "a pair (a, b) of rational numbers with a < b inside the parameter's domain; the upper end "
                          "may be oo"),
-    Argument("trials", "a trial (i, j) or a list of trials (i, j) of the task, with i != j in 1..n (items by "
-                       "number, or by label with item labels: ('E', 'F') or 'E>F')"),
+    Argument("trials", "a list of trials (i, j) of the task, with i != j in 1..n, e.g. [(3, 6)] (items by "
+                       "number, or by label with item labels: [('E', 'F')] or ['E>F'])"),
     Argument("parameter value", "an exact number (int, Fraction, 'p/q', a decimal string or float read as its "
                                 "shortest decimal, a numpy or mpmath scalar) or a sympy expression"),
     Argument("n", "an integer >= 3, the number of items"),
@@ -305,21 +307,51 @@ def parse_interval(interval: Any, name: str, lower: sp.Expr, upper: sp.Expr) -> 
 
 
 # ------------------------------------------------------------------------------------------- trials
-def _trial_entries(trials: Any) -> Iterable[Any]:
-    """The entries of a ``trials`` argument: a single trial ``(i, j)`` as a list of one.
+def is_single_pair(value: Any) -> bool:
+    """Whether ``value`` is one pair of integers ``(i, j)`` (not text, not a bool): given where a list of pairs
+    is expected (``trials``, ``exceptions``), it is refused by :func:`single_pair_error`."""
+    return (isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and len(value) == 2
+            and all(isinstance(v, Integral) and not isinstance(v, bool) for v in value))
+
+
+def is_single_label_pair(value: Any) -> bool:
+    """Whether ``value`` is one pair of item labels ``("E", "F")`` (texts without ``>`` or ``,``): a single trial by
+    label, refused like :func:`is_single_pair`."""
+    return (isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and len(value) == 2
+            and all(isinstance(v, str) and not any(c in v for c in ">,") for v in value))
+
+
+def single_pair_error(name: str, noun: str, value: Any, hint: Any) -> TaskError:
+    """The one refusal of a single pair given as the list ``name`` (``derive(9, (6, 4))``, ``critical(9,
+    trials=(3, 6))``): the list it should be, ``hint``, and the value given.
+
+    >>> print(single_pair_error("trials", "trial", (3, 6), [(3, 6)]))
+    trials must be a list such as [(3, 6)], got the single trial (3, 6)
+    """
+    return TaskError(f"{name} must be a list such as {message_repr(hint, 80)}, got the single {noun} "
+                     f"{message_repr(value, 80)}")
+
+
+def trial_entries(trials: Any) -> Iterable[Any]:
+    """The entries of a ``trials`` argument, a list of trials ``(i, j)``.
 
     Raises
     ------
     TaskError
-        If ``trials`` is not a list (an int, a str, a mapping), quoting what ``trials`` allows.
+        If ``trials`` is a single trial ``(3, 6)`` (the message shows the list ``[(3, 6)]`` it should be, as
+        ``exceptions`` does: :func:`single_pair_error`) or not a list (an int, a str, a mapping), quoting what
+        ``trials`` allows.
     """
-    if (isinstance(trials, Sequence) and not isinstance(trials, str) and len(trials) == 2
-            and (all(isinstance(v, Integral) and not isinstance(v, bool) for v in trials)
-                 or all(isinstance(v, str) and not any(c in v for c in ">,") for v in trials))):
-        return [tuple(trials)]  # a single trial (i, j), or ("E", "F") by item label
+    if is_single_pair(trials) or is_single_label_pair(trials):
+        raise single_pair_error("trials", "trial", trials, [tuple(trials)])
+    if isinstance(trials, str) and ">" in trials and "," not in trials:  # one trial 'E>F' by item labels
+        raise single_pair_error("trials", "trial", trials, [trials])
     if isinstance(trials, (str, bytes, Mapping)) or not isinstance(trials, Iterable):
         raise TaskError(f"trials must be {ARGUMENTS['trials'].allowed}, got {message_repr(trials, 80)}")
     return trials
+
+
+_trial_entries = trial_entries
 
 
 def check_trials(task: TaskLike, trials: Any) -> tuple[tuple[int, int], ...]:
@@ -344,7 +376,7 @@ def resolve_trials(task: TaskLike, trials: Any, *, default: Iterable[tuple[int, 
     Parameters
     ----------
     task : Task
-    trials : None, a trial ``(i, j)`` or an iterable of trials
+    trials : None or an iterable of trials ``(i, j)``
         ``None`` gives ``default`` (or, without one, every trial with a ground truth; with ``test_only``, every
         test trial with a ground truth).
     test_only : bool

@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from ..arguments import is_single_pair, single_pair_error
 from ..display import Rendered
 from ..errors import DataError, DataWarning
 from ..task import Task
@@ -467,6 +468,8 @@ def behaviour_from_arrays(task: Task, trials: Sequence[Trial], values: Sequence[
         For a trial not in the task, a repeated trial, mismatched lengths, or a value outside [0, 1] for a
         choice kind.
     """
+    if is_single_pair(trials):  # the one refusal of a single pair where a list is expected (as derive's)
+        raise DataError(str(single_pair_error("trials", "trial", trials, [tuple(trials)])))
     trials = [tuple(_item_of(task, x) for x in t) for t in trials]  # type: ignore[misc]  # checked by the task below
     if not len(trials) == len(values) == len(counts):
         raise DataError(f"trials, values and counts must have the same length, got {len(trials)}, {len(values)}, "

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..budgets import DEFAULT, BudgetLike
 from ..display import Rendered
 from ..errors import ParameterError
 from ..families import Family
@@ -145,14 +146,14 @@ class DistanceFit(FitCore):
 
 def fit_distances(data: DistanceData, family: str | Family = "exchangeable", *, ridge: Any = "fit",
                   parameters: Mapping[str, Any] | None = None, starts: int = 8, seed: int = 0, level: float = 0.95,
-                  overdispersion: bool = True, intervals: bool = True) -> DistanceFit:
+                  overdispersion: bool = True, intervals: bool = True, budget: BudgetLike = DEFAULT) -> DistanceFit:
     """Maximum-likelihood fit of a family's parameters and ``beta`` to data by symbolic distance.
 
     Parameters
     ----------
     data : DistanceData
         From :func:`symbolic_ti.behaviour.distance.load_distances`.
-    family, ridge, parameters, starts, seed, level, overdispersion, intervals
+    family, ridge, parameters, starts, seed, level, overdispersion, intervals, budget
         As for :func:`symbolic_ti.behaviour.fitting.fit`.
 
     Returns
@@ -161,7 +162,7 @@ def fit_distances(data: DistanceData, family: str | Family = "exchangeable", *, 
 
     Raises
     ------
-    ParameterError, FamilyError
+    ParameterError, FamilyError, BudgetError
         As :func:`~symbolic_ti.behaviour.fitting.fit`, and for data that are not a DistanceData.
     """
     start = time.perf_counter()
@@ -169,7 +170,7 @@ def fit_distances(data: DistanceData, family: str | Family = "exchangeable", *, 
         raise ParameterError(f"data must be a DistanceData (symbolic_ti.behaviour.distance.load_distances), got "
                              f"{type(data).__name__}")
     model, fam, est = fit_model(DistanceModel, data, family, parameters, ridge, starts=starts, seed=seed,
-                                level=level, overdispersion=overdispersion, intervals=intervals)
+                                level=level, overdispersion=overdispersion, intervals=intervals, budget=budget)
     p, y, n = est.predicted, model.y, model.n
     if model.choice:
         res = (n * y - n * p) / np.sqrt(np.maximum(n * p * (1 - p), 1e-300))

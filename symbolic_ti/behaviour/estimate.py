@@ -7,13 +7,14 @@ the optimiser's starts, the dispersion, profile intervals and the honest converg
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
+from ..budgets import DEFAULT, BudgetLike, Estimate as CostEstimate, check_budget, resolve_budget
 from ..errors import FamilyError, ParameterError
 from ..families import FAMILIES, Family
 from .diagnostics import bound_of, gradient_check, likelihood_basis, limit_text
@@ -22,7 +23,7 @@ from .model import LikelihoodModel
 from .optimize import minimize, profile_interval, scipy_optimize, starting_points
 from ..formatting import rounded
 
-__all__ = ["Estimate", "check_options", "fit_family", "maximise", "ridge_argument", "fit_model"]
+__all__ = ["Estimate", "check_options", "counts_given", "fit_cost", "fit_family", "maximise", "ridge_argument", "fit_model"]
 
 
 @dataclass
@@ -104,10 +105,11 @@ def fit_family(family: str | Family, parameters: Mapping[str, Any] | None) -> Fa
 
 
 def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, overdispersion: bool,
-             intervals: bool, counted: bool) -> Estimate:
+             intervals: bool, counted: bool, counts_given: bool = True) -> Estimate:
     """Maximise the likelihood of ``model`` from ``starts`` starts and compute intervals and diagnostics.
 
-    ``model.predicted(nat)`` gives the per-row prediction the dispersion uses.
+    ``model.predicted(nat)`` gives the per-row prediction the dispersion uses; ``counted`` and ``counts_given``
+    (the data named counts) choose the words of :func:`~symbolic_ti.behaviour.diagnostics.likelihood_basis`.
     """
     from scipy.stats import chi2
 
@@ -158,15 +160,53 @@ def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, ov
                         "rerun with more --starts")
     integral = bool(np.all(np.abs(model.k - np.round(model.k)) < 1e-6)) if model.choice else False
     basis = likelihood_basis("binomial" if model.choice else "gaussian", counted, integral, m,
-                             float(np.sum(model.n)), float(dispersion), scale > 1)
+                             float(np.sum(model.n)), float(dispersion), scale > 1, counts_given)
     return Estimate(nat, loglik, sigma, k, m, predicted, float(dispersion), scale, estimates, problems, basis,
                     len(opt_starts))
 
 
+def counts_given(data: Any) -> bool:
+    """Whether ``data`` named counts: a count column or correct-out-of-total counts (else each row is one
+    observation of weight 1: proportions)."""
+    return bool(data.counted or data.count_column is not None)
+
+
+def fit_cost(task: Any, families: Sequence[Family], ridge: Any, *, starts: int, intervals: bool,
+             fits: int = 1) -> CostEstimate:
+    """The estimated cost of fitting ``families`` to data of ``task`` (:func:`symbolic_ti.behaviour.cost.fit_estimate`):
+    each family's closed forms with the fitted parameters (and a fitted ridge) symbolic, derived as
+    :func:`~symbolic_ti.budgets.derive_estimate` models them for the solver's method
+    (:func:`symbolic_ti.solvers.dispatch.derive_plan`) and compiled, then ``starts`` optimiser starts (and the
+    profile intervals) per fit, ``fits`` fits per family.
+
+    Raises
+    ------
+    ParameterError
+        For an invalid ridge.
+    """
+    from ..budgets import derive_estimate
+    from .cost import fit_estimate, fit_forms_estimate
+    from ..solvers.dispatch import derive_plan
+
+    fitted = ridge_argument(ridge) == "fit"
+    forms, coordinates = [], []
+    for fam in families:
+        plan = derive_plan(task, fam, "lambda" if fitted else ridge)
+        est = fit_forms_estimate(task.n, derive_estimate(task.n, bool(fam.free_symbols) or fitted, "text", None,
+                                                         **plan),  # type: ignore[arg-type]
+                                 method=str(plan["method"]), degree=int(plan["degree"]))  # type: ignore[call-overload]
+        kernel = fam.exact_cost()  # a network family's exact kernel values, as solve checks them
+        forms.append(est if kernel is None else CostEstimate(est.seconds + kernel.seconds, est.detail))
+        coordinates.append(len(fam.free_parameters) + int(fitted) + 1)
+    return fit_estimate(task.n, forms, coordinates, starts=starts, intervals=intervals, fits=fits)
+
+
 def fit_model(model_class: type[LikelihoodModel], data: Any, family: str | Family,
-              parameters: Mapping[str, Any] | None, ridge: Any, **options: Any
-              ) -> tuple[LikelihoodModel, Family, Estimate]:
-    """Check the options, build the model of ``data`` and maximise it (the common start of every fit).
+              parameters: Mapping[str, Any] | None, ridge: Any, *, budget: BudgetLike = DEFAULT,
+              **options: Any) -> tuple[LikelihoodModel, Family, Estimate]:
+    """Check the options, estimate the cost and refuse it above ``budget`` (:func:`fit_cost`), build the model
+    of ``data`` (its exact solve checked against the same budget) and maximise it (the common start of every
+    fit).
 
     ``options``: ``starts``, ``seed``, ``level``, ``overdispersion``, ``intervals`` as for :func:`maximise`.
 
@@ -174,9 +214,15 @@ def fit_model(model_class: type[LikelihoodModel], data: Any, family: str | Famil
     ------
     ParameterError, FamilyError
         For a bad option or family (:func:`check_options`, :func:`fit_family`).
+    BudgetError
+        If the estimated cost is above ``budget`` (the message gives both).
     """
     starts, seed, level = check_options(options.pop("starts"), options.pop("seed"), options.pop("level"))
     fam = fit_family(family, parameters)
-    model = model_class(data, fam, ridge_argument(ridge))
-    est = maximise(model, starts=starts, seed=seed, level=level, counted=data.counted, **options)
+    if resolve_budget(budget) is not None:
+        check_budget("fit", fit_cost(data.task, [fam], ridge, starts=starts, intervals=bool(options["intervals"])),
+                     budget)
+    model = model_class(data, fam, ridge_argument(ridge), budget=budget)
+    est = maximise(model, starts=starts, seed=seed, level=level, counted=data.counted,
+                   counts_given=counts_given(data), **options)
     return model, fam, est

@@ -32,14 +32,15 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ParameterError
+from ..budgets import DEFAULT, BudgetLike, check_budget, resolve_budget
+from ..errors import BudgetError, ParameterError
 from ..families import FAMILIES, Family
 from ..task import CATEGORIES
 from .comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison, compare_fits
 from .data import BehaviourData
 from .distance import DistanceData
 from .effects import fit_effects
-from .estimate import fit_model
+from .estimate import check_options, fit_cost, fit_family, fit_model
 from .errorcheck import ErrorCheck, check_errors
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 from .fit_result import FORMAT_NAME, FORMAT_VERSION, FitResult
@@ -64,6 +65,7 @@ def fit(
     overdispersion: bool = True,
     intervals: bool = True,
     error_check: bool = True,
+    budget: BudgetLike = DEFAULT,
 ) -> FitResult:
     """Maximum-likelihood fit of a family's free parameters and a response scale to behaviour.
 
@@ -93,6 +95,12 @@ def fit(
     error_check : bool
         Compare observed systematic errors with the theory's first-failing trials (exact critical values at
         the fitted ridge; needs a family parameter ``alpha``).
+    budget : DEFAULT, None or float
+        Seconds of CPU, estimated before the work (:func:`symbolic_ti.behaviour.cost.fit_estimate`,
+        docs/performance.md#budgets: the closed forms derived and compiled with the fitted parameters symbolic,
+        and ``starts`` times the likelihood evaluations of a start, plus the intervals), above which the fit is
+        refused; the exact solve is checked against it too. Default
+        :data:`symbolic_ti.budgets.DEFAULT_SECONDS`; None: no limit.
 
     Returns
     -------
@@ -106,6 +114,8 @@ def fit(
         cannot happen).
     SolveError
         If the predictions depend on a symbol that cannot be fitted.
+    BudgetError
+        If the estimated cost is above ``budget`` (the message gives both).
 
     Examples
     --------
@@ -122,7 +132,7 @@ def fit(
         raise ParameterError(f"data must be a BehaviourData (symbolic_ti.behaviour.data.load_behaviour), got "
                              f"{type(data).__name__}")
     model, fam, est = fit_model(LikelihoodModel, data, family, parameters, ridge, starts=starts, seed=seed,
-                                level=level, overdispersion=overdispersion, intervals=intervals)
+                                level=level, overdispersion=overdispersion, intervals=intervals, budget=budget)
     nat, k, m, predicted, dispersion, scale = est.nat, est.k, est.m, est.predicted, est.dispersion, est.scale
     loglik, sigma, estimates, problems = est.loglik, est.sigma, est.estimates, est.problems
     f_obs = model.f_obs(nat)
@@ -190,7 +200,7 @@ def _category_fits(trials: Sequence[TrialFit], choice: bool) -> tuple[CategoryFi
 
 
 def compare_families(data: BehaviourData | DistanceData, families: Sequence[str | Family] | None = None, *,
-                     ridge: Any = "fit", starts: int = 8, seed: int = 0) -> FitComparison:
+                     ridge: Any = "fit", starts: int = 8, seed: int = 0, budget: BudgetLike = DEFAULT) -> FitComparison:
     """Fit every family that can be fitted to the same data and compare them in one table.
 
     Parameters
@@ -203,6 +213,9 @@ def compare_families(data: BehaviourData | DistanceData, families: Sequence[str 
         as ``similarity`` needs its data, so it is fitted only when passed as an instance).
     ridge, starts, seed
         As for :func:`fit` (no intervals, no first-failure check: the comparison needs the maximum only).
+    budget : DEFAULT, None or float
+        As for :func:`fit`, for the whole comparison: the estimate sums the closed forms of every family that
+        can be fitted and their optimiser starts (:func:`symbolic_ti.behaviour.cost.fit_estimate`), before any fit.
 
     Returns
     -------
@@ -213,22 +226,49 @@ def compare_families(data: BehaviourData | DistanceData, families: Sequence[str 
     ------
     ParameterError
         If no family could be fitted.
+    BudgetError
+        If the estimated cost of the comparison is above ``budget`` (the message gives both).
     """
     from ..errors import SymbolicTIError
     from .distance_fit import fit_distances
 
+    chosen = list(FAMILIES) if families is None else list(families)
+    _check_comparison_budget(data, chosen, ridge, starts, seed, budget)
     fits: list[Any] = []
     skipped = []
-    for fam in (list(FAMILIES) if families is None else families):
+    for fam in chosen:
         name = fam if isinstance(fam, str) else fam.name
         try:
             if isinstance(data, DistanceData):
-                fits.append(fit_distances(data, fam, ridge=ridge, starts=starts, seed=seed, intervals=False))
+                fits.append(fit_distances(data, fam, ridge=ridge, starts=starts, seed=seed, intervals=False,
+                                          budget=budget))
             else:
                 fits.append(fit(data, fam, ridge=ridge, starts=starts, seed=seed, intervals=False,
-                                error_check=False))
+                                error_check=False, budget=budget))
+        except BudgetError:
+            raise
         except SymbolicTIError as err:
             skipped.append(f"{name}: {err}")
     if not fits:
         raise ParameterError("no family could be fitted: " + "; ".join(skipped))
     return compare_fits(fits, skipped)
+
+
+def _check_comparison_budget(data: Any, families: Sequence[str | Family], ridge: Any, starts: Any, seed: Any,
+                             budget: BudgetLike) -> None:
+    """Refuse a comparison whose estimated cost, every family that can be fitted summed
+    (:func:`~symbolic_ti.behaviour.estimate.fit_cost`), is above ``budget``; a family that cannot be fitted is
+    left out of the sum (it is skipped with its reason)."""
+    from ..errors import SymbolicTIError
+
+    if resolve_budget(budget) is None:
+        return
+    starts, _, _ = check_options(starts, seed, 0.5)
+    fams = []
+    for fam in families:
+        try:
+            fams.append(fit_family(fam, None))
+        except SymbolicTIError:
+            continue
+    if fams:
+        check_budget("compare_families", fit_cost(data.task, fams, ridge, starts=starts, intervals=False), budget)

@@ -32,6 +32,7 @@ import sympy as sp
 
 from .. import symbols as S
 from ..arguments import parse_ridge
+from ..budgets import DEFAULT, BudgetLike
 from ..errors import ParameterError, SolveError
 from ..families import Family
 from ..families.relu import ReluKernelConstant
@@ -167,6 +168,8 @@ class LikelihoodModel:
     ridge : "fit", "fitted", None, "ridgeless" or a number >= 0
         ``"fit"``/``"fitted"``/``None``: the ridge is fitted; otherwise read by
         :func:`symbolic_ti.arguments.parse_ridge` and held fixed.
+    budget : DEFAULT, None or float
+        The budget of the exact solve (:func:`symbolic_ti.solvers.dispatch.solve`).
 
     Attributes
     ----------
@@ -193,7 +196,7 @@ class LikelihoodModel:
         If the predictions depend on a symbol that cannot be fitted.
     """
 
-    def __init__(self, data: BehaviourData, family: Family, ridge: Any) -> None:
+    def __init__(self, data: BehaviourData, family: Family, ridge: Any, budget: BudgetLike = DEFAULT) -> None:
         from ..solvers.dispatch import solve
 
         self.data = data
@@ -206,7 +209,7 @@ class LikelihoodModel:
         if key not in _SOLVED:  # one exact solve per task, family and ridge: fits of other data reuse it
             if len(_SOLVED) >= _CACHE_SIZE:
                 _SOLVED.pop(next(iter(_SOLVED)))
-            result = solve(self.task, family, "ridgeless" if lam is None else lam)
+            result = solve(self.task, family, "ridgeless" if lam is None else lam, budget=budget)
             _SOLVED[key] = (result, {})
         self.result, self.compiled = _SOLVED[key]
         present = set(self.result.free_symbols)

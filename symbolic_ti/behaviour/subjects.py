@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..budgets import DEFAULT, check_budget, resolve_budget
 from ..display import Rendered
 from ..errors import DataError
 from ..task import Task
 from .data import load_behaviour
 from .distance import load_distances
+from .estimate import check_options, fit_cost, fit_family
 from .fit_result import FitResult
 from ..formatting import rounded
 
@@ -120,7 +122,9 @@ def fit_subjects(path: str | os.PathLike[str], task: Task, subject_column: str, 
     **fit_options
         Passed to :func:`~symbolic_ti.behaviour.fitting.fit` (``ridge``, ``starts``, ``seed``, ``intervals``,
         ...); ``error_check`` defaults to False here (the exact first failures are per fitted ridge, costly
-        per subject).
+        per subject). ``budget`` (default :data:`symbolic_ti.budgets.DEFAULT_SECONDS`) is checked against the
+        estimate of every subject's fit before the first (the closed forms derived once, the optimiser's starts
+        once per subject: :func:`symbolic_ti.behaviour.cost.fit_estimate`).
 
     Returns
     -------
@@ -130,6 +134,8 @@ def fit_subjects(path: str | os.PathLike[str], task: Task, subject_column: str, 
     ------
     DataError
         For a subject column with one row per subject or a single subject, and every error of the loader.
+    BudgetError
+        If the estimated cost of the fits is above the budget (the message gives both).
     """
     from .distance_fit import fit_distances
     from .fitting import fit
@@ -144,6 +150,13 @@ def fit_subjects(path: str | os.PathLike[str], task: Task, subject_column: str, 
     kept = [f for f in pooled.filters if f[0] != subject_column]
     if not by_distance:
         fit_options.setdefault("error_check", False)
+    budget = fit_options.get("budget", DEFAULT)
+    if resolve_budget(budget) is not None:  # every subject's fit, before the first
+        starts, _, _ = check_options(fit_options.get("starts", 8), fit_options.get("seed", 0), 0.5)
+        fam = fit_family(family, fit_options.get("parameters"))
+        check_budget("fit_subjects", fit_cost(task, [fam], fit_options.get("ridge", "fit"), starts=starts,
+                                              intervals=bool(fit_options.get("intervals", True)),
+                                              fits=len(pooled.subjects)), budget)
     fits = []
     for s in pooled.subjects:
         data = loader(path, task, filters=kept + [(subject_column, s)], **load)

@@ -49,6 +49,10 @@ Exit codes
     standard output or to an ``--output`` file: one line on stderr. An ``--output`` file is left untouched.
 130
     Interrupted (Ctrl-C). An ``--output`` file is written atomically, so it is either complete or untouched.
+    A Ctrl-C during the interpreter's own start-up, before the package's first statement
+    (:mod:`symbolic_ti.interrupts`) runs, is beyond the package: Python prints its ``KeyboardInterrupt`` traceback
+    and exits 1, nothing written (measured window: from about 25 ms to 300-500 ms after the start at load 8.8 on
+    two cores, some tens of milliseconds idle; README.md, the exit codes).
 143, 129
     Stopped by SIGTERM (143) or SIGHUP (129), 128 + the signal's number: the same as Ctrl-C otherwise (no
     half-written file; ``sweep`` stops its workers and keeps the shards already written).

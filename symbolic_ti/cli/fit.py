@@ -8,12 +8,14 @@
                     [--correct-column C --total-column T] [--subject-column C [--per-subject]]
                     [--distance-column D [--distance-orders both|forward] [--exclude-end-items]] [--compare]
                     [--target-item first|second] [--item-base 0|1] [--reversed] [--item-labels A,B,...]
-                    [--starts K] [--seed S] [--no-intervals] [--format text|json] [--plot FILE] [--output FILE]
+                    [--starts K] [--seed S] [--no-intervals] [--budget SECONDS | --no-budget]
+                    [--format text|json] [--plot FILE] [--output FILE]
 
 Without ``--ridge``/``--ridgeless`` the ridge is fitted. The default column names are those of the
 language-model table shipped with the package (``--data example:lm_pair_summary_n9``: ``item_a``, ``item_b``,
 ``mean_prob_yes``); counts are read only from a column that is named (``--count-column n_seeds`` there), so a
-file without counts is fitted as proportions, one observation per row. See :mod:`symbolic_ti.datasets`,
+file without counts is fitted as proportions, one observation per row. The cost is estimated before the work
+and refused above ``--budget`` (:func:`symbolic_ti.behaviour.cost.fit_estimate`). See :mod:`symbolic_ti.datasets`,
 :mod:`symbolic_ti.behaviour.data` and docs/fitting.md. Options that have no effect together are refused
 (:data:`RULES`).
 Registered by :mod:`symbolic_ti.cli.app` (``SUBCOMMANDS``); scipy and matplotlib are imported only when the
@@ -107,12 +109,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="fit every family that can be fitted (--family's own with its --set values, the others "
                         "with their defaults) and print one AIC/BIC/quasi-AIC table")
     p.add_argument("--no-intervals", action="store_true", help="skip the profile-likelihood intervals (faster)")
+    context.budget_options(p)
     p.add_argument("--plot", metavar="FILE", type=context.option_type("--plot", parse_path),
                    help="write the observed and predicted P(first item wins) heatmaps side by side (png, pdf, "
                         "svg; needs matplotlib)")
     context.output_options(p, ("text", "json"))
     context.add_rules(p, RULES)
-    p.set_defaults(run=lambda args: _run_fit(args, context))
+    p.set_defaults(run=lambda args: _budgeted(args, context))
+
+
+def _budgeted(args: argparse.Namespace, context: CliContext) -> str:
+    """``fit`` with refusals above the budget saying ``--no-budget`` (:data:`~symbolic_ti.cli.options.BUDGET_HINT`)."""
+    from ..budgets import override_hint
+    from .options import BUDGET_HINT
+
+    with override_hint(BUDGET_HINT):
+        return _run_fit(args, context)
 
 
 _DISTANCE = ": rows by distance are not read per trial"
@@ -245,15 +257,28 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
         return _run_subjects(args, context, task, family, load)
     if args.compare:
         return _run_compare(args, context, data, family)
+    ridge = context.ridge(args)
+    _check_budget(args, context, task, family, "fit" if ridge is None else ridge)  # before the note: one line
     if data.averaged_over and not getattr(args, "quiet", False):
         print(f"symbolic-ti: note: rows were averaged within each trial over {data.averaged_text()}; add "
               "--filter COL=VALUE if a column should not be pooled", file=sys.stderr)
     from ..behaviour.fitting import fit
 
-    ridge = context.ridge(args)
     result = fit(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts, seed=args.seed,
-                 intervals=not args.no_intervals)
+                 intervals=not args.no_intervals, budget=context.budget(args))
     return _report(args, context, result, plot_path)
+
+
+def _check_budget(args: argparse.Namespace, context: Any, task: Any, family: Any, ridge: Any) -> None:
+    """Refuse a fit whose estimate is above ``--budget`` before anything else is printed (``fit`` checks it
+    again, with the same estimate: :func:`symbolic_ti.behaviour.estimate.fit_cost`)."""
+    from ..behaviour.estimate import fit_cost
+    from ..budgets import check_budget
+
+    budget = context.budget(args)
+    if budget is not None:
+        check_budget("fit", fit_cost(task, [family], ridge, starts=args.starts, intervals=not args.no_intervals),
+                     budget)
 
 
 def _report(args: argparse.Namespace, context: Any, result: Any, plot_path: Path | None) -> str:
@@ -295,7 +320,7 @@ def _run_compare(args: argparse.Namespace, context: Any, data: Any, family: Any)
     ridge = context.ridge(args)
     others: list[Any] = [name for name in FAMILIES if name != family.name]
     result = compare_families(data, [family] + others, ridge="fit" if ridge is None else ridge,
-                              starts=args.starts, seed=args.seed)
+                              starts=args.starts, seed=args.seed, budget=context.budget(args))
     if args.format == "json":
         from ..export.jsonreport import dumps
 
@@ -335,7 +360,7 @@ def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: An
         raise context.fail(option, err) from None
     ridge = context.ridge(args)
     result = fit_distances(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts,
-                           seed=args.seed, intervals=not args.no_intervals)
+                           seed=args.seed, intervals=not args.no_intervals, budget=context.budget(args))
     return _report(args, context, result, plot_path)
 
 
@@ -354,7 +379,8 @@ def _run_subjects(args: argparse.Namespace, context: Any, task: Any, family: Any
             warnings.simplefilter("ignore", DataWarning)  # shown once for the pooled data above
             result = fit_subjects(args.data, task, args.subject_column, filters=args.filter, load=load,
                                   family=family, ridge="fit" if ridge is None else ridge, starts=args.starts,
-                                  seed=args.seed, intervals=not args.no_intervals, by_distance=by_distance)
+                                  seed=args.seed, intervals=not args.no_intervals, by_distance=by_distance,
+                                  budget=context.budget(args))
     except DataError as err:
         raise context.fail(_data_option(str(err), args), err) from None
     if args.format == "json":

@@ -197,6 +197,26 @@ class Parser(argparse.ArgumentParser):
                 self.error(f"argument {rule.option}: {message}")
         return parsed, extra
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Write ``--help``, ``--version`` and usage text, and flush it: argparse's own ignores a failed write,
+        so ``--help > /dev/full`` exited 0; a write the operating system refuses raises
+        :class:`~symbolic_ti.errors.OutputIOError` (exit 74), a closed pipe :class:`BrokenPipeError` (141)."""
+        if not message:
+            return
+        import sys
+
+        from ..errors import OutputIOError
+
+        stream = file if file is not None else sys.stderr
+        try:
+            stream.write(message)
+            stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            where = "standard output" if stream is sys.stdout else "standard error"
+            raise OutputIOError(f"cannot write to {where}: {err.strerror or err}") from None
+
     def error(self, message: str) -> None:  # type: ignore[override]
         if "expected one argument" in message:
             message += self._dash_hint(message)

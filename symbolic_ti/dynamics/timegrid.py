@@ -29,6 +29,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from ..arguments import trial_entries
 from ..errors import ParameterError
 from ..families.base import Trial
 from ..numeric.grid_values import GridValues
@@ -130,7 +131,7 @@ def evaluate_grid(dyn: Dynamics, t: Any, alpha: Any = None, ridge: Any = None, t
     if dyn.course is None:
         raise ParameterError("grid evaluation needs exact modes; this kernel's Gram matrix is irrational (certified "
                              "numeric path): evaluate points with Dynamics.enclosure or value")
-    chosen = list(dyn.task.trials) if trials is None else [dyn.task.check_trial(x) for x in trials]
+    chosen = list(dyn.task.trials) if trials is None else [dyn.task.check_trial(x) for x in trial_entries(trials)]
     fam_alpha = dyn.family.exchangeable_form()[1] if dyn.method == "laplacian" else None
     if alpha is not None and dyn.method != "laplacian":
         raise ParameterError("alpha can vary on the grid only for exchangeable kernels (Laplacian modes)")

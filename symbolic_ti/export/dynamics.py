@@ -21,7 +21,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..arguments import short_numbers
+from ..arguments import short_numbers, trial_entries
 from ..display import renderer
 from ..dynamics import TIME, CriticalTimes, Dynamics
 from ..dynamics.evaluate import exact_roots
@@ -47,7 +47,7 @@ DEFAULT_TIMES: tuple[Any, ...] = (0, 1, 2, 5, 10, 20, "oo")
 def _trials(d: Dynamics, trials: Any) -> list[tuple[int, int]]:
     if trials is None:
         return [x for x in d.task.trials if x[0] < x[1]]
-    return [d.task.check_trial(x) for x in trials]
+    return [d.task.check_trial(x) for x in trial_entries(trials)]
 
 
 def _clusters(d: Dynamics) -> list[dict[str, Any]]:

@@ -297,7 +297,8 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
     lik = r.likelihood
     k = [c * v for c, v in zip(r.data.counts, r.data.observed, strict=True)]
     if lik == "binomial" and any(abs(x - round(x)) > 1e-6 for x in k):
-        lik += " (quasi-likelihood: averaged probabilities times counts)"
+        lik += (" (quasi-likelihood: averaged probabilities times counts)" if r.data.counted or r.data.count_column
+                is not None else " (quasi-likelihood over proportions: no count column, each data row one observation)")
     lines.append(f"  likelihood  {lik}; ridge {r.ridge}; {r.starts} starts"
                  + ("" if r.converged else " (NOT converged: see below)"))
     if r.likelihood_basis:

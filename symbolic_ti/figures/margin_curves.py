@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from ..arguments import trial_entries
 from ..errors import TaskError
 from ..families.base import Trial
 from ..results import Result
@@ -142,10 +143,8 @@ def curve_data(result: Result, parameter: str = "alpha", trials: Iterable[Sequen
             if ts:
                 series_spec.append((f"min {cat}", ts))
     else:
-        if isinstance(trials, tuple) and len(trials) == 2 and all(isinstance(v, int) for v in trials):
-            trials = [trials]  # type: ignore[list-item]  # one trial (i, j) given alone
         series_spec = []
-        for t in trials:
+        for t in trial_entries(trials):  # a single trial (i, j) is refused with the list it should be
             tt = task.check_trial(t, "trials entry")
             if task.ground_truth(tt) is None:
                 raise TaskError(f"curve_data: trial {tt} has no ground truth (both items lie in one cycle, or the "

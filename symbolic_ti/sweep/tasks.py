@@ -129,10 +129,20 @@ def configurations(spec: SweepSpec) -> list[Configuration]:
     return kept
 
 
+#: The fixed cost of one configuration in a sweep, beside its critical conjunctivity or derive: real sweeps of the
+#: atlas spec's single exceptions (spans 2..6, four ridges, first-failing rows, mirror) at n = 9, 21, 41 and 61 cost
+#: 0.013, 0.032, 0.079 and 0.276 s per configuration in reference seconds (2026-12-02; the measured CPU divided by
+#: 2.64, the factor by which the reference workload of the 0.231 s fit ran slower in the same session at load 5 to
+#: 9): 0.013 to 0.045 s above the power law; 0.03 s kept (it was 0.002 s, which read 1.2 to 6 times low).
+CONFIGURATION_SECONDS = 0.03
+
+
 def estimate_seconds(config: Configuration, spec: SweepSpec) -> float:
     """Estimated seconds of one configuration on one core.
 
-    The exchangeable critical-conjunctivity cost (``critical_gammas`` once plus four ridges) is the fit
+    A fixed :data:`CONFIGURATION_SECONDS` per configuration (its rows, the first-failing trials and the mirrored
+    configuration, written to the shard; measured in real sweeps, docs/performance.md#sweeps-and-the-atlas), plus
+    the exchangeable critical-conjunctivity cost (``critical_gammas`` once plus four ridges), the fit
     ``0.231 s (n / 61)^4.07`` to the CPU times of ``benchmarks/bench_conjunctivity.py --atlas-sample 61,81,101``
     on the development machine (means over spans 2..6 and three positions: 0.231, 0.725, 1.796 s; see
     docs/atlas.md). A derive is taken as ``0.94 s (n / 61)^3.2`` per ridge (exchangeable), or 30 times that
@@ -144,7 +154,7 @@ def estimate_seconds(config: Configuration, spec: SweepSpec) -> float:
         per += 0.231 * scale ** 4.07
     if config.family != "exchangeable" or {"predictions", "margins", "critical"} & set(spec.compute):
         per += (30 * scale ** 4 if config.family != "exchangeable" else 0.94 * scale ** 3.2) * len(spec.ridge)
-    return 2e-3 + per * (1 + 0.5 * max(0, len(config.exceptions) - 1))
+    return CONFIGURATION_SECONDS + per * (1 + 0.5 * max(0, len(config.exceptions) - 1))
 
 
 def make_shards(spec: SweepSpec) -> list[Shard]:

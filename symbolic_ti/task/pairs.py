@@ -12,7 +12,7 @@ from typing import Any, TypeAlias
 
 import sympy as sp
 
-from ..arguments import ARGUMENTS, check_int, exact_number
+from ..arguments import ARGUMENTS, check_int, exact_number, is_single_pair, single_pair_error
 from ..digits import message_repr
 from ..errors import ParameterError, TaskError
 
@@ -81,12 +81,10 @@ def exception_list(value: object) -> Iterable[Any]:
     """
     if value is None:
         return ()
-    single = isinstance(value, (str, ExceptionPair)) or (
-        isinstance(value, Sequence) and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
-    if single:
-        hint = [value] if not isinstance(value, ExceptionPair) else [str(value)]
-        raise TaskError(f"exceptions must be a list such as {hint!r}, got the single exception {value!r}")
+    if isinstance(value, (str, ExceptionPair)) or is_single_pair(value):
+        hint: list[Any] = [str(value) if isinstance(value, ExceptionPair) else value if isinstance(value, str)
+                           else tuple(value)]  # type: ignore[arg-type]  # a pair, by is_single_pair
+        raise single_pair_error("exceptions", "exception", value, hint)
     if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
         raise TaskError(f"exceptions must be {ARGUMENTS['exceptions'].allowed}, got {type(value).__name__} "
                         f"{message_repr(value, 80)}")
