@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sympy as sp
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 import symbolic_ti.export  # noqa: F401  (registers the report renderers)
 from symbolic_ti import critical_values, derive
@@ -114,8 +114,15 @@ def _run(case) -> None:
     _check(report, start, expected, exact_values=algebraic)
 
 
-@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# two fixed constructions with every feature (a root at each end of the interval, touches, crossings, algebraic,
+# pi and rational roots, irrational scale, quadratic and denominator), then 20 random ones; the slow test below
+# draws 400 (the random draws' cost varies 100-fold: a multiple algebraic root beside pi-coefficients)
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_constructions())
+@example((sp.Integer(-2), {sp.Rational(3, 2): 3, sp.sqrt(2) / 3: 2, sp.pi / 7: 1, sp.Rational(1, 3): 1},
+          LAM**2 + sp.pi * LAM + 3, LAM + sp.pi, (sp.Integer(0), sp.Rational(3, 2))))
+@example((1 - sp.sqrt(2), {sp.Rational(1, 3): 2, 2 - sp.sqrt(2): 3, (1 + sp.sqrt(5)) / 4: 2},
+          LAM**2 - sp.sqrt(2) * LAM + 1, LAM**2 + LAM + 1, (sp.Rational(1, 3), sp.oo)))
 def test_constructed_crossings_and_touches(case):
     """Exactly the crossings (odd multiplicity) and touches (even) of the construction, none at an end point,
     in order, with exact values for algebraic coefficients and 30-digit values otherwise."""
