@@ -54,8 +54,9 @@ def _round_sig(q: Fraction, k: int, up: bool) -> Fraction:
 
 
 def _rounds_to(q: Fraction, x) -> bool:
-    """Whether the decimal ``q`` is nearer to the scalar ``x`` than to either neighbour of ``x`` at its width
-    (exact rational arithmetic; a tie counts as reading back)."""
+    """Whether the decimal ``q`` reads back as the scalar ``x`` at its width: nearer to ``x`` than to either
+    neighbour, or halfway and ``x``'s last significand bit is 0 (IEEE round-half-to-even: float16 4150 reads as
+    4152, not 4148). Exact rational arithmetic."""
     X = Fraction(*x.as_integer_ratio())
     lo = np.nextafter(x, type(x)(-np.inf))
     hi = np.nextafter(x, type(x)(np.inf))
@@ -63,7 +64,13 @@ def _rounds_to(q: Fraction, x) -> bool:
 
     def value(nb, other):  # past the largest finite value, IEEE rounding treats the next step as if it existed
         return Fraction(*nb.as_integer_ratio()) if np.isfinite(nb) else 2 * X - Fraction(*other.as_integer_ratio())
-    return d <= abs(q - value(lo, hi)) and d <= abs(q - value(hi, lo))
+    below, above = value(lo, hi), value(hi, lo)
+    ulp = max(X - below, above - X)  # the spacing in x's binade: x = m * ulp with m its integer significand
+    even = (X / ulp).denominator == 1 and (X / ulp).numerator % 2 == 0
+
+    def wins(other: Fraction) -> bool:
+        return d < abs(q - other) or (d == abs(q - other) and even)
+    return wins(below) and wins(above)
 
 
 def _check_shortest(x, q: Fraction) -> None:

@@ -260,7 +260,8 @@ def test_end_item_theorem():
             if i > j:
                 continue
             num, den = ranks.rank_difference(i, j)
-            p, q = sp.Poly(num.as_expr(GAMMA), GAMMA), sp.Poly(den.as_expr(GAMMA), GAMMA)
+            # the pair's terms in ZZ[gamma] as sympy Polys (not through expressions: 7 of the test's 11 s)
+            p, q = (sp.Poly.from_dict(dict(x), GAMMA, domain=sp.ZZ) for x in (num, den))
             assert not p.is_zero and q.count_roots(0, None) == 0  # q > 0 on [0, oo): the sign is p's
             coeffs = [c for c in p.all_coeffs() if c != 0]
             if all(c > 0 for c in coeffs) or all(c < 0 for c in coeffs):

@@ -297,7 +297,7 @@ def test_symbolic_closed_forms_vs_mpmath_at_random_points(n, data):
            S.ridge: sp.Rational(lam.numerator, lam.denominator)}
     mp = numeric_predictions(r.task, Geometric(), {"alpha": alpha, "rho": rho}, lam, precision=40)
     for t in r.task.trials:
-        v = r.f(*t).subs(sub)
+        v = r.f(*t).xreplace(sub)  # plain substitution of the three Symbols (5 times cheaper than .subs)
         assert v.is_Rational
         with mpmath.workdps(40):
             assert abs(mpmath.mpf(v.p) / v.q - mp[t]) < mpmath.mpf(10) ** -30
