@@ -91,6 +91,7 @@ KINDS: dict[str, Kind] = {
     "position": Kind(("1", "2"), ("0", "abc", "", "-1", "nan", "3:2")),
     "fisher": Kind(("alpha", "beta"), ("", "a b", ",", "nosuch", "beta,beta")),
     "samples": Kind(("100", "200"), ("99", "abc", "", "-1", "nan", HUGE)),
+    "power": Kind(("0.8", "0.9"), ("0", "1", "abc", "", "-0.5", "nan", "1.5", "inf")),
 }
 
 #: The constraint kind of every option (by its first long name); per-subcommand entries first.
@@ -115,6 +116,7 @@ CONSTRAINTS: dict[str, str] = {
     "--task": "path", "--link-positions": "link_positions", "--hypothesis": "hypothesis", "--hypotheses": "path", "--placements": "choice",
     "--exception-position": "position", "--all-trials": "flag", "--presentations": "int>=1", "--total": "int>=1",
     "--fisher": "fisher", "--criterion": "choice", "--mi-method": "choice", "--samples": "samples", "--top": "int>=1",
+    "--power": "power", "--simulations": "samples",
 }
 #: Per subcommand: the same option with another constraint.
 OVERRIDES: dict[tuple[str, str], str] = {

@@ -7,7 +7,7 @@
                         [--exception-span D|D1:D2] [--exception-position L|L1:L2] [--paradigm NAME] | --task FILE)
                        [--trial I,J ... | --all-trials] [--presentations K | --total N] [--fisher NAMES]
                        [--criterion mutual-information|log-bayes-factor] [--mi-method auto|exact|monte-carlo]
-                       [--samples S] [--seed S] [--dps D] [--top K] [--budget SECONDS | --no-budget]
+                       [--samples S] [--seed S] [--dps D] [--power P [--simulations S]] [--top K] [--budget SECONDS | --no-budget]
                        [--format text|json|latex] [--standalone] [--output FILE]
 
 A hypothesis is ``FAMILY:NAME=VALUE,...;ridge=R;beta=B;weight=W;time=T;label=TEXT``
@@ -37,6 +37,7 @@ RULES: tuple[Requires | Excludes, ...] = (
     Excludes("--total", "--presentations", why=": the search places the total"),
     Excludes("--all-trials", "--trial", why=": the trials are given"),
     Requires("--samples", "--mi-method", ("auto", "monte-carlo"), why=" (the Monte Carlo samples)"),
+    Requires("--simulations", "--power", why=" (the simulated experiments of the power)"),
     *(Excludes("--task", option, why=_SPACE) for option in ("--items", "--exception", "--placements", "--paradigm")),
 )
 
@@ -147,6 +148,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     p.add_argument("--dps", metavar="D", default=30,
                    type=context.option_type("--dps", _dps),
                    help="decimal digits of the information values, 15 to 1000 (default 30)")
+    p.add_argument("--power", metavar="P", default=None, type=context.option_type("--power", _parse_power),
+                   help="report the power of the likelihood-ratio and BIC comparisons of every pair of hypotheses "
+                        "at each design's presentations, and the smallest multiplier of them reaching power P "
+                        "(e.g. 0.8)")
+    p.add_argument("--simulations", metavar="S", default=4000,
+                   type=context.option_type("--simulations", lambda t: parse_int_at_least(t, 100)),
+                   help="simulated experiments of a Monte Carlo power (default 4000)")
     p.add_argument("--top", metavar="K", default=1, type=context.option_type("--top", parse_positive_int),
                    help="designs shown in detail in the text report (default 1)")
     context.budget_options(p)
@@ -154,6 +162,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     context.standalone_option(p)
     context.add_rules(p, RULES)
     p.set_defaults(run=lambda args: _run(args, context))
+
+
+def _parse_power(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a target power in (0, 1) such as 0.8, got {text!r}")
+    return value
 
 
 def _dps(text: str) -> int:
@@ -234,7 +252,7 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool) -> 
         with quiet(args.quiet):
             report = design_experiment(hypotheses, space, fisher=args.fisher, criterion=args.criterion,
                                        mi_method=args.mi_method, samples=args.samples, seed=args.seed, dps=args.dps,
-                                       budget=context.budget(args))
+                                       power=args.power, simulations=args.simulations, budget=context.budget(args))
     except BudgetError as err:
         raise context.fail("--budget", err) from None
     except SymbolicTIError as err:

@@ -27,10 +27,11 @@ from ..results import FrozenMapping
 from ..task import Task
 from .hypotheses import Hypothesis, normalised
 from .predictions import GUARD_DIGITS, _mpf, choice_probabilities, exact_predictions, fisher_parameters, logit_jacobian
-from .report import CRITERIA, DesignEvaluation, DesignReport, FisherSummary, TrialInformation
+from .report import CRITERIA, POWER_CRITERIA, DesignEvaluation, DesignReport, FisherSummary, PowerSummary, \
+    TrialInformation
 from .space import DesignSpace, ExperimentDesign, design_space
 
-__all__ = ["design_experiment", "MI_METHODS", "design_estimate"]
+__all__ = ["design_experiment", "MI_METHODS", "design_estimate", "free_parameter_count"]
 
 #: How the mutual information is computed (the information layer's ``method``).
 MI_METHODS = ("auto", "exact", "monte-carlo")
@@ -78,7 +79,8 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
 def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, trials: Any = "test",
                       presentations: int = 10, total: int | None = None, fisher: Sequence[str] | None = (),
                       criterion: str = "mutual-information", mi_method: str = "auto", samples: int = 20000,
-                      seed: int = 0, dps: int = 30, budget: BudgetLike = DEFAULT) -> DesignReport:
+                      seed: int = 0, dps: int = 30, power: float | None = None, simulations: int = 4000,
+                      budget: BudgetLike = DEFAULT) -> DesignReport:
     """Rank the designs of a design space by how well they tell the hypotheses apart.
 
     Parameters
@@ -108,6 +110,13 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
         Of the Monte Carlo samples and the search's ties.
     dps : int
         Decimal digits of the information values, 15 to 1000.
+    power : float, optional
+        A target power in (0, 1): every design then carries, for each ordered pair of hypotheses and for the
+        likelihood-ratio and the BIC comparison (:class:`~symbolic_ti.design.report.PowerSummary`), the power at
+        its presentations and the smallest multiplier of its presentations reaching ``power``
+        (:func:`symbolic_ti.design.power.power`, :func:`~symbolic_ti.design.power.smallest_presentations`).
+    simulations : int
+        Simulated experiments of a Monte Carlo power (>= 100), when the outcome vectors are too many to enumerate.
     budget : DEFAULT, None or float
         Seconds of estimated CPU above which the run is refused (:mod:`symbolic_ti.budgets`).
 
@@ -129,6 +138,11 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     mi_method = check_choice(mi_method, "mi_method", MI_METHODS)
     samples = check_int(samples, "samples", minimum=100)
     seed = check_int(seed, "seed", minimum=0)
+    simulations = check_int(simulations, "simulations", minimum=100)
+    if power is not None and (isinstance(power, bool) or not isinstance(power, (int, float))
+                              or not 0 < float(power) < 1):
+        raise ParameterError(f"power must be a target power in (0, 1) such as 0.8, or None, got "
+                             f"{message_repr(power)}")
     resolve_budget(budget)
     space = _space(designs, trials, presentations, total)
     if fisher is not None and (isinstance(fisher, str) or not isinstance(fisher, Iterable)
@@ -148,6 +162,8 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 evaluations.append(_evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed, dps))
+            if power is not None:
+                evaluations[-1] = _with_power(evaluations[-1], hyps, float(power), simulations, seed)
             for w in caught:  # the standard error is in the report: one note for every design, not a warning each
                 if type(w.message).__name__ == "MonteCarloPrecisionWarning":
                     imprecise.append(float(evaluations[-1].information.standard_error))
@@ -161,7 +177,39 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
     search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
                                                   f"one on the trial of largest gain in mutual information")
-    return DesignReport(hyps, tuple(ranked), criterion, dps, search, notes)
+    return DesignReport(hyps, tuple(ranked), criterion, dps, search, notes,
+                        None if power is None else float(power))
+
+
+def free_parameter_count(h: Hypothesis) -> int:
+    """The parameters a ``fit`` of hypothesis ``h`` would estimate, the BIC's ``k``: its family parameters at
+    nonzero values, its ridge (unless ridgeless) and ``beta``."""
+    return sum(1 for v in h.family.values.values() if v != 0) + (h.ridge is not None) + 1
+
+
+def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, simulations: int,
+                seed: int) -> DesignEvaluation:
+    """``e`` with the power of every ordered pair and criterion, and the multiplier reaching ``target``."""
+    import dataclasses
+
+    import numpy as np
+
+    from . import power as power_layer
+
+    p = np.array([[float(x) for x in row] for row in e.probabilities])
+    counts = np.array(e.design.counts, dtype=int)
+    k = np.array([free_parameter_count(h) for h in hyps])
+    out = []
+    for a in range(len(hyps)):
+        for b in range(len(hyps)):
+            if a == b:
+                continue
+            for criterion in POWER_CRITERIA:
+                kw: Any = {"criterion": criterion, "n_params": k[[a, b]], "simulations": simulations, "seed": seed}
+                est = power_layer.power(p[[a, b]], counts, 0, **kw)
+                smallest = power_layer.smallest_presentations(p[[a, b]], counts, 0, target, **kw)
+                out.append(PowerSummary(a, b, criterion, est, smallest))
+    return dataclasses.replace(e, power=tuple(out))
 
 
 def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],

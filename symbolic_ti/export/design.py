@@ -80,7 +80,43 @@ def _detail(report: DesignReport, rank: int, e: DesignEvaluation, trials: int) -
     for f in e.fisher:
         lines.append(f"  Fisher information of {f.hypothesis} ({', '.join(f.parameters)}): D = log det I = "
                      f"{_num(f.d_optimality)}, A = trace I^-1 = {_num(f.a_optimality)}")
+    return lines + _power_lines(report, e)
+
+
+_CRITERION = {"likelihood-ratio": "likelihood ratio", "bic": "BIC"}
+
+
+def _power_value(est: Any) -> str:
+    if est.method == "exact":
+        return f"{est.value:.4f} (exact)"
+    return f"{est.value:.4f} [{est.lower:.4f}, {est.upper:.4f}] ({est.outcomes} simulated)"
+
+
+def _power_lines(report: DesignReport, e: DesignEvaluation) -> list[str]:
+    if not e.power:
+        return []
+    lines = [f"  power (probability of picking the true hypothesis; to reach {report.power_target:g}: the smallest "
+             f"multiplier m of the presentations):"]
+    for s in e.power:
+        m = s.smallest
+        reach = ("not reached up to m = 4096" if m is None or m.multiplier is None else
+                 f"m = {m.multiplier} ({int(m.counts.sum())} presentations)")
+        lines.append(f"    H{s.true + 1} true vs H{s.other + 1}, {_CRITERION[s.criterion]}: {_power_value(s.power)}; "
+                     f"{reach}")
     return lines
+
+
+def _power_dict(s: Any) -> dict[str, Any]:
+    def est(x: Any) -> dict[str, Any] | None:
+        return None if x is None else {"value": x.value, "lower": x.lower, "upper": x.upper, "level": x.level,
+                                       "method": x.method, "outcomes": x.outcomes, "ties": x.ties}
+
+    m = s.smallest
+    return {"true": s.true + 1, "other": s.other + 1, "criterion": s.criterion, "power": est(s.power),
+            "smallest": None if m is None else {
+                "target": m.target, "multiplier": m.multiplier,
+                "presentations": None if m.counts is None else int(m.counts.sum()),
+                "power": est(m.power), "power_below": est(m.power_below)}}
 
 
 def _short(value: sp.Expr) -> str:
@@ -150,7 +186,7 @@ def _evaluation_dict(report: DesignReport, rank: int, e: DesignEvaluation) -> di
                         "matrix": [list(row) for row in f.matrix], "d_optimality": _finite(f.d_optimality),
                         "a_optimality": _finite(f.a_optimality),
                         "jacobian": [[exact_value(x) for x in row] for row in f.jacobian]} for f in e.fisher],
-            "trials": trials}
+            "power": [_power_dict(s) for s in e.power], "trials": trials}
 
 
 def _finite(x: float) -> float | str:
@@ -162,6 +198,7 @@ def design_dict(report: DesignReport) -> dict[str, Any]:
     """JSON-ready dictionary (docs/design.md#json); opens with a ``meta`` block (format ``symbolic_ti.design``)."""
     return {"meta": meta_block(FORMAT_NAME, FORMAT_VERSION, created=False), "criterion": report.criterion,
             "dps": report.dps, "search": report.search, "units": "nats", "notes": list(report.notes),
+            "power_target": report.power_target,
             "hypotheses": [_hypothesis_dict(k, h) for k, h in enumerate(report.hypotheses)],
             "designs": [_evaluation_dict(report, k + 1, e) for k, e in enumerate(report.evaluations)]}
 
@@ -189,7 +226,17 @@ def design_latex(report: DesignReport, trials: int = 8) -> str:
             f" & ${plain_latex(best.predictions[m][k])}$" for m in range(h)) + r" \\")
     table = ("\\begin{tabular}{l" + "r" * (1 + len(pairs) + h) + "}\n\\hline\n" f"trial & count{cols} \\\\\n"
              "\\hline\n" + "\n".join(body) + "\n\\hline\n\\end{tabular}")
-    return ranking + "\n\n" + f"% best design: {best.design.label}\n" + table
+    out = ranking + "\n\n" + f"% best design: {best.design.label}\n" + table
+    if any(e.power for e in report.evaluations):
+        rows = [f"{k + 1} & {latex_text(e.design.label)} & $H_{s.true + 1}$ vs $H_{s.other + 1}$ & "
+                f"{_CRITERION[s.criterion]} & {s.power.value:.4f} & "
+                f"{'--' if s.smallest is None or s.smallest.multiplier is None else s.smallest.multiplier} \\\\"
+                for k, e in enumerate(report.evaluations) for s in e.power]
+        out += ("\n\n" f"% power; m: the smallest multiplier of the presentations reaching power "
+                f"{report.power_target:g}\n" r"\begin{tabular}{rllrrr}" "\n" r"\hline" "\n"
+                r"rank & design & true vs other & comparison & power & $m$ \\" "\n" r"\hline" "\n"
+                + "\n".join(rows) + "\n" r"\hline" "\n" r"\end{tabular}")
+    return out
 
 
 @renderer("notebook_latex", DesignReport)
