@@ -18,13 +18,18 @@ from typing import Any
 import mpmath
 import sympy as sp
 
+from ..design.from_data import AdaptiveDesignReport
 from ..design.report import FORMAT_NAME, FORMAT_VERSION, DesignEvaluation, DesignReport
 from ..display import renderer
 from .latex import plain_latex
 from .taskblock import latex_text, task_block
 from .values import exact_value, meta_block
 
-__all__ = ["design_text", "design_latex", "design_dict", "design_notebook_latex"]
+__all__ = ["design_text", "design_latex", "design_dict", "design_notebook_latex", "adaptive_text", "adaptive_dict",
+           "adaptive_latex"]
+
+#: The ``meta.format`` of the JSON of :class:`~symbolic_ti.design.from_data.AdaptiveDesignReport`.
+ADAPTIVE_FORMAT_NAME = "symbolic_ti.design_adaptive"
 
 #: Significant digits of information values in text and LaTeX (JSON has all ``dps``).
 SHOWN_DIGITS = 6
@@ -244,3 +249,51 @@ def design_notebook_latex(report: DesignReport) -> str:
     """The ranking table of :func:`design_latex` as display math."""
     ranking = design_latex(report).split("\n\n")[0].split("\n", 1)[1]
     return "$$" + ranking + "$$"
+
+
+def _trial_text(t: tuple[int, int]) -> str:
+    return f"{t[0]},{t[1]}"
+
+
+@renderer("text", AdaptiveDesignReport)
+def adaptive_text(report: AdaptiveDesignReport, candidates: int = 8) -> str:
+    """Plain text: the hypotheses with prior and posterior, then the candidate trials by expected information
+    gain (the ``candidates`` first)."""
+    obs = len(report.observed)
+    lines = [f"symbolic_ti design from data: {len(report.hypotheses)} hypotheses, {report.presentations} choices on "
+             f"{obs} trial{'s' if obs != 1 else ''} of {report.source}",
+             f"  {'':<4}{'hypothesis':<30}{'prior':>12}{'log L':>14}{'posterior':>14}"]
+    for k, h in enumerate(report.hypotheses):
+        lines.append(f"  H{k + 1:<3}{h.name[:29]:<30}{float(h.weight):>12.6g}{report.log_likelihood[k]:>14.6f}"
+                     f"{report.posterior[k]:>14.6g}")
+    shown = report.candidates[:candidates]
+    lines += ["", f"next trial{'s' if len(report.next) != 1 else ''}: "
+              + "; ".join(f"({t[0]}, {t[1]})" for t in report.next),
+              f"expected information gain of one presentation under the posterior (nats; {len(shown)} of "
+              f"{len(report.candidates)} candidates):"]
+    lines += [f"  {_trial_text(t):<8}{g:.6g}" for t, g in shown]
+    return "\n".join(lines)
+
+
+@renderer("dict", AdaptiveDesignReport)
+def adaptive_dict(report: AdaptiveDesignReport) -> dict[str, Any]:
+    """JSON-ready dictionary (docs/design.md#adaptive-design-from-data; format ``symbolic_ti.design_adaptive``)."""
+    return {"meta": meta_block(ADAPTIVE_FORMAT_NAME, FORMAT_VERSION, created=False), "source": report.source,
+            "units": "nats",
+            "hypotheses": [{**_hypothesis_dict(k, h), "log_likelihood": _finite(report.log_likelihood[k]),
+                            "posterior": report.posterior[k]} for k, h in enumerate(report.hypotheses)],
+            "observed": [{"trial": list(t), "first_wins": w, "presentations": n} for t, w, n in report.observed],
+            "next": [list(t) for t in report.next],
+            "candidates": [{"trial": list(t), "information_gain": g} for t, g in report.candidates]}
+
+
+@renderer("latex", AdaptiveDesignReport)
+def adaptive_latex(report: AdaptiveDesignReport, candidates: int = 8) -> str:
+    """A LaTeX tabular of the prior and posterior, and one of the best candidate trials."""
+    rows = [f"$H_{k + 1}$ & {latex_text(h.name)} & {float(h.weight):.6g} & {report.posterior[k]:.6g} \\\\"
+            for k, h in enumerate(report.hypotheses)]
+    best = [f"$({t[0]}, {t[1]})$ & {g:.6g} \\\\" for t, g in report.candidates[:candidates]]
+    return (f"% symbolic_ti design from data: {report.presentations} choices of {latex_text(report.source)}\n"
+            "\\begin{tabular}{llrr}\n\\hline\n & hypothesis & prior & posterior \\\\\n\\hline\n" + "\n".join(rows)
+            + "\n\\hline\n\\end{tabular}\n\n\\begin{tabular}{lr}\n\\hline\ntrial & expected gain (nats) \\\\\n"
+            "\\hline\n" + "\n".join(best) + "\n\\hline\n\\end{tabular}")
