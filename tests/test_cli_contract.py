@@ -277,7 +277,7 @@ def _valid(command: str, option: str) -> str | None:
                                              "--task": "task.toml", "--paradigm": "transverse-patterning",
                                              "--placements": "single", "--filter": "setting=full",
                                              "--data": "{file}", "--kind": "probability",
-                                             "--criterion": "log-bayes-factor"}[option]
+                                             "--criterion": "log-bayes-factor", "--plot": "figure.png"}[option]
 
 
 @pytest.mark.parametrize("command, rule", list(_rules()), ids=[f"{c}|{r.option}|{r.other}" for c, r in _rules()])

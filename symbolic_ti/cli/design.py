@@ -10,7 +10,7 @@
                        [--samples S] [--seed S] [--dps D] [--power P [--simulations S]]
                        [--data FILE [--filter COL=VALUE ...] [--item-columns A,B] [--value-column C] [--kind K]
                         [--count-column C] [--correct-column C --total-column C] [--next K]] [--top K] [--budget SECONDS | --no-budget]
-                       [--format text|json|latex] [--standalone] [--output FILE]
+                       [--plot FILE.png|pdf|svg] [--format text|json|latex] [--standalone] [--output FILE]
 
 A hypothesis is ``FAMILY:NAME=VALUE,...;ridge=R;beta=B;weight=W;time=T;label=TEXT``
 (:mod:`symbolic_ti.design.hypotheses`; a TOML file gives grids as priors). See docs/design.md and
@@ -51,7 +51,7 @@ RULES: tuple[Requires | Excludes, ...] = (
     *(Requires(option, "--data", why=" (how the data file is read)") for option in _DATA_READING),
     Requires("--next", "--data", why=" (the next trials after the data)"),
     *(Excludes(option, "--data", why=": with --data the report is the posterior and the next trials") for option in
-      ("--total", "--fisher", "--criterion", "--power", "--top", "--placements")),
+      ("--total", "--fisher", "--criterion", "--power", "--top", "--placements", "--plot")),
 )
 
 
@@ -194,6 +194,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="with --data: column of choices per row, with --correct-column")
     p.add_argument("--next", metavar="K", default=1, type=context.option_type("--next", parse_positive_int),
                    help="with --data: how many next trials to propose (default 1)")
+    p.add_argument("--plot", metavar="FILE", type=context.option_type("--plot", parse_path), default=None,
+                   help="write the figure (png, pdf, svg; needs matplotlib): the mutual information and the smallest "
+                        "expected log Bayes factor of the top designs against the presentation budget, and the "
+                        "best design's divergence per presentation over the trial matrix")
     p.add_argument("--top", metavar="K", default=1, type=context.option_type("--top", parse_positive_int),
                    help="designs shown in detail in the text report (default 1)")
     context.budget_options(p)
@@ -280,11 +284,42 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
 
     standalone = context.standalone(args)
     context.check_output(args)
+    plot = None if args.plot is None else _plot_path(args.plot, context)
     with override_hint(BUDGET_HINT):
-        return _report(args, context, standalone)
+        text = _report(args, context, standalone, plot)
+    if plot is None:
+        return text
+    from ..figures.save import FORMATS
+
+    line = f"wrote {plot} ({FORMATS[plot.suffix.lower()]}, {plot.stat().st_size} bytes)"
+    if args.format == "text":
+        return text + "\n\n" + line
+    import sys
+
+    print(line, file=sys.stderr)
+    return text
 
 
-def _report(args: argparse.Namespace, context: CliContext, standalone: bool) -> str:
+def _plot_path(text: str, context: CliContext) -> Any:
+    """``--plot FILE``: writable, of a figure format, and matplotlib installed (checked before the work)."""
+    from ..errors import ExportError
+    from ..files import check_writable
+
+    try:
+        path = check_writable(text)
+    except ExportError as err:
+        raise context.fail("--plot", err) from None
+    if path.suffix.lower() not in (".png", ".pdf", ".svg"):
+        raise context.fail("--plot", f"the file name must end in .png, .pdf or .svg, got {text!r}")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise context.fail("--plot", "plotting needs matplotlib; install the optional extra: "
+                                     "pip install 'symbolic-ti[plot]'") from None
+    return path
+
+
+def _report(args: argparse.Namespace, context: CliContext, standalone: bool, plot: Any) -> str:
     from ..design import design_experiment, load_hypotheses
     from ..errors import BudgetError, SymbolicTIError
     from ..progress import quiet
@@ -312,6 +347,13 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool) -> 
         text = str(err)
         option = "--fisher" if text.startswith("fisher") else "--hypothesis"
         raise context.fail(option, err) from None
+    if plot is not None:
+        from ..figures.design import write_design_plot
+
+        try:
+            write_design_plot(report, plot, designs=min(3, len(report.evaluations)), seed=args.seed)
+        except SymbolicTIError as err:
+            raise context.fail("--plot", err) from None
     if args.format == "json":
         from ..export.jsonreport import dumps
 
