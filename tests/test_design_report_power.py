@@ -120,3 +120,17 @@ def test_cli_power_text_json_latex(capsys):
     for bad in ("1", "0", "x"):
         assert main(argv[:-3] + ["--power", bad, "-q"]) == 2
         assert "--power: expected a target power in (0, 1)" in capsys.readouterr().err
+
+
+def test_the_power_counts_in_the_cost_estimate():
+    """The Monte Carlo power of every pair and criterion is part of the estimated cost (docs/performance.md)."""
+    from symbolic_ti.design import design_estimate, design_space, normalised
+    from symbolic_ti.errors import BudgetError
+
+    hyps = normalised([LOW, HIGH])
+    space = design_space(7, presentations=10)
+    without, with_power = design_estimate(space, hyps, False), design_estimate(space, hyps, False, 4000)
+    assert with_power.seconds > without.seconds + 1.0
+    budget = (without.seconds + with_power.seconds) / 2
+    with pytest.raises(BudgetError):
+        design_experiment([LOW, HIGH], space, power=0.8, budget=budget)

@@ -37,6 +37,12 @@ __all__ = ["design_experiment", "MI_METHODS", "design_estimate", "free_parameter
 MI_METHODS = ("auto", "exact", "monte-carlo")
 #: Estimated seconds of one design's information values per hypothesis pair and trial (mpmath at 30 digits).
 _PAIR_TRIAL_SECONDS = 2e-5
+#: Estimated seconds of one simulated experiment's trial in a Monte Carlo power (numpy; 0.1 s for 4000
+#: experiments of 54 trials measured on the development machine), and the power computations of one pair and
+#: criterion: the power at the design, then the doubling and bisection of the multiplier search (typically;
+#: the 13 single-exception designs of docs/design.md with --power 0.8 took 12 s of CPU against 31 s estimated).
+_POWER_TRIAL_SECONDS = 5e-7
+_POWER_EVALUATIONS = 4
 
 
 def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> DesignSpace:
@@ -58,10 +64,13 @@ def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> 
                          f"Tasks or a number of items, got {message_repr(designs)}")
 
 
-def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher: bool) -> Estimate:
+def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher: bool,
+                    power_simulations: int = 0) -> Estimate:
     """The estimated cost of :func:`design_experiment` (docs/performance.md#budgets): the exact solves (one per
     hypothesis and task at its values, and with the Fisher information one with the parameters symbolic), then
-    the information values of every ordered pair of hypotheses and trial."""
+    the information values of every ordered pair of hypotheses and trial, and with ``power_simulations > 0`` the
+    Monte Carlo power of every ordered pair, both criteria and the multiplier search (an upper bound where the
+    power is exact)."""
     seconds, trials = 0.0, 0
     for task in space.tasks:
         for h in hypotheses:
@@ -72,6 +81,7 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
         trials += len(task.trials)
     pairs = len(hypotheses) * (len(hypotheses) - 1)
     seconds += _PAIR_TRIAL_SECONDS * pairs * trials
+    seconds += _POWER_TRIAL_SECONDS * power_simulations * _POWER_EVALUATIONS * 2 * pairs * trials
     return Estimate(seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, {len(hypotheses)} hypotheses, "
                              f"{trials} trials")
 
@@ -152,7 +162,8 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     names = [None if fisher is None else tuple(fisher) for _ in hyps]
     fisher_names = [fisher_parameters(h, n) for h, n in zip(hyps, names, strict=True)] if fisher is None or tuple(
         fisher) else []
-    check_budget("design", design_estimate(space, hyps, bool(fisher_names)), budget)
+    check_budget("design", design_estimate(space, hyps, bool(fisher_names),
+                                           0 if power is None else simulations), budget)
     evaluations = []
     all_designs = space.designs()
     imprecise: list[float] = []
