@@ -82,6 +82,8 @@ INVALID: dict[str, list[object]] = {
     "criterion": [5, "x", "", None],
     "mi_method": [5, "x", "", None],
     "samples": [*_INT, 99, 0, -1],
+    "power": ["x", "0.8", NAN, INF, True, [], 0, 1, -0.5, 1.5],
+    "simulations": [*_INT, 99, 0, -1],
 }
 
 #: Words one of which the message must contain for each argument (its name, or how messages call it).
@@ -153,7 +155,7 @@ ENTRY_POINTS = {
     "design_experiment": (st.design_experiment, lambda: {
         "hypotheses": ["exchangeable:alpha=1/10", "exchangeable:alpha=1/2"], "designs": st.Task(4), "trials": "test",
         "presentations": 1, "total": None, "fisher": (), "criterion": "mutual-information", "mi_method": "auto",
-        "samples": 100, "seed": 0, "dps": 20, "budget": 60}),
+        "samples": 100, "seed": 0, "dps": 20, "power": None, "simulations": 100, "budget": 60}),
     "Result.subs": (lambda values: _numeric().subs(values), lambda: {"values": {"alpha": "1/3"}}),
     "Result.f": (lambda i, j: _numeric().f(i, j), lambda: {"i": 1, "j": 2}),
     "Result.margin": (lambda i, j: _numeric().margin(i, j), lambda: {"i": 1, "j": 2}),

@@ -91,6 +91,7 @@ KINDS: dict[str, Kind] = {
     "position": Kind(("1", "2"), ("0", "abc", "", "-1", "nan", "3:2")),
     "fisher": Kind(("alpha", "beta"), ("", "a b", ",", "nosuch", "beta,beta")),
     "samples": Kind(("100", "200"), ("99", "abc", "", "-1", "nan", HUGE)),
+    "power": Kind(("0.8", "0.9"), ("0", "1", "abc", "", "-0.5", "nan", "1.5", "inf")),
 }
 
 #: The constraint kind of every option (by its first long name); per-subcommand entries first.
@@ -115,11 +116,12 @@ CONSTRAINTS: dict[str, str] = {
     "--task": "path", "--link-positions": "link_positions", "--hypothesis": "hypothesis", "--hypotheses": "path", "--placements": "choice",
     "--exception-position": "position", "--all-trials": "flag", "--presentations": "int>=1", "--total": "int>=1",
     "--fisher": "fisher", "--criterion": "choice", "--mi-method": "choice", "--samples": "samples", "--top": "int>=1",
+    "--power": "power", "--simulations": "samples", "--next": "int>=1",
 }
 #: Per subcommand: the same option with another constraint.
 OVERRIDES: dict[tuple[str, str], str] = {
     ("fit", "--format"): "choice", ("families", "--format"): "choice", ("fit", "--items"): "items",
-    ("sweep", "--output"): "path", ("general", "--paradigm"): "general_paradigm",
+    ("sweep", "--output"): "path", ("general", "--paradigm"): "general_paradigm", ("design", "--kind"): "choice",
 }
 
 
@@ -273,7 +275,9 @@ def _valid(command: str, option: str) -> str | None:
                                              "--item-base": "0", "--target-item": "second",
                                              "--output": "dataset", "--exception": "4>2", "--link": "5>6",
                                              "--task": "task.toml", "--paradigm": "transverse-patterning",
-                                             "--placements": "single"}[option]
+                                             "--placements": "single", "--filter": "setting=full",
+                                             "--data": "{file}", "--kind": "probability",
+                                             "--criterion": "log-bayes-factor", "--plot": "figure.png"}[option]
 
 
 @pytest.mark.parametrize("command, rule", list(_rules()), ids=[f"{c}|{r.option}|{r.other}" for c, r in _rules()])

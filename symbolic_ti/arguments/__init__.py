@@ -142,6 +142,8 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
     Argument("criterion", "'mutual-information' or 'log-bayes-factor'"),
     Argument("mi_method", "'auto', 'exact' or 'monte-carlo'"),
     Argument("samples", "an integer >= 100, the Monte Carlo samples"),
+    Argument("power", "None or a target power in (0, 1), such as 0.8"),
+    Argument("simulations", "an integer >= 100, the simulated experiments of a Monte Carlo power"),
 )}
 
 

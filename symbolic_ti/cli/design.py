@@ -7,12 +7,15 @@
                         [--exception-span D|D1:D2] [--exception-position L|L1:L2] [--paradigm NAME] | --task FILE)
                        [--trial I,J ... | --all-trials] [--presentations K | --total N] [--fisher NAMES]
                        [--criterion mutual-information|log-bayes-factor] [--mi-method auto|exact|monte-carlo]
-                       [--samples S] [--seed S] [--dps D] [--top K] [--budget SECONDS | --no-budget]
-                       [--format text|json|latex] [--standalone] [--output FILE]
+                       [--samples S] [--seed S] [--dps D] [--power P [--simulations S]]
+                       [--data FILE [--filter COL=VALUE ...] [--item-columns A,B] [--value-column C] [--kind K]
+                        [--count-column C] [--correct-column C --total-column C] [--next K]] [--top K] [--budget SECONDS | --no-budget]
+                       [--plot FILE.png|pdf|svg] [--format text|json|latex] [--standalone] [--output FILE]
 
 A hypothesis is ``FAMILY:NAME=VALUE,...;ridge=R;beta=B;weight=W;time=T;label=TEXT``
 (:mod:`symbolic_ti.design.hypotheses`; a TOML file gives grids as priors). See docs/design.md and
-:func:`symbolic_ti.design.design_experiment`. Options that have no effect together are refused (:data:`RULES`).
+:func:`symbolic_ti.design.design_experiment`; with ``--data``, the posterior over the hypotheses after the data and
+the next trial(s) of largest expected information gain (:func:`symbolic_ti.design.adaptive_design`). Options that have no effect together are refused (:data:`RULES`).
 """
 
 from __future__ import annotations
@@ -20,13 +23,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .options import (BUDGET_HINT, FORMATS, CliContext, Excludes, Requires, parse_int_at_least,
+from ..datasets import data_argument
+from .options import (BUDGET_HINT, FORMATS, CliContext, Excludes, Requires, parse_columns, parse_int_at_least,
                       parse_items, parse_path, parse_positive_int, parse_trial)
 from .task_options import PARADIGM_NAMES
 
 __all__ = ["register", "RULES", "parse_range"]
 
 _SPACE = ": the task file holds the whole task"
+#: The options of ``fit`` that say how ``--data`` is read (:func:`symbolic_ti.behaviour.load_behaviour`).
+_DATA_READING = ("--filter", "--item-columns", "--item-labels", "--value-column", "--kind", "--count-column",
+                 "--correct-column", "--total-column")
 #: Options that have no effect in some combinations (:func:`symbolic_ti.cli.parsing.add_rules`).
 RULES: tuple[Requires | Excludes, ...] = (
     Requires("--exception-span", "--placements", ("single", "pairs"), why=" (the span of the placed exceptions)"),
@@ -37,7 +44,14 @@ RULES: tuple[Requires | Excludes, ...] = (
     Excludes("--total", "--presentations", why=": the search places the total"),
     Excludes("--all-trials", "--trial", why=": the trials are given"),
     Requires("--samples", "--mi-method", ("auto", "monte-carlo"), why=" (the Monte Carlo samples)"),
+    Requires("--simulations", "--power", why=" (the simulated experiments of the power)"),
     *(Excludes("--task", option, why=_SPACE) for option in ("--items", "--exception", "--placements", "--paradigm")),
+    Excludes("--value-column", "--correct-column", why=": the correct and total counts are read instead"),
+    Excludes("--count-column", "--correct-column", why=": the total counts are the counts"),
+    *(Requires(option, "--data", why=" (how the data file is read)") for option in _DATA_READING),
+    Requires("--next", "--data", why=" (the next trials after the data)"),
+    *(Excludes(option, "--data", why=": with --data the report is the posterior and the next trials") for option in
+      ("--total", "--fisher", "--criterion", "--power", "--top", "--placements", "--plot")),
 )
 
 
@@ -147,6 +161,43 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     p.add_argument("--dps", metavar="D", default=30,
                    type=context.option_type("--dps", _dps),
                    help="decimal digits of the information values, 15 to 1000 (default 30)")
+    p.add_argument("--power", metavar="P", default=None, type=context.option_type("--power", _parse_power),
+                   help="report the power of the likelihood-ratio and BIC comparisons of every pair of hypotheses "
+                        "at each design's presentations, and the smallest multiplier of them reaching power P "
+                        "(e.g. 0.8)")
+    p.add_argument("--simulations", metavar="S", default=4000,
+                   type=context.option_type("--simulations", lambda t: parse_int_at_least(t, 100)),
+                   help="simulated experiments of a Monte Carlo power (default 4000)")
+    p.add_argument("--data", metavar="FILE", default=None,
+                   type=context.option_type("--data", lambda text: data_argument(parse_path(text))),
+                   help="choices collected so far (any file fit reads, on the one task of --items/--exception or "
+                        "--task): report the posterior over the hypotheses and the next trials of largest "
+                        "expected information gain (docs/design.md#adaptive-design-from-data)")
+    p.add_argument("--filter", action="append", default=[], metavar="COL=VALUE",
+                   type=context.option_type("--filter", _parse_filter),
+                   help="with --data: keep rows with COL equal to VALUE (repeat), as in fit")
+    p.add_argument("--item-columns", default=("item_a", "item_b"), metavar="A,B",
+                   type=context.option_type("--item-columns", parse_columns),
+                   help="with --data: columns of the first and second item (default: item_a,item_b)")
+    p.add_argument("--item-labels", metavar="A,B,...", default=None,
+                   type=context.option_type("--item-labels", _parse_labels),
+                   help="with --data: item names in rank order, highest first (default: items are numbers)")
+    p.add_argument("--value-column", default="mean_prob_yes", metavar="C",
+                   help="with --data: column of P(first item wins) or the fraction correct (default: mean_prob_yes)")
+    p.add_argument("--kind", choices=("probability", "accuracy"), default=None,
+                   help="with --data: what the value column holds (default: from its name, as in fit)")
+    p.add_argument("--count-column", default=None, metavar="C",
+                   help="with --data: column of the choices each row counts (default: each row is one choice)")
+    p.add_argument("--correct-column", metavar="C", default=None,
+                   help="with --data: column of correct answers per row, with --total-column")
+    p.add_argument("--total-column", metavar="C", default=None,
+                   help="with --data: column of choices per row, with --correct-column")
+    p.add_argument("--next", metavar="K", default=1, type=context.option_type("--next", parse_positive_int),
+                   help="with --data: how many next trials to propose (default 1)")
+    p.add_argument("--plot", metavar="FILE", type=context.option_type("--plot", parse_path), default=None,
+                   help="write the figure (png, pdf, svg; needs matplotlib): the mutual information and the smallest "
+                        "expected log Bayes factor of the top designs against the presentation budget, and the "
+                        "best design's divergence per presentation over the trial matrix")
     p.add_argument("--top", metavar="K", default=1, type=context.option_type("--top", parse_positive_int),
                    help="designs shown in detail in the text report (default 1)")
     context.budget_options(p)
@@ -154,6 +205,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     context.standalone_option(p)
     context.add_rules(p, RULES)
     p.set_defaults(run=lambda args: _run(args, context))
+
+
+def _parse_labels(text: str) -> tuple[str, ...]:
+    from .fit import _parse_labels as parse
+
+    return parse(text)
+
+
+def _parse_filter(text: str) -> tuple[str, str]:
+    from ..behaviour.data import parse_filter
+
+    return parse_filter(text)
+
+
+def _parse_power(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a target power in (0, 1) such as 0.8, got {text!r}")
+    return value
 
 
 def _dps(text: str) -> int:
@@ -211,11 +284,42 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
 
     standalone = context.standalone(args)
     context.check_output(args)
+    plot = None if args.plot is None else _plot_path(args.plot, context)
     with override_hint(BUDGET_HINT):
-        return _report(args, context, standalone)
+        text = _report(args, context, standalone, plot)
+    if plot is None:
+        return text
+    from ..figures.save import FORMATS
+
+    line = f"wrote {plot} ({FORMATS[plot.suffix.lower()]}, {plot.stat().st_size} bytes)"
+    if args.format == "text":
+        return text + "\n\n" + line
+    import sys
+
+    print(line, file=sys.stderr)
+    return text
 
 
-def _report(args: argparse.Namespace, context: CliContext, standalone: bool) -> str:
+def _plot_path(text: str, context: CliContext) -> Any:
+    """``--plot FILE``: writable, of a figure format, and matplotlib installed (checked before the work)."""
+    from ..errors import ExportError
+    from ..files import check_writable
+
+    try:
+        path = check_writable(text)
+    except ExportError as err:
+        raise context.fail("--plot", err) from None
+    if path.suffix.lower() not in (".png", ".pdf", ".svg"):
+        raise context.fail("--plot", f"the file name must end in .png, .pdf or .svg, got {text!r}")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise context.fail("--plot", "plotting needs matplotlib; install the optional extra: "
+                                     "pip install 'symbolic-ti[plot]'") from None
+    return path
+
+
+def _report(args: argparse.Namespace, context: CliContext, standalone: bool, plot: Any) -> str:
     from ..design import design_experiment, load_hypotheses
     from ..errors import BudgetError, SymbolicTIError
     from ..progress import quiet
@@ -230,17 +334,26 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool) -> 
         raise context.fail("--hypothesis", f"two or more hypotheses are needed (--hypothesis or --hypotheses), got "
                                            f"{len(hypotheses)}")
     space = _space(args, context)
+    if args.data is not None:
+        return _from_data(args, context, hypotheses, space, standalone)
     try:
         with quiet(args.quiet):
             report = design_experiment(hypotheses, space, fisher=args.fisher, criterion=args.criterion,
                                        mi_method=args.mi_method, samples=args.samples, seed=args.seed, dps=args.dps,
-                                       budget=context.budget(args))
+                                       power=args.power, simulations=args.simulations, budget=context.budget(args))
     except BudgetError as err:
         raise context.fail("--budget", err) from None
     except SymbolicTIError as err:
         text = str(err)
         option = "--fisher" if text.startswith("fisher") else "--hypothesis"
         raise context.fail(option, err) from None
+    if plot is not None:
+        from ..figures.design import write_design_plot
+
+        try:
+            write_design_plot(report, plot, designs=min(3, len(report.evaluations)), seed=args.seed)
+        except SymbolicTIError as err:
+            raise context.fail("--plot", err) from None
     if args.format == "json":
         from ..export.jsonreport import dumps
 
@@ -252,3 +365,44 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool) -> 
             return latex_document([report.to_latex()])
         return report.to_latex()
     return report.to_text(designs=args.top)
+
+
+def _from_data(args: argparse.Namespace, context: CliContext, hypotheses: list[Any], space: Any,
+               standalone: bool) -> str:
+    """``--data``: the posterior over the hypotheses and the next trials (:func:`symbolic_ti.design.adaptive_design`)."""
+    from ..behaviour.coding import ItemCoding
+    from ..behaviour.data import load_behaviour
+    from ..design import adaptive_design
+    from ..errors import DataError, SymbolicTIError
+    from .fit import _check_pairs, _data_option
+
+    if len(space.tasks) != 1:
+        raise context.fail("--data", f"the data are of one task: give one task (--items N with its --exception, or "
+                                     f"--task FILE), got {len(space.tasks)}")
+    _check_pairs(argparse.Namespace(per_subject=False, subject_column=None, correct_column=args.correct_column,
+                                    total_column=args.total_column), context)
+    count = None if args.correct_column is not None else args.count_column
+    try:
+        data = load_behaviour(args.data, space.tasks[0], filters=args.filter, item_columns=args.item_columns,
+                              value_column=args.value_column, kind=args.kind or "auto", count_column=count,
+                              correct_column=args.correct_column, total_column=args.total_column,
+                              coding=ItemCoding(labels=args.item_labels))
+    except DataError as err:
+        raise context.fail(_data_option(str(err), args), err) from None
+    try:
+        report = adaptive_design(hypotheses, data, trials=space.trials, next=min(args.next, 10**9), dps=args.dps)
+    except SymbolicTIError as err:
+        text = str(err)
+        option = "--data" if text.startswith("data") else "--next" if text.startswith("next") else "--hypothesis"
+        raise context.fail(option, err) from None
+    if args.format == "json":
+        from ..export.jsonreport import dumps
+
+        return dumps(report.to_dict())
+    if args.format == "latex":
+        if standalone:
+            from ..export.latex import latex_document
+
+            return latex_document([report.to_latex()])
+        return report.to_latex()
+    return report.to_text()

@@ -15,14 +15,16 @@ immutable :class:`DesignReport` (text, LaTeX, JSON: :mod:`symbolic_ti.export.des
 from __future__ import annotations
 
 from .experiment import MI_METHODS, design_estimate, design_experiment
+from .from_data import AdaptiveDesignReport, adaptive_design
 from .hypotheses import HYPOTHESIS_KEYS, Hypothesis, hypotheses_from_dict, hypothesis, load_hypotheses, \
     normalised, parse_hypothesis
 from .predictions import choice_probabilities, exact_predictions, fisher_parameters, logit_jacobian
-from .report import CRITERIA, DesignEvaluation, DesignReport, FisherSummary, TrialInformation
+from .report import CRITERIA, DesignEvaluation, DesignReport, FisherSummary, PowerSummary, TrialInformation
 from .space import PLACEMENTS, TRIAL_SETS, DesignSpace, ExperimentDesign, design_space, design_trials
 
 __all__ = ["Hypothesis", "HYPOTHESIS_KEYS", "hypothesis", "parse_hypothesis", "load_hypotheses",
            "hypotheses_from_dict", "normalised", "exact_predictions", "choice_probabilities", "fisher_parameters",
            "logit_jacobian", "ExperimentDesign", "DesignSpace", "design_space", "design_trials", "PLACEMENTS",
            "TRIAL_SETS", "design_experiment", "design_estimate", "MI_METHODS", "DesignReport", "DesignEvaluation",
-           "FisherSummary", "TrialInformation", "CRITERIA"]
+           "FisherSummary", "TrialInformation", "CRITERIA", "PowerSummary", "adaptive_design",
+           "AdaptiveDesignReport"]

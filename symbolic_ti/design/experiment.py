@@ -27,15 +27,22 @@ from ..results import FrozenMapping
 from ..task import Task
 from .hypotheses import Hypothesis, normalised
 from .predictions import GUARD_DIGITS, _mpf, choice_probabilities, exact_predictions, fisher_parameters, logit_jacobian
-from .report import CRITERIA, DesignEvaluation, DesignReport, FisherSummary, TrialInformation
+from .report import CRITERIA, POWER_CRITERIA, DesignEvaluation, DesignReport, FisherSummary, PowerSummary, \
+    TrialInformation
 from .space import DesignSpace, ExperimentDesign, design_space
 
-__all__ = ["design_experiment", "MI_METHODS", "design_estimate"]
+__all__ = ["design_experiment", "MI_METHODS", "design_estimate", "free_parameter_count"]
 
 #: How the mutual information is computed (the information layer's ``method``).
 MI_METHODS = ("auto", "exact", "monte-carlo")
 #: Estimated seconds of one design's information values per hypothesis pair and trial (mpmath at 30 digits).
 _PAIR_TRIAL_SECONDS = 2e-5
+#: Estimated seconds of one simulated experiment's trial in a Monte Carlo power (numpy; 0.1 s for 4000
+#: experiments of 54 trials measured on the development machine), and the power computations of one pair and
+#: criterion: the power at the design, then the doubling and bisection of the multiplier search (typically;
+#: the 13 single-exception designs of docs/design.md with --power 0.8 took 12 s of CPU against 31 s estimated).
+_POWER_TRIAL_SECONDS = 5e-7
+_POWER_EVALUATIONS = 4
 
 
 def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> DesignSpace:
@@ -57,10 +64,13 @@ def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> 
                          f"Tasks or a number of items, got {message_repr(designs)}")
 
 
-def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher: bool) -> Estimate:
+def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher: bool,
+                    power_simulations: int = 0) -> Estimate:
     """The estimated cost of :func:`design_experiment` (docs/performance.md#budgets): the exact solves (one per
     hypothesis and task at its values, and with the Fisher information one with the parameters symbolic), then
-    the information values of every ordered pair of hypotheses and trial."""
+    the information values of every ordered pair of hypotheses and trial, and with ``power_simulations > 0`` the
+    Monte Carlo power of every ordered pair, both criteria and the multiplier search (an upper bound where the
+    power is exact)."""
     seconds, trials = 0.0, 0
     for task in space.tasks:
         for h in hypotheses:
@@ -71,6 +81,7 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
         trials += len(task.trials)
     pairs = len(hypotheses) * (len(hypotheses) - 1)
     seconds += _PAIR_TRIAL_SECONDS * pairs * trials
+    seconds += _POWER_TRIAL_SECONDS * power_simulations * _POWER_EVALUATIONS * 2 * pairs * trials
     return Estimate(seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, {len(hypotheses)} hypotheses, "
                              f"{trials} trials")
 
@@ -78,7 +89,8 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
 def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, trials: Any = "test",
                       presentations: int = 10, total: int | None = None, fisher: Sequence[str] | None = (),
                       criterion: str = "mutual-information", mi_method: str = "auto", samples: int = 20000,
-                      seed: int = 0, dps: int = 30, budget: BudgetLike = DEFAULT) -> DesignReport:
+                      seed: int = 0, dps: int = 30, power: float | None = None, simulations: int = 4000,
+                      budget: BudgetLike = DEFAULT) -> DesignReport:
     """Rank the designs of a design space by how well they tell the hypotheses apart.
 
     Parameters
@@ -108,6 +120,13 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
         Of the Monte Carlo samples and the search's ties.
     dps : int
         Decimal digits of the information values, 15 to 1000.
+    power : float, optional
+        A target power in (0, 1): every design then carries, for each ordered pair of hypotheses and for the
+        likelihood-ratio and the BIC comparison (:class:`~symbolic_ti.design.report.PowerSummary`), the power at
+        its presentations and the smallest multiplier of its presentations reaching ``power``
+        (:func:`symbolic_ti.design.power.power`, :func:`~symbolic_ti.design.power.smallest_presentations`).
+    simulations : int
+        Simulated experiments of a Monte Carlo power (>= 100), when the outcome vectors are too many to enumerate.
     budget : DEFAULT, None or float
         Seconds of estimated CPU above which the run is refused (:mod:`symbolic_ti.budgets`).
 
@@ -129,6 +148,11 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     mi_method = check_choice(mi_method, "mi_method", MI_METHODS)
     samples = check_int(samples, "samples", minimum=100)
     seed = check_int(seed, "seed", minimum=0)
+    simulations = check_int(simulations, "simulations", minimum=100)
+    if power is not None and (isinstance(power, bool) or not isinstance(power, (int, float))
+                              or not 0 < float(power) < 1):
+        raise ParameterError(f"power must be a target power in (0, 1) such as 0.8, or None, got "
+                             f"{message_repr(power)}")
     resolve_budget(budget)
     space = _space(designs, trials, presentations, total)
     if fisher is not None and (isinstance(fisher, str) or not isinstance(fisher, Iterable)
@@ -138,7 +162,8 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     names = [None if fisher is None else tuple(fisher) for _ in hyps]
     fisher_names = [fisher_parameters(h, n) for h, n in zip(hyps, names, strict=True)] if fisher is None or tuple(
         fisher) else []
-    check_budget("design", design_estimate(space, hyps, bool(fisher_names)), budget)
+    check_budget("design", design_estimate(space, hyps, bool(fisher_names),
+                                           0 if power is None else simulations), budget)
     evaluations = []
     all_designs = space.designs()
     imprecise: list[float] = []
@@ -148,6 +173,8 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 evaluations.append(_evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed, dps))
+            if power is not None:
+                evaluations[-1] = _with_power(evaluations[-1], hyps, float(power), simulations, seed)
             for w in caught:  # the standard error is in the report: one note for every design, not a warning each
                 if type(w.message).__name__ == "MonteCarloPrecisionWarning":
                     imprecise.append(float(evaluations[-1].information.standard_error))
@@ -161,7 +188,39 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
     search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
                                                   f"one on the trial of largest gain in mutual information")
-    return DesignReport(hyps, tuple(ranked), criterion, dps, search, notes)
+    return DesignReport(hyps, tuple(ranked), criterion, dps, search, notes,
+                        None if power is None else float(power))
+
+
+def free_parameter_count(h: Hypothesis) -> int:
+    """The parameters a ``fit`` of hypothesis ``h`` would estimate, the BIC's ``k``: its family parameters at
+    nonzero values, its ridge (unless ridgeless) and ``beta``."""
+    return sum(1 for v in h.family.values.values() if v != 0) + (h.ridge is not None) + 1
+
+
+def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, simulations: int,
+                seed: int) -> DesignEvaluation:
+    """``e`` with the power of every ordered pair and criterion, and the multiplier reaching ``target``."""
+    import dataclasses
+
+    import numpy as np
+
+    from . import power as power_layer
+
+    p = np.array([[float(x) for x in row] for row in e.probabilities])
+    counts = np.array(e.design.counts, dtype=int)
+    k = np.array([free_parameter_count(h) for h in hyps])
+    out = []
+    for a in range(len(hyps)):
+        for b in range(len(hyps)):
+            if a == b:
+                continue
+            for criterion in POWER_CRITERIA:
+                kw: Any = {"criterion": criterion, "n_params": k[[a, b]], "simulations": simulations, "seed": seed}
+                est = power_layer.power(p[[a, b]], counts, 0, **kw)
+                smallest = power_layer.smallest_presentations(p[[a, b]], counts, 0, target, **kw)
+                out.append(PowerSummary(a, b, criterion, est, smallest))
+    return dataclasses.replace(e, power=tuple(out))
 
 
 def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],

@@ -19,7 +19,7 @@ from ..results import FrozenMapping
 from .hypotheses import Hypothesis
 from .space import ExperimentDesign
 
-__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "CRITERIA", "FisherSummary", "TrialInformation", "DesignEvaluation",
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "CRITERIA", "POWER_CRITERIA", "FisherSummary", "PowerSummary", "TrialInformation", "DesignEvaluation",
            "DesignReport"]
 
 #: The ``meta.format`` of the JSON report (docs/design.md#json).
@@ -28,6 +28,8 @@ FORMAT_VERSION = 1
 #: How designs are ranked: the mutual information between hypothesis and data, or the smallest expected log
 #: Bayes factor over ordered pairs of hypotheses (the worst-separated pair).
 CRITERIA = ("mutual-information", "log-bayes-factor")
+#: The comparisons whose power is reported (:func:`symbolic_ti.design.power.power`).
+POWER_CRITERIA = ("likelihood-ratio", "bic")
 
 Trial = tuple[int, int]
 
@@ -56,6 +58,35 @@ class FisherSummary:
     d_optimality: float
     a_optimality: float
     jacobian: tuple[tuple[sp.Expr, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class PowerSummary:
+    """The power of one comparison of two hypotheses in one design, and the presentations reaching a target.
+
+    The data are simulated from (or enumerated under) hypothesis ``true``; the comparison picks the hypothesis of
+    larger log-likelihood at its values (``likelihood-ratio``) or of smaller BIC, each hypothesis counting
+    ``n_params`` parameters (its family parameters, its ridge unless ridgeless, and ``beta``: those a ``fit``
+    would estimate) over the ``m`` presented trials. A tie counts as not picked.
+
+    Attributes
+    ----------
+    true, other : int
+        Hypothesis indices (0-based).
+    criterion : {"likelihood-ratio", "bic"}
+    power : PowerEstimate
+        At the design's presentations (exact over every outcome vector where they are few, else Monte Carlo with
+        a Wilson interval).
+    smallest : SmallestPresentations or None
+        The smallest multiplier ``m`` of the design's presentations that reaches the report's target power
+        (``None`` without a target).
+    """
+
+    true: int
+    other: int
+    criterion: str
+    power: Any
+    smallest: Any = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +130,8 @@ class DesignEvaluation:
     fisher : tuple of FisherSummary
     trials : tuple of TrialInformation
         The design's trials, most informative first.
+    power : tuple of PowerSummary
+        Per ordered pair of hypotheses and criterion (empty unless the power was asked for).
     """
 
     design: ExperimentDesign
@@ -109,6 +142,7 @@ class DesignEvaluation:
     information: Any
     fisher: tuple[FisherSummary, ...]
     trials: tuple[TrialInformation, ...]
+    power: tuple[PowerSummary, ...] = ()
 
     @property
     def mutual_information(self) -> Any:
@@ -142,6 +176,8 @@ class DesignReport(Rendered):
     search : str
         How presentations were placed: ``"fixed"`` (the design's counts) or the greedy search's statement.
     notes : tuple of str
+    power_target : float or None
+        The target power of :attr:`PowerSummary.smallest` (``None``: the power was not asked for).
     """
 
     hypotheses: tuple[Hypothesis, ...]
@@ -150,6 +186,7 @@ class DesignReport(Rendered):
     dps: int
     search: str = "fixed"
     notes: tuple[str, ...] = ()
+    power_target: float | None = None
 
     @property
     def best(self) -> DesignEvaluation:

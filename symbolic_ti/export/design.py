@@ -18,13 +18,18 @@ from typing import Any
 import mpmath
 import sympy as sp
 
+from ..design.from_data import AdaptiveDesignReport
 from ..design.report import FORMAT_NAME, FORMAT_VERSION, DesignEvaluation, DesignReport
 from ..display import renderer
 from .latex import plain_latex
 from .taskblock import latex_text, task_block
 from .values import exact_value, meta_block
 
-__all__ = ["design_text", "design_latex", "design_dict", "design_notebook_latex"]
+__all__ = ["design_text", "design_latex", "design_dict", "design_notebook_latex", "adaptive_text", "adaptive_dict",
+           "adaptive_latex"]
+
+#: The ``meta.format`` of the JSON of :class:`~symbolic_ti.design.from_data.AdaptiveDesignReport`.
+ADAPTIVE_FORMAT_NAME = "symbolic_ti.design_adaptive"
 
 #: Significant digits of information values in text and LaTeX (JSON has all ``dps``).
 SHOWN_DIGITS = 6
@@ -80,7 +85,43 @@ def _detail(report: DesignReport, rank: int, e: DesignEvaluation, trials: int) -
     for f in e.fisher:
         lines.append(f"  Fisher information of {f.hypothesis} ({', '.join(f.parameters)}): D = log det I = "
                      f"{_num(f.d_optimality)}, A = trace I^-1 = {_num(f.a_optimality)}")
+    return lines + _power_lines(report, e)
+
+
+_CRITERION = {"likelihood-ratio": "likelihood ratio", "bic": "BIC"}
+
+
+def _power_value(est: Any) -> str:
+    if est.method == "exact":
+        return f"{est.value:.4f} (exact)"
+    return f"{est.value:.4f} [{est.lower:.4f}, {est.upper:.4f}] ({est.outcomes} simulated)"
+
+
+def _power_lines(report: DesignReport, e: DesignEvaluation) -> list[str]:
+    if not e.power:
+        return []
+    lines = [f"  power (probability of picking the true hypothesis; to reach {report.power_target:g}: the smallest "
+             f"multiplier m of the presentations):"]
+    for s in e.power:
+        m = s.smallest
+        reach = ("not reached up to m = 4096" if m is None or m.multiplier is None else
+                 f"m = {m.multiplier} ({int(m.counts.sum())} presentations)")
+        lines.append(f"    H{s.true + 1} true vs H{s.other + 1}, {_CRITERION[s.criterion]}: {_power_value(s.power)}; "
+                     f"{reach}")
     return lines
+
+
+def _power_dict(s: Any) -> dict[str, Any]:
+    def est(x: Any) -> dict[str, Any] | None:
+        return None if x is None else {"value": x.value, "lower": x.lower, "upper": x.upper, "level": x.level,
+                                       "method": x.method, "outcomes": x.outcomes, "ties": x.ties}
+
+    m = s.smallest
+    return {"true": s.true + 1, "other": s.other + 1, "criterion": s.criterion, "power": est(s.power),
+            "smallest": None if m is None else {
+                "target": m.target, "multiplier": m.multiplier,
+                "presentations": None if m.counts is None else int(m.counts.sum()),
+                "power": est(m.power), "power_below": est(m.power_below)}}
 
 
 def _short(value: sp.Expr) -> str:
@@ -150,7 +191,7 @@ def _evaluation_dict(report: DesignReport, rank: int, e: DesignEvaluation) -> di
                         "matrix": [list(row) for row in f.matrix], "d_optimality": _finite(f.d_optimality),
                         "a_optimality": _finite(f.a_optimality),
                         "jacobian": [[exact_value(x) for x in row] for row in f.jacobian]} for f in e.fisher],
-            "trials": trials}
+            "power": [_power_dict(s) for s in e.power], "trials": trials}
 
 
 def _finite(x: float) -> float | str:
@@ -162,6 +203,7 @@ def design_dict(report: DesignReport) -> dict[str, Any]:
     """JSON-ready dictionary (docs/design.md#json); opens with a ``meta`` block (format ``symbolic_ti.design``)."""
     return {"meta": meta_block(FORMAT_NAME, FORMAT_VERSION, created=False), "criterion": report.criterion,
             "dps": report.dps, "search": report.search, "units": "nats", "notes": list(report.notes),
+            "power_target": report.power_target,
             "hypotheses": [_hypothesis_dict(k, h) for k, h in enumerate(report.hypotheses)],
             "designs": [_evaluation_dict(report, k + 1, e) for k, e in enumerate(report.evaluations)]}
 
@@ -189,7 +231,17 @@ def design_latex(report: DesignReport, trials: int = 8) -> str:
             f" & ${plain_latex(best.predictions[m][k])}$" for m in range(h)) + r" \\")
     table = ("\\begin{tabular}{l" + "r" * (1 + len(pairs) + h) + "}\n\\hline\n" f"trial & count{cols} \\\\\n"
              "\\hline\n" + "\n".join(body) + "\n\\hline\n\\end{tabular}")
-    return ranking + "\n\n" + f"% best design: {best.design.label}\n" + table
+    out = ranking + "\n\n" + f"% best design: {best.design.label}\n" + table
+    if any(e.power for e in report.evaluations):
+        rows = [f"{k + 1} & {latex_text(e.design.label)} & $H_{s.true + 1}$ vs $H_{s.other + 1}$ & "
+                f"{_CRITERION[s.criterion]} & {s.power.value:.4f} & "
+                f"{'--' if s.smallest is None or s.smallest.multiplier is None else s.smallest.multiplier} \\\\"
+                for k, e in enumerate(report.evaluations) for s in e.power]
+        out += ("\n\n" f"% power; m: the smallest multiplier of the presentations reaching power "
+                f"{report.power_target:g}\n" r"\begin{tabular}{rllrrr}" "\n" r"\hline" "\n"
+                r"rank & design & true vs other & comparison & power & $m$ \\" "\n" r"\hline" "\n"
+                + "\n".join(rows) + "\n" r"\hline" "\n" r"\end{tabular}")
+    return out
 
 
 @renderer("notebook_latex", DesignReport)
@@ -197,3 +249,51 @@ def design_notebook_latex(report: DesignReport) -> str:
     """The ranking table of :func:`design_latex` as display math."""
     ranking = design_latex(report).split("\n\n")[0].split("\n", 1)[1]
     return "$$" + ranking + "$$"
+
+
+def _trial_text(t: tuple[int, int]) -> str:
+    return f"{t[0]},{t[1]}"
+
+
+@renderer("text", AdaptiveDesignReport)
+def adaptive_text(report: AdaptiveDesignReport, candidates: int = 8) -> str:
+    """Plain text: the hypotheses with prior and posterior, then the candidate trials by expected information
+    gain (the ``candidates`` first)."""
+    obs = len(report.observed)
+    lines = [f"symbolic_ti design from data: {len(report.hypotheses)} hypotheses, {report.presentations} choices on "
+             f"{obs} trial{'s' if obs != 1 else ''} of {report.source}",
+             f"  {'':<4}{'hypothesis':<30}{'prior':>12}{'log L':>14}{'posterior':>14}"]
+    for k, h in enumerate(report.hypotheses):
+        lines.append(f"  H{k + 1:<3}{h.name[:29]:<30}{float(h.weight):>12.6g}{report.log_likelihood[k]:>14.6f}"
+                     f"{report.posterior[k]:>14.6g}")
+    shown = report.candidates[:candidates]
+    lines += ["", f"next trial{'s' if len(report.next) != 1 else ''}: "
+              + "; ".join(f"({t[0]}, {t[1]})" for t in report.next),
+              f"expected information gain of one presentation under the posterior (nats; {len(shown)} of "
+              f"{len(report.candidates)} candidates):"]
+    lines += [f"  {_trial_text(t):<8}{g:.6g}" for t, g in shown]
+    return "\n".join(lines)
+
+
+@renderer("dict", AdaptiveDesignReport)
+def adaptive_dict(report: AdaptiveDesignReport) -> dict[str, Any]:
+    """JSON-ready dictionary (docs/design.md#adaptive-design-from-data; format ``symbolic_ti.design_adaptive``)."""
+    return {"meta": meta_block(ADAPTIVE_FORMAT_NAME, FORMAT_VERSION, created=False), "source": report.source,
+            "units": "nats",
+            "hypotheses": [{**_hypothesis_dict(k, h), "log_likelihood": _finite(report.log_likelihood[k]),
+                            "posterior": report.posterior[k]} for k, h in enumerate(report.hypotheses)],
+            "observed": [{"trial": list(t), "first_wins": w, "presentations": n} for t, w, n in report.observed],
+            "next": [list(t) for t in report.next],
+            "candidates": [{"trial": list(t), "information_gain": g} for t, g in report.candidates]}
+
+
+@renderer("latex", AdaptiveDesignReport)
+def adaptive_latex(report: AdaptiveDesignReport, candidates: int = 8) -> str:
+    """A LaTeX tabular of the prior and posterior, and one of the best candidate trials."""
+    rows = [f"$H_{k + 1}$ & {latex_text(h.name)} & {float(h.weight):.6g} & {report.posterior[k]:.6g} \\\\"
+            for k, h in enumerate(report.hypotheses)]
+    best = [f"$({t[0]}, {t[1]})$ & {g:.6g} \\\\" for t, g in report.candidates[:candidates]]
+    return (f"% symbolic_ti design from data: {report.presentations} choices of {latex_text(report.source)}\n"
+            "\\begin{tabular}{llrr}\n\\hline\n & hypothesis & prior & posterior \\\\\n\\hline\n" + "\n".join(rows)
+            + "\n\\hline\n\\end{tabular}\n\n\\begin{tabular}{lr}\n\\hline\ntrial & expected gain (nats) \\\\\n"
+            "\\hline\n" + "\n".join(best) + "\n\\hline\n\\end{tabular}")

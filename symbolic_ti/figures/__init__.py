@@ -3,7 +3,8 @@
 
 * data, no matplotlib: :mod:`~symbolic_ti.figures.heatmaps`, :mod:`~symbolic_ti.figures.phase_diagrams`,
   :mod:`~symbolic_ti.figures.margin_curves` (with :mod:`~symbolic_ti.figures.scan`, shared by them);
-* drawing: :mod:`~symbolic_ti.figures.draw`, :mod:`~symbolic_ti.figures.fit` (the figure of a behaviour fit);
+* drawing: :mod:`~symbolic_ti.figures.draw`, :mod:`~symbolic_ti.figures.fit` (the figure of a behaviour fit),
+  :mod:`~symbolic_ti.figures.design` (the figure of an experiment design report: its data and its drawing);
 * files: :mod:`~symbolic_ti.figures.save` (atomic ``save_figure``); :mod:`~symbolic_ti.figures.backend` (the
   matplotlib import).
 
