@@ -28,10 +28,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: Commands that only set up or test the project (they are what CI itself runs).
 SKIP = re.compile(r"^(python -m pip install|python -m pytest|pip install)")
 #: Examples that take long on two cores (each well over ten seconds): run with ``-m slow``.
-#: docs/design.md's Python session computes the worked example's 13 designs again (its printed values are not
-#: compared; the shell example of the same design, whose output is compared, runs in the quick suite).
-SLOW = re.compile(r"(--family geometric(?!.*--set alpha)|derivations/|benchmarks/|\bfit\b.*--family geometric"
-                  r"|design_experiment\(hypotheses, space)")
+SLOW = re.compile(r"(--family geometric(?!.*--set alpha)|derivations/|benchmarks/|\bfit\b.*--family geometric)")
 TIMEOUT = 600
 
 
