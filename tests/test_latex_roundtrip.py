@@ -282,9 +282,25 @@ def _check_reads_back(r, trials, symbols):
             assert _same(_raw(text).xreplace({sp.Symbol(s.name): s for s in symbols}), value), (t, text)
 
 
+# The quick run keeps one exact and one symbolic round trip per kind of closed form; the variants of the same
+# kind are ``slow`` (docs/performance.md#test-suite). The ReLU families: the nested arc-cosine constants of depth 2,
+# NNGP exact and NTK with a symbolic ridge (the depth-1 constants of both kernels read back in
+# test_relu_kernel_values_read_back and test_relu_conjunctivity_reads_back); the embedding with a symbolic alpha
+# gives rational functions of alpha and the ridge, as the exchangeable and geometric families do.
+_QUICK_SLOW = {("relu-nngp", 1, False), ("relu-nngp", 1, True), ("relu-ntk", 1, False), ("relu-ntk", 1, True),
+               ("relu-ntk", 2, False), ("relu-nngp", 2, True), ("embedding", None, True)}
+
+
+def _family_params():
+    for symbolic in (False, True):
+        for name, depth in _FAMILIES:
+            marks = [_SLOW] if (name, depth, symbolic) in _QUICK_SLOW else []
+            yield pytest.param(name, depth, symbolic, marks=marks,
+                               id=f"{name}{depth or ''}-{'symbolic' if symbolic else 'exact'}")
+
+
 @pytest.mark.filterwarnings("ignore::symbolic_ti.errors.UndecidedCheckWarning")
-@pytest.mark.parametrize("symbolic", [False, True], ids=["exact", "symbolic"])
-@pytest.mark.parametrize("name, depth", _FAMILIES, ids=[f"{f}{d or ''}" for f, d in _FAMILIES])
+@pytest.mark.parametrize("name, depth, symbolic", list(_family_params()))
 @settings(max_examples=examples(2), deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_family_reads_back_equal(name, depth, symbolic, data):
