@@ -168,11 +168,17 @@ def _distinct(seconds: float, limit: float) -> tuple[str, str]:
 #: n = 1001 (1.77 s at 201, 19.7 s at 501: about ``n^3``); each has about ``2.5 n`` digits.
 NUMERIC_FORMS_SECONDS_1001 = 164.0
 #: ``derive`` with a free symbol: solve, build and write every closed form of exchangeable n = 61 (alpha and
-#: lambda symbolic, one exception): seconds of CPU and bytes written per format; both grow as ``n^4``.
+#: lambda symbolic, no exception or a mirror-symmetric one): seconds of CPU (the import's 1.5 s taken off) and
+#: bytes written per format. Remeasured 2026-12-02 at load 1.4 to 2.8 (the first model read 2.0 s at 61, 3.5 times
+#: low): text 1.4 s at n = 41, 7.0 at 61, 24.1 at 81, 69.6 at 101 (peak memory 0.17, 0.60, 1.85, 5.4 GB; n^4.6 to
+#: n^4.8 from 61 up); JSON 5.4 s at 61, 71.2 at 101 (n^5.1; 0.16 and 1.3 GB). Seconds modelled as ``n^5``, bytes
+#: written as ``n^4.4`` (text 113 MB at 61, 1.07 GB at 101; JSON 185 MB and 1.54 GB).
 SYMBOLIC_FORMS_AT_61: dict[str, tuple[float, float]] = {
-    "json": (1.98, 200e6), "json-poly": (2.03, 108e6), "latex": (2.61, 168e6), "text": (1.99, 123e6),
-    "gram": (1.99, 123e6),
+    "json": (5.4, 185e6), "json-poly": (5.5, 100e6), "latex": (5.8, 155e6), "text": (7.0, 113e6),
+    "gram": (7.0, 113e6),
 }
+#: Growth of the mirror-symmetric symbolic forms' seconds and bytes with n (:data:`SYMBOLIC_FORMS_AT_61`).
+SYMBOLIC_FORMS_EXPONENT, SYMBOLIC_BYTES_EXPONENT = 5.0, 4.4
 #: ``derive`` with a free symbol when the exceptions are not mirror symmetric (:func:`mirror_symmetric`): JSON of
 #: exchangeable n = 51, 26>24, alpha and lambda symbolic: 30.8 s of CPU, 866 MB written, 553 MB peak memory
 #: (n = 21: 1.7 s, 21 MB; 31: 3.2 s, 89 MB; 41: 10.1 s, 322 MB: about n^5 from 41 to 51, bytes n^4.5; measured
@@ -351,8 +357,9 @@ def _forms_estimate(n: int, symbolic: bool, fmt: str, trials: int | None, *, met
     if symbolic:
         seconds, size = SYMBOLIC_FORMS_AT_61.get(fmt, SYMBOLIC_FORMS_AT_61["latex"])
         if mirror:
-            scale = (n / 61) ** 4 * share
-            kind = "mirror-symmetric exceptions, growing as n^4"
+            scale = (n / 61) ** SYMBOLIC_FORMS_EXPONENT * share
+            size *= (n / 61) ** (SYMBOLIC_BYTES_EXPONENT - SYMBOLIC_FORMS_EXPONENT)
+            kind = f"mirror-symmetric exceptions, growing as n^{rounded(SYMBOLIC_FORMS_EXPONENT, 'g')}"
         else:  # the asymmetric runs, scaled by the format's ratio to JSON at 61
             seconds = ASYMMETRIC_FORMS_AT_51[0] * seconds / SYMBOLIC_FORMS_AT_61["json"][0]
             size = ASYMMETRIC_FORMS_AT_51[1] * size / SYMBOLIC_FORMS_AT_61["json"][1]
