@@ -1,0 +1,98 @@
+"""Findings of the second fresh review of issue 25 (fix25): each fixed behaviour, against an independent
+computation or by hand."""
+
+import sympy as sp
+import pytest
+
+from symbolic_ti import Task
+from symbolic_ti.cli.app import main
+
+# Items A-D, A>B, C>D, B>C twice; the reference order relates A, B, C but not D: the test trial A>C has the
+# ground truth 1, B>D none (the reference does not relate B and D).
+TASK = """items = ["A", "B", "C", "D"]
+comparisons = ["A>B", "C>D"]
+reference = [["A", "B", "C"], ["D"]]
+test_trials = ["A>C", "B>D"]
+[[comparison]]
+winner = "B"
+loser = "C"
+count = 2
+"""
+NOTE = ("symbolic-ti: note: showing the 1 test trial(s) the task names (test_trials); --trial I,J chooses others, "
+        "--trial all shows every trial")
+
+
+def _run(capsys, argv):
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _weighted_reference(task, alpha, lam):
+    """f on every trial from (K + lambda C^-1) a = y, the exchangeable kernel of CONVENTIONS.md (kappa_d = 0)."""
+    rows, y, c = [], [], []
+    for comp in task.comparisons:
+        rows += [comp.pair, comp.pair[::-1]]
+        y += [1, -1]
+        c += [comp.count, comp.count]
+
+    def k(a, b):
+        return (1 - alpha) / 2 * ((a[0] == b[0]) + (a[1] == b[1])) + alpha * ((a[0] == b[0]) * (a[1] == b[1]))
+    m = sp.Matrix(len(rows), len(rows), lambda p, q: k(rows[p], rows[q]) + (lam / c[p] if p == q else 0))
+    a = m.LUsolve(sp.Matrix(y))
+    return {t: sum(a[q] * k(t, rows[q]) for q in range(len(rows))) for t in task.trials}
+
+
+@pytest.fixture
+def task_file(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(TASK)
+    return path
+
+
+def test_the_example_has_one_test_trial_without_ground_truth(task_file):
+    task = Task.from_file(task_file)
+    assert task.default_trials == ((1, 3), (2, 4))
+    assert task.ground_truth((1, 3)) == 1 and task.ground_truth((2, 4)) is None
+
+
+@pytest.mark.parametrize("option", ["--critical", "--window"])
+def test_dynamics_skips_default_trials_without_ground_truth(capsys, task_file, option):
+    code, out, err = _run(capsys, ["dynamics", "--task", str(task_file), "--set", "alpha=1/5", "--ridge", "1/3",
+                                   option])
+    assert code == 0, err
+    assert err.strip().splitlines() == [NOTE]
+    # the margin at t = oo is the kernel ridge solution (an independent exact solve): 96/139
+    assert _weighted_reference(Task.from_file(task_file), sp.Rational(1, 5), sp.Rational(1, 3))[(1, 3)] \
+        == sp.Rational(96, 139)
+    row = [line for line in out.splitlines() if line.strip().startswith("(1, 3)")][0]
+    assert row.split()[-1] == "96/139"
+    assert "(2, 4)" not in out
+
+
+def test_critical_gives_the_same_note(capsys, task_file):
+    code, _, err = _run(capsys, ["critical", "--task", str(task_file), "--ridge", "1/3", "-p", "alpha"])
+    assert code == 0 and err.strip().splitlines() == [NOTE]
+
+
+def test_plot_curve_skips_default_trials_without_ground_truth(capsys, task_file, tmp_path):
+    pytest.importorskip("matplotlib")
+    out_png = tmp_path / "x.png"
+    code, out, err = _run(capsys, ["plot", "curve", "--task", str(task_file), "--ridge", "1/3",
+                                   "--output", str(out_png)])
+    assert code == 0, err
+    assert err.strip().splitlines() == [NOTE]
+    assert out_png.stat().st_size > 0
+
+
+def test_a_figure_refusal_names_trial_only_when_given():
+    import argparse
+
+    from symbolic_ti.cli.options import CliContext
+    from symbolic_ti.cli.plot import _figure_error
+    from symbolic_ti.errors import TaskError
+
+    err = TaskError("trial (2, 4) has no ground truth")
+    CONTEXT = CliContext(debug=argparse.ArgumentParser(add_help=False))
+    assert str(_figure_error(err, CONTEXT, "curve", trial_given=False)).startswith("argument --task:")
+    assert str(_figure_error(err, CONTEXT, "curve", trial_given=True)).startswith("argument --trial:")
