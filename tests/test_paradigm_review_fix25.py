@@ -96,3 +96,16 @@ def test_a_figure_refusal_names_trial_only_when_given():
     CONTEXT = CliContext(debug=argparse.ArgumentParser(add_help=False))
     assert str(_figure_error(err, CONTEXT, "curve", trial_given=False)).startswith("argument --task:")
     assert str(_figure_error(err, CONTEXT, "curve", trial_given=True)).startswith("argument --trial:")
+
+
+def test_derive_summary_of_a_category_without_ground_truth(capsys):
+    # two unlinked lists of 3: the 3 * 3 * 2 = 18 ordered cross-list trials are related by no training and no
+    # reference order, so none has a ground truth (hence no margin)
+    argv = ["derive", "--paradigm", "list-linking", "--lists", "3,3", "--set", "alpha=0", "--ridgeless"]
+    code, out, _ = _run(capsys, argv)
+    assert code == 0
+    assert "  cross_component      18  no ground truth       -" in out.splitlines()
+    assert "symbolic  symbolic" not in out
+    code, out, _ = _run(capsys, argv + ["--format", "latex"])
+    assert code == 0
+    assert r"cross component & 18 & no ground truth & -- \\" in out

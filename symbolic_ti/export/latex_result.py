@@ -216,7 +216,7 @@ def _summary_rows(result: Result) -> list[tuple[str, str, str, str]]:
     for name, (trials, min_margin, n_errors) in category_summaries(result).items():
         mm = "--" if min_margin is None else expr_latex(min_margin)
         ne = "--" if n_errors is None else str(n_errors)
-        if name == "no_ground_truth":
+        if all(result.task.ground_truth(t) is None for t in trials):  # no_ground_truth, or cross_component unrelated
             mm, ne = "no ground truth", "--"
         rows.append((_text(name), str(len(trials)), mm, ne))
     return rows
