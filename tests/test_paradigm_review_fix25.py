@@ -109,3 +109,25 @@ def test_derive_summary_of_a_category_without_ground_truth(capsys):
     code, out, _ = _run(capsys, argv + ["--format", "latex"])
     assert code == 0
     assert r"cross component & 18 & no ground truth & -- \\" in out
+
+
+def test_exception_with_the_smaller_winner_is_starred_on_its_own_cell(capsys, tmp_path):
+    # reference 2-1-3: the trained 1>2 is the exception, and its trial (1, 2) is the entry shown (i < j)
+    path = tmp_path / "t2.toml"
+    path.write_text('items = 3\ncomparisons = ["1>2", "2>3"]\nreference = [2, 1, 3]\n')
+    task = Task.from_file(path)
+    assert [(e.winner, e.loser) for e in task.exceptions] == [(1, 2)]
+    f12 = _weighted_reference(task, sp.Rational(1, 5), sp.Rational(1, 3))[(1, 2)]
+    assert f12 == sp.Rational(9, 14)
+    argv = ["derive", "--task", str(path), "--trial", "all", "--set", "alpha=1/5", "--ridge", "1/3"]
+    code, out, _ = _run(capsys, argv)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[lines.index("  i\\j      2     3") + 1].split() == ["1", "9/14*", "6/7"]
+    assert "  * exception 1>2: the entry is f(1, 2), the trained trial itself" in lines
+    assert "f(2, 1)" not in out.split("exception margin")[0]
+    code, out, _ = _run(capsys, argv + ["--format", "latex"])
+    assert code == 0
+    assert r"$1$ & ${\frac{9}{14}}^{\dagger}$ & $\frac{6}{7}$ \\" in out
+    assert ("exception 1$>$2: the cell is $f(1, 2)$, the trained exception itself, answered as trained when "
+            "the cell is positive.") in out

@@ -94,8 +94,9 @@ def _ridgeless_lines(result: Result) -> list[tuple[str, str | None]]:
 
 # -------------------------------------------------------------------- table
 def _exception_cells(result: Result) -> dict[tuple[int, int], str]:
-    """Upper-triangle cell ``(L, W)`` of each exception ``W>L``, mapped to the exception's name."""
-    return {(e.loser, e.winner): str(e) for e in result.task.exceptions}
+    """Upper-triangle cell ``(min, max)`` of each exception ``W>L`` (``(L, W)`` for ``W > L``), mapped to the
+    exception's name."""
+    return {(min(e.winner, e.loser), max(e.winner, e.loser)): str(e) for e in result.task.exceptions}
 
 
 def _footnote(result: Result) -> str | None:
@@ -103,6 +104,10 @@ def _footnote(result: Result) -> str | None:
     notes = []
     for e in result.task.exceptions:
         w, l = e.winner, e.loser
+        if w < l:  # the cell is the trained exception trial itself
+            notes.append(f"exception {w}$>${l}: the cell is $f({w}, {l})$, the trained exception itself, "
+                         f"answered as trained when the cell is positive")
+            continue
         fwl = prediction_form(result, (w, l))
         antisym = same_value(fwl, -prediction_form(result, (l, w)))
         rel = f"$f({w}, {l}) = -f({l}, {w})$" if antisym else f"$f({w}, {l}) = {expr_latex(fwl)}$"

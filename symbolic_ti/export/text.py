@@ -177,9 +177,11 @@ def header_lines(result: Result) -> list[str]:
 
 def _predictions(result: Result) -> list[str]:
     n = result.task.n
-    marks = {(e.loser, e.winner): e for e in result.task.exceptions}
+    marks = {(min(e.winner, e.loser), max(e.winner, e.loser)): e for e in result.task.exceptions}  # the entry shown (i < j)
     notes = [f"  * exception {e}: the entry is f({e.loser}, {e.winner}); the trained trial is ({e.winner}, "
              f"{e.loser}) with f({e.winner}, {e.loser}) = {expr_text(prediction_form(result, (e.winner, e.loser)))}"
+             if e.winner > e.loser else
+             f"  * exception {e}: the entry is f({e.winner}, {e.loser}), the trained trial itself"
              for e in result.task.exceptions]
     if result.is_numeric:
         rows = [["i\\j"] + [str(j) for j in range(2, n + 1)]]
