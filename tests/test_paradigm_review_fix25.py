@@ -131,3 +131,54 @@ def test_exception_with_the_smaller_winner_is_starred_on_its_own_cell(capsys, tm
     assert r"$1$ & ${\frac{9}{14}}^{\dagger}$ & $\frac{6}{7}$ \\" in out
     assert ("exception 1$>$2: the cell is $f(1, 2)$, the trained exception itself, answered as trained when "
             "the cell is positive.") in out
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ('items = 3\ncomparisons = ["1>2", "2>1"]\n',
+     "bad.toml: comparisons[1] '2>1': comparisons 2>1 and 1>2 contradict each other (the other is comparisons[0] "
+     "'1>2'): a pair is trained in one direction only"),
+    ('items = 3\ncomparisons = ["1>2", "2>3"]\nreference = [1, 1, 3]\n',
+     "bad.toml: reference: reference order is not a permutation: item 1 appears twice"),
+    ('items = 3\ncomparisons = []\n',
+     "bad.toml: comparisons: the training set is empty; give at least one comparison W>L in 'comparisons' or a "
+     "[[comparison]] table"),
+    ('items = ["A", "A", "B"]\ncomparisons = ["A>B"]\n', "bad.toml: items: the name 'A' is given to two items"),
+    ('items = 2\ncomparisons = ["1>2"]\n', "bad.toml: items: n (number of items) must be an integer >= 3, got 2"),
+    ('items = ["A", "B", "C"]\ncomparisons = ["A>B", "A>B"]\n',
+     "bad.toml: comparisons[1] 'A>B': comparison 1>2 is given twice (also comparisons[0] 'A>B'); give it once, as "
+     "a [[comparison]] table with count = 2 for two presentations"),
+    ('items = 3\ncomparisons = ["1>2"]\n[[comparison]]\nwinner = 1\nloser = 2\ncount = 3\n',
+     "bad.toml: comparison[0] (1>2): comparison 1>2 is given twice (also comparisons[0] '1>2'); give it once, as "
+     "a [[comparison]] table with count = 2 for two presentations"),
+])
+def test_task_file_errors_name_the_file_and_the_key(capsys, tmp_path, text, line):
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    code, out, err = _run(capsys, ["derive", "--task", str(f)])
+    assert code == 2 and out == ""
+    assert err.strip() == f"symbolic-ti: error: argument --task: {tmp_path}/{line}"
+
+
+def test_repeated_link_points_to_train(capsys):
+    code, _, err = _run(capsys, ["derive", "--paradigm", "list-linking", "--lists", "3,3", "--link", "3>4",
+                                 "--link", "3>4"])
+    assert code == 2
+    assert err.strip() == ("symbolic-ti: error: argument --link: link 3>4 is given twice; give each --link once "
+                           "(for more presentations of it add --train '3>4', once per extra presentation)")
+    assert "(e.g." not in err
+
+
+def test_too_many_items_of_lists_names_lists(capsys):
+    code, _, err = _run(capsys, ["derive", "--paradigm", "list-linking", "--lists", "1000,1001"])
+    assert code == 2  # 1000 + 1001 = 2001 items, over the limit of 2000
+    assert err.strip() == ("symbolic-ti: error: argument --lists: n (number of items) = 2001 is too large; "
+                           "symbolic_ti handles up to 2000 items (the task's n (n - 1) ordered trials grow as n^2)")
+
+
+def test_training_a_test_trial_names_the_files_test_trials(capsys, task_file):
+    code, _, err = _run(capsys, ["derive", "--task", str(task_file), "--train", "A>C"])
+    assert code == 2
+    assert err.strip() == (f"symbolic-ti: error: argument --train: extra training 1>3 trains the test trial (1, 3) "
+                           f"the task names ({task_file}: test_trials[0]); a test trial is untrained: leave out this "
+                           f"training or name other test trials")
+    assert "default_trials" not in err
