@@ -254,20 +254,15 @@ class Task:
             For a file that cannot be read, invalid TOML, an unknown key, or any invalid entry (one line naming
             the key).
         """
-        from .taskfile import read_task_file
+        from .taskfile import keyed_error, read_task_file
 
         spec = read_task_file(path)
         where = dict(spec.parameters)["file"]
         try:
             task = cls.from_comparisons(spec.n, spec.comparisons, reference=spec.reference, labels=spec.labels,
                                         design=Design(spec.name, spec.parameters))
-        except TaskError as err:  # the file and the key: 'items' (its number or names) or 'reference'
-            text = str(err)
-            key = "reference" if text.startswith("reference") else "items" if text.startswith(
-                ("labels", "n (number of items)")) else None
-            if key == "items" and text.startswith("labels: "):
-                text = text[len("labels: "):]
-            raise TaskError(f"{where}: {key}: {text}" if key else f"{where}: {text}") from None
+        except TaskError as err:  # the file and the key
+            raise keyed_error(where, err) from None
         return task._with_default_trials(spec.trials, f"{where}: test_trials")
 
     def with_training(self, comparisons: Iterable[ComparisonLike]) -> Task:

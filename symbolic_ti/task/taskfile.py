@@ -159,3 +159,14 @@ def _check_comparisons(where: str, comps: Sequence[Comparison], keys: Sequence[s
     if not comps:
         raise TaskError(f"{where}: comparisons: the training set is empty; give at least one comparison W>L in "
                         f"'comparisons' or a [[comparison]] table")
+
+
+def keyed_error(where: str, err: TaskError) -> TaskError:
+    """The error of building a task file's task, naming the file ``where`` and the key: ``items`` (its number or
+    names) or ``reference``; any other message keeps its own key."""
+    text = str(err)
+    key = "reference" if text.startswith("reference") else "items" if text.startswith(
+        ("labels", "n (number of items)")) else None
+    if key == "items" and text.startswith("labels: "):
+        text = text[len("labels: "):]
+    return TaskError(f"{where}: {key}: {text}" if key else f"{where}: {text}")
