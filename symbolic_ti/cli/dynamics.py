@@ -156,7 +156,8 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     context.standalone(args)
     task, (_, values) = context.task(args), context.family(args)
     ridge = "ridgeless" if args.ridge is None and not args.ridgeless else context.ridge(args)
-    trials = context.chosen_trials(task, args)  # (none: every trial i < j, or a task file's test_trials)
+    scored = bool(args.critical or args.window)  # (critical times follow margins: the test trials with a ground truth)
+    trials = context.chosen_trials(task, args, scored=scored)  # (none: every trial i < j, or a task file's test_trials)
     window_trials = context.trials(task, args.window_trial, "--window-trial") if args.window_trial else None
     budget = context.budget(args)
     from ..budgets import check_budget, dynamics_estimate

@@ -141,8 +141,9 @@ def _scanned(args: argparse.Namespace, context: Any, family: Any, values: dict[s
     return names
 
 
-def _figure_error(err: Exception, context: Any, kind: str) -> Exception:
-    """The user error of a figure's library error, naming the option the user gave (or would give)."""
+def _figure_error(err: Exception, context: Any, kind: str, trial_given: bool = True) -> Exception:
+    """The user error of a figure's library error, naming the option the user gave (or would give): a trial's
+    problem names ``--trial`` only if ``trial_given`` (otherwise the trials came from ``--task``'s test_trials)."""
     from ..errors import TaskError
     from ..figures.scan import FigureArgumentError
 
@@ -163,6 +164,8 @@ def _figure_error(err: Exception, context: Any, kind: str) -> Exception:
     if sep and head.replace("_", "").isalpha() and head.islower():  # an internal function's name: leave it out
         text = rest
     option = "--trial" if isinstance(err, TaskError) or "trial" in text else "--set"
+    if option == "--trial" and not trial_given:
+        option = "--task"
     return context.fail(option, text)
 
 
@@ -180,7 +183,7 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
     plot.require_matplotlib()  # fail before any computation when the extra is missing
     task, (family, values) = context.task(args), context.family(args)
     scanned = _scanned(args, context, family, values, kind)
-    trials = context.chosen_trials(task, args) if kind == "curve" else None  # (or a task file's test_trials)
+    trials = context.chosen_trials(task, args, scored=True) if kind == "curve" else None  # (or a task file's test_trials with a ground truth)
     ridge = context.ridge(args)
     from ..progress import Progress, quiet
 
@@ -195,7 +198,7 @@ def _run(args: argparse.Namespace, context: Any, kind: str) -> str:
         except BudgetError:  # its own line: the estimate, the budget and --no-budget
             raise
         except SymbolicTIError as err:
-            raise _figure_error(err, context, kind) from None
+            raise _figure_error(err, context, kind, trial_given=getattr(args, "trial", None) is not None) from None
     try:
         plot.save_figure(fig, out, dpi=args.dpi)
     except SymbolicTIError as err:

@@ -6,6 +6,7 @@ and :func:`task_of`, the task they name. Re-exported by :mod:`symbolic_ti.cli.op
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -109,7 +110,7 @@ def task_of(args: argparse.Namespace) -> Task:
         try:
             task = Task.paradigm("list-linking", lists=args.lists, links=by_number(args.link, args.labels, "link"))
         except SymbolicTIError as err:
-            raise _fail("--link", err) from None
+            raise _list_linking_error(err, bool(args.link)) from None
         if args.labels is not None:
             task = _labelled(task, args.labels, paradigm="list-linking", lists=args.lists,
                              links=by_number(args.link, args.labels, "link"))
@@ -126,6 +127,20 @@ def task_of(args: argparse.Namespace) -> Task:
         except SymbolicTIError as err:
             raise _fail("--train", err) from None
     return task
+
+
+def _list_linking_error(err: SymbolicTIError, links: bool) -> UsageError:
+    """The user error of a list-linking task that could not be built: ``--link`` for a link's problem (a link
+    given twice pointed to ``--train`` for more presentations), ``--lists`` otherwise (a length, too many items)."""
+    text = str(err)
+    if not (links and text.startswith(("link", "comparison"))):
+        return _fail("--lists", err)
+    twice = re.match(r"comparison (\d+)>(\d+) is given twice", text)
+    if twice:
+        w, l = twice.groups()
+        text = (f"link {w}>{l} is given twice; give each --link once (for more presentations of it add "
+                f"--train '{w}>{l}', once per extra presentation)")
+    return _fail("--link", text)
 
 
 def by_number(comparisons: Sequence[str], labels: Sequence[str] | None, name: str = "comparison") -> tuple[str, ...]:

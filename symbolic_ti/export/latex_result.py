@@ -94,8 +94,9 @@ def _ridgeless_lines(result: Result) -> list[tuple[str, str | None]]:
 
 # -------------------------------------------------------------------- table
 def _exception_cells(result: Result) -> dict[tuple[int, int], str]:
-    """Upper-triangle cell ``(L, W)`` of each exception ``W>L``, mapped to the exception's name."""
-    return {(e.loser, e.winner): str(e) for e in result.task.exceptions}
+    """Upper-triangle cell ``(min, max)`` of each exception ``W>L`` (``(L, W)`` for ``W > L``), mapped to the
+    exception's name."""
+    return {(min(e.winner, e.loser), max(e.winner, e.loser)): str(e) for e in result.task.exceptions}
 
 
 def _footnote(result: Result) -> str | None:
@@ -103,6 +104,10 @@ def _footnote(result: Result) -> str | None:
     notes = []
     for e in result.task.exceptions:
         w, l = e.winner, e.loser
+        if w < l:  # the cell is the trained exception trial itself
+            notes.append(f"exception {w}$>${l}: the cell is $f({w}, {l})$, the trained exception itself, "
+                         f"answered as trained when the cell is positive")
+            continue
         fwl = prediction_form(result, (w, l))
         antisym = same_value(fwl, -prediction_form(result, (l, w)))
         rel = f"$f({w}, {l}) = -f({l}, {w})$" if antisym else f"$f({w}, {l}) = {expr_latex(fwl)}$"
@@ -216,7 +221,7 @@ def _summary_rows(result: Result) -> list[tuple[str, str, str, str]]:
     for name, (trials, min_margin, n_errors) in category_summaries(result).items():
         mm = "--" if min_margin is None else expr_latex(min_margin)
         ne = "--" if n_errors is None else str(n_errors)
-        if name == "no_ground_truth":
+        if all(result.task.ground_truth(t) is None for t in trials):  # no_ground_truth, or cross_component unrelated
             mm, ne = "no ground truth", "--"
         rows.append((_text(name), str(len(trials)), mm, ne))
     return rows

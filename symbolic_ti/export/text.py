@@ -177,9 +177,11 @@ def header_lines(result: Result) -> list[str]:
 
 def _predictions(result: Result) -> list[str]:
     n = result.task.n
-    marks = {(e.loser, e.winner): e for e in result.task.exceptions}
+    marks = {(min(e.winner, e.loser), max(e.winner, e.loser)): e for e in result.task.exceptions}  # the entry shown (i < j)
     notes = [f"  * exception {e}: the entry is f({e.loser}, {e.winner}); the trained trial is ({e.winner}, "
              f"{e.loser}) with f({e.winner}, {e.loser}) = {expr_text(prediction_form(result, (e.winner, e.loser)))}"
+             if e.winner > e.loser else
+             f"  * exception {e}: the entry is f({e.winner}, {e.loser}), the trained trial itself"
              for e in result.task.exceptions]
     if result.is_numeric:
         rows = [["i\\j"] + [str(j) for j in range(2, n + 1)]]
@@ -209,7 +211,7 @@ def _margins(result: Result) -> list[str]:
     rows = [["category", "trials", "min margin", "errors"]]
     long_values: list[str] = []
     for name, (trials, min_margin, n_errors) in category_summaries(result).items():
-        if name == "no_ground_truth":
+        if all(result.task.ground_truth(t) is None for t in trials):  # no_ground_truth, or cross_component unrelated
             rows.append([name, str(len(trials)), "no ground truth", "-"])
             continue
         if min_margin is None:

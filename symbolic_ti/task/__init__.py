@@ -254,12 +254,16 @@ class Task:
             For a file that cannot be read, invalid TOML, an unknown key, or any invalid entry (one line naming
             the key).
         """
-        from .taskfile import read_task_file
+        from .taskfile import keyed_error, read_task_file
 
         spec = read_task_file(path)
-        task = cls.from_comparisons(spec.n, spec.comparisons, reference=spec.reference, labels=spec.labels,
-                                    design=Design(spec.name, spec.parameters))
-        return task._with_default_trials(spec.trials, f"{dict(spec.parameters)['file']}: test_trials")
+        where = dict(spec.parameters)["file"]
+        try:
+            task = cls.from_comparisons(spec.n, spec.comparisons, reference=spec.reference, labels=spec.labels,
+                                        design=Design(spec.name, spec.parameters))
+        except TaskError as err:  # the file and the key
+            raise keyed_error(where, err) from None
+        return task._with_default_trials(spec.trials, f"{where}: test_trials")
 
     def with_training(self, comparisons: Iterable[ComparisonLike]) -> Task:
         """This task with extra presentations: each ``W>L`` adds its count (default 1) to that comparison's
@@ -281,9 +285,17 @@ class Task:
                                 f"{c.loser}>{c.winner}: a pair is trained in one direction only")
             old = merged.get(c.pair)
             merged[c.pair] = Comparison(c.winner, c.loser, c.count + (old.count if old else 0))
-        return Task.from_comparisons(self.n, list(merged.values()), reference=self._reference_argument(),
-                                     labels=self.labels, design=self.design_with_training(extra),
-                                     default_trials=self.default_trials)
+        file = dict(self.design.parameters).get("file") if self.design is not None else None
+        key = f"{file}: test_trials" if file else "test_trials"  # as the task names them (a task file's key)
+        for k, t in enumerate(self.default_trials or ()):
+            hit = next((c for c in extra if {c.winner, c.loser} == set(t)), None)
+            if hit is not None:
+                raise TaskError(f"extra training {hit.winner}>{hit.loser} trains the test trial {t} the task names "
+                                f"({key}[{k}]); a test trial is untrained: leave out this training or name other "
+                                f"test trials")
+        task = Task.from_comparisons(self.n, list(merged.values()), reference=self._reference_argument(),
+                                     labels=self.labels, design=self.design_with_training(extra))
+        return task._with_default_trials(self.default_trials or None, key)
 
     def design_with_training(self, comparisons: Iterable[ComparisonLike]) -> Design:
         """The design of :meth:`with_training`: this task's design plus a parameter ``train``."""

@@ -24,6 +24,7 @@ one line naming the file, the key and the entry.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 import tomllib
 from typing import Any
 
@@ -97,6 +98,7 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
         return value
 
     comps: list[Comparison] = []
+    keys: list[str] = []  # each comparison's key and entry, for the messages on duplicates and contradictions
     listed = data.get("comparisons", [])
     if not isinstance(listed, list):
         raise TaskError(f"{where}: 'comparisons' must be a list such as [\"1>2\", \"2>3\"], got {message_repr(listed)}")
@@ -106,6 +108,7 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
             comps.append(parse_comparison(comparison_by_number(entry, labels, key), key))
         except TaskError as err:
             raise TaskError(f"{where}: {err}") from None
+        keys.append(f"{key} {message_repr(entry)}")
     tables = data.get("comparison", [])
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise TaskError(f"{where}: 'comparison' must be tables [[comparison]] with winner, loser and count")
@@ -117,6 +120,8 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
             comps.append(parse_comparison(entry, key))
         except TaskError as err:
             raise TaskError(f"{where}: {err}") from None
+        keys.append(f"{key} ({table.get('winner')!s}>{table.get('loser')!s})")
+    _check_comparisons(where, comps, keys)
     reference = data.get("reference")
     if isinstance(reference, list) and labels:
         reference = [[item(x, "reference") for x in c] if isinstance(c, list) else item(c, "reference")
@@ -130,3 +135,38 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
                         f"{message_repr(tests)}")
     params: tuple[tuple[str, Any], ...] = (("file", where),) + ((("name", name),) if name else ())
     return TaskSpec(n, tuple(comps), reference, labels, "file", params, tests)
+
+
+def _check_comparisons(where: str, comps: Sequence[Comparison], keys: Sequence[str]) -> None:
+    """A comparison given twice, a contradiction, or no comparison at all, reported with the file and the key.
+
+    Raises
+    ------
+    TaskError
+        Naming ``where``, the key and entry of the later comparison and, for a repeat or a contradiction, the
+        earlier one.
+    """
+    seen: dict[tuple[int, int], str] = {}
+    for c, key in zip(comps, keys, strict=True):
+        if c.pair in seen:
+            raise TaskError(f"{where}: {key}: comparison {c.winner}>{c.loser} is given twice (also {seen[c.pair]}); "
+                            f"give it once, as a [[comparison]] table with count = 2 for two presentations")
+        if (c.loser, c.winner) in seen:
+            raise TaskError(f"{where}: {key}: comparisons {c.winner}>{c.loser} and {c.loser}>{c.winner} contradict "
+                            f"each other (the other is {seen[(c.loser, c.winner)]}): a pair is trained in one "
+                            f"direction only")
+        seen[c.pair] = key
+    if not comps:
+        raise TaskError(f"{where}: comparisons: the training set is empty; give at least one comparison W>L in "
+                        f"'comparisons' or a [[comparison]] table")
+
+
+def keyed_error(where: str, err: TaskError) -> TaskError:
+    """The error of building a task file's task, naming the file ``where`` and the key: ``items`` (its number or
+    names) or ``reference``; any other message keeps its own key."""
+    text = str(err)
+    key = "reference" if text.startswith("reference") else "items" if text.startswith(
+        ("labels", "n (number of items)")) else None
+    if key == "items" and text.startswith("labels: "):
+        text = text[len("labels: "):]
+    return TaskError(f"{where}: {key}: {text}" if key else f"{where}: {text}")
