@@ -70,6 +70,13 @@ def fit_estimate(n: int, forms: Sequence[Estimate], coordinates: Sequence[int], 
     fits : int
         Fits per family (``--per-subject``: one per subject; the closed forms are derived once).
 
+    Returns
+    -------
+    Estimate
+        Seconds of CPU on the reference machine and the line that explains them (docs/performance.md#fits).
+
+    Examples
+    --------
     >>> est = fit_estimate(9, [Estimate(0.1, "")], [3], starts=8, intervals=False)
     >>> 1 < est.seconds < 3
     True
