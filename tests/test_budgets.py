@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+import sympy as sp
 
 import symbolic_ti.api as api
 import symbolic_ti.cli.app as cli
@@ -240,7 +241,11 @@ HOSTILE = [
     ("Float('0.1', precision=1000000000)", "more than 100,000 bits"),
     ("chebyshevu(Integer(1000000000), Symbol('x'))", "chebyshevu degree"),
     ("ReluKernelConstant(Integer(1), Integer(1000000), Rational(1, 2))", "depth above 100"),
-    ("Integer(" + "9" * 5000 + ")", "too long"),
+    ("Integer(" + "9" * 10_001 + ")", "an integer has more than 10,000 digits"),
+    ("CRootOf(Add(Pow(Symbol('x'), Integer(4999)), Mul(Integer(-3), Symbol('x')), Integer(1)), Integer(2))",
+     "a CRootOf of degree above 500"),
+    ("CRootOf(Pow(Add(Pow(Symbol('x'), Integer(30)), Integer(-2)), Integer(30)), Integer(0))",
+     "a CRootOf of degree above 500"),  # degree 900 once expanded
     ("Mul(" * 160 + "Integer(1)" + ")" * 160, "nested more than 150 deep"),
     ("Rational(1, 0)", "a division by zero"),
     ("Mul(Symbol('x'), Pow(Integer(0), Integer(-1)))", "a division by zero"),
@@ -286,6 +291,41 @@ def test_the_reader_still_reads_what_symbolic_ti_writes():
     values = read_report(r.to_dict())
     assert values.predictions[(1, 6)] == r.f(1, 6) and values.predictions[(5, 3)] == r.f(5, 3)
     assert expression_from_dict({"srepr": "Pow(Integer(2), Integer(9999))"}) == 2 ** 9999
+
+
+def test_integers_up_to_the_documented_digits_read_past_pythons_limit():
+    """Review finding: 4,301 to 10,000 digits were refused by Python's int-to-text guard, not the bound."""
+    big = 10**9_999 + 7  # 10,000 digits
+    assert expression_from_dict({"srepr": f"Integer({'1' + '0' * 9_995 + '0007'})"}) == big
+    with pytest.raises(ValueError):
+        int("9" * 5000)  # the interpreter's guard is back after the read
+
+
+def test_a_report_of_parameters_of_thousands_of_digits_is_refused_with_the_bound():
+    """alpha = 10^-4299 gives forms of more than 10,000 digits: the reader refuses them with the bound
+    (docs/json_schema.md#reading-untrusted-files), in one line."""
+    report = derive(9, ["6>4"], parameters={"alpha": sp.Rational(1, 10**4299)}, ridge="1/10").to_dict()
+    with pytest.raises(ExportError, match="an integer has more than 10,000 digits") as err:
+        read_report(report)
+    assert "\n" not in str(err.value)
+
+
+def test_the_crootof_degrees_of_a_report_are_bounded_in_all():
+    """Review finding: a 100-character CRootOf of degree 4,999 took 51 s; many of degree 500 add up."""
+    from symbolic_ti.export import srepr_reader
+
+    x = sp.Symbol("x")
+    root = sp.CRootOf(6000 * x**4 + 5000 * x**3 - 29380 * x**2 - 6161 * x + 207, 2)  # a critical alpha, n = 9
+    report = derive(4).to_dict()
+    report["forms"][0]["srepr"] = sp.srepr(root)
+    report["forms"][1]["srepr"] = sp.srepr(root + 1)
+    values = read_report(report)  # a report with CRootOfs still reads
+    assert root in values.predictions.values() and root + 1 in values.predictions.values()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(srepr_reader, "MAX_ROOT_DEGREE_TOTAL", 7)  # 4 + 4 > 7 over two strings of one report
+        with pytest.raises(ExportError, match="CRootOf polynomials of degree above 7 in all"):
+            read_report(report)
+        assert expression_from_dict({"srepr": sp.srepr(root)}) == root  # one string outside a report
 
 
 def test_srepr_reader_bounds_the_symbols_and_names_deep_nesting():

@@ -433,3 +433,10 @@ def test_too_many_items_names_items(capsys):
 
     assert len(err) == 1 and err[0].startswith("symbolic-ti: error: argument --items:") and str(MAX_ITEMS) in err[0]
     assert "--exception" not in err[0]
+
+
+def test_an_option_of_another_subcommand_is_named_with_its_owner(capsys):
+    """Review finding: ``plot heatmap --resolution -1,5`` said only "unrecognized arguments"."""
+    code, _, err = run(capsys, "plot", "heatmap", "--resolution", "-1,5", "-o", "x.png")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "unrecognized arguments: --resolution -1,5; --resolution belongs to 'symbolic-ti plot phase'" in err

@@ -57,3 +57,29 @@ def test_help_to_a_full_disk_exits_74_with_one_line(args):
 def test_help_to_a_writable_stdout_still_exits_0():
     done = _run(["derive", "--help"], subprocess.PIPE)
     assert done.returncode == 0 and done.stdout.startswith("usage: symbolic-ti derive") and done.stderr == ""
+
+
+def _run_closed(args: list[str], fd: int, stderr=subprocess.PIPE) -> subprocess.CompletedProcess[str]:
+    """Run the CLI with file descriptor ``fd`` closed in the child (the shell's ``>&-``)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([os.getcwd(), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "symbolic_ti", *args], stdout=subprocess.PIPE, stderr=stderr,
+                          text=True, env=env, timeout=300, preexec_fn=lambda: os.close(fd))
+
+
+def test_a_closed_stdout_exits_74_with_one_line():
+    """Review finding: ``>&-`` gave "internal error: AttributeError: 'NoneType' object has no attribute 'write'"."""
+    done = _run_closed(DERIVE, 1)
+    assert done.returncode == EXIT_IO_ERROR, done.stderr
+    assert done.stderr.strip().splitlines() == ["symbolic-ti: error: cannot write to standard output: it is closed"]
+
+
+def test_a_usage_error_exits_2_even_if_its_message_cannot_be_written():
+    """``derive --bogus 2>/dev/full`` (and ``2>&-``): the exit code still says usage error."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "symbolic_ti", "derive", "--bogus"], stdout=subprocess.PIPE,
+                              stderr=full, text=True, timeout=300,
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join([os.getcwd(),
+                                                                                os.environ.get("PYTHONPATH", "")])})
+    assert done.returncode == 2
+    assert _run_closed(["derive", "--bogus"], 2, stderr=None).returncode == 2
+    assert _run_closed(DERIVE, 2, stderr=None).returncode == 0  # a closed stderr alone is no error

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
+import symbolic_ti.errors as st_errors
 import symbolic_ti.results as results_mod
 from symbolic_ti import Exchangeable, ExportError, SolveError, Task, derive, solve
 from symbolic_ti.display import FORMATS, Rendered, has_renderer, render
@@ -295,3 +296,16 @@ def test_object_without_renderer_raises():
     with pytest.raises(ExportError, match="no dict renderer"):
         Bare().to_dict()
     assert Bare()._repr_html_() is None and Bare()._repr_latex_() is None
+
+
+def test_subs_of_a_result_built_with_a_plain_symbol_substitutes_it():
+    """Review finding: predictions in ``Symbol("alpha")`` (the package's alpha is nonnegative) were left unchanged
+    by subs, silently. Matched by name, the value goes in; two alphas of different assumptions are refused."""
+    a = sp.Symbol("alpha")
+    r = Result(task=Task(3), family=Exchangeable(), ridge=sp.Integer(1), method="by hand",
+               predictions={(1, 2): -a, (2, 1): a / (1 + a)})
+    s = r.subs({"alpha": "1/2"})
+    assert s.f(1, 2) == sp.Rational(-1, 2) and s.f(2, 1) == sp.Rational(1, 3)  # -1/2 and (1/2)/(3/2)
+    both = dataclasses.replace(r, predictions={(1, 2): -a, (2, 1): sp.Symbol("alpha", nonnegative=True)})
+    with pytest.raises(st_errors.ParameterError, match="2 different symbols named alpha"):
+        both.subs({"alpha": "1/2"})

@@ -46,7 +46,9 @@ Exit codes
     summary; rerun with ``--resume``).
 74
     An output could not be written by the operating system (disk full, I/O error; ``EX_IOERR`` of sysexits), on
-    standard output or to an ``--output`` file: one line on stderr. An ``--output`` file is left untouched.
+    standard output (also a closed one, ``>&-``) or to an ``--output`` file: one line on stderr. An ``--output``
+    file is left untouched. A message that stderr cannot take (closed, ``2>/dev/full``) is dropped; the exit code
+    stays that of the cause (a usage error is still 2).
 130
     Interrupted (Ctrl-C). An ``--output`` file is written atomically, so it is either complete or untouched.
     A Ctrl-C during the interpreter's own start-up, before the package's first statement
@@ -119,6 +121,8 @@ def _emit(text: str, output: str | None) -> None:
     if not text.endswith("\n"):
         text += "\n"
     if output is None or output == "-":  # "-o -" means standard output
+        if sys.stdout is None:  # started with standard output closed (`>&-`)
+            raise _OutputError("cannot write to standard output: it is closed")
         try:
             sys.stdout.write(text)
             sys.stdout.flush()
@@ -138,6 +142,16 @@ def _emit(text: str, output: str | None) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- main
+def _say(line: str) -> None:
+    """Write one line to standard error, if it can be written (closed or full: the exit code still tells)."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def _one_line(text: object) -> str:
     """``text`` on one line, with long numbers written short (``--set alpha=1e400``: ``1.000e+400 (401 digits)``)."""
     from ..arguments import short_numbers
@@ -184,14 +198,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             if stop_signals.received is not None:  # a SIGTERM whose exception a callback swallowed: still stop
                 raise Stopped(stop_signals.received)
         for w in caught:  # one line each, without the Python source location
-            print(f"{PROG}: warning: {_one_line(w.message)}", file=sys.stderr)
+            _say(f"{PROG}: warning: {_one_line(w.message)}")
         _emit(text, args.output)
         return int(getattr(args, "exit_code", 0))
     except (_OutputError, OutputIOError) as err:
-        print(f"{PROG}: error: {_one_line(err)}", file=sys.stderr)
+        _say(f"{PROG}: error: {_one_line(err)}")
         return EXIT_IO_ERROR
     except (UsageError, SymbolicTIError) as err:
-        print(f"{PROG}: error: {_one_line(err)}", file=sys.stderr)
+        _say(f"{PROG}: error: {_one_line(err)}")
         return 2
     except KeyboardInterrupt as interrupt:  # Ctrl-C 130, SIGTERM 143, SIGHUP 129
         return interrupted(interrupt)
@@ -205,9 +219,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # an internal failure: a bug
         if _debug_wanted(args, argv):
             traceback.print_exc()
-        print(f"{PROG}: internal error: {type(err).__name__}: {_one_line(err)} -- this is a bug in symbolic_ti; "
-              f"please report it with the command you ran (rerun with --debug or {DEBUG_ENV}=1 for the "
-              f"traceback)", file=sys.stderr)
+        _say(f"{PROG}: internal error: {type(err).__name__}: {_one_line(err)} -- this is a bug in symbolic_ti; "
+             f"please report it with the command you ran (rerun with --debug or {DEBUG_ENV}=1 for the "
+             f"traceback)")
         return 1
     finally:
         interrupts.restore(changed)

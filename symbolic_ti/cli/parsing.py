@@ -164,6 +164,17 @@ def add_rules(parser: argparse.ArgumentParser, rules: Sequence[Rule]) -> None:
     setattr(parser, "rules", tuple(getattr(parser, "rules", ())) + tuple(rules))  # noqa: B010
 
 
+def _subcommands(parser: argparse.ArgumentParser, prefix: str) -> list[tuple[str, argparse.ArgumentParser]]:
+    """The (sub)subcommands under ``parser``, with their full names (``symbolic-ti plot phase``)."""
+    out = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                out.append((f"{prefix} {name}", sub))
+                out.extend(_subcommands(sub, f"{prefix} {name}"))
+    return out
+
+
 class Parser(argparse.ArgumentParser):
     """ArgumentParser that raises :class:`UsageError` instead of printing usage and exiting, reads values that
     begin with ``-``, refuses an option given twice with different values, and checks its subcommand's rules
@@ -220,7 +231,20 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         if "expected one argument" in message:
             message += self._dash_hint(message)
+        elif message.startswith("unrecognized arguments:"):
+            message += self._owner_hint(message)
         raise UsageError(message)
+
+    def _owner_hint(self, message: str) -> str:
+        """Which subcommands have an option that this command line does not (``--resolution``: ``plot phase``)."""
+        words = [w.split("=")[0] for w in message.split(":", 1)[1].split() if w.startswith("--")]
+        hints = []
+        for word in words[:3]:
+            owners = [name for name, parser in _subcommands(self, self.prog.split()[0])
+                      if word in parser._option_string_actions]
+            if owners:
+                hints.append(f"{word} belongs to {' and '.join(repr(o) for o in owners[:4])}")
+        return "; " + "; ".join(hints) if hints else ""
 
     def _dash_hint(self, message: str) -> str:
         """Why a value was missing: the exception's shell redirection, or a value that looks like an option."""

@@ -25,7 +25,7 @@ from ..errors import ExportError
 from ..results import PolyFraction
 from ..task import CATEGORIES as _CATEGORIES
 from ..task import MAX_ITEMS, Task
-from .srepr_reader import read_srepr
+from .srepr_reader import read_srepr, root_budget
 from .taskblock import task_from_dict
 
 __all__ = ["expression_from_dict", "expression_from_poly", "FormsTable", "ReportValues", "read_report", "TRIALS_FORMAT",
@@ -267,8 +267,14 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
     ------
     ExportError
         If the file cannot be read or is not JSON, the report is no ``symbolic_ti.result`` of a version read
-        here, or an expression object is malformed.
+        here, an expression object is malformed, or the report passes a bound of
+        docs/json_schema.md#reading-untrusted-files (also the sum of its ``CRootOf`` degrees).
     """
+    with root_budget():
+        return _read_report(source)
+
+
+def _read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportValues:
     if isinstance(source, Mapping):
         d = dict(source)
     elif not isinstance(source, (str, os.PathLike)):

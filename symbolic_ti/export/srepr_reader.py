@@ -5,27 +5,33 @@ constructors. A report is untrusted input, so the builder also bounds what it ma
 of syntax nodes (:data:`MAX_NODES`), their nesting (:data:`MAX_NESTING`), the digits of an integer
 (:data:`MAX_DIGITS`, also for the exact value of a power of a number such as ``Pow(Integer(10),
 Integer(10**9))``), exponents (:data:`MAX_EXPONENT`), the precision of a Float (:data:`MAX_PRECISION` bits),
-the degree of a ``CRootOf`` polynomial (:data:`MAX_ROOT_DEGREE`) and the layers of a network kernel constant
+the degree of a ``CRootOf`` polynomial (:data:`MAX_ROOT_DEGREE`; their sum over one report,
+:data:`MAX_ROOT_DEGREE_TOTAL`, within :func:`root_budget`) and the layers of a network kernel constant
 (:data:`MAX_LAYERS`). Past a bound the reader refuses with one line (:class:`~symbolic_ti.errors.ExportError`).
-Every report that symbolic_ti writes is far inside them (docs/json_schema.md#reading-untrusted-files).
+Every report that symbolic_ti writes from parameters of ordinary size is far inside them
+(docs/json_schema.md#reading-untrusted-files).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import sympy as sp
 from sympy.core.symbol import Str
 from sympy.functions.elementary.piecewise import ExprCondPair
 
+from ..digits import unlimited_digits
 from ..errors import ExportError
 from ..families.kernel_values import NetworkKernelValue
 from ..families.relu import ReluKernelConstant
 
 __all__ = ["read_srepr", "MAX_NODES", "MAX_NESTING", "MAX_DIGITS", "MAX_EXPONENT", "MAX_PRECISION",
-           "MAX_ROOT_DEGREE", "MAX_LAYERS", "MAX_SYMBOLS"]
+           "MAX_ROOT_DEGREE", "MAX_ROOT_DEGREE_TOTAL", "MAX_LAYERS", "MAX_SYMBOLS", "root_budget"]
 
 #: Syntax nodes of one srepr string (a symbolic closed form of n = 61 has some tens of thousands, one of geometric
 #: n = 9 with alpha, rho and lambda symbolic 21,506). Building 2,000,000 nodes (a sum of a million terms) takes
@@ -39,8 +45,11 @@ MAX_DIGITS = 10_000
 MAX_EXPONENT = 100_000
 #: Largest precision of a Float, in bits (about 30,000 decimal digits).
 MAX_PRECISION = 100_000
-#: Largest degree of the polynomial of a ``CRootOf``.
-MAX_ROOT_DEGREE = 5_000
+#: Largest degree of the polynomial of a ``CRootOf`` (the critical values that symbolic_ti writes have degree
+#: up to about 60 for n = 41, docs/critical_conjunctivity.md; isolating a root of degree 500 takes about a second).
+MAX_ROOT_DEGREE = 500
+#: Largest sum of the degrees of the ``CRootOf`` polynomials of one report (all its strings, :func:`root_budget`).
+MAX_ROOT_DEGREE_TOTAL = 20_000
 #: Largest depth of a ``ReluKernelConstant`` / ``NetworkKernelValue``.
 MAX_LAYERS = 100
 #: Most distinct symbols in one expression (a report's closed forms use a family's few parameters and the ridge;
@@ -109,6 +118,38 @@ def _build(node: ast.AST, text: str) -> Any:
     raise ExportError(f"cannot read expression {text!r}: unsupported syntax {type(node).__name__}")
 
 
+
+
+#: The degrees of CRootOf polynomials read so far in one report (a one-element list), or None outside a report.
+_ROOT_DEGREES: ContextVar[list[int] | None] = ContextVar("_ROOT_DEGREES", default=None)
+_LONG_DIGITS = re.compile(r"\d{" + str(MAX_DIGITS + 1) + ",}")
+
+
+@contextmanager
+def root_budget() -> Iterator[None]:
+    """Count the degrees of the ``CRootOf`` polynomials of every :func:`read_srepr` in the block against
+    :data:`MAX_ROOT_DEGREE_TOTAL` (one report: :func:`~symbolic_ti.export.reading.read_report`)."""
+    token = _ROOT_DEGREES.set([0])
+    try:
+        yield
+    finally:
+        _ROOT_DEGREES.reset(token)
+
+
+def _degree_bound(e: sp.Basic) -> int:
+    """An upper bound of the degree of a polynomial expression, without expanding it."""
+    if e.is_Symbol:
+        return 1
+    if e.is_Add:
+        return max((_degree_bound(a) for a in e.args), default=0)
+    if e.is_Mul:
+        return sum(_degree_bound(a) for a in e.args)
+    if e.is_Pow:
+        exp = e.exp
+        return _degree_bound(e.base) * abs(int(exp)) if exp.is_Integer else MAX_ROOT_DEGREE + 1
+    if e.is_number:
+        return 0
+    return sum(_degree_bound(a) for a in e.args) if e.args else 1
 
 
 def _short(text: str) -> str:
@@ -196,9 +237,15 @@ class _Builder:
         elif name == "chebyshevu" and args and isinstance(args[0], sp.Integer) and abs(int(args[0])) > MAX_EXPONENT:
             raise self.fail(f"a chebyshevu degree above {MAX_EXPONENT:,}")
         elif name in ("CRootOf", "ComplexRootOf") and args:
-            degrees = [int(p.exp) for p in sp.sympify(args[0]).atoms(sp.Pow) if p.exp.is_Integer]
-            if max(degrees, default=0) > MAX_ROOT_DEGREE:
+            degree = _degree_bound(sp.sympify(args[0]))
+            if degree > MAX_ROOT_DEGREE:
                 raise self.fail(f"a CRootOf of degree above {MAX_ROOT_DEGREE:,}")
+            total = _ROOT_DEGREES.get()
+            if total is not None:
+                total[0] += degree
+                if total[0] > MAX_ROOT_DEGREE_TOTAL:
+                    raise self.fail(f"CRootOf polynomials of degree above {MAX_ROOT_DEGREE_TOTAL:,} in all "
+                                    "(summed over the report)")
         elif name in ("ReluKernelConstant", "NetworkKernelValue"):
             for a in args:
                 if isinstance(a, (int, sp.Integer)) and not isinstance(a, bool) and abs(int(a)) > MAX_LAYERS:
@@ -214,8 +261,11 @@ def read_srepr(text: str) -> Any:
         For text that is not srepr syntax, uses anything outside the fixed constructor table, or passes a bound
         (one line, naming the bound).
     """
+    if _LONG_DIGITS.search(text):
+        raise ExportError(f"cannot read expression {_short(text)}: an integer has more than {MAX_DIGITS:,} digits")
     try:
-        tree = ast.parse(text, mode="eval")
+        with unlimited_digits():  # up to MAX_DIGITS (checked above), past the interpreter's 4,300
+            tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError) as err:
         why = "not valid srepr syntax"
         if isinstance(err, (RecursionError, MemoryError)) or "too many nested" in str(err):

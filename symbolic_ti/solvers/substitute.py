@@ -72,6 +72,29 @@ def _read_values(result: Result, values: Mapping[Any, object]) -> tuple[dict[str
     return fam_values, ridge_value
 
 
+def _present_symbols(result: Result, sub: dict[sp.Symbol, sp.Expr]) -> dict[sp.Symbol, sp.Expr]:
+    """``sub`` keyed by the symbols that the predictions hold, matched by name: a Result built by hand with
+    ``Symbol("alpha")`` (the package's ``alpha`` is ``nonnegative``) is substituted, not left unchanged.
+
+    Raises
+    ------
+    ParameterError
+        If two different symbols of one name occur in the predictions (which one is meant is unclear).
+    """
+    present: dict[str, set[sp.Symbol]] = {}
+    for v in result.predictions.values():
+        for s in sp.sympify(v).free_symbols:
+            present.setdefault(s.name, set()).add(s)
+    out: dict[sp.Symbol, sp.Expr] = {}
+    for symbol, value in sub.items():
+        found = present.get(symbol.name, set())
+        if len(found) > 1:
+            raise ParameterError(f"subs: the predictions hold {len(found)} different symbols named {symbol.name} "
+                                 "(with different assumptions); substitute with sympy's subs and the symbol itself")
+        out[next(iter(found)) if found else symbol] = value
+    return out
+
+
 def subs(result: Result, values: Mapping[Any, object], solve: Solver) -> Result:
     """``result`` with parameters set to exact values (the work behind :meth:`symbolic_ti.Result.subs`).
 
@@ -109,6 +132,7 @@ def subs(result: Result, values: Mapping[Any, object], solve: Solver) -> Result:
     if result.ridgeless and any(c.subs(sub) == 0 for c in result.ridgeless_conditions):
         return solve(result.task, family, "ridgeless")
     result.build_all()
+    sub = _present_symbols(result, sub)
     preds = {t: sp.cancel(v.subs(sub)) for t, v in result.predictions.items()}
     ridge = result.ridge
     if ridge_value is not None:
