@@ -422,7 +422,7 @@ def test_figure_range_ends_are_read_exactly():
 def test_subcommands_in_help_order(capsys):
     code, _, err = run(capsys, "bogus")
     assert code == 2
-    assert "(choose from 'derive', 'critical', 'dynamics', 'general', 'families', 'paradigms', 'fit', 'plot', 'sweep')" in err
+    assert "(choose from 'derive', 'critical', 'dynamics', 'general', 'families', 'paradigms', 'fit', 'plot', 'sweep', 'design')" in err
 
 
 def test_too_many_items_names_items(capsys):
