@@ -22,6 +22,7 @@ from ..arguments import check_choice, check_int
 from ..budgets import DEFAULT, BudgetLike, Estimate, check_budget, resolve_budget, solve_estimate
 from ..digits import message_repr
 from ..errors import ParameterError, SymbolicTIError
+from ..formatting import rounded
 from ..progress import Progress
 from ..results import FrozenMapping
 from ..task import Task
@@ -184,7 +185,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     notes = () if not imprecise else (
         f"the Monte Carlo mutual information of {len(imprecise)} of "
         f"{len(all_designs)} designs has a standard error above the information layer's tolerance (largest "
-        f"{max(imprecise):.2g} nats); more samples (--samples, samples=) give more digits",)
+        f"{rounded(max(imprecise), '.2g')} nats); more samples (--samples, samples=) give more digits",)
     ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
     search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
                                                   f"one on the trial of largest gain in mutual information")

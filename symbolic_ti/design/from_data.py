@@ -24,6 +24,7 @@ from ..arguments import check_int
 from ..digits import message_repr
 from ..display import Rendered
 from ..errors import ParameterError
+from ..formatting import rounded
 from .hypotheses import Hypothesis, normalised
 from .predictions import choice_probabilities, exact_predictions
 from .space import design_trials
@@ -87,7 +88,7 @@ def _choices(data: Any) -> list[tuple[Trial, int, int]]:
     for trial, p, n in zip(data.trials, data.p_first, data.counts, strict=True):
         wins = float(p) * float(n)
         if abs(n - round(n)) > WHOLE_TOLERANCE or abs(wins - round(wins)) > WHOLE_TOLERANCE * max(1.0, n):
-            raise ParameterError(f"data: trial {trial} has {wins:g} choices of the first item out of {n:g}, not whole "
+            raise ParameterError(f"data: trial {trial} has {rounded(wins, 'g')} choices of the first item out of {rounded(n, 'g')}, not whole "
                                  f"numbers; the posterior needs counts of choices (correct and total columns, one "
                                  f"row per choice, or a count column of choices)")
         out.append((trial, int(round(wins)), int(round(n))))
@@ -150,7 +151,7 @@ def adaptive_design(hypotheses: Iterable[Hypothesis | str], data: Any, *, trials
                              "where the other choice was made)") from None
     gain = after.mutual_info()
     # equal gains (mirror-image trials) to 12 significant digits rank in the task's trial order, not by rounding
-    order = sorted(range(len(candidates)), key=lambda k: (-float(f"{gain[index[candidates[k]]]:.12g}"), k))
+    order = sorted(range(len(candidates)), key=lambda k: (-float(f"{rounded(gain[index[candidates[k]]], '.12g')}"), k))
     ranked = tuple((candidates[k], float(gain[index[candidates[k]]])) for k in order)
     return AdaptiveDesignReport(hyps, str(data.source), tuple(observed),
                                 tuple(float(x) if math.isfinite(x) else -math.inf for x in log_lik),

@@ -21,6 +21,7 @@ import sympy as sp
 from ..design.from_data import AdaptiveDesignReport
 from ..design.report import FORMAT_NAME, FORMAT_VERSION, DesignEvaluation, DesignReport
 from ..display import renderer
+from ..formatting import rounded
 from .latex import plain_latex
 from .taskblock import latex_text, task_block
 from .values import exact_value, meta_block
@@ -93,14 +94,14 @@ _CRITERION = {"likelihood-ratio": "likelihood ratio", "bic": "BIC"}
 
 def _power_value(est: Any) -> str:
     if est.method == "exact":
-        return f"{est.value:.4f} (exact)"
-    return f"{est.value:.4f} [{est.lower:.4f}, {est.upper:.4f}] ({est.outcomes} simulated)"
+        return f"{rounded(est.value, '.4f')} (exact)"
+    return f"{rounded(est.value, '.4f')} [{rounded(est.lower, '.4f')}, {rounded(est.upper, '.4f')}] ({est.outcomes} simulated)"
 
 
 def _power_lines(report: DesignReport, e: DesignEvaluation) -> list[str]:
     if not e.power:
         return []
-    lines = [f"  power (probability of picking the true hypothesis; to reach {report.power_target:g}: the smallest "
+    lines = [f"  power (probability of picking the true hypothesis; to reach {rounded(report.power_target, 'g')}: the smallest "
              f"multiplier m of the presentations):"]
     for s in e.power:
         m = s.smallest
@@ -234,11 +235,11 @@ def design_latex(report: DesignReport, trials: int = 8) -> str:
     out = ranking + "\n\n" + f"% best design: {best.design.label}\n" + table
     if any(e.power for e in report.evaluations):
         rows = [f"{k + 1} & {latex_text(e.design.label)} & $H_{s.true + 1}$ vs $H_{s.other + 1}$ & "
-                f"{_CRITERION[s.criterion]} & {s.power.value:.4f} & "
+                f"{_CRITERION[s.criterion]} & {rounded(s.power.value, '.4f')} & "
                 f"{'--' if s.smallest is None or s.smallest.multiplier is None else s.smallest.multiplier} \\\\"
                 for k, e in enumerate(report.evaluations) for s in e.power]
         out += ("\n\n" f"% power; m: the smallest multiplier of the presentations reaching power "
-                f"{report.power_target:g}\n" r"\begin{tabular}{rllrrr}" "\n" r"\hline" "\n"
+                f"{rounded(report.power_target, 'g')}\n" r"\begin{tabular}{rllrrr}" "\n" r"\hline" "\n"
                 r"rank & design & true vs other & comparison & power & $m$ \\" "\n" r"\hline" "\n"
                 + "\n".join(rows) + "\n" r"\hline" "\n" r"\end{tabular}")
     return out
@@ -264,14 +265,14 @@ def adaptive_text(report: AdaptiveDesignReport, candidates: int = 8) -> str:
              f"{obs} trial{'s' if obs != 1 else ''} of {report.source}",
              f"  {'':<4}{'hypothesis':<30}{'prior':>12}{'log L':>14}{'posterior':>14}"]
     for k, h in enumerate(report.hypotheses):
-        lines.append(f"  H{k + 1:<3}{h.name[:29]:<30}{float(h.weight):>12.6g}{report.log_likelihood[k]:>14.6f}"
-                     f"{report.posterior[k]:>14.6g}")
+        lines.append(f"  H{k + 1:<3}{h.name[:29]:<30}{rounded(float(h.weight), '>12.6g')}{rounded(report.log_likelihood[k], '>14.6f')}"
+                     f"{rounded(report.posterior[k], '>14.6g')}")
     shown = report.candidates[:candidates]
     lines += ["", f"next trial{'s' if len(report.next) != 1 else ''}: "
               + "; ".join(f"({t[0]}, {t[1]})" for t in report.next),
               f"expected information gain of one presentation under the posterior (nats; {len(shown)} of "
               f"{len(report.candidates)} candidates):"]
-    lines += [f"  {_trial_text(t):<8}{g:.6g}" for t, g in shown]
+    lines += [f"  {_trial_text(t):<8}{rounded(g, '.6g')}" for t, g in shown]
     return "\n".join(lines)
 
 
@@ -290,9 +291,9 @@ def adaptive_dict(report: AdaptiveDesignReport) -> dict[str, Any]:
 @renderer("latex", AdaptiveDesignReport)
 def adaptive_latex(report: AdaptiveDesignReport, candidates: int = 8) -> str:
     """A LaTeX tabular of the prior and posterior, and one of the best candidate trials."""
-    rows = [f"$H_{k + 1}$ & {latex_text(h.name)} & {float(h.weight):.6g} & {report.posterior[k]:.6g} \\\\"
+    rows = [f"$H_{k + 1}$ & {latex_text(h.name)} & {rounded(float(h.weight), '.6g')} & {rounded(report.posterior[k], '.6g')} \\\\"
             for k, h in enumerate(report.hypotheses)]
-    best = [f"$({t[0]}, {t[1]})$ & {g:.6g} \\\\" for t, g in report.candidates[:candidates]]
+    best = [f"$({t[0]}, {t[1]})$ & {rounded(g, '.6g')} \\\\" for t, g in report.candidates[:candidates]]
     return (f"% symbolic_ti design from data: {report.presentations} choices of {latex_text(report.source)}\n"
             "\\begin{tabular}{llrr}\n\\hline\n & hypothesis & prior & posterior \\\\\n\\hline\n" + "\n".join(rows)
             + "\n\\hline\n\\end{tabular}\n\n\\begin{tabular}{lr}\n\\hline\ntrial & expected gain (nats) \\\\\n"
