@@ -5,7 +5,7 @@ import sympy as sp
 import pytest
 
 from symbolic_ti import Task
-from symbolic_ti.cli.app import main
+from test_paradigm_review import _run, _weighted_reference  # the dense weighted solve, one copy
 
 # Items A-D, A>B, C>D, B>C twice; the reference order relates A, B, C but not D: the test trial A>C has the
 # ground truth 1, B>D none (the reference does not relate B and D).
@@ -20,27 +20,6 @@ count = 2
 """
 NOTE = ("symbolic-ti: note: showing the 1 test trial(s) the task names (test_trials); --trial I,J chooses others, "
         "--trial all shows every trial")
-
-
-def _run(capsys, argv):
-    code = main(argv)
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def _weighted_reference(task, alpha, lam):
-    """f on every trial from (K + lambda C^-1) a = y, the exchangeable kernel of CONVENTIONS.md (kappa_d = 0)."""
-    rows, y, c = [], [], []
-    for comp in task.comparisons:
-        rows += [comp.pair, comp.pair[::-1]]
-        y += [1, -1]
-        c += [comp.count, comp.count]
-
-    def k(a, b):
-        return (1 - alpha) / 2 * ((a[0] == b[0]) + (a[1] == b[1])) + alpha * ((a[0] == b[0]) * (a[1] == b[1]))
-    m = sp.Matrix(len(rows), len(rows), lambda p, q: k(rows[p], rows[q]) + (lam / c[p] if p == q else 0))
-    a = m.LUsolve(sp.Matrix(y))
-    return {t: sum(a[q] * k(t, rows[q]) for q in range(len(rows))) for t in task.trials}
 
 
 @pytest.fixture
