@@ -7,7 +7,7 @@
                         [--exception-span D|D1:D2] [--exception-position L|L1:L2] [--paradigm NAME] | --task FILE)
                        [--trial I,J ... | --all-trials] [--presentations K | --total N] [--fisher NAMES]
                        [--criterion mutual-information|log-bayes-factor] [--mi-method auto|exact|monte-carlo]
-                       [--samples S] [--seed S] [--dps D] [--power P [--simulations S]]
+                       [--samples S] [--seed S] [--dps D] [--power P [--simulations S] [--refit none|beta]]
                        [--data FILE [--filter COL=VALUE ...] [--item-columns A,B] [--value-column C] [--kind K]
                         [--count-column C] [--correct-column C --total-column C] [--next K]] [--top K] [--budget SECONDS | --no-budget]
                        [--plot FILE.png|pdf|svg] [--format text|json|latex] [--standalone] [--output FILE]
@@ -45,13 +45,14 @@ RULES: tuple[Requires | Excludes, ...] = (
     Excludes("--all-trials", "--trial", why=": the trials are given"),
     Requires("--samples", "--mi-method", ("auto", "monte-carlo"), why=" (the Monte Carlo samples)"),
     Requires("--simulations", "--power", why=" (the simulated experiments of the power)"),
+    Requires("--refit", "--power", why=" (the refitted power)"),
     *(Excludes("--task", option, why=_SPACE) for option in ("--items", "--exception", "--placements", "--paradigm")),
     Excludes("--value-column", "--correct-column", why=": the correct and total counts are read instead"),
     Excludes("--count-column", "--correct-column", why=": the total counts are the counts"),
     *(Requires(option, "--data", why=" (how the data file is read)") for option in _DATA_READING),
     Requires("--next", "--data", why=" (the next trials after the data)"),
     *(Excludes(option, "--data", why=": with --data the report is the posterior and the next trials") for option in
-      ("--total", "--fisher", "--criterion", "--power", "--top", "--placements", "--plot")),
+      ("--total", "--fisher", "--criterion", "--power", "--refit", "--top", "--placements", "--plot")),
 )
 
 
@@ -168,6 +169,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     p.add_argument("--simulations", metavar="S", default=4000,
                    type=context.option_type("--simulations", lambda t: parse_int_at_least(t, 100)),
                    help="simulated experiments of a Monte Carlo power (default 4000)")
+    p.add_argument("--refit", choices=("none", "beta"), default="none",
+                   help="with --power: also the power when each hypothesis's beta is refitted by maximum likelihood "
+                        "to each simulated experiment, as fit does (beta; default none)")
     p.add_argument("--data", metavar="FILE", default=None,
                    type=context.option_type("--data", lambda text: data_argument(parse_path(text))),
                    help="choices collected so far (any file fit reads, on the one task of --items/--exception or "
@@ -340,7 +344,8 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool, plo
         with quiet(args.quiet):
             report = design_experiment(hypotheses, space, fisher=args.fisher, criterion=args.criterion,
                                        mi_method=args.mi_method, samples=args.samples, seed=args.seed, dps=args.dps,
-                                       power=args.power, simulations=args.simulations, budget=context.budget(args))
+                                       power=args.power, simulations=args.simulations, refit=args.refit,
+                                       budget=context.budget(args))
     except BudgetError as err:
         raise context.fail("--budget", err) from None
     except SymbolicTIError as err:
