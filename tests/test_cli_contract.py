@@ -116,7 +116,7 @@ CONSTRAINTS: dict[str, str] = {
     "--task": "path", "--link-positions": "link_positions", "--hypothesis": "hypothesis", "--hypotheses": "path", "--placements": "choice",
     "--exception-position": "position", "--all-trials": "flag", "--presentations": "int>=1", "--total": "int>=1",
     "--fisher": "fisher", "--criterion": "choice", "--mi-method": "choice", "--samples": "samples", "--top": "int>=1",
-    "--power": "power", "--simulations": "samples", "--next": "int>=1",
+    "--power": "power", "--simulations": "samples", "--next": "int>=1", "--refit": "choice",
 }
 #: Per subcommand: the same option with another constraint.
 OVERRIDES: dict[tuple[str, str], str] = {
@@ -277,7 +277,8 @@ def _valid(command: str, option: str) -> str | None:
                                              "--task": "task.toml", "--paradigm": "transverse-patterning",
                                              "--placements": "single", "--filter": "setting=full",
                                              "--data": "{file}", "--kind": "probability",
-                                             "--criterion": "log-bayes-factor", "--plot": "figure.png"}[option]
+                                             "--criterion": "log-bayes-factor", "--plot": "figure.png",
+                                             "--refit": "beta"}[option]
 
 
 @pytest.mark.parametrize("command, rule", list(_rules()), ids=[f"{c}|{r.option}|{r.other}" for c, r in _rules()])

@@ -103,10 +103,10 @@ def brute_power(m: int, p1: tuple[float, ...], p0: tuple[float, ...], base: tupl
     n = [m * b for b in base]
     total = 0.0
     for ks in itertools.product(*(range(c + 1) for c in n)):
-        l1 = sum(k * math.log(a) + (c - k) * math.log(1 - a) for k, c, a in zip(ks, n, p1))
-        l0 = sum(k * math.log(a) + (c - k) * math.log(1 - a) for k, c, a in zip(ks, n, p0))
+        l1 = sum(k * math.log(a) + (c - k) * math.log(1 - a) for k, c, a in zip(ks, n, p1, strict=True))
+        l0 = sum(k * math.log(a) + (c - k) * math.log(1 - a) for k, c, a in zip(ks, n, p0, strict=True))
         if l1 - l0 > 1e-9 * (1 + abs(l1)):
-            total += math.prod(math.comb(c, k) * a**k * (1 - a) ** (c - k) for k, c, a in zip(ks, n, p1))
+            total += math.prod(math.comb(c, k) * a**k * (1 - a) ** (c - k) for k, c, a in zip(ks, n, p1, strict=True))
     return total
 
 

@@ -24,8 +24,8 @@ import argparse
 from typing import Any
 
 from ..datasets import data_argument
-from .options import (BUDGET_HINT, FORMATS, CliContext, Excludes, Requires, parse_columns, parse_int_at_least,
-                      parse_items, parse_path, parse_positive_int, parse_trial)
+from .options import (BUDGET_HINT, FORMATS, CliContext, Excludes, Requires, parse_int_at_least, parse_items,
+                      parse_path, parse_positive_int, parse_trial)
 from .task_options import PARADIGM_NAMES
 
 __all__ = ["register", "RULES", "parse_range"]
@@ -52,7 +52,7 @@ RULES: tuple[Requires | Excludes, ...] = (
     *(Requires(option, "--data", why=" (how the data file is read)") for option in _DATA_READING),
     Requires("--next", "--data", why=" (the next trials after the data)"),
     *(Excludes(option, "--data", why=": with --data the report is the posterior and the next trials") for option in
-      ("--total", "--fisher", "--criterion", "--power", "--refit", "--top", "--placements", "--plot")),
+      ("--total", "--fisher", "--criterion", "--power", "--top", "--placements", "--plot")),
 )
 
 
@@ -177,25 +177,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="choices collected so far (any file fit reads, on the one task of --items/--exception or "
                         "--task): report the posterior over the hypotheses and the next trials of largest "
                         "expected information gain (docs/design.md#adaptive-design-from-data)")
-    p.add_argument("--filter", action="append", default=[], metavar="COL=VALUE",
-                   type=context.option_type("--filter", _parse_filter),
-                   help="with --data: keep rows with COL equal to VALUE (repeat), as in fit")
-    p.add_argument("--item-columns", default=("item_a", "item_b"), metavar="A,B",
-                   type=context.option_type("--item-columns", parse_columns),
-                   help="with --data: columns of the first and second item (default: item_a,item_b)")
+    context.data_options(p, kinds=("probability", "accuracy"), lead="with --data: ")
     p.add_argument("--item-labels", metavar="A,B,...", default=None,
                    type=context.option_type("--item-labels", _parse_labels),
                    help="with --data: item names in rank order, highest first (default: items are numbers)")
-    p.add_argument("--value-column", default="mean_prob_yes", metavar="C",
-                   help="with --data: column of P(first item wins) or the fraction correct (default: mean_prob_yes)")
-    p.add_argument("--kind", choices=("probability", "accuracy"), default=None,
-                   help="with --data: what the value column holds (default: from its name, as in fit)")
-    p.add_argument("--count-column", default=None, metavar="C",
-                   help="with --data: column of the choices each row counts (default: each row is one choice)")
-    p.add_argument("--correct-column", metavar="C", default=None,
-                   help="with --data: column of correct answers per row, with --total-column")
-    p.add_argument("--total-column", metavar="C", default=None,
-                   help="with --data: column of choices per row, with --correct-column")
     p.add_argument("--next", metavar="K", default=1, type=context.option_type("--next", parse_positive_int),
                    help="with --data: how many next trials to propose (default 1)")
     p.add_argument("--plot", metavar="FILE", type=context.option_type("--plot", parse_path), default=None,
@@ -215,12 +200,6 @@ def _parse_labels(text: str) -> tuple[str, ...]:
     from .fit import _parse_labels as parse
 
     return parse(text)
-
-
-def _parse_filter(text: str) -> tuple[str, str]:
-    from ..behaviour.data import parse_filter
-
-    return parse_filter(text)
 
 
 def _parse_power(text: str) -> float:
