@@ -4,7 +4,8 @@
 
     symbolic-ti design --hypothesis SPEC --hypothesis SPEC ... [--hypotheses FILE.toml]
                        (--items N|A:B [--exception W>L ...] [--placements none|single|pairs]
-                        [--exception-span D|D1:D2] [--exception-position L|L1:L2] [--paradigm NAME] | --task FILE)
+                        [--exception-span D|D1:D2] [--exception-position L|L1:L2] [--paradigm NAME]
+                        | --paradigm list-linking --lists K1,K2,... [--link W>L ...] | --task FILE)
                        [--trial I,J ... | --all-trials] [--presentations K | --total N] [--fisher NAMES]
                        [--criterion mutual-information|log-bayes-factor] [--mi-method auto|exact|monte-carlo]
                        [--samples S] [--seed S] [--dps D] [--power P [--simulations S] [--refit none|beta]]
@@ -25,7 +26,7 @@ from typing import Any
 
 from ..datasets import data_argument
 from .options import (BUDGET_HINT, FORMATS, CliContext, Excludes, Requires, parse_int_at_least, parse_items,
-                      parse_path, parse_positive_int, parse_trial)
+                      parse_lists, parse_path, parse_positive_int, parse_trial)
 from .task_options import PARADIGM_NAMES
 
 __all__ = ["register", "RULES", "parse_range"]
@@ -46,7 +47,12 @@ RULES: tuple[Requires | Excludes, ...] = (
     Requires("--samples", "--mi-method", ("auto", "monte-carlo"), why=" (the Monte Carlo samples)"),
     Requires("--simulations", "--power", why=" (the simulated experiments of the power)"),
     Requires("--refit", "--power", why=" (the refitted power)"),
-    *(Excludes("--task", option, why=_SPACE) for option in ("--items", "--exception", "--placements", "--paradigm")),
+    *(Excludes("--task", option, why=_SPACE) for option in
+      ("--items", "--exception", "--lists", "--link", "--placements", "--paradigm")),
+    Requires("--lists", "--paradigm", ("list-linking",)),
+    Requires("--link", "--paradigm", ("list-linking",)),
+    Requires("--items", "--paradigm", ("ti", "transverse-patterning", "banded-transverse-patterning"),
+             why="; list-linking counts its items from --lists"),
     Excludes("--value-column", "--correct-column", why=": the correct and total counts are read instead"),
     Excludes("--count-column", "--correct-column", why=": the total counts are the counts"),
     *(Requires(option, "--data", why=" (how the data file is read)") for option in _DATA_READING),
@@ -134,6 +140,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="positions L of the placed exceptions W>L (default every one)")
     p.add_argument("--paradigm", choices=PARADIGM_NAMES, default="ti", metavar="NAME",
                    help="the paradigm of every task: " + ", ".join(PARADIGM_NAMES) + " (default ti)")
+    p.add_argument("--lists", type=context.option_type("--lists", parse_lists), metavar="K1,K2,...", default=None,
+                   help="with --paradigm list-linking: the lengths of the lists (items numbered list after list)")
+    p.add_argument("--link", action="append", default=[], metavar="W>L",
+                   help="with --paradigm list-linking: a trained pair W>L joining two lists (repeat; none: "
+                        "separate lists)")
     p.add_argument("--task", metavar="FILE", type=context.option_type("--task", parse_path), default=None,
                    help="one task from a TOML task file (docs/paradigms.md#task-files)")
     p.add_argument("--trial", "-t", action="append", default=[], metavar="I,J",
@@ -231,6 +242,10 @@ def _space(args: argparse.Namespace, context: CliContext) -> Any:
             tasks: tuple[Task, ...] = (Task.from_file(args.task),)
         except SymbolicTIError as err:
             raise context.fail("--task", err) from None
+        items = None
+    elif args.paradigm == "list-linking":  # the lists and links read as derive reads them
+        tasks = (context.task(argparse.Namespace(paradigm="list-linking", task=None, items=None, exception=[],
+                                                 lists=args.lists, link=list(args.link), labels=None, train=[])),)
         items = None
     elif args.items is None:
         raise context.usage_error("the following arguments are required: --items/-n (or --task FILE)")
