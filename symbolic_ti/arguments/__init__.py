@@ -147,6 +147,8 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
     Argument("refit", "'none' or 'beta' (with power: beta refitted to each simulated experiment, as fit does)"),
     Argument("data", "a symbolic_ti.behaviour.BehaviourData of whole choices (load_behaviour)"),
     Argument("next", "an integer from 1 to the number of candidate trials, the next trials to propose"),
+    Argument("outcome", "'binomial' (a choice) or 'score' (a real score, fit's Gaussian model)"),
+    Argument("score_sd", "an exact number > 0, the standard deviation of one presentation's score"),
 )}
 
 

@@ -9,6 +9,7 @@
                        [--trial I,J ... | --all-trials] [--presentations K | --total N] [--fisher NAMES]
                        [--criterion mutual-information|log-bayes-factor] [--mi-method auto|exact|monte-carlo]
                        [--samples S] [--seed S] [--dps D] [--power P [--simulations S] [--refit none|beta]]
+                       [--outcome binomial|score [--score-sd SIGMA]]
                        [--data FILE [--filter COL=VALUE ...] [--item-columns A,B] [--value-column C] [--kind K]
                         [--count-column C] [--correct-column C --total-column C] [--next K]] [--top K] [--budget SECONDS | --no-budget]
                        [--plot FILE.png|pdf|svg] [--format text|json|latex] [--standalone] [--output FILE]
@@ -47,6 +48,8 @@ RULES: tuple[Requires | Excludes, ...] = (
     Requires("--samples", "--mi-method", ("auto", "monte-carlo"), why=" (the Monte Carlo samples)"),
     Requires("--simulations", "--power", why=" (the simulated experiments of the power)"),
     Requires("--refit", "--power", why=" (the refitted power)"),
+    Requires("--score-sd", "--outcome", ("score",), why=" (the spread of a score)"),
+    Excludes("--outcome", "--data", why=": the posterior reads choices"),
     *(Excludes("--task", option, why=_SPACE) for option in
       ("--items", "--exception", "--lists", "--link", "--placements", "--paradigm")),
     Requires("--lists", "--paradigm", ("list-linking",)),
@@ -183,6 +186,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     p.add_argument("--refit", choices=("none", "beta"), default="none",
                    help="with --power: also the power when each hypothesis's beta is refitted by maximum likelihood "
                         "to each simulated experiment, as fit does (beta; default none)")
+    p.add_argument("--outcome", choices=("binomial", "score"), default="binomial",
+                   help="a presentation's outcome: a choice (binomial, default) or a real score, Normal(beta f, "
+                        "sigma^2) as fit models scores (no --power, --total, --plot)")
+    p.add_argument("--score-sd", metavar="SIGMA", default="1", type=context.option_type("--score-sd", _parse_sd),
+                   help="with --outcome score: the standard deviation sigma of one presentation's score, an exact "
+                        "number > 0 (default 1)")
     p.add_argument("--data", metavar="FILE", default=None,
                    type=context.option_type("--data", lambda text: data_argument(parse_path(text))),
                    help="choices collected so far (any file fit reads, on the one task of --items/--exception or "
@@ -211,6 +220,12 @@ def _parse_labels(text: str) -> tuple[str, ...]:
     from .fit import _parse_labels as parse
 
     return parse(text)
+
+
+def _parse_sd(text: str) -> Any:
+    from ..design.scores import score_sd
+
+    return score_sd(text)
 
 
 def _parse_power(text: str) -> float:
@@ -282,6 +297,9 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
 
     standalone = context.standalone(args)
     context.check_output(args)
+    if args.outcome == "score" and args.plot is not None:
+        raise context.fail("--plot", "the figure is of choices (binomial outcomes); leave --plot out with --outcome "
+                                     "score")
     plot = None if args.plot is None else _plot_path(args.plot, context)
     with override_hint(BUDGET_HINT):
         text = _report(args, context, standalone, plot)
@@ -339,12 +357,13 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool, plo
             report = design_experiment(hypotheses, space, fisher=args.fisher, criterion=args.criterion,
                                        mi_method=args.mi_method, samples=args.samples, seed=args.seed, dps=args.dps,
                                        power=args.power, simulations=args.simulations, refit=args.refit,
-                                       budget=context.budget(args))
+                                       outcome=args.outcome, score_sd=args.score_sd, budget=context.budget(args))
     except BudgetError as err:
         raise context.fail("--budget", err) from None
     except SymbolicTIError as err:
         text = str(err)
-        option = "--fisher" if text.startswith("fisher") else "--hypothesis"
+        option = ("--fisher" if text.startswith("fisher") else "--outcome" if text.startswith("outcome") else
+                  "--hypothesis")
         raise context.fail(option, err) from None
     if plot is not None:
         from ..figures.design import write_design_plot

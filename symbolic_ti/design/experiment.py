@@ -32,7 +32,7 @@ from .report import CRITERIA, POWER_CRITERIA, DesignEvaluation, DesignReport, Fi
     TrialInformation
 from .space import DesignSpace, ExperimentDesign, design_space
 
-__all__ = ["design_experiment", "MI_METHODS", "REFITS", "design_estimate", "scan_estimate", "free_parameter_count"]
+__all__ = ["design_experiment", "MI_METHODS", "REFITS", "OUTCOMES", "design_estimate", "scan_estimate", "free_parameter_count"]
 
 #: How the mutual information is computed (the information layer's ``method``).
 MI_METHODS = ("auto", "exact", "monte-carlo")
@@ -55,6 +55,8 @@ _REFIT_FACTOR = 48
 #: How the hypotheses are scored in the power: at their values only (``"none"``), or also with ``beta``
 #: refitted by maximum likelihood to each simulated experiment (``"beta"``).
 REFITS = ("none", "beta")
+#: The outcomes of a presentation: a binomial choice, or a real score (fit's Gaussian model, :mod:`.scores`).
+OUTCOMES = ("binomial", "score")
 
 
 def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> DesignSpace:
@@ -108,7 +110,8 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                       presentations: int = 10, total: int | None = None, fisher: Sequence[str] | None = (),
                       criterion: str = "mutual-information", mi_method: str = "auto", samples: int = 20000,
                       seed: int = 0, dps: int = 30, power: float | None = None, simulations: int = 4000,
-                      refit: str = "none", budget: BudgetLike = DEFAULT) -> DesignReport:
+                      refit: str = "none", outcome: str = "binomial", score_sd: Any = 1,
+                      budget: BudgetLike = DEFAULT) -> DesignReport:
     """Rank the designs of a design space by how well they tell the hypotheses apart.
 
     Parameters
@@ -151,6 +154,14 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
         :func:`symbolic_ti.behaviour.fit` does with the family parameters and the ridge held at the hypothesis's
         values), by Monte Carlo with ``simulations`` experiments, the BIC counting that one parameter
         (:attr:`PowerSummary.refitted <symbolic_ti.design.report.PowerSummary.refitted>`).
+    outcome : {"binomial", "score"}
+        A presentation's outcome: a choice (``sigmoid(beta f)``), or a real score ``Normal(beta f, score_sd^2)``,
+        the Gaussian model of ``fit`` (:mod:`symbolic_ti.design.scores`: exact divergences ``(mu_a - mu_b)^2 /
+        (2 sigma^2)``, Monte Carlo mutual information, Fisher information ``sum count J J^T / sigma^2``; the
+        evaluations' ``probabilities`` then hold the means ``beta f``). Scores take no ``total``, ``power`` nor
+        ``mi_method="exact"``.
+    score_sd : exact number > 0
+        With ``outcome="score"``: the standard deviation of one presentation's score (default 1).
     budget : DEFAULT, None or float
         Seconds of estimated CPU above which the run is refused (:mod:`symbolic_ti.budgets`).
 
@@ -174,6 +185,16 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     seed = check_int(seed, "seed", minimum=0)
     simulations = check_int(simulations, "simulations", minimum=100)
     refit = check_choice(refit, "refit", REFITS)
+    outcome = check_choice(outcome, "outcome", OUTCOMES)
+    from .scores import score_sd as _check_sd
+
+    score_sd = _check_sd(score_sd)
+    if outcome == "score":
+        if power is not None or total is not None or mi_method == "exact" or (
+                isinstance(designs, DesignSpace) and designs.total is not None):
+            raise ParameterError("outcome: scores take no power, no total (greedy placement) and no exact mutual "
+                                 "information (a Gaussian mixture: Monte Carlo); leave them out or use "
+                                 "outcome='binomial'")
     if refit != "none" and power is None:
         raise ParameterError("refit: the refitted power needs a target power (power=0.8, --power 0.8)")
     if power is not None and (isinstance(power, bool) or not isinstance(power, (int, float))
@@ -199,7 +220,9 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
             progress.update(f"design {design.label}", k, len(all_designs))
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                evaluations.append(_evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed, dps))
+                evaluations.append(_evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed, dps)
+                                   if outcome == "binomial" else
+                                   _evaluate_scores(design, hyps, fisher_names, score_sd, samples, seed, dps))
             if power is not None:
                 evaluations[-1] = _with_power(evaluations[-1], hyps, float(power), simulations, seed, refit,
                                               budget)
@@ -216,8 +239,11 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
     search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
                                                   f"one on the trial of largest gain in mutual information")
+    if outcome == "score":
+        notes = (*notes, f"outcomes: real scores, Normal(beta f, sigma^2) with sigma = {score_sd} (fit's Gaussian model); "
+                  f"the probabilities columns hold the means beta f")
     return DesignReport(hyps, tuple(ranked), criterion, dps, search, notes,
-                        None if power is None else float(power))
+                        None if power is None else float(power), outcome)
 
 
 def free_parameter_count(h: Hypothesis) -> int:
@@ -277,8 +303,7 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
                 est = power_layer.power(p[[a, b]], counts, 0, **kw)
                 smallest = power_layer.smallest_presentations(p[[a, b]], counts, 0, target, **kw)
                 refitted = None if refit == "none" else power_layer.power(
-                    p[[a, b]], counts, 0, criterion=criterion, n_params=[1, 1], simulations=simulations, seed=seed,
-                    log_likelihood=power_layer.beta_refit(f[[a, b]]))
+                    p[[a, b]], counts, 0, **{**kw, "n_params": [1, 1]}, log_likelihood=power_layer.beta_refit(f[[a, b]]))
                 out.append(PowerSummary(a, b, criterion, est, smallest, refitted))
     return dataclasses.replace(e, power=tuple(out))
 
@@ -324,4 +349,39 @@ def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names
     order = sorted(range(len(trials)), key=lambda t: (-scores[t], trials[t]))
     ranked = tuple(TrialInformation(trials[t], task.category(trials[t]), int(counts[t]), scores[t]) for t in order)
     return DesignEvaluation(design, tuple(tuple(v) for v in values), tuple(probs), FrozenMapping(divergences),
+                            FrozenMapping(log_bf), mi, tuple(fisher), ranked)
+
+
+def _evaluate_scores(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],
+                     sd: Any, samples: int, seed: int, dps: int) -> DesignEvaluation:
+    """:func:`_evaluate` for real scores (:mod:`.scores`): the means ``beta f`` in place of the probabilities."""
+    import numpy as np
+    import sympy as sp
+
+    from .information import a_optimality, d_optimality
+    from .scores import score_divergences, score_fisher_information, score_mutual_information
+
+    task, trials = design.task, design.trials
+    values = [exact_predictions(task, h, trials, dps=dps) for h in hyps]
+    mu = [[sp.sympify(h.beta) * v for v in vals] for h, vals in zip(hyps, values, strict=True)]
+    counts = np.array(design.counts, dtype=int)
+    exact = score_divergences(mu, sd)
+    with mpmath.workdps(dps + GUARD_DIGITS):
+        means = tuple(tuple(_mpf(x, dps + GUARD_DIGITS) for x in row) for row in mu)
+        divergences = {k: tuple(_mpf(x, dps + GUARD_DIGITS) for x in v) for k, v in exact.items()}
+        log_bf = {k: mpmath.fsum(int(c) * x for c, x in zip(counts, v, strict=True)) for k, v in divergences.items()}
+        weights = [_mpf(h.weight, dps + GUARD_DIGITS) for h in hyps]
+        scores = [mpmath.fsum(weights[a] * weights[b] * divergences[a, b][t] for a, b in divergences)
+                  for t in range(len(trials))]
+    mi = score_mutual_information(np.array([[float(x) for x in row] for row in mu]),
+                                  [float(h.weight) for h in hyps], counts, sd, samples=samples, seed=seed)
+    fisher = []
+    for h, names, vals in zip(hyps, fisher_names, values, strict=False):
+        jac = logit_jacobian(task, h, trials, names, vals)
+        matrix = score_fisher_information([[float(x) for x in row] for row in jac], counts, sd)
+        fisher.append(FisherSummary(h.name, names, tuple(tuple(float(x) for x in row) for row in matrix),
+                                    float(d_optimality(matrix)), float(a_optimality(matrix)), jac))
+    order = sorted(range(len(trials)), key=lambda t: (-scores[t], trials[t]))
+    ranked = tuple(TrialInformation(trials[t], task.category(trials[t]), int(counts[t]), scores[t]) for t in order)
+    return DesignEvaluation(design, tuple(tuple(v) for v in values), means, FrozenMapping(divergences),
                             FrozenMapping(log_bf), mi, tuple(fisher), ranked)

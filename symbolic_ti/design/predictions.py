@@ -15,7 +15,6 @@ exactly at the hypothesis's values); ``d (beta f) / d beta = f``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import mpmath
 import sympy as sp

@@ -185,6 +185,9 @@ class DesignReport(Rendered):
     notes : tuple of str
     power_target : float or None
         The target power of :attr:`PowerSummary.smallest` (``None``: the power was not asked for).
+    outcome : {"binomial", "score"}
+        A presentation's outcome: a choice, or a real score (fit's Gaussian model; the evaluations'
+        ``probabilities`` then hold the means ``beta f``).
     """
 
     hypotheses: tuple[Hypothesis, ...]
@@ -194,6 +197,7 @@ class DesignReport(Rendered):
     search: str = "fixed"
     notes: tuple[str, ...] = ()
     power_target: float | None = None
+    outcome: str = "binomial"
 
     @property
     def best(self) -> DesignEvaluation:
