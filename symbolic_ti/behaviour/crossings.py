@@ -15,15 +15,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import sympy as sp
 
+from ..display import Rendered
 from ..formatting import rounded
+from ..task import Task
 from .curves import CurveModel
 from .estimate import Estimate
 
-__all__ = ["crossings_in_data_units", "HESSIAN_STEP", "GRADIENT_STEP"]
+__all__ = ["Crossing", "crossings_in_data_units", "exact_dynamics", "exact_point", "rational", "RATIONAL_DENOMINATOR",
+           "HESSIAN_STEP", "GRADIENT_STEP"]
+
+Trial = tuple[int, int]
+
+#: The fitted values enter the exact dynamics as the nearest fractions with at most this denominator.
+RATIONAL_DENOMINATOR = 10 ** 6
 
 #: Step of the central-difference Hessian in optimiser coordinates.
 HESSIAN_STEP = 1e-3
@@ -33,6 +44,38 @@ GRADIENT_STEP = 1e-4
 SAME_TIME = 1e-9
 #: Largest disagreement allowed between the fast evaluator and the exact dynamics before a note.
 CHECK_TOLERANCE = 1e-8
+
+
+@dataclass(frozen=True)
+class Crossing(Rendered):
+    """A certified sign change of margins at the fitted parameters, in flow time and in the data's units.
+
+    Attributes
+    ----------
+    trials : tuple of (i, j)
+        The trials whose margins change sign at this time (mirror trials share it).
+    direction : {"to_correct", "to_error", "unresolved"}
+    tau, tau_lower, tau_upper : float
+        The certified bracket's midpoint and ends (flow time, :func:`symbolic_ti.dynamics.critical_times`).
+    x : float
+        The data time, ``T^{-1}(tau)``; ``inf`` when the map never reaches ``tau``.
+    x_lower, x_upper : float
+        Its delta-method interval (NaN when it could not be computed: ``note`` says why).
+    within_data : bool
+        Whether ``x`` lies inside the observed times.
+    note : str
+    """
+
+    trials: tuple[Trial, ...]
+    direction: str
+    tau: float
+    tau_lower: float
+    tau_upper: float
+    x: float
+    x_lower: float
+    x_upper: float
+    within_data: bool
+    note: str = ""
 
 
 def _hessian(model: CurveModel, z: np.ndarray, free: list[int]) -> np.ndarray:
@@ -86,7 +129,6 @@ def crossings_in_data_units(model: CurveModel, est: Estimate, level: float, dyn:
     from scipy.stats import norm
 
     from ..dynamics import critical_times
-    from .curve_fit import Crossing, exact_point
 
     nat = est.nat
     notes = list(_check_against_exact(model, nat, dyn))
@@ -161,8 +203,6 @@ def crossings_in_data_units(model: CurveModel, est: Estimate, level: float, dyn:
 def _check_against_exact(model: CurveModel, nat: Mapping[str, float], dyn: Any) -> list[str]:
     """Compare the fast evaluator with the exact dynamics at the first, middle and last time points (every trial
     ``(i, j)`` with ``i < j``); one note if they differ by more than :data:`CHECK_TOLERANCE`."""
-    from .curve_fit import exact_point
-
     point = exact_point(model, nat)
     taus = model.taus(point)
     pick = sorted({0, len(taus) // 2, len(taus) - 1})
@@ -176,3 +216,30 @@ def _check_against_exact(model: CurveModel, nat: Mapping[str, float], dyn: Any) 
         return [f"the fast flow evaluator differs from the exact dynamics by up to {rounded(worst, '.2g')} at the "
                 "fitted point"]
     return []
+
+
+def rational(value: float) -> sp.Rational:
+    """The nearest fraction to ``value`` with denominator at most :data:`RATIONAL_DENOMINATOR`."""
+    q = Fraction(value).limit_denominator(RATIONAL_DENOMINATOR)
+    return sp.Rational(q.numerator, q.denominator)
+
+
+def exact_dynamics(model: CurveModel, nat: Mapping[str, float]) -> Any:
+    """The exact :class:`~symbolic_ti.dynamics.Dynamics` at the fitted family values and ridge as rationals."""
+    from ..dynamics import gradient_flow
+
+    task: Task = model.task
+    values = {name: rational(nat[name]) for name in model._family_names}
+    fam = model.family.with_values(**values) if values else model.family
+    ridge: Any = model.ridge_value if model.ridge_value is not None else rational(model.ridge_of(nat))
+    if ridge == 0:
+        ridge = "ridgeless"
+    return gradient_flow(task, fam, ridge, budget=None)
+
+
+def exact_point(model: CurveModel, nat: Mapping[str, float]) -> dict[str, float]:
+    """``nat`` with the family values and a fitted ridge replaced by the rationals of :func:`exact_dynamics`."""
+    out = dict(nat)
+    for name in model._family_names + (["lambda"] if model.ridge_mode == "fitted" else []):
+        out[name] = float(rational(nat[name]))
+    return out

@@ -16,23 +16,20 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
-import numpy as np
-import sympy as sp
 
 from ..display import Rendered
 from ..errors import ParameterError
 from ..families import Family
 from ..task import Task
+from .crossings import Crossing, crossings_in_data_units, exact_dynamics
 from .curves import CurveData, CurveModel
 from .estimate import check_options, counts_given, fit_family, maximise, ridge_argument
 from .fit_parts import ParameterEstimate
 from .timemap import TimeMap, time_map
 
-__all__ = ["CurvePoint", "Crossing", "CurveFit", "fit_curves", "RATIONAL_DENOMINATOR", "CURVES_FORMAT_NAME",
-           "CURVES_FORMAT_VERSION"]
+__all__ = ["CurvePoint", "Crossing", "CurveFit", "fit_curves", "CURVES_FORMAT_NAME", "CURVES_FORMAT_VERSION"]
 
 Trial = tuple[int, int]
 
@@ -40,8 +37,6 @@ Trial = tuple[int, int]
 CURVES_FORMAT_NAME = "symbolic_ti.fit_curves"
 #: Version of that JSON (1: first format).
 CURVES_FORMAT_VERSION = 1
-#: The fitted values enter the exact dynamics as the nearest fractions with at most this denominator.
-RATIONAL_DENOMINATOR = 10 ** 6
 
 
 @dataclass(frozen=True)
@@ -87,38 +82,6 @@ def _correct(p: float, g: int | None) -> float | None:
     if g is None:
         return None
     return p if g > 0 else 1.0 - p
-
-
-@dataclass(frozen=True)
-class Crossing(Rendered):
-    """A certified sign change of margins at the fitted parameters, in flow time and in the data's units.
-
-    Attributes
-    ----------
-    trials : tuple of (i, j)
-        The trials whose margins change sign at this time (mirror trials share it).
-    direction : {"to_correct", "to_error", "unresolved"}
-    tau, tau_lower, tau_upper : float
-        The certified bracket's midpoint and ends (flow time, :func:`symbolic_ti.dynamics.critical_times`).
-    x : float
-        The data time, ``T^{-1}(tau)``; ``inf`` when the map never reaches ``tau``.
-    x_lower, x_upper : float
-        Its delta-method interval (NaN when it could not be computed: ``note`` says why).
-    within_data : bool
-        Whether ``x`` lies inside the observed times.
-    note : str
-    """
-
-    trials: tuple[Trial, ...]
-    direction: str
-    tau: float
-    tau_lower: float
-    tau_upper: float
-    x: float
-    x_lower: float
-    x_upper: float
-    within_data: bool
-    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -265,9 +228,7 @@ def fit_curves(data: CurveData, family: str | Family = "exchangeable", *, timema
     found: tuple[Crossing, ...] = ()
     method_text = "not computed (crossings=False)"
     if crossings:
-        from .crossings import crossings_in_data_units
-
-        found, method_text, more = crossings_in_data_units(model, est, level, _exact_dynamics(model, nat))
+        found, method_text, more = crossings_in_data_units(model, est, level, exact_dynamics(model, nat))
         notes += more
     k_params = est.k
     m = est.m
@@ -279,30 +240,3 @@ def fit_curves(data: CurveData, family: str | Family = "exchangeable", *, timema
         interval_scale=est.scale, level=level, likelihood_basis=est.basis, points=tuple(points), crossings=found,
         crossing_method=method_text, converged=not est.problems, convergence=tuple(est.problems),
         notes=tuple(notes), starts=est.n_starts, seconds=time.perf_counter() - start)
-
-
-def rational(value: float) -> sp.Rational:
-    """The nearest fraction to ``value`` with denominator at most :data:`RATIONAL_DENOMINATOR`."""
-    q = Fraction(value).limit_denominator(RATIONAL_DENOMINATOR)
-    return sp.Rational(q.numerator, q.denominator)
-
-
-def _exact_dynamics(model: CurveModel, nat: Mapping[str, float]) -> Any:
-    """The exact :class:`~symbolic_ti.dynamics.Dynamics` at the fitted family values and ridge as rationals."""
-    from ..dynamics import gradient_flow
-
-    task: Task = model.task
-    values = {name: rational(nat[name]) for name in model._family_names}
-    fam = model.family.with_values(**values) if values else model.family
-    ridge: Any = model.ridge_value if model.ridge_value is not None else rational(model.ridge_of(nat))
-    if ridge == 0:
-        ridge = "ridgeless"
-    return gradient_flow(task, fam, ridge, budget=None)
-
-
-def exact_point(model: CurveModel, nat: Mapping[str, float]) -> dict[str, float]:
-    """``nat`` with the family values and a fitted ridge replaced by the rationals of :func:`_exact_dynamics`."""
-    out = dict(nat)
-    for name in model._family_names + (["lambda"] if model.ridge_mode == "fitted" else []):
-        out[name] = float(rational(nat[name]))
-    return out

@@ -128,13 +128,14 @@ def load_curves(path: str | os.PathLike[str], task: Task, time_column: str, *,
         raise DataError(f"time column {time_column!r} holds {len(texts)} time among the selected rows; a learning "
                         "curve needs at least two")
     others = [f for f in parsed if f[0] != time_column]
+    per_time = {k: v for k, v in load.items() if k != "subject_column"}  # (a subject may have one row a time)
     times = tuple(sorted(texts))
     points = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)  # (a time point need not show every item)
         for x in times:
             points.append(load_behaviour(path, task, filters=others + [(time_column, c) for c in sorted(texts[x])],
-                                         **load))
+                                         **per_time))
     return CurveData(task, time_column, times, tuple(points), pooled)
 
 

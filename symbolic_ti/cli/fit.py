@@ -249,7 +249,7 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
         load = dict(item_columns=args.item_columns, value_column=args.value_column, kind=kind, count_column=count,
                     correct_column=args.correct_column, total_column=args.total_column, coding=coding)
         if args.time_column is not None:  # learning curves (symbolic_ti.cli.fit_curves)
-            return run_curves(args, context, task, family, load)
+            return run_curves(args, context, task, family, load, _data_option)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DataWarning)
             data = load_behaviour(args.data, task, filters=args.filter, subject_column=args.subject_column,

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import DataError, DataWarning
@@ -39,14 +40,15 @@ def add_options(p: argparse.ArgumentParser, context: CliContext) -> None:
                         "or power (tau = c x^a)")
 
 
-def run_curves(args: argparse.Namespace, context: Any, task: Any, family: Any, load: dict[str, Any]) -> str:
-    """Load the learning curves, fit them and return the report (text or JSON)."""
+def run_curves(args: argparse.Namespace, context: Any, task: Any, family: Any, load: dict[str, Any],
+               data_option: Callable[[str, argparse.Namespace], str]) -> str:
+    """Load the learning curves, fit them and return the report (text or JSON); ``data_option`` names the option
+    a loader message is about (that of :mod:`symbolic_ti.cli.fit`)."""
     import sys
     import warnings
 
     from ..behaviour.curve_fit import fit_curves
     from ..behaviour.curves import load_curves
-    from .fit import _data_option
 
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -57,7 +59,7 @@ def run_curves(args: argparse.Namespace, context: Any, task: Any, family: Any, l
             print(f"symbolic-ti: warning: {w.message}", file=sys.stderr)
     except DataError as err:
         msg = str(err)
-        option = "--time-column" if msg.startswith("time column") else _data_option(msg, args)
+        option = "--time-column" if msg.startswith("time column") else data_option(msg, args)
         raise context.fail(option, err) from None
     ridge = context.ridge(args)
     result = fit_curves(data, family, timemap=args.time_map, ridge="fit" if ridge is None else ridge,
