@@ -8,6 +8,9 @@
   ``lambda = 1/20``, the saturating map ``tau = c x / (1 + x / k)`` with ``c = 3/10``, ``k = 20`` (``x`` the
   session), ``beta = 4``; ``f(i, j, tau)`` from the exact :func:`symbolic_ti.dynamics.dynamics` (certified
   values), not from the fit's evaluator. Seed 2028.
+* ``docs/examples/exception_curves.csv``: five items, the exception 4>2, 15 sessions, 40 choices per ordered
+  trial and session (``item_a``, ``item_b``, ``correct`` of ``total``). Truth: exchangeable, ``alpha = 1/5``,
+  ``lambda = 1/20``, the proportional map ``tau = x / 5``, ``beta = 4``; exact dynamics. Seed 2029.
 * ``docs/figures/curves_monkey.png``: the fit of that file (``fit_curves``, saturating map): observed P(correct)
   per session against the fitted learning curve, one panel per pair (both orders pooled).
 
@@ -38,6 +41,7 @@ from symbolic_ti.dynamics import dynamics  # noqa: E402
 N, SESSIONS, LABELS, SEED = 7, 50, "ABCDEFG", 2028
 TRUTH = {"alpha": "1/5", "lambda": "1/20", "c": sp.Rational(3, 10), "k": 20, "beta": 4.0}
 DATA = ROOT / "docs" / "examples" / "monkey_curves.csv"
+EXCEPTION = ROOT / "docs" / "examples" / "exception_curves.csv"
 FIGURE = ROOT / "docs" / "figures" / "curves_monkey.png"
 LOAD = dict(item_columns=("first", "second"), correct_column="correct", total_column="total",
             coding=ItemCoding(labels=tuple(LABELS)))
@@ -62,6 +66,24 @@ def simulate() -> None:
         w.writerow(["session", "first", "second", "correct", "total"])
         w.writerows(rows)
     print(f"wrote {DATA.relative_to(ROOT)} ({len(rows)} rows)")
+
+
+def simulate_exception() -> None:
+    rng = np.random.default_rng(SEED + 1)
+    task = Task(5, ["4>2"])
+    d = dynamics(task, parameters={"alpha": "1/5"}, ridge="1/20")
+    rows = []
+    for s in range(1, 16):
+        tau = sp.Rational(s, 5)
+        for i, j in task.trials:
+            g = task.ground_truth((i, j))
+            p = 1 / (1 + math.exp(-4.0 * g * float(d.value(i, j, tau))))  # P(correct)
+            rows.append([s, i, j, int(rng.binomial(40, p)), 40])
+    with open(EXCEPTION, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["session", "item_a", "item_b", "correct", "total"])
+        w.writerows(rows)
+    print(f"wrote {EXCEPTION.relative_to(ROOT)} ({len(rows)} rows)")
 
 
 def figure(result) -> None:
@@ -107,6 +129,7 @@ def figure(result) -> None:
 
 
 def main() -> None:
+    simulate_exception()
     simulate()
     data = load_curves(DATA, Task(N), "session", **LOAD)
     result = fit_curves(data, timemap="saturating", starts=2)
