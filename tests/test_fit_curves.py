@@ -198,3 +198,19 @@ def test_cli_errors(capsys, simulated, tmp_path, rows, extra, option, words):
     assert code == 2, (out, err)
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert option in err and words in err
+
+
+def test_delta_interval_with_the_kernel_fixed_is_the_interval_of_c(simulated):
+    """With alpha and the ridge fixed, tau* is the exact critical time and x* = tau* / c: its delta-method interval
+    must be close to tau* over the profile interval of c (Wald and profile agree with 12000 choices)."""
+    task, d = simulated
+    data = load_curves(d / "p.csv", task, "session", value_column="p_first", kind="probability", count_column="n")
+    r = fit_curves(data, parameters={"alpha": "1/5"}, ridge="1/20", starts=1)
+    assert [p.name for p in r.parameters] == ["c", "beta"]
+    exact = critical_times(dynamics(5, ["4>2"], parameters={"alpha": "1/5"}, ridge="1/20")).order[0]
+    got = r.crossings[0]
+    assert got.tau_lower == pytest.approx(float(exact.lower), abs=0) and got.tau == pytest.approx(exact.value)
+    c = r.parameter("c")
+    assert got.x == pytest.approx(exact.value / c.value, rel=1e-12)
+    assert got.x_lower == pytest.approx(exact.value / c.upper, rel=0.03)
+    assert got.x_upper == pytest.approx(exact.value / c.lower, rel=0.03)
