@@ -8,6 +8,7 @@
                     [--correct-column C --total-column T] [--subject-column C [--per-subject]]
                     [--distance-column D [--distance-orders both|forward] [--exclude-end-items]] [--compare]
                     [--target-item first|second] [--item-base 0|1] [--reversed] [--item-labels A,B,...]
+                    [--time-column C [--time-map proportional|saturating|power]]
                     [--starts K] [--seed S] [--no-intervals] [--budget SECONDS | --no-budget]
                     [--format text|json] [--plot FILE] [--output FILE]
 
@@ -30,6 +31,7 @@ from typing import Any
 
 from ..datasets import data_argument
 from ..errors import DataError, DataWarning, ExportError
+from .fit_curves import RULES as CURVE_RULES, add_options as add_curve_options, run_curves
 from .options import CliContext, Excludes, Requires, parse_columns, parse_int, parse_path, parse_positive_int
 
 __all__ = ["register"]
@@ -110,11 +112,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                         "with their defaults) and print one AIC/BIC/quasi-AIC table")
     p.add_argument("--no-intervals", action="store_true", help="skip the profile-likelihood intervals (faster)")
     context.budget_options(p)
+    add_curve_options(p, context)
     p.add_argument("--plot", metavar="FILE", type=context.option_type("--plot", parse_path),
                    help="write the observed and predicted P(first item wins) heatmaps side by side (png, pdf, "
                         "svg; needs matplotlib)")
     context.output_options(p, ("text", "json"))
-    context.add_rules(p, RULES)
+    context.add_rules(p, RULES + CURVE_RULES)
     p.set_defaults(run=lambda args: _budgeted(args, context))
 
 
@@ -245,6 +248,8 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
                             target=args.target_item)
         load = dict(item_columns=args.item_columns, value_column=args.value_column, kind=kind, count_column=count,
                     correct_column=args.correct_column, total_column=args.total_column, coding=coding)
+        if args.time_column is not None:  # learning curves (symbolic_ti.cli.fit_curves)
+            return run_curves(args, context, task, family, load, _data_option)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DataWarning)
             data = load_behaviour(args.data, task, filters=args.filter, subject_column=args.subject_column,

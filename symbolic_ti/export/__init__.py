@@ -27,6 +27,7 @@ RENDERER_MODULES = (
     "jsonreport",
     "conjunctivity",
     "critical",
+    "curves",
     "design",
     "dynamics",
     "fit",
