@@ -30,6 +30,7 @@ RENDERER_MODULES = (
     "design",
     "dynamics",
     "fit",
+    "fit_reports",
     "general",
     "latex",
     "latex_parse",
