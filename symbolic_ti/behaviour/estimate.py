@@ -163,7 +163,8 @@ def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, ov
                       f"{text} (the interval is open there, not an estimated end)"
                       for side, text in zip((-1, 1), limits, strict=True) if text]
         rests = _rests_on(model, idx, zhat, ends_z) if intervals else ""
-        estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub, bounds[idx].text, *limits, rests))
+        estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub, bounds[idx].text,
+                                           lower_limit=limits[0], upper_limit=limits[1], rests_on=rests))
     if better and better[0][0] < -1e-4:
         where = ", ".join(f"{n}={rounded(v, '.4g')}" for n, v in model.natural(better[0][1]).items())
         problems.append(f"the profile likelihood found a log-likelihood higher by {rounded(-better[0][0], '.3g')} at {where}; "

@@ -249,7 +249,7 @@ def compare_families(data: BehaviourData | DistanceData, families: Sequence[str 
     chosen = list(FAMILIES) if families is None else list(families)
     response_model(lapse, bias)
     _check_comparison_budget(data, chosen, ridge, starts, seed, budget)
-    extra = {"lapse": lapse, "bias": bias}
+    extra: dict[str, Any] = {"lapse": lapse, "bias": bias}
     fits: list[Any] = []
     skipped = []
     for fam in chosen:
@@ -312,7 +312,7 @@ def compare_responses(data: BehaviourData | DistanceData, family: str | Family =
                                                    fits=len(models), response=response_model(True, True)), budget)
     fits: list[Any] = []
     for lapse, bias in models:
-        if by_distance:
+        if isinstance(data, DistanceData):
             fits.append(fit_distances(data, family, ridge=ridge, parameters=parameters, starts=starts, seed=seed,
                                       intervals=False, budget=None, lapse=lapse))
         else:

@@ -288,7 +288,7 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
     return _report(args, context, result, plot_path)
 
 
-def _response(args: argparse.Namespace) -> dict[str, bool]:
+def _response(args: argparse.Namespace) -> dict[str, Any]:
     """The keywords ``lapse`` and ``bias`` of the fits from ``--lapse`` and ``--bias``."""
     return {"lapse": bool(args.lapse), "bias": bool(args.bias)}
 
