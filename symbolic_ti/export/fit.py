@@ -386,17 +386,3 @@ def fit_notebook_latex(r: FitResult) -> str:
     """The tabular of :func:`fit_latex` without its comment line, as display math."""
     return "$$" + fit_latex(r).split("\n", 1)[1] + "$$"
 
-
-def __getattr__(name: str) -> Any:
-    """The names that moved to :mod:`symbolic_ti.export.fit_reports` (deprecated here)."""
-    if name in ("SUBJECTS_FORMAT_NAME", "DISTANCE_FORMAT_NAME", "comparison_dict", "comparison_text",
-                "subjects_dict", "subjects_text", "distance_data_dict", "distance_data_text", "distance_fit_dict",
-                "distance_fit_text"):
-        import warnings
-
-        from . import fit_reports
-
-        warnings.warn(f"symbolic_ti.export.fit.{name} moved to symbolic_ti.export.fit_reports.{name}",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(fit_reports, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
