@@ -213,3 +213,16 @@ def test_cli_response_errors(capsys, tmp_path, body, args, option, words):
     lines = err.strip().splitlines()
     assert code == 2 and out == "" and len(lines) == 1, err
     assert option in lines[0] and words in lines[0], err
+
+
+def test_per_subject_fits_name_the_response_model(tmp_path):
+    from symbolic_ti.behaviour import fit_subjects
+
+    path = tmp_path / "s.csv"
+    rows = [f"{s},{d},{c},40" for s, cs in (("a", (30, 32, 35, 36)), ("b", (29, 33, 34, 37)))
+            for d, c in zip((1, 2, 3, 4), cs, strict=True)]
+    path.write_text("subject,distance,correct,total\n" + "\n".join(rows) + "\n")
+    r = fit_subjects(path, T5, "subject", by_distance=True, ridge="1/2", lapse=True, starts=1, intervals=False)
+    assert [p.name for p in r.summary] == ["alpha", "beta", "lapse"]
+    assert "; response P(first wins) = lapse/2 + (1 - lapse) sigmoid(beta f)" in r.to_text().splitlines()[1]
+    assert json.loads(r.to_json())["response"]["lapse"] is True

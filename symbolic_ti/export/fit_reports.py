@@ -85,7 +85,7 @@ def subjects_dict(s: SubjectFits) -> dict[str, Any]:
     first = s.fits[0]
     return {"meta": meta_block(SUBJECTS_FORMAT_NAME, FORMAT_VERSION, created=False),
             "subject_column": s.subject_column, "family": first.family, "ridge": first.ridge,
-            "likelihood": first.likelihood, "all_converged": s.all_converged,
+            "likelihood": first.likelihood, "response": response_dict(first), "all_converged": s.all_converged,
             "summary": [{"name": p.name, "mean": p.mean, "sd": json_float(p.sd), "median": p.median,
                          "min": p.minimum, "max": p.maximum, "at_bound": p.at_bound, "n": p.n} for p in s.summary],
             "subjects": [{"subject": name, "n_trials": f.n_obs, "loglik": f.loglik, "converged": f.converged,
@@ -100,7 +100,7 @@ def subjects_text(s: SubjectFits) -> str:
     names = [p.name for p in first.parameters]
     lines = [f"symbolic_ti per-subject fits: {first.family_description}, {first.task.label()}",
              f"  {len(s.fits)} subjects ({s.subject_column}), each fitted on its own; likelihood {first.likelihood}; "
-             f"ridge {first.ridge}", "",
+             f"ridge {first.ridge}" + ("" if first.response.plain else f"; response {first.response.formula()}"), "",
              "population summary (over subjects' estimates; a two-stage summary, not a hierarchical model):",
              f"  {'parameter':<10}{'mean':>10}{'sd':>10}{'median':>10}{'min':>10}{'max':>10}  at bound"]
     for p in s.summary:
