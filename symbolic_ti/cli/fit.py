@@ -108,7 +108,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="seed of the random starts, an integer >= 0 (default: 0)")
     p.add_argument("--compare", action="store_true",
                    help="fit every family that can be fitted (--family's own with its --set values, the others "
-                        "with their defaults) and print one AIC/BIC/quasi-AIC table")
+                        "with their defaults) and print one AIC/BIC/quasi-AIC table and each family's estimates")
     p.add_argument("--lapse", action="store_true",
                    help="fit a lapse rate lapse in [0, 1): P(first wins) = lapse/2 + (1 - lapse) sigmoid(beta f) "
                         "(choices; default: no lapse)")
