@@ -32,6 +32,7 @@ from ..task import Task
 from .data import BehaviourData, load_behaviour
 from .flow import FlowEvaluator
 from .model import Coord, LikelihoodModel, coord_for
+from .response import PLAIN
 from .table import column_index, parse_filters, read_number, read_rows, select_rows
 from .timemap import TimeMap, time_map
 
@@ -189,6 +190,7 @@ class CurveModel(LikelihoodModel):
     def __init__(self, data: CurveData, family: Family, ridge: Any, timemap: str | TimeMap,
                  method: str = "eigen") -> None:
         self.data = data  # type: ignore[assignment]
+        self.response = PLAIN  # sigmoid(beta f): no lapse or bias in a learning-curve fit (yet)
         self.task = data.task
         self.family = family
         self.timemap = time_map(timemap)

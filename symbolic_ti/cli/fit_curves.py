@@ -18,7 +18,8 @@ _CURVES = ": a learning-curve fit (--time-column) is one fit of per-trial rows"
 RULES: tuple[Requires | Excludes, ...] = (
     Requires("--time-map", "--time-column", why=" (the map from the time column to flow time)"),
     *(Excludes("--time-column", option, why=_CURVES) for option in
-      ("--per-subject", "--compare", "--distance-column", "--plot")),
+      ("--per-subject", "--compare", "--distance-column", "--plot", "--lapse", "--bias",
+       "--compare-response")),
 )
 
 

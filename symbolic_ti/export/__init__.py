@@ -31,6 +31,7 @@ RENDERER_MODULES = (
     "design",
     "dynamics",
     "fit",
+    "fit_reports",
     "general",
     "latex",
     "latex_parse",
