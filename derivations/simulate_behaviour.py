@@ -8,10 +8,13 @@
   30 subjects, 24 trials per distance ``1..6`` per subject (``correct`` of ``total``). The probability of a
   correct answer at distance ``d`` is the mean of ``sigmoid(beta * g * f(i, j))`` over all ordered trials with
   ``|i - j| = d`` (both orders, end items included): the rule of ``--distance-column`` (docs/fitting.md).
+* ``docs/examples/human_lapses_by_distance.csv``: the same study with attention lapses: on a fraction
+  ``lapse = 0.1`` of trials the subject guesses, so each trial's P(correct) is
+  ``lapse/2 + (1 - lapse) sigmoid(beta * g * f(i, j))`` (docs/fitting.md, "Lapses and a position bias").
 
-Truth (both sets): exchangeable family, ``alpha = 1/5``, ``lambda = 1/2``, ``beta = 4``; the predictions
-``f(i, j)`` are the exact closed forms of ``symbolic_ti.derive`` at these values. Seeds are fixed (2026 and
-2027), so the files are reproducible::
+Truth (all sets): exchangeable family, ``alpha = 1/5``, ``lambda = 1/2``, ``beta = 4``; the predictions
+``f(i, j)`` are the exact closed forms of ``symbolic_ti.derive`` at these values. Seeds are fixed (2026, 2027
+and 2028), so the files are reproducible::
 
     python derivations/simulate_behaviour.py
 """
@@ -34,10 +37,12 @@ LABELS = "ABCDEFG"
 OUT = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
 
-def p_correct(f: dict[tuple[int, int], float], i: int, j: int, beta: float) -> float:
-    """P(correct) of the ordered trial (i, j): sigmoid(beta * g * f(i, j)), g the rule's sign."""
+def p_correct(f: dict[tuple[int, int], float], i: int, j: int, beta: float, lapse: float = 0.0) -> float:
+    """P(correct) of the ordered trial (i, j): lapse/2 + (1 - lapse) sigmoid(beta * g * f(i, j)), g the rule's
+    sign (``sigmoid(beta g f)`` itself without a lapse)."""
     g = 1 if i < j else -1
-    return 1.0 / (1.0 + math.exp(-beta * g * f[(i, j)]))
+    p = 1.0 / (1.0 + math.exp(-beta * g * f[(i, j)]))
+    return p if lapse == 0 else lapse / 2 + (1 - lapse) * p
 
 
 def predictions() -> dict[tuple[int, int], float]:
@@ -59,13 +64,14 @@ def monkey(f: dict[tuple[int, int], float], seed: int = 2026, sessions: int = 48
     return rows
 
 
-def by_distance(f: dict[tuple[int, int], float], seed: int = 2027, subjects: int = 30) -> list[list[object]]:
+def by_distance(f: dict[tuple[int, int], float], seed: int = 2027, subjects: int = 30,
+                lapse: float = 0.0) -> list[list[object]]:
     rng = np.random.default_rng(seed)
     rows: list[list[object]] = []
     for s in range(1, subjects + 1):
         for d in range(1, N):
             trials = [(i, j) for i in range(1, N + 1) for j in range(1, N + 1) if abs(i - j) == d]
-            p = float(np.mean([p_correct(f, i, j, TRUTH["beta"]) for i, j in trials]))
+            p = float(np.mean([p_correct(f, i, j, TRUTH["beta"], lapse) for i, j in trials]))
             rows.append([f"s{s:02d}", d, int(rng.binomial(24, p)), 24])
     return rows
 
@@ -83,3 +89,5 @@ if __name__ == "__main__":
     f = predictions()
     write(OUT / "monkey_sessions.csv", ["session", "first", "second", "correct", "total", "acc"], monkey(f))
     write(OUT / "human_by_distance.csv", ["subject", "distance", "correct", "total"], by_distance(f))
+    write(OUT / "human_lapses_by_distance.csv", ["subject", "distance", "correct", "total"],
+          by_distance(f, seed=2028, lapse=0.1))

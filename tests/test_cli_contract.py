@@ -107,7 +107,8 @@ CONSTRAINTS: dict[str, str] = {
     "--correct-column": "column", "--total-column": "column", "--subject-column": "column", "--per-subject": "flag",
     "--distance-column": "column", "--distance-orders": "choice", "--exclude-end-items": "flag",
     "--target-item": "choice", "--item-base": "choice", "--reversed": "flag", "--item-labels": "labels",
-    "--starts": "int>=1", "--seed": "int>=0", "--compare": "flag", "--no-intervals": "flag", "--plot": "path",
+    "--starts": "int>=1", "--seed": "int>=0", "--compare": "flag", "--no-intervals": "flag", "--lapse": "flag", "--bias": "flag",
+    "--compare-response": "flag", "--time-column": "column", "--time-map": "choice", "--plot": "path",
     "--dpi": "dpi", "--title": "text", "--quantity": "choice", "--x": "axis", "--y": "axis", "--x-range": "pair",
     "--y-range": "pair", "--resolution": "resolution", "--x-log": "flag", "--x-linear": "flag", "--y-log": "flag",
     "--y-linear": "flag", "--parameter": "parameter", "--range": "pair", "--log": "flag", "--linear": "flag",
@@ -280,7 +281,8 @@ def _valid(command: str, option: str) -> str | None:
                                              "--placements": "single", "--filter": "setting=full",
                                              "--data": "{file}", "--kind": "probability",
                                              "--criterion": "log-bayes-factor", "--plot": "figure.png",
-                                             "--refit": "beta", "--outcome": "score"}[option]
+                                             "--refit": "beta", "--outcome": "score",
+                                             "--time-map": "saturating", "--time-column": "session"}[option]
 
 
 @pytest.mark.parametrize("command, rule", list(_rules()), ids=[f"{c}|{r.option}|{r.other}" for c, r in _rules()])

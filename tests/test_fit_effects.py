@@ -59,7 +59,8 @@ def test_rank_agreement_against_scipy(large_ridge):
     obs = [t.observed_correct for t in test]
     margin = [round(t.ground_truth * f[t.trial], 9) for t in test]  # equal margins of symmetric trials tie
     assert e.spearman == pytest.approx(stats.spearmanr(margin, obs).statistic, abs=1e-12)
-    k = max(1, len(e.observed_test_errors))
+    k = len(e.observed_test_errors)
+    assert k > 0  # (a data set without observed test errors: test_fit_status)
     worst_obs = {t.trial for t in sorted(test, key=lambda t: (t.observed_correct, T9.trials.index(t.trial)))[:k]}
     worst_pred = {t.trial for t in sorted(test, key=lambda t: (round(t.ground_truth * f[t.trial], 9),
                                                                 T9.trials.index(t.trial)))[:k]}

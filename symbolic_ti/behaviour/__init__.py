@@ -10,7 +10,8 @@
 * :mod:`~symbolic_ti.behaviour.coding` (item numbering, labels, target column, correct/total counts),
   :mod:`~symbolic_ti.behaviour.distance` and :mod:`~symbolic_ti.behaviour.distance_fit` (data by symbolic
   distance), :mod:`~symbolic_ti.behaviour.subjects` (per-subject fits), :mod:`~symbolic_ti.behaviour.effects`
-  (residuals, distance and terminal item effects), :mod:`~symbolic_ti.behaviour.diagnostics` (bounds,
+  (residuals, distance and terminal item effects), :mod:`~symbolic_ti.behaviour.response` (the response model:
+  ``beta``, a lapse rate, a position bias), :mod:`~symbolic_ti.behaviour.diagnostics` (bounds,
   gradient, what the intervals rest on) and :mod:`~symbolic_ti.behaviour.estimate` (the shared maximisation);
 * :mod:`~symbolic_ti.behaviour.networks`: ReLU networks trained by gradient descent.
 
@@ -24,9 +25,10 @@ from .coding import ItemCoding
 from .data import BehaviourData, behaviour_from_arrays, load_behaviour
 from .distance import DistanceData, DistanceRule, load_distances
 from .distance_fit import DistanceFit, fit_distances
-from .fitting import FitComparison, FitResult, compare_families, compare_fits, fit
+from .fitting import FitComparison, FitResult, compare_families, compare_fits, compare_responses, fit
+from .response import ResponseModel
 from .subjects import SubjectFits, fit_subjects
 
 __all__ = ["BehaviourData", "load_behaviour", "behaviour_from_arrays", "fit", "compare_fits", "FitResult",
            "FitComparison", "ItemCoding", "DistanceData", "DistanceRule", "load_distances", "DistanceFit",
-           "fit_distances", "compare_families", "SubjectFits", "fit_subjects"]
+           "fit_distances", "compare_families", "compare_responses", "SubjectFits", "fit_subjects", "ResponseModel"]

@@ -1,30 +1,106 @@
 """Comparing fits of the same data by AIC, BIC and Akaike weights (Burnham & Anderson, *Model Selection and
 Multimodel Inference*, 2002): ``AIC = 2k - 2 log L``, ``BIC = k log m - 2 log L`` as computed by
 :func:`symbolic_ti.behaviour.fitting.fit`, and the weights ``exp(-dAIC/2)`` normalised to sum 1.
+
+Fits of one family and ridge that differ only in their response model (:mod:`~symbolic_ti.behaviour.response`:
+a lapse rate, a position bias) are nested, and :func:`compare_fits` also gives their likelihood-ratio test
+(:class:`LikelihoodRatio`): ``2 (log L_general - log L_simple)`` (divided by ``c_hat`` for choices when it is
+above 1: a quasi-likelihood ratio), against ``chi2_df`` for a bias, and for a lapse rate, which the null puts on
+its domain end 0, against the 50:50 mixture of ``chi2_{df-1}`` and ``chi2_df`` (Self & Liang, *J. Am. Stat.
+Assoc.* 82, 1987; ``chi2_0`` is the point mass at 0).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..display import Rendered
 from ..errors import ParameterError
+from ..formatting import rounded
 
 if TYPE_CHECKING:
     from .fit_result import FitResult
 
-__all__ = ["FitComparison", "compare_fits", "COMPARISON_FORMAT_NAME", "COMPARISON_FORMAT_VERSION"]
+__all__ = ["FitComparison", "LikelihoodRatio", "compare_fits", "likelihood_ratio", "COMPARISON_FORMAT_NAME",
+           "COMPARISON_FORMAT_VERSION"]
 
 #: ``meta.format`` of :meth:`FitComparison.to_dict`.
 COMPARISON_FORMAT_NAME = "symbolic_ti.fit_comparison"
 # Version of the comparison JSON; bump with a line here when a field changes meaning or disappears.
 #   1: first format (symbolic_ti 0.2.0); 0.3.0 added c_hat, skipped and per fit qaic, delta_qaic, dispersion,
-#      converged.
+#      converged; 0.4.0 added per fit "response" and "parameters", and "likelihood_ratio_tests".
 COMPARISON_FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class LikelihoodRatio(Rendered):
+    """The likelihood-ratio test of a fit against the same fit with more response parameters.
+
+    Attributes
+    ----------
+    simple, general : str
+        The labels of the two fits (:attr:`FitResult.label`).
+    statistic : float
+        ``2 (log L_general - log L_simple)``, at least 0, divided by the dispersion ``c_hat`` when that is above 1.
+    df : int
+        The extra parameters of the general fit.
+    p_value : float
+        Under the null distribution named by :attr:`null`.
+    null : str
+        The null distribution in words.
+    """
+
+    simple: str
+    general: str
+    statistic: float
+    df: int
+    p_value: float
+    null: str
+
+
+def likelihood_ratio(simple: FitResult, general: FitResult, c_hat: float | None = None) -> LikelihoodRatio:
+    """The likelihood-ratio test of ``simple`` nested in ``general`` (same family and ridge; ``general`` has the
+    response parameters of ``simple`` and more).
+
+    Parameters
+    ----------
+    simple, general : FitResult or DistanceFit
+    c_hat : float or None
+        The dispersion to divide the statistic by (when above 1); None: not divided.
+
+    Raises
+    ------
+    ParameterError
+        If the fits are not nested that way.
+    """
+    from scipy.stats import chi2
+
+    extra = set(general.response.names) - set(simple.response.names)
+    if not _nested(simple, general):
+        raise ParameterError(f"likelihood_ratio: {simple.label} is not nested in {general.label} (the same family "
+                             "and ridge with fewer response parameters)")
+    df = len(extra)
+    scale = c_hat if c_hat is not None and c_hat > 1 else 1.0
+    stat = max(0.0, 2.0 * (general.loglik - simple.loglik)) / scale
+    divided = f", divided by c = {rounded(scale, '.3g')}" if scale > 1 else ""
+    if "lapse" in extra:  # the null puts the lapse on its domain end 0
+        p = 0.5 * float(chi2.sf(stat, df)) + (0.5 * float(chi2.sf(stat, df - 1)) if df > 1 else 0.0)
+        null = (f"50:50 mixture of chi2_{df - 1} and chi2_{df}: the lapse rate is 0 under the null, at its domain "
+                f"end{divided}")
+    else:
+        p = float(chi2.sf(stat, df))
+        null = f"chi2_{df}{divided}"
+    return LikelihoodRatio(simple.label, general.label, stat, df, p, null)
+
+
+def _nested(simple: Any, general: Any) -> bool:
+    """Same family and ridge, and ``general`` has every response parameter of ``simple`` and more."""
+    return (simple.family_description == general.family_description and simple.ridge == general.ridge
+            and set(simple.response.names) < set(general.response.names))
 
 
 @dataclass(frozen=True)
@@ -47,6 +123,9 @@ class FitComparison(Rendered):
         and its differences; empty without ``c_hat``.
     skipped : tuple of str
         Families that could not be fitted, each with the reason.
+    likelihood_ratios : tuple of LikelihoodRatio
+        The likelihood-ratio tests of every pair of nested fits (the same family and ridge, one with more
+        response parameters); empty when no two fits are nested.
     """
 
     fits: tuple[FitResult, ...]
@@ -57,6 +136,7 @@ class FitComparison(Rendered):
     qaic: tuple[float, ...] = ()
     delta_qaic: tuple[float, ...] = ()
     skipped: tuple[str, ...] = ()
+    likelihood_ratios: tuple[LikelihoodRatio, ...] = ()
 
     @property
     def best(self) -> FitResult:
@@ -96,5 +176,6 @@ def compare_fits(fits: Iterable[FitResult], skipped: Iterable[str] = ()) -> FitC
         c_hat = max(1.0, general.dispersion)
         q = np.array([-2 * f.loglik / c_hat + 2 * (f.n_params + 1) for f in fits])
         qaic, dq = tuple(map(float, q)), tuple(map(float, q - q.min()))
+    tests = tuple(likelihood_ratio(a, b, c_hat) for b in fits for a in fits if _nested(a, b))
     return FitComparison(fits, tuple(map(float, da)), tuple(map(float, db)), tuple(map(float, w)), c_hat, qaic,
-                         dq, tuple(skipped))
+                         dq, tuple(skipped), tests)

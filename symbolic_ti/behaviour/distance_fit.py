@@ -27,6 +27,7 @@ from .distance import DistanceData
 from .estimate import fit_model
 from .fit_result import FitCore
 from .model import LikelihoodModel
+from .response import PLAIN, ResponseModel, response_model
 from ..formatting import rounded
 
 __all__ = ["DistanceModel", "DistanceRow", "DistanceFit", "fit_distances"]
@@ -59,10 +60,13 @@ class DistanceModel(LikelihoodModel):
         self.observations(data.observed, data.counts_array, data.is_choice)
 
     def predicted(self, nat: Mapping[str, float]) -> np.ndarray:
-        """Per distance: the mean predicted P(correct) (accuracies) or signed score ``beta g f``, shape (m,)."""
+        """Per distance: the mean predicted P(correct) (accuracies) or signed score ``beta g f``, shape (m,);
+        with a lapse rate each trial's P(correct) is ``lapse/2 + (1 - lapse) sigmoid(beta g f)``."""
         eta = nat["beta"] * self.signs * self.f_all(nat)
         if not self.choice:
             return self.average @ eta
+        if not self.response.plain:
+            return np.asarray(self.average @ self.response.p_first(self.signs * self.f_all(nat), nat, 0.0))
         from scipy.special import expit
 
         return np.asarray(self.average @ expit(eta))
@@ -128,6 +132,10 @@ class DistanceFit(FitCore):
     rule : str
         Which trials each distance averages, in words.
     seconds : float
+    response : ResponseModel
+        The response model (a lapse rate or not; data by distance have no position bias).
+    open_intervals : tuple of str
+        Interval ends that are an optimiser limit (the interval is open there), one line each.
     """
 
     data: DistanceData
@@ -138,6 +146,8 @@ class DistanceFit(FitCore):
     likelihood_basis: str
     rule: str
     seconds: float = 0.0
+    response: ResponseModel = PLAIN
+    open_intervals: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         vals = ", ".join(f"{p.name}={rounded(p.value, '.4g')}" for p in self.parameters)
@@ -146,15 +156,19 @@ class DistanceFit(FitCore):
 
 def fit_distances(data: DistanceData, family: str | Family = "exchangeable", *, ridge: Any = "fit",
                   parameters: Mapping[str, Any] | None = None, starts: int = 8, seed: int = 0, level: float = 0.95,
-                  overdispersion: bool = True, intervals: bool = True, budget: BudgetLike = DEFAULT) -> DistanceFit:
+                  overdispersion: bool = True, intervals: bool = True, budget: BudgetLike = DEFAULT,
+                  lapse: bool = False, bias: bool = False) -> DistanceFit:
     """Maximum-likelihood fit of a family's parameters and ``beta`` to data by symbolic distance.
 
     Parameters
     ----------
     data : DistanceData
         From :func:`symbolic_ti.behaviour.distance.load_distances`.
-    family, ridge, parameters, starts, seed, level, overdispersion, intervals, budget
-        As for :func:`symbolic_ti.behaviour.fitting.fit`.
+    family, ridge, parameters, starts, seed, level, overdispersion, intervals, budget, lapse
+        As for :func:`symbolic_ti.behaviour.fitting.fit`: with ``lapse``, each trial's P(correct) is
+        ``lapse/2 + (1 - lapse) sigmoid(beta g f)`` before the mean over the distance's trials.
+    bias : bool
+        Refused (True): rows by distance do not record which item was shown first.
 
     Returns
     -------
@@ -163,14 +177,20 @@ def fit_distances(data: DistanceData, family: str | Family = "exchangeable", *, 
     Raises
     ------
     ParameterError, FamilyError, BudgetError
-        As :func:`~symbolic_ti.behaviour.fitting.fit`, and for data that are not a DistanceData.
+        As :func:`~symbolic_ti.behaviour.fitting.fit`, for data that are not a DistanceData, and for
+        ``bias=True``.
     """
     start = time.perf_counter()
     if not isinstance(data, DistanceData):
         raise ParameterError(f"data must be a DistanceData (symbolic_ti.behaviour.distance.load_distances), got "
                              f"{type(data).__name__}")
+    response = response_model(lapse, bias)
+    if response.bias:
+        raise ParameterError("bias: rows by symbolic distance do not record which item was shown first; a position "
+                             "bias needs per-trial rows (fit without --distance-column)")
     model, fam, est = fit_model(DistanceModel, data, family, parameters, ridge, starts=starts, seed=seed,
-                                level=level, overdispersion=overdispersion, intervals=intervals, budget=budget)
+                                level=level, overdispersion=overdispersion, intervals=intervals, budget=budget,
+                                response=response)
     p, y, n = est.predicted, model.y, model.n
     if model.choice:
         res = (n * y - n * p) / np.sqrt(np.maximum(n * p * (1 - p), 1e-300))
@@ -183,5 +203,5 @@ def fit_distances(data: DistanceData, family: str | Family = "exchangeable", *, 
                        est.sigma, "binomial" if model.choice else "gaussian", ll, k, m, 2 * k - 2 * ll,
                        k * math.log(m) - 2 * ll, est.dispersion, est.scale, float(level), rows, est.n_starts,
                        not est.problems, tuple(est.problems), est.basis, data.rule.describe(),
-                       time.perf_counter() - start)
+                       time.perf_counter() - start, response, tuple(est.open_ends))
 

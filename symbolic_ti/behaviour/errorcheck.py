@@ -72,7 +72,8 @@ class ErrorCheck(Rendered):
         at the fitted parameters and the observed P(correct) (signed score); None with fewer than 3 trials or
         no variation.
     k_worst : int
-        ``k``: the number of observed test errors (at least 1).
+        ``k``: the number of observed test errors (0 when there are none: then there is no set of least
+        correct trials to compare, and ``worst_overlap`` is 0).
     worst_overlap : int
         How many of the ``k`` least correct observed test trials are among the ``k`` test trials with the
         smallest predicted margins (ties in either ranking broken by the task's trial order).
@@ -161,7 +162,7 @@ def check_errors(model: LikelihoodModel, nat: Mapping[str, float], trials: Seque
     alpha_fitted = nat.get("alpha")
     fixed: dict[str, Any] = {}
     for name, value in nat.items():
-        if name in ("alpha", "beta", "lambda"):
+        if name in ("alpha", "lambda") or name in model.response.names:  # (beta, lapse, bias: not the kernel's)
             continue
         fixed[name] = nearby_rational(value)
     if model.ridge_mode == "fitted":
@@ -222,7 +223,7 @@ def rank_agreement(ranked: Sequence[TrialFit], margin: Mapping[Trial, float], n_
     margin : mapping (i, j) -> float
         Predicted margins at the fitted parameters.
     n_errors : int
-        Observed test errors; ``k = max(1, n_errors)``.
+        Observed test errors; ``k = n_errors`` (at most the number of trials).
     order : sequence of (i, j)
         The task's trial order (breaks ties among margins).
 
@@ -235,7 +236,7 @@ def rank_agreement(ranked: Sequence[TrialFit], margin: Mapping[Trial, float], n_
     """
     from scipy.stats import spearmanr
 
-    k = min(max(1, n_errors), len(ranked))
+    k = min(n_errors, len(ranked))
     if not ranked:
         return None, 0, 0
     obs = [t.observed_correct for t in ranked]

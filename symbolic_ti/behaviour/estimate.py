@@ -21,6 +21,7 @@ from .diagnostics import bound_of, gradient_check, likelihood_basis, limit_text
 from .fit_parts import ParameterEstimate
 from .model import LikelihoodModel
 from .optimize import minimize, profile_interval, scipy_optimize, starting_points
+from .response import PLAIN, ResponseModel
 from ..formatting import rounded
 
 __all__ = ["Estimate", "check_options", "counts_given", "fit_cost", "fit_family", "maximise", "ridge_argument", "fit_model"]
@@ -45,7 +46,11 @@ class Estimate:
         Pearson ``X^2 / (m - k)`` (``m / (m - k)`` for scores) and the interval widening ``max(1, phi)``.
     estimates : list of ParameterEstimate
     problems : list of str
-        Why the fit did not converge (empty when it did).
+        Why the fit did not converge (empty when it did): the optimiser, a parameter at an optimiser limit, the
+        gradient, a higher point found by the profile.
+    open_ends : list of str
+        Interval ends that are an optimiser limit, not an estimated end (the interval is open there; the fit can
+        still have converged).
     basis : str
         The likelihood and what the intervals rest on.
     n_starts : int
@@ -63,6 +68,7 @@ class Estimate:
     problems: list[str]
     basis: str
     n_starts: int
+    open_ends: list[str]
 
 
 def check_options(starts: Any, seed: Any, level: Any) -> tuple[int, int, float]:
@@ -121,6 +127,7 @@ def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, ov
             best = (z, nll, ok)
     assert best is not None
     zhat, nll_min, success = best
+    zhat, nll_min = _lapse_onto_its_end(model, zhat, nll_min)
     nat = model.natural(zhat)
     loglik, sigma = model.loglik_natural(nat)
     k = len(model.coords) + (0 if model.choice else 1)
@@ -141,19 +148,23 @@ def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, ov
                  for c, b in zip(model.coords, bounds, strict=True) if b.side and not b.domain]
     problems += gradient_check(model, zhat, bounds)
     estimates = []
+    open_ends: list[str] = []
     better: list[tuple[float, np.ndarray]] = []
     for idx, c in enumerate(model.coords):
+        ends_z: list[np.ndarray] = []
         if intervals:
-            lo, hi, lb, ub = profile_interval(model, zhat, idx, nll_min, threshold, better)
+            lo, hi, lb, ub = profile_interval(model, zhat, idx, nll_min, threshold, better, ends_z)
         else:
             lo, hi, lb, ub = math.nan, math.nan, False, False
         limits = [limit_text(model, idx, side) if flag and math.isfinite(end)
                   and not math.isfinite(c.natural_bound(side)) else ""
                   for side, flag, end in ((-1, lb, lo), (1, ub, hi))]
-        problems += [f"{c.name}: the {'lower' if side < 0 else 'upper'} end of the profile interval is the "
-                     f"{text} (the interval is open there, not an estimated end)"
-                     for side, text in zip((-1, 1), limits, strict=True) if text]
-        estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub, bounds[idx].text, *limits))
+        open_ends += [f"{c.name}: the {'lower' if side < 0 else 'upper'} end of the profile interval is the "
+                      f"{text} (the interval is open there, not an estimated end)"
+                      for side, text in zip((-1, 1), limits, strict=True) if text]
+        rests = _rests_on(model, idx, zhat, ends_z) if intervals else ""
+        estimates.append(ParameterEstimate(c.name, nat[c.name], lo, hi, lb, ub, bounds[idx].text,
+                                           lower_limit=limits[0], upper_limit=limits[1], rests_on=rests))
     if better and better[0][0] < -1e-4:
         where = ", ".join(f"{n}={rounded(v, '.4g')}" for n, v in model.natural(better[0][1]).items())
         problems.append(f"the profile likelihood found a log-likelihood higher by {rounded(-better[0][0], '.3g')} at {where}; "
@@ -162,7 +173,34 @@ def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, ov
     basis = likelihood_basis("binomial" if model.choice else "gaussian", counted, integral, m,
                              float(np.sum(model.n)), float(dispersion), scale > 1, counts_given)
     return Estimate(nat, loglik, sigma, k, m, predicted, float(dispersion), scale, estimates, problems, basis,
-                    len(opt_starts))
+                    len(opt_starts), open_ends)
+
+
+def _lapse_onto_its_end(model: LikelihoodModel, zhat: np.ndarray, nll_min: float) -> tuple[np.ndarray, float]:
+    """A small lapse rate (below 0.01) moved onto its domain end 0, the others re-maximised, when that loses
+    less than ``1e-6`` in log L: the logistic coordinate flattens toward 0, where L-BFGS-B stops short of the end
+    (at ``lapse ~ 1e-4``) although the maximum is the boundary estimate 0."""
+    for k, c in enumerate(model.coords):
+        if c.name == "lapse" and c.to_natural(float(zhat[k])) < 0.01:
+            z, nll, _ = minimize(model, zhat, {k: c.zbounds[0]})
+            if nll < nll_min + 1e-6:
+                return z, min(nll, nll_min) if nll <= nll_min else nll
+    return zhat, nll_min
+
+
+def _rests_on(model: LikelihoodModel, k: int, zhat: np.ndarray, ends_z: Sequence[np.ndarray]) -> str:
+    """The other parameters that sit at an optimiser limit (not a domain end) at the fitted point or where the
+    profile of coordinate ``k`` reaches an end of its interval: the interval of ``k`` is then conditional on that
+    box (an artefact of it), e.g. ``"beta at its optimiser limit e^7 = 1097 (the fitted point and the upper
+    end)"``; ``""`` when none does."""
+    where: dict[int, tuple[int, list[str]]] = {}
+    for label, z in (("the fitted point", zhat), *zip(("the lower end", "the upper end"), ends_z, strict=False)):
+        for j in range(len(model.coords)):
+            b = bound_of(model, z, j)
+            if j != k and b.side and not b.domain:
+                where.setdefault(j, (b.side, []))[1].append(label)
+    return "; ".join(f"{model.coords[j].name} at its {limit_text(model, j, side)} ({' and '.join(labels)})"
+                     for j, (side, labels) in where.items())
 
 
 def counts_given(data: Any) -> bool:
@@ -172,12 +210,13 @@ def counts_given(data: Any) -> bool:
 
 
 def fit_cost(task: Any, families: Sequence[Family], ridge: Any, *, starts: int, intervals: bool,
-             fits: int = 1) -> CostEstimate:
+             fits: int = 1, response: ResponseModel = PLAIN) -> CostEstimate:
     """The estimated cost of fitting ``families`` to data of ``task`` (:func:`symbolic_ti.behaviour.cost.fit_estimate`):
     each family's closed forms with the fitted parameters (and a fitted ridge) symbolic, derived as
     :func:`~symbolic_ti.budgets.derive_estimate` models them for the solver's method
     (:func:`symbolic_ti.solvers.dispatch.derive_plan`) and compiled, then ``starts`` optimiser starts (and the
-    profile intervals) per fit, ``fits`` fits per family.
+    profile intervals) per fit, ``fits`` fits per family; the response model's parameters besides ``beta``
+    count as coordinates.
 
     Raises
     ------
@@ -197,7 +236,7 @@ def fit_cost(task: Any, families: Sequence[Family], ridge: Any, *, starts: int, 
                                  method=str(plan["method"]), degree=int(plan["degree"]))  # type: ignore[call-overload]
         kernel = fam.exact_cost()  # a network family's exact kernel values, as solve checks them
         forms.append(est if kernel is None else CostEstimate(est.seconds + kernel.seconds, est.detail))
-        coordinates.append(len(fam.free_parameters) + int(fitted) + 1)
+        coordinates.append(len(fam.free_parameters) + int(fitted) + len(response.names))
     return fit_estimate(task.n, forms, coordinates, starts=starts, intervals=intervals, fits=fits)
 
 
@@ -208,7 +247,8 @@ def fit_model(model_class: type[LikelihoodModel], data: Any, family: str | Famil
     of ``data`` (its exact solve checked against the same budget) and maximise it (the common start of every
     fit).
 
-    ``options``: ``starts``, ``seed``, ``level``, ``overdispersion``, ``intervals`` as for :func:`maximise`.
+    ``options``: ``starts``, ``seed``, ``level``, ``overdispersion``, ``intervals`` as for :func:`maximise`, and
+    ``response`` (a :class:`~symbolic_ti.behaviour.response.ResponseModel`, default plain).
 
     Raises
     ------
@@ -218,11 +258,12 @@ def fit_model(model_class: type[LikelihoodModel], data: Any, family: str | Famil
         If the estimated cost is above ``budget`` (the message gives both).
     """
     starts, seed, level = check_options(options.pop("starts"), options.pop("seed"), options.pop("level"))
+    response = options.pop("response", PLAIN)
     fam = fit_family(family, parameters)
     if resolve_budget(budget) is not None:
-        check_budget("fit", fit_cost(data.task, [fam], ridge, starts=starts, intervals=bool(options["intervals"])),
-                     budget)
-    model = model_class(data, fam, ridge_argument(ridge), budget=budget)
+        check_budget("fit", fit_cost(data.task, [fam], ridge, starts=starts, intervals=bool(options["intervals"]),
+                                     response=response), budget)
+    model = model_class(data, fam, ridge_argument(ridge), budget=budget, response=response)
     est = maximise(model, starts=starts, seed=seed, level=level, counted=data.counted,
                    counts_given=counts_given(data), **options)
     return model, fam, est

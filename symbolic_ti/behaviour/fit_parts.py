@@ -37,6 +37,10 @@ class ParameterEstimate(Rendered):
     lower_limit, upper_limit : str
         ``""``, or e.g. ``"optimiser limit e^9 = 8103"`` when that end of the interval is a finite optimiser limit
         rather than a domain end (``*_at_bound`` is then True too): the interval is open there.
+    rests_on : str
+        ``""``, or the other parameters that sit at an optimiser limit at the fitted point or at an end of this
+        interval, e.g. ``"beta at its optimiser limit e^7 = 1097 (the fitted point and the upper end)"``: the
+        interval is then conditional on that box, an artefact of it rather than an estimate.
     """
 
     name: str
@@ -48,6 +52,7 @@ class ParameterEstimate(Rendered):
     at_bound: str = ""
     lower_limit: str = ""
     upper_limit: str = ""
+    rests_on: str = ""
 
 
 @dataclass(frozen=True)

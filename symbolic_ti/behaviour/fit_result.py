@@ -15,6 +15,7 @@ from .data import BehaviourData
 from .effects import Effects
 from .errorcheck import ErrorCheck
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
+from .response import PLAIN, ResponseModel
 from ..formatting import rounded
 
 __all__ = ["FitCore", "FitResult", "FORMAT_NAME", "FORMAT_VERSION"]
@@ -75,8 +76,10 @@ class FitCore(Rendered):
 
     @property
     def label(self) -> str:
-        """Short label: family and ridge mode."""
-        return f"{self.family} ({'ridge fitted' if self.ridge == 'fitted' else 'ridge ' + self.ridge})"
+        """Short label: family, ridge mode and the response parameters besides ``beta`` (``lapse``, ``bias``)."""
+        extra = getattr(self, "response", PLAIN).label
+        return (f"{self.family} ({'ridge fitted' if self.ridge == 'fitted' else 'ridge ' + self.ridge}"
+                f"{', ' + extra if extra else ''})")
 
 
 @dataclass(frozen=True)
@@ -123,9 +126,10 @@ class FitResult(FitCore):
     starts : int
         Optimiser starts.
     converged : bool
-        Whether the fitted point is a maximum: the optimiser reported success, no coordinate is at an
-        optimiser limit, the gradient check passes and the profile likelihood found no higher point
-        (:mod:`symbolic_ti.behaviour.diagnostics`).
+        Whether the optimiser converged to a maximum: it reported success, no coordinate is at an optimiser
+        limit, the gradient check passes and the profile likelihood found no higher point
+        (:mod:`symbolic_ti.behaviour.diagnostics`). A boundary estimate (a domain end) can be converged; an
+        interval end at an optimiser limit does not make it unconverged (:attr:`open_intervals`).
     notes : tuple of str
         Remarks (parameters that do not change the predictions, numerical checks).
     seconds : float
@@ -139,6 +143,12 @@ class FitResult(FitCore):
     effects : Effects or None
         Residuals, the symbolic distance effect and the terminal item effect, observed vs predicted
         (:mod:`symbolic_ti.behaviour.effects`).
+    response : ResponseModel
+        The response model (:mod:`symbolic_ti.behaviour.response`): which of ``lapse`` and ``bias`` were fitted
+        besides ``beta``.
+    open_intervals : tuple of str
+        The interval ends that are an optimiser limit, not an estimated end (the interval is open there), one
+        line each; empty when every end was found.
     """
 
     data: BehaviourData
@@ -154,6 +164,8 @@ class FitResult(FitCore):
     likelihood_basis: str = ""
     convergence: tuple[str, ...] = ()
     effects: Effects | None = None
+    response: ResponseModel = PLAIN
+    open_intervals: tuple[str, ...] = ()
 
     def f(self, i: int, j: int) -> float:
         """``f(i, j)`` at the fitted parameters."""

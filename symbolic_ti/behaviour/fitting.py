@@ -45,9 +45,10 @@ from .errorcheck import ErrorCheck, check_errors
 from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
 from .fit_result import FORMAT_NAME, FORMAT_VERSION, FitResult
 from .model import LikelihoodModel
+from .response import response_model
 from ..formatting import rounded
 
-__all__ = ["fit", "compare_families", "FitResult", "ParameterEstimate", "TrialFit", "CategoryFit", "ErrorCheck", "FitComparison",
+__all__ = ["fit", "compare_families", "compare_responses", "FitResult", "ParameterEstimate", "TrialFit", "CategoryFit", "ErrorCheck", "FitComparison",
            "compare_fits", "FORMAT_NAME", "FORMAT_VERSION", "COMPARISON_FORMAT_NAME", "COMPARISON_FORMAT_VERSION"]
 
 Trial = tuple[int, int]
@@ -66,6 +67,8 @@ def fit(
     intervals: bool = True,
     error_check: bool = True,
     budget: BudgetLike = DEFAULT,
+    lapse: bool = False,
+    bias: bool = False,
 ) -> FitResult:
     """Maximum-likelihood fit of a family's free parameters and a response scale to behaviour.
 
@@ -101,6 +104,12 @@ def fit(
         and ``starts`` times the likelihood evaluations of a start, plus the intervals), above which the fit is
         refused; the exact solve is checked against it too. Default
         :data:`symbolic_ti.budgets.DEFAULT_SECONDS`; None: no limit.
+    lapse : bool
+        Fit a lapse rate ``lapse`` in ``[0, 1)``: ``P(first wins) = lapse/2 + (1 - lapse) sigmoid(beta f)``
+        (:mod:`~symbolic_ti.behaviour.response`). Choices only.
+    bias : bool
+        Fit a position bias ``bias`` toward the item of the data's first item column:
+        ``P(first wins) = sigmoid(beta f + bias)`` (with ``lapse`` as above). Choices only.
 
     Returns
     -------
@@ -110,7 +119,7 @@ def fit(
     ------
     FamilyError, ParameterError
         For an unknown family, an unknown or out-of-domain parameter, ``starts < 1``, ``level`` outside (0, 1),
-        or no free parameter and a fixed ridge with nothing else to fit (``beta`` is always fitted, so this
+        ``lapse`` or ``bias`` not a bool or given for scores, or no free parameter and a fixed ridge with nothing else to fit (``beta`` is always fitted, so this
         cannot happen).
     SolveError
         If the predictions depend on a symbol that cannot be fitted.
@@ -131,8 +140,10 @@ def fit(
     if not isinstance(data, BehaviourData):
         raise ParameterError(f"data must be a BehaviourData (symbolic_ti.behaviour.data.load_behaviour), got "
                              f"{type(data).__name__}")
+    response = response_model(lapse, bias)
     model, fam, est = fit_model(LikelihoodModel, data, family, parameters, ridge, starts=starts, seed=seed,
-                                level=level, overdispersion=overdispersion, intervals=intervals, budget=budget)
+                                level=level, overdispersion=overdispersion, intervals=intervals, budget=budget,
+                                response=response)
     nat, k, m, predicted, dispersion, scale = est.nat, est.k, est.m, est.predicted, est.dispersion, est.scale
     loglik, sigma, estimates, problems = est.loglik, est.sigma, est.estimates, est.problems
     f_obs = model.f_obs(nat)
@@ -160,6 +171,7 @@ def fit(
         errors=errors,
         starts=est.n_starts, converged=not problems, notes=tuple(model.notes), seconds=time.perf_counter() - start,
         ridge_value=model.ridge_value, likelihood_basis=est.basis, convergence=tuple(problems), effects=effects,
+        response=response, open_intervals=tuple(est.open_ends),
     )
 
 
@@ -200,7 +212,8 @@ def _category_fits(trials: Sequence[TrialFit], choice: bool) -> tuple[CategoryFi
 
 
 def compare_families(data: BehaviourData | DistanceData, families: Sequence[str | Family] | None = None, *,
-                     ridge: Any = "fit", starts: int = 8, seed: int = 0, budget: BudgetLike = DEFAULT) -> FitComparison:
+                     ridge: Any = "fit", starts: int = 8, seed: int = 0, budget: BudgetLike = DEFAULT,
+                     lapse: bool = False, bias: bool = False) -> FitComparison:
     """Fit every family that can be fitted to the same data and compare them in one table.
 
     Parameters
@@ -211,8 +224,9 @@ def compare_families(data: BehaviourData | DistanceData, families: Sequence[str 
     families : sequence of names or Family, optional
         Default: every family of ``symbolic_ti.families.FAMILIES`` with its defaults (a data-given family such
         as ``similarity`` needs its data, so it is fitted only when passed as an instance).
-    ridge, starts, seed
-        As for :func:`fit` (no intervals, no first-failure check: the comparison needs the maximum only).
+    ridge, starts, seed, lapse, bias
+        As for :func:`fit` (no intervals, no first-failure check: the comparison needs the maximum only); the
+        response model is the same for every family.
     budget : DEFAULT, None or float
         As for :func:`fit`, for the whole comparison: the estimate sums the closed forms of every family that
         can be fitted and their optimiser starts (:func:`symbolic_ti.behaviour.cost.fit_estimate`), before any fit.
@@ -233,7 +247,9 @@ def compare_families(data: BehaviourData | DistanceData, families: Sequence[str 
     from .distance_fit import fit_distances
 
     chosen = list(FAMILIES) if families is None else list(families)
+    response_model(lapse, bias)
     _check_comparison_budget(data, chosen, ridge, starts, seed, budget)
+    extra: dict[str, Any] = {"lapse": lapse, "bias": bias}
     fits: list[Any] = []
     skipped = []
     for fam in chosen:
@@ -241,10 +257,10 @@ def compare_families(data: BehaviourData | DistanceData, families: Sequence[str 
         try:
             if isinstance(data, DistanceData):
                 fits.append(fit_distances(data, fam, ridge=ridge, starts=starts, seed=seed, intervals=False,
-                                          budget=budget))
+                                          budget=budget, **extra))
             else:
                 fits.append(fit(data, fam, ridge=ridge, starts=starts, seed=seed, intervals=False,
-                                error_check=False, budget=budget))
+                                error_check=False, budget=budget, **extra))
         except BudgetError:
             raise
         except SymbolicTIError as err:
@@ -252,6 +268,57 @@ def compare_families(data: BehaviourData | DistanceData, families: Sequence[str 
     if not fits:
         raise ParameterError("no family could be fitted: " + "; ".join(skipped))
     return compare_fits(fits, skipped)
+
+
+def compare_responses(data: BehaviourData | DistanceData, family: str | Family = "exchangeable", *,
+                      parameters: Mapping[str, Any] | None = None, ridge: Any = "fit", starts: int = 8, seed: int = 0,
+                      budget: BudgetLike = DEFAULT) -> FitComparison:
+    """Fit one family with each response model and compare them: plain ``sigmoid(beta f)``, with a lapse rate,
+    and (per-trial choices only) with a position bias and with both (:mod:`~symbolic_ti.behaviour.response`).
+
+    The table (AIC, BIC, quasi-AIC) comes with the likelihood-ratio test of every nested pair
+    (:func:`~symbolic_ti.behaviour.comparison.likelihood_ratio`): is the lapse, the bias, needed?
+
+    Parameters
+    ----------
+    data : BehaviourData or DistanceData
+        Choices (a lapse and a bias are parameters of choice probabilities); data by distance are compared
+        without and with a lapse.
+    family, parameters, ridge, starts, seed, budget
+        As for :func:`fit` (no intervals, no first-failure check); ``budget`` for the whole comparison.
+
+    Returns
+    -------
+    FitComparison
+
+    Raises
+    ------
+    ParameterError
+        For scores (no response model to compare), and as :func:`fit`.
+    BudgetError
+        If the estimated cost is above ``budget``.
+    """
+    from .distance_fit import fit_distances
+
+    if not data.is_choice:
+        raise ParameterError("compare_responses: a lapse rate and a position bias are parameters of choice "
+                             "probabilities; these data are scores")
+    by_distance = isinstance(data, DistanceData)
+    models = [(False, False), (True, False)] + ([] if by_distance else [(False, True), (True, True)])
+    if resolve_budget(budget) is not None:
+        starts_, _, _ = check_options(starts, seed, 0.5)
+        fam = fit_family(family, parameters)
+        check_budget("compare_responses", fit_cost(data.task, [fam], ridge, starts=starts_, intervals=False,
+                                                   fits=len(models), response=response_model(True, True)), budget)
+    fits: list[Any] = []
+    for lapse, bias in models:
+        if isinstance(data, DistanceData):
+            fits.append(fit_distances(data, family, ridge=ridge, parameters=parameters, starts=starts, seed=seed,
+                                      intervals=False, budget=None, lapse=lapse))
+        else:
+            fits.append(fit(data, family, ridge=ridge, parameters=parameters, starts=starts, seed=seed,
+                            intervals=False, error_check=False, budget=None, lapse=lapse, bias=bias))
+    return compare_fits(fits)
 
 
 def _check_comparison_budget(data: Any, families: Sequence[str | Family], ridge: Any, starts: Any, seed: Any,

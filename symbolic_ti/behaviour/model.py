@@ -5,7 +5,8 @@ symbolic (:func:`symbolic_ti.solvers.dispatch.solve`) and compiled to one numpy 
 (``sympy.lambdify`` with common subexpressions). The model of docs/fitting.md reads them out with a response
 scale ``beta > 0``:
 
-* choices: ``P(first item wins) = sigmoid(beta f)``, and ``k_t = count_t * observed_t`` "first item" answers
+* choices: ``P(first item wins) = sigmoid(beta f)``, or with a lapse rate and a position bias the response model
+  of :mod:`~symbolic_ti.behaviour.response` (``epsilon/2 + (1 - epsilon) sigmoid(beta f + b)``), and ``k_t = count_t * observed_t`` "first item" answers
   out of ``count_t`` are binomial (``lgamma`` for the binomial coefficient, so fractional ``k_t`` of averaged
   probabilities give the quasi-likelihood of McCullagh & Nelder, *Generalized Linear Models*, 2nd ed. 1989,
   ch. 9)::
@@ -39,6 +40,7 @@ from ..families.relu import ReluKernelConstant
 from ..results import Result
 from ..task import Task
 from .data import BehaviourData
+from .response import BIAS_BOUND, LAPSE_BOUND, PLAIN, ResponseModel
 
 __all__ = ["Coord", "coord_for", "compile_predictions", "LikelihoodModel", "LOGIT_BOUND", "LOG_BOUNDS",
            "LOG_BETA_BOUNDS"]
@@ -170,11 +172,16 @@ class LikelihoodModel:
         :func:`symbolic_ti.arguments.parse_ridge` and held fixed.
     budget : DEFAULT, None or float
         The budget of the exact solve (:func:`symbolic_ti.solvers.dispatch.solve`).
+    response : ResponseModel
+        The response parameters besides ``beta`` (:mod:`~symbolic_ti.behaviour.response`; default: none).
 
     Attributes
     ----------
     coords : list of Coord
-        The fitted family parameters, then ``lambda`` when the ridge is fitted, then ``beta``.
+        The fitted family parameters, then ``lambda`` when the ridge is fitted, then ``beta``, then ``lapse``
+        and ``bias`` when the response model has them.
+    n_kernel : int
+        How many leading coordinates are arguments of the predictions ``f`` (the family's and the ridge).
     ridge_mode : str
         ``"fitted"``, ``"ridgeless"`` or the fixed exact ridge as text.
     ridge_value : sympy.Expr or None
@@ -191,15 +198,18 @@ class LikelihoodModel:
     Raises
     ------
     ParameterError
-        If a family parameter named ``beta`` is free (it would clash with the response scale).
+        If a family parameter named ``beta``, ``lapse`` or ``bias`` is free (it would clash with the response
+        model), or a lapse or bias is asked for scores (they are parameters of choice probabilities).
     SolveError
         If the predictions depend on a symbol that cannot be fitted.
     """
 
-    def __init__(self, data: BehaviourData, family: Family, ridge: Any, budget: BudgetLike = DEFAULT) -> None:
+    def __init__(self, data: BehaviourData, family: Family, ridge: Any, budget: BudgetLike = DEFAULT,
+                 response: ResponseModel = PLAIN) -> None:
         from ..solvers.dispatch import solve
 
         self.data = data
+        self.response = response
         self.task: Task = data.task
         self.family = family
         lam = parse_ridge("lambda" if ridge in (None, "fit", "fitted") else ridge)
@@ -217,9 +227,10 @@ class LikelihoodModel:
         self.symbols: list[sp.Symbol] = []
         self.notes: list[str] = []
         for p in family.free_parameters:
-            if p.name == "beta" and p.symbol in present:
-                raise ParameterError(f"{family.name}: the family parameter beta clashes with the response scale "
-                                     f"beta of the fit; fix it (e.g. parameters={{'beta': 0}})")
+            if p.name in response.names + ("lapse", "bias") and p.symbol in present:
+                what = "scale" if p.name == "beta" else "model"
+                raise ParameterError(f"{family.name}: the family parameter {p.name} clashes with the response "
+                                     f"{what} ({p.name}) of the fit; fix it (e.g. parameters={{'{p.name}': 0}})")
             if p.symbol in present:
                 self.coords.append(coord_for(p.name, p.lower, p.upper))
                 self.symbols.append(p.symbol)
@@ -232,14 +243,23 @@ class LikelihoodModel:
         if extra:
             raise SolveError(f"the predictions depend on {', '.join(sorted(s.name for s in extra))}, "
                              f"which cannot be fitted here")
+        self.n_kernel = len(self.coords)
         self.coords.append(coord_for("beta", sp.Integer(0), sp.oo))
+        if response.lapse:  # epsilon in [0, 1): its domain end 0 is a boundary estimate (no lapse)
+            self.coords.append(Coord("lapse", "logistic", 0.0, 1.0, (-LAPSE_BOUND, LAPSE_BOUND)))
+        if response.bias:
+            self.coords.append(Coord("bias", "identity", -math.inf, math.inf, (-BIAS_BOUND, BIAS_BOUND)))
         all_trials = self.task.trials
         ckey = tuple(self.symbols)
         if ckey not in self.compiled:
             self.compiled[ckey] = compile_predictions([self.result.predictions[t] for t in all_trials],
                                                       self.symbols)
         self._f_all = self.compiled[ckey]
+        self.position: Any = -1.0 if getattr(getattr(data, "coding", None), "target", "first") == "second" else 1.0
         self.observe(data)
+        if not self.choice and not response.plain:
+            raise ParameterError(f"{response.label}: a lapse rate and a position bias are parameters of choice "
+                                 f"probabilities; real scores are fitted as beta f plus Gaussian noise")
 
     def observe(self, data: Any) -> None:
         """Read the observations of ``data`` (per-trial :class:`BehaviourData` here; a subclass may read others)."""
@@ -271,7 +291,7 @@ class LikelihoodModel:
 
     def f_all(self, nat: Mapping[str, float]) -> np.ndarray:
         """``f`` of every trial of the task (task order), shape ``(len(task.trials),)``."""
-        return self._f_all(*[nat[c.name] for c in self.coords[:-1]])
+        return self._f_all(*[nat[c.name] for c in self.coords[:self.n_kernel]])
 
     def f_obs(self, nat: Mapping[str, float]) -> np.ndarray:
         """``f`` of the observed trials (data order), shape ``(m,)``."""
@@ -282,10 +302,22 @@ class LikelihoodModel:
         eta = nat["beta"] * self.f_obs(nat)
         if not np.all(np.isfinite(eta)):
             return -math.inf, None
-        if self.choice:
+        if self.choice and self.response.plain:
             ll = -(self.k * np.logaddexp(0.0, -eta) + (self.n - self.k) * np.logaddexp(0.0, eta)).sum()
             return float(self.const + ll), None
+        if self.choice:
+            lp, lq = self.response.log_p(self.f_obs(nat), nat, self.position)
+            return self.binomial(lp, lq), None
         return self.gaussian(eta)
+
+    def binomial(self, log_p: np.ndarray, log_q: np.ndarray) -> float:
+        """Binomial log-likelihood (with its constant) of the rows at ``log P`` and ``log (1 - P)`` per row
+        (``-inf`` where a row with answers has probability 0)."""
+        with np.errstate(invalid="ignore"):
+            terms = np.where(self.k > 0, self.k * log_p, 0.0) + np.where(self.n - self.k > 0, (self.n - self.k) * log_q,
+                                                                       0.0)
+        ll = float(np.sum(terms))
+        return self.const + ll if math.isfinite(ll) else -math.inf
 
     def gaussian(self, mean: np.ndarray) -> tuple[float, float]:
         """Gaussian log-likelihood of :attr:`y` around ``mean`` with ``sigma`` profiled out, and ``sigma``."""
@@ -299,6 +331,8 @@ class LikelihoodModel:
         eta = nat["beta"] * self.f_obs(nat)
         if not self.choice:
             return eta
+        if not self.response.plain:
+            return self.response.p_first(self.f_obs(nat), nat, self.position)
         from scipy.special import expit
 
         return np.asarray(expit(eta))

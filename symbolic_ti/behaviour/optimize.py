@@ -74,12 +74,15 @@ def minimize(model: LikelihoodModel, z0: np.ndarray, fixed: dict[int, float] | N
 
 def starting_points(model: LikelihoodModel, n_starts: int, seed: int) -> list[np.ndarray]:
     """``n_starts`` optimiser starts: the centre (logistic coordinates at 1/2 of the domain, ``beta = 3`` for
-    choices or 1 for scores, other positive parameters at 0.1), then uniform random starts (``seed``)."""
+    choices or 1 for scores, a lapse rate at 0.02, a bias at 0, other positive parameters at 0.1), then uniform
+    random starts (``seed``; a lapse rate between 0.001 and 0.27)."""
     rng = np.random.default_rng(seed)
     out = []
     center = []
     for c in model.coords:
-        if c.kind == "logistic":
+        if c.name == "lapse":  # a lapse rate of 2%, not the middle of [0, 1)
+            center.append(math.log(0.02 / 0.98))
+        elif c.kind == "logistic":
             center.append(0.0)
         elif c.name == "beta":
             center.append(math.log(3.0) if model.choice else 0.0)
@@ -91,7 +94,9 @@ def starting_points(model: LikelihoodModel, n_starts: int, seed: int) -> list[np
     for _ in range(max(n_starts - 1, 0)):
         z = []
         for c in model.coords:
-            if c.kind == "logistic":
+            if c.name == "lapse":  # epsilon in [1e-3, 0.27]
+                z.append(rng.uniform(-7.0, -1.0))
+            elif c.kind == "logistic":
                 z.append(rng.uniform(-4.0, 4.0))
             elif c.name == "beta":
                 z.append(rng.uniform(-1.0, 3.0))
@@ -104,7 +109,8 @@ def starting_points(model: LikelihoodModel, n_starts: int, seed: int) -> list[np
 
 
 def profile_interval(model: LikelihoodModel, zhat: np.ndarray, k: int, nll_min: float, threshold: float,
-                     record: list[tuple[float, np.ndarray]] | None = None) -> tuple[float, float, bool, bool]:
+                     record: list[tuple[float, np.ndarray]] | None = None,
+                     ends_z: list[np.ndarray] | None = None) -> tuple[float, float, bool, bool]:
     """Profile-likelihood interval of coordinate ``k`` in natural units.
 
     Parameters
@@ -121,13 +127,18 @@ def profile_interval(model: LikelihoodModel, zhat: np.ndarray, k: int, nll_min: 
     record : list, optional
         If given, receives ``(nll - nll_min, z)`` of the lowest point the profile met (negative: the profile
         found a higher likelihood than the fit, which then did not converge).
+    ends_z : list, optional
+        If given, receives the profile's optimum (all coordinates) at the lower and at the upper end: where the
+        other parameters stand when this one is at an end (:func:`symbolic_ti.behaviour.estimate.maximise`
+        reports an end that rests on another parameter at its optimiser limit).
 
     Returns
     -------
     (lower, upper, lower_at_bound, upper_at_bound)
         The ends; the flag is True when the interval reaches the optimiser box (within ``1e-3`` in ``z``). The
         end is then the domain end where the box stands for one (``0`` of an exponential coordinate, either end
-        of a logistic one); otherwise it is the finite optimiser limit itself (e.g. ``e^9`` for the ridge),
+        of a logistic one); otherwise it is the finite optimiser limit itself (e.g. ``e^9`` for the ridge,
+        ``e^7`` for ``beta``, also when the likelihood has not dropped enough even there),
         which :func:`symbolic_ti.behaviour.diagnostics.limit_text` names. Each end is bracketed by doubling
         steps from ``zhat`` and found with ``brentq`` (``xtol = 1e-6`` in ``z``).
     """
@@ -138,10 +149,12 @@ def profile_interval(model: LikelihoodModel, zhat: np.ndarray, k: int, nll_min: 
     at_bound: list[bool] = []
     for side in (-1, 1):
         warm = [zhat.copy()]
+        seen: dict[float, np.ndarray] = {float(zhat[k]): zhat.copy()}
 
-        def excess(zk: float, warm_box: list[np.ndarray] = warm) -> float:
+        def excess(zk: float, warm_box: list[np.ndarray] = warm, seen: dict[float, np.ndarray] = seen) -> float:
             z, nll, _ = minimize(model, warm_box[0], {k: zk})
             warm_box[0] = z
+            seen[float(zk)] = z
             if record is not None and (not record or nll - nll_min < record[0][0]):
                 record[:] = [(nll - nll_min, z.copy())]
             return nll - nll_min - threshold
@@ -162,8 +175,11 @@ def profile_interval(model: LikelihoodModel, zhat: np.ndarray, k: int, nll_min: 
             inside = cand
             step *= 2
         if outside is None:
-            ends.append(coord.natural_bound(side))
+            end = coord.natural_bound(side)  # a domain end, or else the optimiser limit (open there)
+            ends.append(end if math.isfinite(end) else coord.to_natural(bound))
             at_bound.append(True)
+            if ends_z is not None:
+                ends_z.append(seen[min(seen, key=lambda v: abs(v - bound))])
             continue
         a, b = sorted((inside, outside))
         fa, fb = excess(a), excess(b)
@@ -171,6 +187,8 @@ def profile_interval(model: LikelihoodModel, zhat: np.ndarray, k: int, nll_min: 
             root = outside
         else:
             root = opt.brentq(excess, a, b, xtol=1e-6)
+        if ends_z is not None:
+            ends_z.append(seen[min(seen, key=lambda v: abs(v - root))])
         if abs(root - bound) < 1e-3:  # the end is the box itself: a domain end, or else an optimiser limit
             end = coord.natural_bound(side)
             ends.append(end if math.isfinite(end) else coord.to_natural(bound))

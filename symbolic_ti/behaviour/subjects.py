@@ -26,6 +26,7 @@ from .data import load_behaviour
 from .distance import load_distances
 from .estimate import check_options, fit_cost, fit_family
 from .fit_result import FitResult
+from .response import response_model
 from ..formatting import rounded
 
 if TYPE_CHECKING:
@@ -154,9 +155,10 @@ def fit_subjects(path: str | os.PathLike[str], task: Task, subject_column: str, 
     if resolve_budget(budget) is not None:  # every subject's fit, before the first
         starts, _, _ = check_options(fit_options.get("starts", 8), fit_options.get("seed", 0), 0.5)
         fam = fit_family(family, fit_options.get("parameters"))
+        response = response_model(fit_options.get("lapse", False), fit_options.get("bias", False))
         check_budget("fit_subjects", fit_cost(task, [fam], fit_options.get("ridge", "fit"), starts=starts,
                                               intervals=bool(fit_options.get("intervals", True)),
-                                              fits=len(pooled.subjects)), budget)
+                                              fits=len(pooled.subjects), response=response), budget)
     fits = []
     for s in pooled.subjects:
         data = loader(path, task, filters=kept + [(subject_column, s)], **load)

@@ -6,8 +6,10 @@
                     [--ridge VALUE | --ridgeless] [--filter COL=VALUE ...] [--item-columns A,B]
                     [--value-column C] [--kind probability|accuracy|score] [--count-column C|none]
                     [--correct-column C --total-column T] [--subject-column C [--per-subject]]
-                    [--distance-column D [--distance-orders both|forward] [--exclude-end-items]] [--compare]
+                    [--distance-column D [--distance-orders both|forward] [--exclude-end-items]]
+                    [--lapse] [--bias] [--compare | --compare-response]
                     [--target-item first|second] [--item-base 0|1] [--reversed] [--item-labels A,B,...]
+                    [--time-column C [--time-map proportional|saturating|power]]
                     [--starts K] [--seed S] [--no-intervals] [--budget SECONDS | --no-budget]
                     [--format text|json] [--plot FILE] [--output FILE]
 
@@ -29,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from ..datasets import data_argument
-from ..errors import DataError, DataWarning, ExportError
+from ..errors import DataError, DataWarning, ExportError, ParameterError
+from .fit_curves import RULES as CURVE_RULES, add_options as add_curve_options, run_curves
 from .options import CliContext, Excludes, Requires, parse_int, parse_path, parse_positive_int
 
 __all__ = ["register"]
@@ -87,14 +90,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="seed of the random starts, an integer >= 0 (default: 0)")
     p.add_argument("--compare", action="store_true",
                    help="fit every family that can be fitted (--family's own with its --set values, the others "
-                        "with their defaults) and print one AIC/BIC/quasi-AIC table")
+                        "with their defaults) and print one AIC/BIC/quasi-AIC table and each family's estimates")
+    p.add_argument("--lapse", action="store_true",
+                   help="fit a lapse rate lapse in [0, 1): P(first wins) = lapse/2 + (1 - lapse) sigmoid(beta f) "
+                        "(choices; default: no lapse)")
+    p.add_argument("--bias", action="store_true",
+                   help="fit a position bias toward the item of the first item column: P(first wins) = "
+                        "sigmoid(beta f + bias) (per-trial choices; default: no bias)")
+    p.add_argument("--compare-response", action="store_true",
+                   help="fit the family with each response model (plain, --lapse, --bias, both; by distance: "
+                        "plain and --lapse) and print the AIC/BIC table with the likelihood-ratio tests")
     p.add_argument("--no-intervals", action="store_true", help="skip the profile-likelihood intervals (faster)")
     context.budget_options(p)
+    add_curve_options(p, context)
     p.add_argument("--plot", metavar="FILE", type=context.option_type("--plot", parse_path),
                    help="write the observed and predicted P(first item wins) heatmaps side by side (png, pdf, "
                         "svg; needs matplotlib)")
     context.output_options(p, ("text", "json"))
-    context.add_rules(p, RULES)
+    context.add_rules(p, RULES + CURVE_RULES)
     p.set_defaults(run=lambda args: _budgeted(args, context))
 
 
@@ -118,6 +131,12 @@ RULES: tuple[Requires | Excludes, ...] = (
     Excludes("--value-column", "--correct-column", why=": the correct and total counts are read instead"),
     Excludes("--count-column", "--correct-column", why=": the total counts are the counts"),
     Excludes("--no-intervals", "--compare", why=": the comparison computes no intervals"),
+    Excludes("--no-intervals", "--compare-response", why=": the comparison computes no intervals"),
+    Excludes("--compare", "--compare-response", why=": one comparison at a time"),
+    Excludes("--lapse", "--compare-response", why=": the comparison fits every response model"),
+    Excludes("--bias", "--compare-response", why=": the comparison fits every response model"),
+    Excludes("--bias", "--distance-column", why=": rows by distance do not record which item was shown first"),
+    Excludes("--per-subject", "--compare-response", why=": compare the pooled data"),
 )
 
 
@@ -217,6 +236,8 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
                             target=args.target_item)
         load = dict(item_columns=args.item_columns, value_column=args.value_column, kind=kind, count_column=count,
                     correct_column=args.correct_column, total_column=args.total_column, coding=coding)
+        if args.time_column is not None:  # learning curves (symbolic_ti.cli.fit_curves)
+            return run_curves(args, context, task, family, load, _data_option)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DataWarning)
             data = load_behaviour(args.data, task, filters=args.filter, subject_column=args.subject_column,
@@ -227,7 +248,7 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
         raise context.fail(_data_option(str(err), args), err) from None
     if args.per_subject:
         return _run_subjects(args, context, task, family, load)
-    if args.compare:
+    if args.compare or args.compare_response:
         return _run_compare(args, context, data, family)
     ridge = context.ridge(args)
     _check_budget(args, context, task, family, "fit" if ridge is None else ridge)  # before the note: one line
@@ -236,9 +257,26 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
               "--filter COL=VALUE if a column should not be pooled", file=sys.stderr)
     from ..behaviour.fitting import fit
 
-    result = fit(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts, seed=args.seed,
-                 intervals=not args.no_intervals, budget=context.budget(args))
+    try:
+        result = fit(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts, seed=args.seed,
+                     intervals=not args.no_intervals, budget=context.budget(args), **_response(args))
+    except ParameterError as err:
+        raise _response_error(context, args, err) from None
     return _report(args, context, result, plot_path)
+
+
+def _response(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords ``lapse`` and ``bias`` of the fits from ``--lapse`` and ``--bias``."""
+    return {"lapse": bool(args.lapse), "bias": bool(args.bias)}
+
+
+def _response_error(context: Any, args: argparse.Namespace, err: Exception) -> Exception:
+    """A fit's refusal of the response model (scores) as the error of ``--lapse`` or ``--bias``; other
+    parameter errors unchanged."""
+    if "parameters of choice probabilities" in str(err) and (args.lapse or args.bias or args.compare_response):
+        option = "--compare-response" if args.compare_response else ("--lapse" if args.lapse else "--bias")
+        return context.fail(option, err)
+    return err
 
 
 def _check_budget(args: argparse.Namespace, context: Any, task: Any, family: Any, ridge: Any) -> None:
@@ -247,10 +285,12 @@ def _check_budget(args: argparse.Namespace, context: Any, task: Any, family: Any
     from ..behaviour.estimate import fit_cost
     from ..budgets import check_budget
 
+    from ..behaviour.response import ResponseModel
+
     budget = context.budget(args)
     if budget is not None:
-        check_budget("fit", fit_cost(task, [family], ridge, starts=args.starts, intervals=not args.no_intervals),
-                     budget)
+        check_budget("fit", fit_cost(task, [family], ridge, starts=args.starts, intervals=not args.no_intervals,
+                                     response=ResponseModel(**_response(args))), budget)
 
 
 def _report(args: argparse.Namespace, context: Any, result: Any, plot_path: Path | None) -> str:
@@ -283,16 +323,25 @@ def _report(args: argparse.Namespace, context: Any, result: Any, plot_path: Path
 
 
 def _run_compare(args: argparse.Namespace, context: Any, data: Any, family: Any) -> str:
-    """``--compare``: every family in one table (the chosen family with its values first)."""
-    from ..behaviour.fitting import compare_families
+    """``--compare``: every family in one table (the chosen family with its values first);
+    ``--compare-response``: the family with each response model."""
+    from ..behaviour.fitting import compare_families, compare_responses
     from ..families import FAMILIES
 
     if args.plot is not None:
-        raise context.fail("--plot", "is not drawn with --compare; fit one family for a plot")
+        raise context.fail("--plot", "is not drawn with --compare or --compare-response; fit one family for a plot")
     ridge = context.ridge(args)
-    others: list[Any] = [name for name in FAMILIES if name != family.name]
-    result = compare_families(data, [family] + others, ridge="fit" if ridge is None else ridge,
-                              starts=args.starts, seed=args.seed, budget=context.budget(args))
+    try:
+        if args.compare_response:
+            result = compare_responses(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts,
+                                       seed=args.seed, budget=context.budget(args))
+        else:
+            others: list[Any] = [name for name in FAMILIES if name != family.name]
+            result = compare_families(data, [family] + others, ridge="fit" if ridge is None else ridge,
+                                      starts=args.starts, seed=args.seed, budget=context.budget(args),
+                                      **_response(args))
+    except ParameterError as err:
+        raise _response_error(context, args, err) from None
     if args.format == "json":
         from ..export.jsonreport import dumps
 
@@ -320,7 +369,7 @@ def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: An
             return _run_subjects(args, context, task, family, load, by_distance=True)
         data = load_distances(args.data, task, filters=args.filter, subject_column=args.subject_column,
                               **load)
-        if args.compare:
+        if args.compare or args.compare_response:
             return _run_compare(args, context, data, family)
     except DataError as err:
         msg = str(err)
@@ -331,8 +380,12 @@ def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: An
             option = "--kind"
         raise context.fail(option, err) from None
     ridge = context.ridge(args)
-    result = fit_distances(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts,
-                           seed=args.seed, intervals=not args.no_intervals, budget=context.budget(args))
+    try:
+        result = fit_distances(data, family, ridge="fit" if ridge is None else ridge, starts=args.starts,
+                               seed=args.seed, intervals=not args.no_intervals, budget=context.budget(args),
+                               lapse=bool(args.lapse))
+    except ParameterError as err:
+        raise _response_error(context, args, err) from None
     return _report(args, context, result, plot_path)
 
 
@@ -352,9 +405,11 @@ def _run_subjects(args: argparse.Namespace, context: Any, task: Any, family: Any
             result = fit_subjects(args.data, task, args.subject_column, filters=args.filter, load=load,
                                   family=family, ridge="fit" if ridge is None else ridge, starts=args.starts,
                                   seed=args.seed, intervals=not args.no_intervals, by_distance=by_distance,
-                                  budget=context.budget(args))
+                                  budget=context.budget(args), **_response(args))
     except DataError as err:
         raise context.fail(_data_option(str(err), args), err) from None
+    except ParameterError as err:
+        raise _response_error(context, args, err) from None
     if args.format == "json":
         from ..export.jsonreport import dumps
 

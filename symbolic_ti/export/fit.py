@@ -7,10 +7,10 @@ r"""Text, LaTeX and JSON of behaviour fits (:mod:`symbolic_ti.behaviour.fitting`
   MathJax) and ``to_dict()`` (opens with the ``meta`` block :func:`~symbolic_ti.export.values.meta_block` of
   format ``symbolic_ti.fit``; exact numbers, the fixed ridge and the theory's critical conjunctivities, also
   as expression objects :func:`~symbolic_ti.export.values.exact_value`);
-* :class:`~symbolic_ti.behaviour.fitting.FitComparison`: an AIC/BIC table and its JSON;
 * the parts (:class:`ParameterEstimate`, :class:`TrialFit`, :class:`CategoryFit`, :class:`ErrorCheck`,
   :class:`BehaviourData`): their line or block of the report and their JSON.
 
+The comparison table, per-subject fits and fits by distance are rendered by :mod:`symbolic_ti.export.fit_reports`.
 Floats that are infinite or NaN are written to JSON as the strings ``"inf"``, ``"-inf"``, ``"nan"``.
 """
 
@@ -20,30 +20,22 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from ..behaviour.comparison import COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, FitComparison
 from ..behaviour.data import BehaviourData
 from ..behaviour.errorcheck import ErrorCheck
 from ..behaviour.fitting import FORMAT_NAME, FORMAT_VERSION, CategoryFit, FitResult, ParameterEstimate, TrialFit
-from ..behaviour.distance import DistanceData
-from ..behaviour.distance_fit import DistanceFit
 from ..behaviour.effects import Effects, residual
-from ..behaviour.subjects import SubjectFits
 from ..display import render, renderer
 from ..formatting import rounded
 from .text import column_width
 from .values import exact_value, meta_block
 from .taskblock import task_block, test_trial_lines
 
-__all__ = ["json_float", "number_text", "trials_text"]
+__all__ = ["json_float", "number_text", "trials_text", "response_dict", "status_lines"]
 
 Trial = tuple[int, int]
 
-#: ``meta.format`` of the JSON of per-subject fits (same version as the fit JSON).
-SUBJECTS_FORMAT_NAME = "symbolic_ti.fit_subjects"
-#: ``meta.format`` of the JSON of a fit by symbolic distance.
-DISTANCE_FORMAT_NAME = "symbolic_ti.fit_distance"
-
-_LATEX_NAMES = {"alpha": r"\alpha", "lambda": r"\lambda", "beta": r"\beta", "rho": r"\rho"}
+_LATEX_NAMES = {"alpha": r"\alpha", "lambda": r"\lambda", "beta": r"\beta", "rho": r"\rho",
+                "lapse": r"\epsilon", "bias": "b"}
 
 
 def json_float(x: float) -> float | str:
@@ -80,7 +72,8 @@ def parameter_dict(p: ParameterEstimate) -> dict[str, Any]:
     """JSON of one estimate (non-finite interval ends as strings)."""
     return {"name": p.name, "value": p.value, "lower": json_float(p.lower), "upper": json_float(p.upper),
             "lower_at_bound": p.lower_at_bound, "upper_at_bound": p.upper_at_bound, "at_bound": p.at_bound or None,
-            "lower_limit": p.lower_limit or None, "upper_limit": p.upper_limit or None}
+            "lower_limit": p.lower_limit or None, "upper_limit": p.upper_limit or None,
+            "rests_on": p.rests_on or None}
 
 
 def _end_note(at_bound: bool, limit: str) -> str:
@@ -100,6 +93,8 @@ def parameter_text(p: ParameterEstimate) -> str:
     hi = number_text(p.upper) + _end_note(p.upper_at_bound, p.upper_limit)
     if p.at_bound:
         where += "; the interval is open on that side"
+    if p.rests_on:
+        where += f"{';' if where else '  '} the interval rests on {p.rests_on}: an artefact of that box"
     return f"{p.name:<8} {number_text(p.value):>10}   [{lo}, {hi}]{where}"
 
 
@@ -181,10 +176,12 @@ def error_check_text(e: ErrorCheck) -> str:
             lines.append(f"  first failures{tied} ranked by margin at the fitted parameters: "
                          + ", ".join(f"({i},{j}) {rounded(m, '.3g')}" for (i, j), m in e.first_by_margin[:8])
                          + (f", ... {len(e.first_by_margin) - 8} more" if len(e.first_by_margin) > 8 else ""))
-    if e.k_worst:
+    if e.n_test:
         rho = "n/a" if e.spearman is None else rounded(e.spearman, '.3f')
+        worst = (f"{e.worst_overlap} of the {e.k_worst} least correct are among the {e.k_worst} smallest margins"
+                 if e.k_worst else "no observed test errors to compare with the smallest margins")
         lines.append(f"  rank agreement over {e.n_test} test trials: Spearman {rho} (predicted margin vs observed); "
-                     f"{e.worst_overlap} of the {e.k_worst} least correct are among the {e.k_worst} smallest margins")
+                     + worst)
     for note in e.notes:
         lines.append(f"  note: {note}")
     return "\n".join(lines)
@@ -260,6 +257,20 @@ def behaviour_text(d: BehaviourData) -> str:
 
 
 # ============================================================================ the fit
+def response_dict(r: Any) -> dict[str, Any]:
+    """JSON of a fit's response model: ``lapse`` and ``bias`` (fitted or not) and the formula."""
+    return {"lapse": r.response.lapse, "bias": r.response.bias, "formula": r.response.formula()}
+
+
+def status_lines(r: Any) -> list[str]:
+    """The report's lines under its header: the response model (when it has a lapse or a bias), why the fit did
+    not converge, and the interval ends that are an optimiser limit (open ends, which leave it converged)."""
+    lines = [] if r.response.plain else [f"  response    {r.response.formula()}"]
+    lines += [f"  not converged: {why}" for why in r.convergence]
+    lines += [f"  open end    {what}" for what in r.open_intervals]
+    return lines
+
+
 @renderer("dict", FitResult)
 def fit_dict(r: FitResult) -> dict[str, Any]:
     """JSON-ready dictionary; opens with a versioned ``meta`` block (format ``symbolic_ti.fit``)."""
@@ -275,8 +286,8 @@ def fit_dict(r: FitResult) -> dict[str, Any]:
         "interval": {"method": "profile likelihood", "level": r.level, "scale": r.interval_scale},
         "loglik": r.loglik, "n_params": r.n_params, "n_obs": r.n_obs, "aic": r.aic, "bic": r.bic,
         "dispersion": r.dispersion, "starts": r.starts, "converged": r.converged,
-        "convergence": list(r.convergence), "likelihood_basis": r.likelihood_basis,
-        "notes": list(r.notes),
+        "convergence": list(r.convergence), "open_intervals": list(r.open_intervals), "response": response_dict(r),
+        "likelihood_basis": r.likelihood_basis, "notes": list(r.notes),
         "categories": [render("dict", c) for c in r.categories],
         "errors": None if r.errors is None else render("dict", r.errors),
         "effects": None if r.effects is None else render("dict", r.effects),
@@ -303,7 +314,7 @@ def fit_text(r: FitResult, max_trials: int | None = None) -> str:
                  + ("" if r.converged else " (NOT converged: see below)"))
     if r.likelihood_basis:
         lines.append(f"  intervals   {r.likelihood_basis}")
-    lines += [f"  not converged: {why}" for why in r.convergence]
+    lines += status_lines(r)
     lines.append("")
     lines.append(f"parameters: maximum likelihood, {int(round(r.level * 100))}% profile-likelihood interval"
                  + (f" (threshold widened by the dispersion {rounded(r.interval_scale, '.3g')})" if r.interval_scale > 1 else ""))
@@ -347,6 +358,8 @@ def fit_latex(r: FitResult) -> str:
     for p in r.parameters:
         name = _LATEX_NAMES.get(p.name, p.name)
         where = " (at bound)" if p.at_bound else ""
+        where += " (interval open: optimiser limit)" if p.lower_limit or p.upper_limit else ""
+        where += " (interval rests on a parameter at its optimiser limit)" if p.rests_on else ""
         rows.append(f"${name}$ & {number_text(p.value)}{where} & $[{number_text(p.lower)}, {number_text(p.upper)}]$ \\\\")
     task = r.task.label().replace(">", "{>}")
     head = (f"% symbolic_ti fit: {r.family_description}, {r.task.label()}\n"
@@ -355,8 +368,17 @@ def fit_latex(r: FitResult) -> str:
     tail = (r"\hline" "\n"
             f"\\multicolumn{{3}}{{l}}{{$\\log L = {rounded(r.loglik, '.2f')}$, $k = {r.n_params}$, "
             f"$m = {r.n_obs}$, AIC $= {rounded(r.aic, '.1f')}$, BIC $= {rounded(r.bic, '.1f')}$}} \\\\\n"
-            f"\\multicolumn{{3}}{{l}}{{{r.family}, {task}}} \\\\\n" r"\end{tabular}")
+            + ("" if r.response.plain else f"\\multicolumn{{3}}{{l}}{{{_latex_response(r)}}} \\\\\n")
+            + f"\\multicolumn{{3}}{{l}}{{{r.family}, {task}}} \\\\\n" r"\end{tabular}")
     return head + "\n".join(rows) + "\n" + tail
+
+
+def _latex_response(r: Any) -> str:
+    """The response model in LaTeX: ``$P = \\epsilon/2 + (1 - \\epsilon)\\,\\sigma(\\beta f + b)$``."""
+    core = r"\beta f" + (" + b" if r.response.bias else "")
+    if r.response.lapse:
+        return rf"$P(\text{{first}}) = \epsilon/2 + (1 - \epsilon)\,\sigma({core})$"
+    return rf"$P(\text{{first}}) = \sigma({core})$"
 
 
 @renderer("notebook_latex", FitResult)
@@ -364,137 +386,3 @@ def fit_notebook_latex(r: FitResult) -> str:
     """The tabular of :func:`fit_latex` without its comment line, as display math."""
     return "$$" + fit_latex(r).split("\n", 1)[1] + "$$"
 
-
-# ============================================================================ comparison
-@renderer("dict", FitComparison)
-def comparison_dict(c: FitComparison) -> dict[str, Any]:
-    """JSON-ready dictionary; opens with a versioned ``meta`` block (format ``symbolic_ti.fit_comparison``)."""
-    qaic = c.qaic or (None,) * len(c.fits)
-    dq = c.delta_qaic or (None,) * len(c.fits)
-    return {"meta": meta_block(COMPARISON_FORMAT_NAME, COMPARISON_FORMAT_VERSION, created=False),
-            "c_hat": c.c_hat, "skipped": list(c.skipped),
-            "fits": [{"label": f.label, "family": f.family, "ridge": f.ridge, "n_params": f.n_params,
-                      "loglik": f.loglik, "aic": f.aic, "bic": f.bic, "delta_aic": da, "delta_bic": db,
-                      "akaike_weight": w, "qaic": q, "delta_qaic": d, "dispersion": f.dispersion,
-                      "converged": f.converged, "values": f.values}
-                     for f, da, db, w, q, d in zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, qaic, dq,
-                                                   strict=True)]}
-
-
-@renderer("text", FitComparison)
-def comparison_text(c: FitComparison) -> str:
-    """A table: model, k (free parameters), log L, AIC, dAIC, BIC, dBIC, Akaike weight, and with a dispersion
-    the quasi-AIC and its difference; then the families that could not be fitted."""
-    w = max(len(f.label) for f in c.fits)
-    q = bool(c.qaic)
-    lines = [f"{'model':<{w}}  k  {'log L':>10}  {'AIC':>9}  {'dAIC':>7}  {'BIC':>9}  {'dBIC':>7}  weight"
-             + (f"  {'QAIC':>9}  {'dQAIC':>7}" if q else "")]
-    for n, (f, da, db, aw) in enumerate(zip(c.fits, c.delta_aic, c.delta_bic, c.akaike_weights, strict=True)):
-        lines.append(f"{f.label:<{w}}  {f.n_params}  {rounded(f.loglik, '>10.2f')}  {rounded(f.aic, '>9.1f')}  "
-                     f"{rounded(da, '>7.1f')}  {rounded(f.bic, '>9.1f')}  {rounded(db, '>7.1f')}  {rounded(aw, '.3f')}"
-                     + (f"  {rounded(c.qaic[n], '>9.1f')}  {rounded(c.delta_qaic[n], '>7.1f')}" if q else "")
-                     + ("" if f.converged else "  (not converged)"))
-    if q:
-        lines.append(f"k: free parameters (beta included). QAIC = -2 log L / c + 2 (k + 1) with c = {rounded(c.c_hat, '.3g')}, "
-                     "the dispersion of the most general fit (at least 1)")
-    lines += [f"not fitted: {s}" for s in c.skipped]
-    return "\n".join(lines)
-
-
-# ============================================================================ per-subject fits
-@renderer("dict", SubjectFits)
-def subjects_dict(s: SubjectFits) -> dict[str, Any]:
-    """JSON: the summary per parameter and each subject's values, log-likelihood and convergence."""
-    first = s.fits[0]
-    return {"meta": meta_block(SUBJECTS_FORMAT_NAME, FORMAT_VERSION, created=False),
-            "subject_column": s.subject_column, "family": first.family, "ridge": first.ridge,
-            "likelihood": first.likelihood, "all_converged": s.all_converged,
-            "summary": [{"name": p.name, "mean": p.mean, "sd": json_float(p.sd), "median": p.median,
-                         "min": p.minimum, "max": p.maximum, "at_bound": p.at_bound, "n": p.n} for p in s.summary],
-            "subjects": [{"subject": name, "n_trials": f.n_obs, "loglik": f.loglik, "converged": f.converged,
-                          "parameters": [render("dict", p) for p in f.parameters]}
-                         for name, f in zip(s.subjects, s.fits, strict=True)]}
-
-
-@renderer("text", SubjectFits)
-def subjects_text(s: SubjectFits) -> str:
-    """The population summary, then one row per subject (``*``: at a bound; ``!``: not converged)."""
-    first = s.fits[0]
-    names = [p.name for p in first.parameters]
-    lines = [f"symbolic_ti per-subject fits: {first.family_description}, {first.task.label()}",
-             f"  {len(s.fits)} subjects ({s.subject_column}), each fitted on its own; likelihood {first.likelihood}; "
-             f"ridge {first.ridge}", "",
-             "population summary (over subjects' estimates; a two-stage summary, not a hierarchical model):",
-             f"  {'parameter':<10}{'mean':>10}{'sd':>10}{'median':>10}{'min':>10}{'max':>10}  at bound"]
-    for p in s.summary:
-        lines.append(f"  {p.name:<10}{number_text(p.mean):>10}{number_text(p.sd):>10}{number_text(p.median):>10}"
-                     f"{number_text(p.minimum):>10}{number_text(p.maximum):>10}  {p.at_bound} of {p.n}")
-    lines += ["", "per subject (* at a bound, ! not converged):",
-              f"  {'subject':<10}{'trials':>7}" + "".join(f"{n:>11}" for n in names) + f"{'log L':>11}"]
-    for name, f in zip(s.subjects, s.fits, strict=True):
-        vals = "".join(f"{number_text(p.value) + ('*' if p.at_bound else ' '):>11}" for p in f.parameters)
-        lines.append(f"  {name:<10}{f.n_obs:>7}{vals}{rounded(f.loglik, '>11.2f')}{'' if f.converged else ' !'}")
-    return "\n".join(lines)
-
-
-# ============================================================================ data by symbolic distance
-@renderer("dict", DistanceData)
-def distance_data_dict(d: DistanceData) -> dict[str, Any]:
-    """JSON of data by distance: columns, the averaging rule and per distance the value, count and trials."""
-    return {"source": d.source, "filters": [[c, v] for c, v in d.filters], "distance_column": d.distance_column,
-            "value_column": d.value_column, "count_column": d.count_column, "kind": d.kind, "counted": d.counted,
-            "subject_column": d.subject_column, "n_subjects": len(d.subjects), "rule": d.rule.describe(),
-            "rows_read": d.rows_read, "rows_selected": d.rows_selected,
-            "distances": [{"distance": k, "value": v, "count": c, "rows": r, "trials": _trial_list(ts)}
-                          for k, v, c, r, ts in zip(d.distances, d.values, d.counts, d.n_rows, d.trials, strict=True)]}
-
-
-@renderer("text", DistanceData)
-def distance_data_text(d: DistanceData) -> str:
-    """One line (:meth:`DistanceData.describe`)."""
-    return d.describe()
-
-
-@renderer("dict", DistanceFit)
-def distance_fit_dict(r: DistanceFit) -> dict[str, Any]:
-    """JSON of a fit by distance; opens with a ``meta`` block of format ``symbolic_ti.fit_distance``."""
-    return {"meta": meta_block(DISTANCE_FORMAT_NAME, FORMAT_VERSION, created=False),
-            "task": task_block(r.task),
-            "family": r.family, "family_description": r.family_description, "ridge": r.ridge,
-            "data": {k: v for k, v in render("dict", r.data).items() if k != "distances"},
-            "likelihood": r.likelihood, "likelihood_basis": r.likelihood_basis, "rule": r.rule,
-            "parameters": [render("dict", p) for p in r.parameters], "sigma": r.sigma,
-            "interval": {"method": "profile likelihood", "level": r.level, "scale": r.interval_scale},
-            "loglik": r.loglik, "n_params": r.n_params, "n_obs": r.n_obs, "aic": r.aic, "bic": r.bic,
-            "dispersion": r.dispersion, "starts": r.starts, "converged": r.converged,
-            "convergence": list(r.convergence),
-            "distances": [{"distance": x.distance, "observed": x.observed, "predicted": x.predicted,
-                           "count": x.count, "residual": x.residual, "trials": _trial_list(x.trials)}
-                          for x in r.rows]}
-
-
-@renderer("text", DistanceFit)
-def distance_fit_text(r: DistanceFit) -> str:
-    """Report of a fit by distance: data, likelihood, parameters, statistics, observed vs predicted per distance
-    with the trials averaged."""
-    what = "accuracy" if r.likelihood == "binomial" else "signed score"
-    lines = [f"symbolic_ti fit by symbolic distance: {r.family_description}, {r.task.label()}",
-             f"  data        {r.data.describe()}",
-             f"  likelihood  {r.likelihood}; ridge {r.ridge}; {r.starts} starts"
-             + ("" if r.converged else " (NOT converged: see below)"),
-             f"  intervals   {r.likelihood_basis}",
-             f"  prediction  per distance d: the mean {what} of the trials (i, j) with |i - j| = d; {r.rule}"]
-    lines += [f"  not converged: {why}" for why in r.convergence]
-    lines += ["", f"parameters: maximum likelihood, {int(round(r.level * 100))}% profile-likelihood interval"
-              + (f" (threshold widened by the dispersion {rounded(r.interval_scale, '.3g')})" if r.interval_scale > 1 else "")]
-    lines += ["  " + parameter_text(p) for p in r.parameters]
-    if r.sigma is not None:
-        lines.append(f"  {'sigma':<8} {number_text(r.sigma):>10}   (residual scale per unit count)")
-    lines += ["", f"log-likelihood {rounded(r.loglik, '.3f')}   k = {r.n_params}   m = {r.n_obs} distances   "
-              f"AIC {rounded(r.aic, '.2f')}   BIC {rounded(r.bic, '.2f')}   dispersion {rounded(r.dispersion, '.3g')}", "",
-              f"symbolic distance effect ({what}, observed vs predicted; Pearson residual):",
-              f"  {'d':>3}{'count':>8}{'observed':>10}{'predicted':>11}{'residual':>10}  trials averaged"]
-    for x in r.rows:
-        lines.append(f"  {x.distance:>3}{rounded(x.count, '>8.0f')}{rounded(x.observed, '>10.3f')}"
-                     f"{rounded(x.predicted, '>11.3f')}{rounded(x.residual, '>10.2f')}  {trials_text(x.trials)}")
-    return "\n".join(lines)
