@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover  (the names of _LAZY, for type checkers)
     from .analysis.crossings import CriticalReport, critical_values
     from .api import critical, derive
     from .datasets import example_data
-    from .design import DesignReport, design_experiment
+    from .design import AdaptiveDesignReport, DesignReport, adaptive_design, design_experiment
     from .dynamics import Dynamics, dynamics as learning_dynamics
     from .families import FAMILIES, Exchangeable, Family, Geometric, get_family
     from .numeric.grid import compile_result
@@ -49,7 +49,7 @@ __all__ = [
     "numeric_predictions", "verify", "VerifyReport", "compile_result", "learning_dynamics", "Dynamics",
     "SymbolicTIError", "TaskError", "ParameterError", "FamilyError", "SolveError", "ExportError", "DataError",
     "IllConditionedWarning", "UntrustedNumericWarning",
-    "symbols", "example_data", "design_experiment", "DesignReport",
+    "symbols", "example_data", "design_experiment", "DesignReport", "adaptive_design", "AdaptiveDesignReport",
 ]
 
 #: Public name -> (module, attribute; ``None`` for the module itself), imported on first use.
@@ -87,6 +87,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     # experiment design (docs/design.md; the rest in symbolic_ti.design)
     "design_experiment": ("symbolic_ti.design", "design_experiment"),
     "DesignReport": ("symbolic_ti.design", "DesignReport"),
+    "adaptive_design": ("symbolic_ti.design", "adaptive_design"),
+    "AdaptiveDesignReport": ("symbolic_ti.design", "AdaptiveDesignReport"),
 }
 
 

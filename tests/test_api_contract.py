@@ -84,6 +84,11 @@ INVALID: dict[str, list[object]] = {
     "samples": [*_INT, 99, 0, -1],
     "power": ["x", "0.8", NAN, INF, True, [], 0, 1, -0.5, 1.5],
     "simulations": [*_INT, 99, 0, -1],
+    "refit": [5, "x", "", None, ["beta"]],
+    "data": [5, None, "x", {}, [], 3.5],
+    "next": [*_INT, 0, -1, 10**6],
+    "outcome": [5, "x", "", None, ["score"]],
+    "score_sd": [0, -1, "x", NAN, INF, None, [], -HUGE],
 }
 
 #: Words one of which the message must contain for each argument (its name, or how messages call it).
@@ -155,7 +160,12 @@ ENTRY_POINTS = {
     "design_experiment": (st.design_experiment, lambda: {
         "hypotheses": ["exchangeable:alpha=1/10", "exchangeable:alpha=1/2"], "designs": st.Task(4), "trials": "test",
         "presentations": 1, "total": None, "fisher": (), "criterion": "mutual-information", "mi_method": "auto",
-        "samples": 100, "seed": 0, "dps": 20, "power": None, "simulations": 100, "budget": 60}),
+        "samples": 100, "seed": 0, "dps": 20, "power": None, "simulations": 100, "refit": "none",
+        "outcome": "binomial", "score_sd": 1, "budget": 60}),
+    "adaptive_design": (st.adaptive_design, lambda: {
+        "hypotheses": ["exchangeable:alpha=1/10", "exchangeable:alpha=1/2"], "data": _behaviour(),  # (whole choices: 9 or 1 of 10)
+        "trials": "test",
+        "next": 1, "dps": 20}),
     "Result.subs": (lambda values: _numeric().subs(values), lambda: {"values": {"alpha": "1/3"}}),
     "Result.f": (lambda i, j: _numeric().f(i, j), lambda: {"i": 1, "j": 2}),
     "Result.margin": (lambda i, j: _numeric().margin(i, j), lambda: {"i": 1, "j": 2}),
@@ -186,7 +196,7 @@ def test_every_public_entry_point_is_listed():
     """Every callable of ``symbolic_ti.__all__`` that takes user arguments is in ENTRY_POINTS (or is a type, an
     error or a constant)."""
     not_entry = {"ExceptionPair", "Family", "Exchangeable", "Geometric", "RIDGELESS", "Result", "CategorySummary",
-                 "CriticalReport", "VerifyReport", "Dynamics", "DesignReport", "CATEGORIES", "FAMILIES", "symbols"}
+                 "CriticalReport", "VerifyReport", "Dynamics", "DesignReport", "AdaptiveDesignReport", "CATEGORIES", "FAMILIES", "symbols"}
     names = [n for n in st.__all__ if n not in not_entry and not (isinstance(getattr(st, n), type)
                                                                   and issubclass(getattr(st, n), Warning | Exception))]
     assert sorted(set(names) - set(ENTRY_POINTS)) == []

@@ -92,6 +92,7 @@ KINDS: dict[str, Kind] = {
     "fisher": Kind(("alpha", "beta"), ("", "a b", ",", "nosuch", "beta,beta")),
     "samples": Kind(("100", "200"), ("99", "abc", "", "-1", "nan", HUGE)),
     "power": Kind(("0.8", "0.9"), ("0", "1", "abc", "", "-0.5", "nan", "1.5", "inf")),
+    "score_sd": Kind(("1", "1/2"), ("0", "-1", "abc", "", "nan", "inf")),
 }
 
 #: The constraint kind of every option (by its first long name); per-subcommand entries first.
@@ -117,7 +118,8 @@ CONSTRAINTS: dict[str, str] = {
     "--task": "path", "--link-positions": "link_positions", "--hypothesis": "hypothesis", "--hypotheses": "path", "--placements": "choice",
     "--exception-position": "position", "--all-trials": "flag", "--presentations": "int>=1", "--total": "int>=1",
     "--fisher": "fisher", "--criterion": "choice", "--mi-method": "choice", "--samples": "samples", "--top": "int>=1",
-    "--power": "power", "--simulations": "samples", "--next": "int>=1",
+    "--power": "power", "--simulations": "samples", "--next": "int>=1", "--refit": "choice", "--outcome": "choice",
+    "--score-sd": "score_sd",
 }
 #: Per subcommand: the same option with another constraint.
 OVERRIDES: dict[tuple[str, str], str] = {
@@ -279,6 +281,7 @@ def _valid(command: str, option: str) -> str | None:
                                              "--placements": "single", "--filter": "setting=full",
                                              "--data": "{file}", "--kind": "probability",
                                              "--criterion": "log-bayes-factor", "--plot": "figure.png",
+                                             "--refit": "beta", "--outcome": "score",
                                              "--time-map": "saturating", "--time-column": "session"}[option]
 
 

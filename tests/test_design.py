@@ -5,6 +5,7 @@ Kullback-Leibler divergences computed directly with mpmath.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -277,3 +278,44 @@ def test_a_training_time_gives_the_gradient_flow_of_the_conventions():
         for trial, value in zip(trials, got, strict=True):
             want = mpmath.fsum(kernel(trial, x[r]) * c[r] for r in range(len(x)))
             assert abs(mpmath.mpf(sp.N(value, 40)) - want) < mpmath.mpf(10) ** -30
+
+
+@pytest.mark.parametrize("ridge", [";ridge=1/10", ""])
+def test_the_geometric_logit_derivatives_match_finite_differences(ridge):
+    """One solve per parameter with that one symbolic (alpha, rho of the geometric family): against central
+    differences of exact solves at rational points next to the hypothesis (error O(step^2))."""
+    task = Task(6, ["5>2"])
+    h = parse_hypothesis(f"geometric:alpha=1/10,rho=1/2{ridge};beta=3")
+    trials = [(1, 6), (2, 5), (3, 5), (5, 2)]
+    values = exact_predictions(task, h, trials)
+    jac = logit_jacobian(task, h, trials, ("alpha", "rho", "beta"), values)
+    step = sp.Rational(1, 10**5)
+    for k, name in enumerate(("alpha", "rho")):
+        at = h.family.values[name]
+        up = exact_predictions(task, dataclasses.replace(h, family=h.family.with_values(**{name: at + step})), trials)
+        down = exact_predictions(task, dataclasses.replace(h, family=h.family.with_values(**{name: at - step})),
+                                 trials)
+        for t in range(len(trials)):
+            assert jac[t][k].is_Rational
+            assert abs(float(jac[t][k] - 3 * (up[t] - down[t]) / (2 * step))) < 1e-7
+    assert [row[2] for row in jac] == list(values)
+
+
+def test_the_command_reads_list_linking_as_derive_does(tmp_path, capsys):
+    """--paradigm list-linking --lists --link: the design is the task of Task.paradigm, its information that of
+    the Python call on that task; a bad link is one line."""
+    hyps = ["exchangeable:alpha=1/10;beta=2", "exchangeable:alpha=1/2;beta=2"]
+    out = tmp_path / "design.json"
+    argv = ["design", "-H", hyps[0], "-H", hyps[1], "--paradigm", "list-linking", "--lists", "3,3", "--link", "3>4",
+            "--presentations", "2", "-f", "json", "-o", str(out), "-q"]
+    assert main(argv) == 0, capsys.readouterr().err
+    best = json.loads(out.read_text())["designs"][0]
+    task = Task.paradigm("list-linking", lists=(3, 3), links=[(3, 4)])
+    want = design_experiment(hyps, task, presentations=2).best
+    assert best["mutual_information"]["method"] == want.information.method == "monte-carlo"
+    value = best["mutual_information"]["value"]
+    assert value["float"] == float(want.mutual_information) and float(value["decimal"]) == value["float"]
+    assert best["presentations"] == 2 * len(want.design.trials)
+    assert main(argv[:9] + ["--link", "9>3", "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("symbolic-ti: error: argument --link: link 9>3"), err

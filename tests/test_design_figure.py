@@ -79,3 +79,15 @@ def test_figure_and_cli(report, tmp_path, capsys):
     assert main(argv + ["--plot", str(tmp_path / "design.txt")]) == 2
     assert "argument --plot: the file name must end in .png, .pdf or .svg" in capsys.readouterr().err
     assert not (tmp_path / "design.txt").exists()
+
+
+def test_the_design_figure_functions_are_public_where_the_others_are():
+    import symbolic_ti
+    from symbolic_ti.figures import design, plot
+
+    for name in ("DesignPlotData", "design_plot_data", "design_figure", "write_design_plot"):
+        assert name in plot.__all__ and getattr(plot, name) is getattr(design, name)
+    assert "adaptive_design" in symbolic_ti.__all__ and "AdaptiveDesignReport" in symbolic_ti.__all__
+    from symbolic_ti.design import AdaptiveDesignReport, adaptive_design
+
+    assert symbolic_ti.adaptive_design is adaptive_design and symbolic_ti.AdaptiveDesignReport is AdaptiveDesignReport

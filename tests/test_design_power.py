@@ -96,6 +96,42 @@ def test_smallest_presentations_against_a_scan_of_the_closed_form():
     assert power([[0.7, 0.6], [0.4, 0.45]], [m - 1, 2 * (m - 1)], 0).value < 0.8
 
 
+def brute_power(m: int, p1: tuple[float, ...], p0: tuple[float, ...], base: tuple[int, ...]) -> float:
+    """Exact power of the likelihood ratio at m * base, by enumerating every outcome vector with math.comb."""
+    import itertools
+
+    n = [m * b for b in base]
+    total = 0.0
+    for ks in itertools.product(*(range(c + 1) for c in n)):
+        l1 = sum(k * math.log(a) + (c - k) * math.log(1 - a) for k, c, a in zip(ks, n, p1, strict=True))
+        l0 = sum(k * math.log(a) + (c - k) * math.log(1 - a) for k, c, a in zip(ks, n, p0, strict=True))
+        if l1 - l0 > 1e-9 * (1 + abs(l1)):
+            total += math.prod(math.comb(c, k) * a**k * (1 - a) ** (c - k) for k, c, a in zip(ks, n, p1, strict=True))
+    return total
+
+
+@pytest.mark.parametrize(("p1", "p0", "base", "target"), [
+    ((0.6,), (0.4,), (1,), 0.8),  # a bisection over the doubling bracket [16, 32] lands on 19; 17 reaches
+    ((0.65,), (0.5,), (1,), 0.7),  # the first tooth (m = 3) is below the doubling's first hit (4 fails, 8 holds)
+    ((0.7, 0.6), (0.55, 0.5), (1, 2), 0.7),
+])
+def test_smallest_presentations_against_a_brute_force_scan(p1, p0, base, target):
+    """The power is a sawtooth in m: the smallest m with power >= target and the smallest m from which it stays
+    there (up to the scan's end), against a brute-force scan of every m."""
+    got = smallest_presentations([list(p1), list(p0)], list(base), 0, target)
+    curve = [brute_power(m, p1, p0, base) for m in range(1, got.scanned_to + 1)]
+    first = next(m for m, v in enumerate(curve, 1) if v >= target)
+    stable = next(m for m in range(1, len(curve) + 1) if all(v >= target for v in curve[m - 1:]))
+    assert got.multiplier == first and got.stable_multiplier == stable
+    assert got.scanned_to >= 2 * first
+    assert [v for _, v in got.curve] == pytest.approx(curve, rel=1e-10, abs=1e-14)
+    assert got.power.value == pytest.approx(curve[first - 1], rel=1e-12)
+    if first > 1:
+        assert got.power_below.value < target
+    if p1 == (0.6,):
+        assert (first, stable) == (17, 25)  # the sawtooth: 17 reaches 0.8, 18 does not, from 25 on it stays
+
+
 def test_smallest_presentations_unreached_and_conservative():
     none = smallest_presentations([[0.6], [0.59]], [1], 0, 0.99, max_multiplier=8)
     assert none.multiplier is None and none.power is None

@@ -144,6 +144,11 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
     Argument("samples", "an integer >= 100, the Monte Carlo samples"),
     Argument("power", "None or a target power in (0, 1), such as 0.8"),
     Argument("simulations", "an integer >= 100, the simulated experiments of a Monte Carlo power"),
+    Argument("refit", "'none' or 'beta' (with power: beta refitted to each simulated experiment, as fit does)"),
+    Argument("data", "a symbolic_ti.behaviour.BehaviourData of whole choices (load_behaviour)"),
+    Argument("next", "an integer from 1 to the number of candidate trials, the next trials to propose"),
+    Argument("outcome", "'binomial' (a choice) or 'score' (a real score, fit's Gaussian model)"),
+    Argument("score_sd", "an exact number > 0, the standard deviation of one presentation's score"),
 )}
 
 

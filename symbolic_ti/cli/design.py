@@ -4,10 +4,12 @@
 
     symbolic-ti design --hypothesis SPEC --hypothesis SPEC ... [--hypotheses FILE.toml]
                        (--items N|A:B [--exception W>L ...] [--placements none|single|pairs]
-                        [--exception-span D|D1:D2] [--exception-position L|L1:L2] [--paradigm NAME] | --task FILE)
+                        [--exception-span D|D1:D2] [--exception-position L|L1:L2] [--paradigm NAME]
+                        | --paradigm list-linking --lists K1,K2,... [--link W>L ...] | --task FILE)
                        [--trial I,J ... | --all-trials] [--presentations K | --total N] [--fisher NAMES]
                        [--criterion mutual-information|log-bayes-factor] [--mi-method auto|exact|monte-carlo]
-                       [--samples S] [--seed S] [--dps D] [--power P [--simulations S]]
+                       [--samples S] [--seed S] [--dps D] [--power P [--simulations S] [--refit none|beta]]
+                       [--outcome binomial|score [--score-sd SIGMA]]
                        [--data FILE [--filter COL=VALUE ...] [--item-columns A,B] [--value-column C] [--kind K]
                         [--count-column C] [--correct-column C --total-column C] [--next K]] [--top K] [--budget SECONDS | --no-budget]
                        [--plot FILE.png|pdf|svg] [--format text|json|latex] [--standalone] [--output FILE]
@@ -24,8 +26,8 @@ import argparse
 from typing import Any
 
 from ..datasets import data_argument
-from .options import (BUDGET_HINT, FORMATS, CliContext, Excludes, Requires, parse_columns, parse_int_at_least,
-                      parse_items, parse_path, parse_positive_int, parse_trial)
+from .options import (BUDGET_HINT, FORMATS, CliContext, Excludes, Requires, parse_int_at_least, parse_items,
+                      parse_lists, parse_path, parse_positive_int, parse_trial)
 from .task_options import PARADIGM_NAMES
 
 __all__ = ["register", "RULES", "parse_range"]
@@ -45,7 +47,15 @@ RULES: tuple[Requires | Excludes, ...] = (
     Excludes("--all-trials", "--trial", why=": the trials are given"),
     Requires("--samples", "--mi-method", ("auto", "monte-carlo"), why=" (the Monte Carlo samples)"),
     Requires("--simulations", "--power", why=" (the simulated experiments of the power)"),
-    *(Excludes("--task", option, why=_SPACE) for option in ("--items", "--exception", "--placements", "--paradigm")),
+    Requires("--refit", "--power", why=" (the refitted power)"),
+    Requires("--score-sd", "--outcome", ("score",), why=" (the spread of a score)"),
+    Excludes("--outcome", "--data", why=": the posterior reads choices"),
+    *(Excludes("--task", option, why=_SPACE) for option in
+      ("--items", "--exception", "--lists", "--link", "--placements", "--paradigm")),
+    Requires("--lists", "--paradigm", ("list-linking",)),
+    Requires("--link", "--paradigm", ("list-linking",)),
+    Requires("--items", "--paradigm", ("ti", "transverse-patterning", "banded-transverse-patterning"),
+             why="; list-linking counts its items from --lists"),
     Excludes("--value-column", "--correct-column", why=": the correct and total counts are read instead"),
     Excludes("--count-column", "--correct-column", why=": the total counts are the counts"),
     *(Requires(option, "--data", why=" (how the data file is read)") for option in _DATA_READING),
@@ -133,6 +143,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="positions L of the placed exceptions W>L (default every one)")
     p.add_argument("--paradigm", choices=PARADIGM_NAMES, default="ti", metavar="NAME",
                    help="the paradigm of every task: " + ", ".join(PARADIGM_NAMES) + " (default ti)")
+    p.add_argument("--lists", type=context.option_type("--lists", parse_lists), metavar="K1,K2,...", default=None,
+                   help="with --paradigm list-linking: the lengths of the lists (items numbered list after list)")
+    p.add_argument("--link", action="append", default=[], metavar="W>L",
+                   help="with --paradigm list-linking: a trained pair W>L joining two lists (repeat; none: "
+                        "separate lists)")
     p.add_argument("--task", metavar="FILE", type=context.option_type("--task", parse_path), default=None,
                    help="one task from a TOML task file (docs/paradigms.md#task-files)")
     p.add_argument("--trial", "-t", action="append", default=[], metavar="I,J",
@@ -168,30 +183,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     p.add_argument("--simulations", metavar="S", default=4000,
                    type=context.option_type("--simulations", lambda t: parse_int_at_least(t, 100)),
                    help="simulated experiments of a Monte Carlo power (default 4000)")
+    p.add_argument("--refit", choices=("none", "beta"), default="none",
+                   help="with --power: also the power when each hypothesis's beta is refitted by maximum likelihood "
+                        "to each simulated experiment, as fit does (beta; default none)")
+    p.add_argument("--outcome", choices=("binomial", "score"), default="binomial",
+                   help="a presentation's outcome: a choice (binomial, default) or a real score, Normal(beta f, "
+                        "sigma^2) as fit models scores (no --power, --total, --plot)")
+    p.add_argument("--score-sd", metavar="SIGMA", default="1", type=context.option_type("--score-sd", _parse_sd),
+                   help="with --outcome score: the standard deviation sigma of one presentation's score, an exact "
+                        "number > 0 (default 1)")
     p.add_argument("--data", metavar="FILE", default=None,
                    type=context.option_type("--data", lambda text: data_argument(parse_path(text))),
                    help="choices collected so far (any file fit reads, on the one task of --items/--exception or "
                         "--task): report the posterior over the hypotheses and the next trials of largest "
                         "expected information gain (docs/design.md#adaptive-design-from-data)")
-    p.add_argument("--filter", action="append", default=[], metavar="COL=VALUE",
-                   type=context.option_type("--filter", _parse_filter),
-                   help="with --data: keep rows with COL equal to VALUE (repeat), as in fit")
-    p.add_argument("--item-columns", default=("item_a", "item_b"), metavar="A,B",
-                   type=context.option_type("--item-columns", parse_columns),
-                   help="with --data: columns of the first and second item (default: item_a,item_b)")
+    context.data_options(p, kinds=("probability", "accuracy"), lead="with --data: ")
     p.add_argument("--item-labels", metavar="A,B,...", default=None,
                    type=context.option_type("--item-labels", _parse_labels),
                    help="with --data: item names in rank order, highest first (default: items are numbers)")
-    p.add_argument("--value-column", default="mean_prob_yes", metavar="C",
-                   help="with --data: column of P(first item wins) or the fraction correct (default: mean_prob_yes)")
-    p.add_argument("--kind", choices=("probability", "accuracy"), default=None,
-                   help="with --data: what the value column holds (default: from its name, as in fit)")
-    p.add_argument("--count-column", default=None, metavar="C",
-                   help="with --data: column of the choices each row counts (default: each row is one choice)")
-    p.add_argument("--correct-column", metavar="C", default=None,
-                   help="with --data: column of correct answers per row, with --total-column")
-    p.add_argument("--total-column", metavar="C", default=None,
-                   help="with --data: column of choices per row, with --correct-column")
     p.add_argument("--next", metavar="K", default=1, type=context.option_type("--next", parse_positive_int),
                    help="with --data: how many next trials to propose (default 1)")
     p.add_argument("--plot", metavar="FILE", type=context.option_type("--plot", parse_path), default=None,
@@ -213,10 +222,10 @@ def _parse_labels(text: str) -> tuple[str, ...]:
     return parse(text)
 
 
-def _parse_filter(text: str) -> tuple[str, str]:
-    from ..behaviour.data import parse_filter
+def _parse_sd(text: str) -> Any:
+    from ..design.scores import score_sd
 
-    return parse_filter(text)
+    return score_sd(text)
 
 
 def _parse_power(text: str) -> float:
@@ -248,6 +257,10 @@ def _space(args: argparse.Namespace, context: CliContext) -> Any:
             tasks: tuple[Task, ...] = (Task.from_file(args.task),)
         except SymbolicTIError as err:
             raise context.fail("--task", err) from None
+        items = None
+    elif args.paradigm == "list-linking":  # the lists and links read as derive reads them
+        tasks = (context.task(argparse.Namespace(paradigm="list-linking", task=None, items=None, exception=[],
+                                                 lists=args.lists, link=list(args.link), labels=None, train=[])),)
         items = None
     elif args.items is None:
         raise context.usage_error("the following arguments are required: --items/-n (or --task FILE)")
@@ -284,6 +297,9 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
 
     standalone = context.standalone(args)
     context.check_output(args)
+    if args.outcome == "score" and args.plot is not None:
+        raise context.fail("--plot", "the figure is of choices (binomial outcomes); leave --plot out with --outcome "
+                                     "score")
     plot = None if args.plot is None else _plot_path(args.plot, context)
     with override_hint(BUDGET_HINT):
         text = _report(args, context, standalone, plot)
@@ -340,12 +356,14 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool, plo
         with quiet(args.quiet):
             report = design_experiment(hypotheses, space, fisher=args.fisher, criterion=args.criterion,
                                        mi_method=args.mi_method, samples=args.samples, seed=args.seed, dps=args.dps,
-                                       power=args.power, simulations=args.simulations, budget=context.budget(args))
+                                       power=args.power, simulations=args.simulations, refit=args.refit,
+                                       outcome=args.outcome, score_sd=args.score_sd, budget=context.budget(args))
     except BudgetError as err:
         raise context.fail("--budget", err) from None
     except SymbolicTIError as err:
         text = str(err)
-        option = "--fisher" if text.startswith("fisher") else "--hypothesis"
+        option = ("--fisher" if text.startswith("fisher") else "--outcome" if text.startswith("outcome") else
+                  "--hypothesis")
         raise context.fail(option, err) from None
     if plot is not None:
         from ..figures.design import write_design_plot

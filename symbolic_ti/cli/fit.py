@@ -33,7 +33,7 @@ from typing import Any
 from ..datasets import data_argument
 from ..errors import DataError, DataWarning, ExportError, ParameterError
 from .fit_curves import RULES as CURVE_RULES, add_options as add_curve_options, run_curves
-from .options import CliContext, Excludes, Requires, parse_columns, parse_int, parse_path, parse_positive_int
+from .options import CliContext, Excludes, Requires, parse_int, parse_path, parse_positive_int
 
 __all__ = ["register"]
 
@@ -59,27 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    type=context.option_type("--data", lambda text: data_argument(parse_path(text))),
                    help="CSV or CSV.gz table, one row per trial observation (header row required); "
                         "example:NAME reads the example data shipped with the package (example:lm_pair_summary_n9)")
-    p.add_argument("--filter", action="append", default=[], metavar="COL=VALUE",
-                   type=context.option_type("--filter", _parse_filter),
-                   help="keep rows with COL equal to VALUE (repeat; values of one column: any; columns: all); "
-                        "the remaining rows are averaged per trial")
-    p.add_argument("--item-columns", default=("item_a", "item_b"), metavar="A,B",
-                   type=context.option_type("--item-columns", parse_columns),
-                   help="columns of the first and second item (default: item_a,item_b)")
-    p.add_argument("--value-column", default="mean_prob_yes", metavar="C",
-                   help="column of the observed quantity (default: mean_prob_yes)")
-    p.add_argument("--kind", choices=("probability", "accuracy", "score"), default=None,
-                   help="what the value column holds: P(first item wins), fraction correct, or a real score "
-                        "(default: accuracy if the column name contains 'acc', score if it contains 'logit' or "
-                        "'score', else probability)")
-    p.add_argument("--count-column", default=None, metavar="C",
-                   help="column of per-row counts used as weights, e.g. n_seeds (default: none, each row is one "
-                        "observation: proportions)")
-    p.add_argument("--correct-column", metavar="C", default=None,
-                   help="column of correct answers per row, with --total-column: exact binomial counts (then "
-                        "--value-column and --count-column are not read; default: not used)")
-    p.add_argument("--total-column", metavar="C", default=None,
-                   help="column of choices per row (>= the correct count), with --correct-column")
+    context.data_options(p)
     p.add_argument("--subject-column", metavar="C", default=None,
                    help="column of sessions or subjects: pooled (default), or fitted one by one with --per-subject")
     p.add_argument("--per-subject", action="store_true",
@@ -158,14 +138,6 @@ RULES: tuple[Requires | Excludes, ...] = (
     Excludes("--bias", "--distance-column", why=": rows by distance do not record which item was shown first"),
     Excludes("--per-subject", "--compare-response", why=": compare the pooled data"),
 )
-
-
-def _parse_filter(text: str) -> tuple[str, str]:
-    """``--filter COL=VALUE`` (:func:`symbolic_ti.behaviour.data.parse_filter`, imported only when ``fit`` runs:
-    building the parser of every subcommand must not import numpy)."""
-    from ..behaviour.data import parse_filter
-
-    return parse_filter(text)
 
 
 def _parse_labels(text: str) -> tuple[str, ...]:

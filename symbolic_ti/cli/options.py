@@ -9,7 +9,8 @@
 * **Option builders** add a group of options to a subcommand's parser: :func:`debug_options` (the ``--debug``
   parent parser), :func:`task_options` (``--items``, ``--exception``, ``--paradigm``, ``--lists``, ``--link``,
   ``--train``, ``--labels``, ``--task``, ``--family``, ``--set``, ``--ridge`` / ``--ridgeless``), :func:`output_options` (``--format``, ``--output``, ``--quiet``) and
-  :func:`standalone_option` (``--standalone``, for every subcommand with ``--format latex``).
+  :func:`standalone_option` (``--standalone``, for every subcommand with ``--format latex``), and
+  :func:`~symbolic_ti.cli.data_options.data_options` (how a behaviour file is read: ``fit``, ``design --data``).
 * **Option readers** build objects from the parsed options and turn a library error into a user error that names
   the option (exit code 2): :func:`task_of`, :func:`family_of`, :func:`ridge_of`, :func:`task_trials`,
   :func:`trials_of`, :func:`check_output`.
@@ -22,12 +23,13 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from ..errors import ExportError, OutputIOError, ParameterError, SymbolicTIError
-from .parsing import Excludes, Parser, Requires, UsageError, add_rules, given
+from .data_options import DATA_KINDS, data_options, parse_columns
+from .parsing import Excludes, Parser, Requires, UsageError, add_rules, given, option_type
 from .task_options import PARADIGM_NAMES, TASK_RULES, parse_labels, parse_lists, task_of
 from ..formatting import rounded
 
@@ -41,7 +43,7 @@ __all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext",
            "Requires", "Excludes", "add_rules", "parse_path", "parse_items", "parse_assignment", "parse_ridge_option",
            "parse_trial", "parse_lists", "parse_labels", "PARADIGM_NAMES", "TASK_RULES", "parse_interval_option", "parse_span", "parse_columns", "parse_positive_int",
            "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution", "debug_options", "task_options",
-           "budget_options", "budget_of", "parse_budget", "BUDGET_HINT",
+           "budget_options", "budget_of", "parse_budget", "BUDGET_HINT", "data_options", "DATA_KINDS",
            "output_options", "standalone_option", "standalone_of", "task_of", "family_of", "ridge_of", "task_trials",
            "trials_of", "check_output"]
 
@@ -51,30 +53,6 @@ PROG = "symbolic-ti"
 FORMATS = ("text", "json", "latex")
 #: Environment variable that turns on debug mode (the traceback of an internal error).
 DEBUG_ENV = "SYMBOLIC_TI_DEBUG"
-
-_T = TypeVar("_T")
-
-
-def option_type(option: str, parse: Callable[[str], _T]) -> Callable[[str], _T]:
-    """An argparse ``type`` that turns a SymbolicTIError of ``parse`` into an error naming ``option``.
-
-    Parameters
-    ----------
-    option : str
-        The option's name, e.g. ``"--ridge"`` (argparse names the option in the message itself).
-    parse : callable
-        Reads the option's text; raises :class:`~symbolic_ti.errors.SymbolicTIError` or
-        :class:`argparse.ArgumentTypeError` for a bad value.
-    """
-
-    def convert(text: str) -> _T:
-        try:
-            return parse(text)
-        except SymbolicTIError as err:
-            raise argparse.ArgumentTypeError(str(err)) from None
-
-    convert.__name__ = option.lstrip("-")
-    return convert
 
 
 def fail(option: str, err: Exception | str) -> UsageError | OutputIOError:
@@ -183,14 +161,6 @@ def parse_span(text: str) -> int | str:
     if d < 2:
         raise argparse.ArgumentTypeError(f"an exception W>L needs a span D = W - L >= 2, got {d}")
     return d
-
-
-def parse_columns(text: str) -> tuple[str, str]:
-    """``--item-columns A,B``: two non-empty column names."""
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 2 or not all(parts):
-        raise argparse.ArgumentTypeError(f"expected two column names A,B (first item, second item), got {text!r}")
-    return parts[0], parts[1]
 
 
 def parse_int_at_least(text: str, minimum: int, meaning: str = "") -> int:
@@ -479,6 +449,7 @@ class CliContext:
     output_options = staticmethod(output_options)
     standalone_option = staticmethod(standalone_option)
     budget_options = staticmethod(budget_options)
+    data_options = staticmethod(data_options)
     budget = staticmethod(budget_of)
     standalone = staticmethod(standalone_of)
     option_type = staticmethod(option_type)

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["UsageError", "Parser", "OPTION_LIKE", "given", "Requires", "Excludes", "add_rules"]
+from ..errors import SymbolicTIError
+
+__all__ = ["UsageError", "Parser", "OPTION_LIKE", "given", "Requires", "Excludes", "add_rules", "option_type"]
 
 #: An argument that is an option (not a value): ``-x``, ``-xVALUE``, ``--name``, ``--name=VALUE``. Anything else
 #: that begins with ``-`` (``-1,2``, ``-5:5:3``, ``-.5``, ``-inf``, ``-sqrt(2)``) is a value.
@@ -258,3 +260,28 @@ class Parser(argparse.ArgumentParser):
             if a in names and nxt.startswith("-"):
                 return f"; a value that begins with '-' like {nxt!r} is written {names[0]}={nxt}"
         return ""
+
+
+_Parsed = TypeVar("_Parsed")
+
+
+def option_type(option: str, parse: Callable[[str], _Parsed]) -> Callable[[str], _Parsed]:
+    """An argparse ``type`` that turns a SymbolicTIError of ``parse`` into an error naming ``option``.
+
+    Parameters
+    ----------
+    option : str
+        The option's name, e.g. ``"--ridge"`` (argparse names the option in the message itself).
+    parse : callable
+        Reads the option's text; raises :class:`~symbolic_ti.errors.SymbolicTIError` or
+        :class:`argparse.ArgumentTypeError` for a bad value.
+    """
+
+    def convert(text: str) -> _Parsed:
+        try:
+            return parse(text)
+        except SymbolicTIError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    convert.__name__ = option.lstrip("-")
+    return convert

@@ -32,7 +32,7 @@ from .report import CRITERIA, POWER_CRITERIA, DesignEvaluation, DesignReport, Fi
     TrialInformation
 from .space import DesignSpace, ExperimentDesign, design_space
 
-__all__ = ["design_experiment", "MI_METHODS", "design_estimate", "free_parameter_count"]
+__all__ = ["design_experiment", "MI_METHODS", "REFITS", "OUTCOMES", "design_estimate", "scan_estimate", "free_parameter_count"]
 
 #: How the mutual information is computed (the information layer's ``method``).
 MI_METHODS = ("auto", "exact", "monte-carlo")
@@ -44,6 +44,19 @@ _PAIR_TRIAL_SECONDS = 2e-5
 #: the 13 single-exception designs of docs/design.md with --power 0.8 took 12 s of CPU against 31 s estimated).
 _POWER_TRIAL_SECONDS = 5e-7
 _POWER_EVALUATIONS = 4
+#: Estimated seconds of the Fisher information per trial and symbolic parameter (the closed form with that one
+#: parameter symbolic, built and differentiated at the hypothesis's values; :func:`.predictions.logit_jacobian`),
+#: for families other than the exchangeable one and for it: measured 9 items with 6>4, 54 test trials, geometric
+#: alpha and rho 5.9 s (0.05 s each), exchangeable alpha 0.45 s (0.008 s each), on the development machine.
+_FISHER_FORM_SECONDS = {False: 0.06, True: 0.01}
+#: The refit of ``beta`` (:func:`symbolic_ti.design.power.beta_refit`) costs this many simulated trials per
+#: simulated trial and hypothesis (its bisection steps, each a sigmoid of the experiments x trials).
+_REFIT_FACTOR = 48
+#: How the hypotheses are scored in the power: at their values only (``"none"``), or also with ``beta``
+#: refitted by maximum likelihood to each simulated experiment (``"beta"``).
+REFITS = ("none", "beta")
+#: The outcomes of a presentation: a binomial choice, or a real score (fit's Gaussian model, :mod:`.scores`).
+OUTCOMES = ("binomial", "score")
 
 
 def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> DesignSpace:
@@ -66,7 +79,7 @@ def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> 
 
 
 def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher: bool,
-                    power_simulations: int = 0) -> Estimate:
+                    power_simulations: int = 0, refit: str = "none") -> Estimate:
     """The estimated cost of :func:`design_experiment` (docs/performance.md#budgets): the exact solves (one per
     hypothesis and task at its values, and with the Fisher information one with the parameters symbolic), then
     the information values of every ordered pair of hypotheses and trial, and with ``power_simulations > 0`` the
@@ -77,12 +90,18 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
         for h in hypotheses:
             method = "laplacian" if h.family.exchangeable else "halved"
             seconds += solve_estimate(task.n, False, method=method, exceptions=len(task.exceptions)).seconds
-            if fisher:
-                seconds += solve_estimate(task.n, True, method=method, exceptions=len(task.exceptions)).seconds
+            if fisher:  # one solve per parameter with that one symbolic, and each trial's derivative
+                k = max(1, len(fisher_parameters(h, None)) - 1)
+                per_form = _FISHER_FORM_SECONDS[h.family.exchangeable]
+                seconds += k * (solve_estimate(task.n, True, method=method, free=1,
+                                               exceptions=len(task.exceptions)).seconds
+                                + per_form * len(task.trials))
         trials += len(task.trials)
     pairs = len(hypotheses) * (len(hypotheses) - 1)
     seconds += _PAIR_TRIAL_SECONDS * pairs * trials
     seconds += _POWER_TRIAL_SECONDS * power_simulations * _POWER_EVALUATIONS * 2 * pairs * trials
+    if refit == "beta":
+        seconds += _POWER_TRIAL_SECONDS * power_simulations * _REFIT_FACTOR * 2 * 2 * pairs * trials
     return Estimate(seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, {len(hypotheses)} hypotheses, "
                              f"{trials} trials")
 
@@ -91,6 +110,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                       presentations: int = 10, total: int | None = None, fisher: Sequence[str] | None = (),
                       criterion: str = "mutual-information", mi_method: str = "auto", samples: int = 20000,
                       seed: int = 0, dps: int = 30, power: float | None = None, simulations: int = 4000,
+                      refit: str = "none", outcome: str = "binomial", score_sd: Any = 1,
                       budget: BudgetLike = DEFAULT) -> DesignReport:
     """Rank the designs of a design space by how well they tell the hypotheses apart.
 
@@ -128,6 +148,20 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
         (:func:`symbolic_ti.design.power.power`, :func:`~symbolic_ti.design.power.smallest_presentations`).
     simulations : int
         Simulated experiments of a Monte Carlo power (>= 100), when the outcome vectors are too many to enumerate.
+    refit : {"none", "beta"}
+        With ``power``: ``"beta"`` adds the power when each hypothesis's response scale ``beta`` is refitted by
+        maximum likelihood to each simulated experiment (:func:`symbolic_ti.design.power.beta_refit`: what
+        :func:`symbolic_ti.behaviour.fit` does with the family parameters and the ridge held at the hypothesis's
+        values), by Monte Carlo with ``simulations`` experiments, the BIC counting that one parameter
+        (:attr:`PowerSummary.refitted <symbolic_ti.design.report.PowerSummary.refitted>`).
+    outcome : {"binomial", "score"}
+        A presentation's outcome: a choice (``sigmoid(beta f)``), or a real score ``Normal(beta f, score_sd^2)``,
+        the Gaussian model of ``fit`` (:mod:`symbolic_ti.design.scores`: exact divergences ``(mu_a - mu_b)^2 /
+        (2 sigma^2)``, Monte Carlo mutual information, Fisher information ``sum count J J^T / sigma^2``; the
+        evaluations' ``probabilities`` then hold the means ``beta f``). Scores take no ``total``, ``power`` nor
+        ``mi_method="exact"``.
+    score_sd : exact number > 0
+        With ``outcome="score"``: the standard deviation of one presentation's score (default 1).
     budget : DEFAULT, None or float
         Seconds of estimated CPU above which the run is refused (:mod:`symbolic_ti.budgets`).
 
@@ -150,6 +184,19 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     samples = check_int(samples, "samples", minimum=100)
     seed = check_int(seed, "seed", minimum=0)
     simulations = check_int(simulations, "simulations", minimum=100)
+    refit = check_choice(refit, "refit", REFITS)
+    outcome = check_choice(outcome, "outcome", OUTCOMES)
+    from .scores import score_sd as _check_sd
+
+    score_sd = _check_sd(score_sd)
+    if outcome == "score":
+        if power is not None or total is not None or mi_method == "exact" or (
+                isinstance(designs, DesignSpace) and designs.total is not None):
+            raise ParameterError("outcome: scores take no power, no total (greedy placement) and no exact mutual "
+                                 "information (a Gaussian mixture: Monte Carlo); leave them out or use "
+                                 "outcome='binomial'")
+    if refit != "none" and power is None:
+        raise ParameterError("refit: the refitted power needs a target power (power=0.8, --power 0.8)")
     if power is not None and (isinstance(power, bool) or not isinstance(power, (int, float))
                               or not 0 < float(power) < 1):
         raise ParameterError(f"power must be a target power in (0, 1) such as 0.8, or None, got "
@@ -164,7 +211,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     fisher_names = [fisher_parameters(h, n) for h, n in zip(hyps, names, strict=True)] if fisher is None or tuple(
         fisher) else []
     check_budget("design", design_estimate(space, hyps, bool(fisher_names),
-                                           0 if power is None else simulations), budget)
+                                           0 if power is None else simulations, refit), budget)
     evaluations = []
     all_designs = space.designs()
     imprecise: list[float] = []
@@ -173,9 +220,12 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
             progress.update(f"design {design.label}", k, len(all_designs))
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                evaluations.append(_evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed, dps))
+                evaluations.append(_evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed, dps)
+                                   if outcome == "binomial" else
+                                   _evaluate_scores(design, hyps, fisher_names, score_sd, samples, seed, dps))
             if power is not None:
-                evaluations[-1] = _with_power(evaluations[-1], hyps, float(power), simulations, seed)
+                evaluations[-1] = _with_power(evaluations[-1], hyps, float(power), simulations, seed, refit,
+                                              budget)
             for w in caught:  # the standard error is in the report: one note for every design, not a warning each
                 if type(w.message).__name__ == "MonteCarloPrecisionWarning":
                     imprecise.append(float(evaluations[-1].information.standard_error))
@@ -189,8 +239,11 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
     search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
                                                   f"one on the trial of largest gain in mutual information")
+    if outcome == "score":
+        notes = (*notes, f"outcomes: real scores, Normal(beta f, sigma^2) with sigma = {score_sd} (fit's Gaussian model); "
+                  f"the probabilities columns hold the means beta f")
     return DesignReport(hyps, tuple(ranked), criterion, dps, search, notes,
-                        None if power is None else float(power))
+                        None if power is None else float(power), outcome)
 
 
 def free_parameter_count(h: Hypothesis) -> int:
@@ -199,9 +252,35 @@ def free_parameter_count(h: Hypothesis) -> int:
     return sum(1 for v in h.family.values.values() if v != 0) + (h.ridge is not None) + 1
 
 
+def scan_estimate(p: Any, counts: Any, target: float, simulations: int) -> Estimate:
+    """The estimated cost of :func:`symbolic_ti.design.power.smallest_presentations` for hypothesis 0 against 1
+    (``p`` of shape (2, T)): about ``2 m*`` power computations (its scan of every ``m``), ``m*`` from the normal
+    approximation of the log likelihood ratio, ``power(m) ~ Phi(sqrt(m) mu / sigma)`` with ``mu`` and ``sigma^2``
+    its mean and variance per base design under hypothesis 0, so ``m* = (z_target sigma / mu)^2``; each
+    computation costed as a Monte Carlo one (an upper bound where the outcomes are few enough to enumerate). A
+    pair the design cannot tell apart (``mu = 0``) costs the doubling alone (13 computations up to 4096)."""
+    import math
+    from statistics import NormalDist
+
+    import numpy as np
+
+    p = np.clip(np.asarray(p, dtype=float), 1e-300, 1 - 1e-16)
+    n = np.asarray(counts, dtype=float)
+    a, b = p[0], p[1]
+    step = np.log(a * (1 - b) / (b * (1 - a)))
+    mu = float(np.sum(n * (a * np.log(a / b) + (1 - a) * np.log((1 - a) / (1 - b)))))
+    var = float(np.sum(n * a * (1 - a) * step**2))
+    z = max(NormalDist().inv_cdf(min(target, 1 - 1e-12)), 0.0)
+    evaluations = 13.0 if not mu > 0 else min(2 * 4096, 2 * math.ceil((z * math.sqrt(var) / mu) ** 2) + 13)
+    trials = int(np.count_nonzero(n))
+    return Estimate(_POWER_TRIAL_SECONDS * simulations * trials * evaluations,
+                    f"about {int(evaluations)} power computations of {simulations} experiments")
+
+
 def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, simulations: int,
-                seed: int) -> DesignEvaluation:
-    """``e`` with the power of every ordered pair and criterion, and the multiplier reaching ``target``."""
+                seed: int, refit: str = "none", budget: BudgetLike = DEFAULT) -> DesignEvaluation:
+    """``e`` with the power of every ordered pair and criterion, and the multiplier reaching ``target`` (each
+    pair's scan estimated and checked against ``budget`` first, :func:`scan_estimate`)."""
     import dataclasses
 
     import numpy as np
@@ -211,16 +290,21 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
     p = np.array([[float(x) for x in row] for row in e.probabilities])
     counts = np.array(e.design.counts, dtype=int)
     k = np.array([free_parameter_count(h) for h in hyps])
+    f = np.array([[float(x) for x in row] for row in e.predictions])
     out = []
     for a in range(len(hyps)):
         for b in range(len(hyps)):
             if a == b:
                 continue
+            check_budget(f"design: power H{a + 1} vs H{b + 1}",
+                         scan_estimate(p[[a, b]], counts, target, simulations), budget)
             for criterion in POWER_CRITERIA:
                 kw: Any = {"criterion": criterion, "n_params": k[[a, b]], "simulations": simulations, "seed": seed}
                 est = power_layer.power(p[[a, b]], counts, 0, **kw)
                 smallest = power_layer.smallest_presentations(p[[a, b]], counts, 0, target, **kw)
-                out.append(PowerSummary(a, b, criterion, est, smallest))
+                refitted = None if refit == "none" else power_layer.power(
+                    p[[a, b]], counts, 0, **{**kw, "n_params": [1, 1]}, log_likelihood=power_layer.beta_refit(f[[a, b]]))
+                out.append(PowerSummary(a, b, criterion, est, smallest, refitted))
     return dataclasses.replace(e, power=tuple(out))
 
 
@@ -265,4 +349,39 @@ def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names
     order = sorted(range(len(trials)), key=lambda t: (-scores[t], trials[t]))
     ranked = tuple(TrialInformation(trials[t], task.category(trials[t]), int(counts[t]), scores[t]) for t in order)
     return DesignEvaluation(design, tuple(tuple(v) for v in values), tuple(probs), FrozenMapping(divergences),
+                            FrozenMapping(log_bf), mi, tuple(fisher), ranked)
+
+
+def _evaluate_scores(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],
+                     sd: Any, samples: int, seed: int, dps: int) -> DesignEvaluation:
+    """:func:`_evaluate` for real scores (:mod:`.scores`): the means ``beta f`` in place of the probabilities."""
+    import numpy as np
+    import sympy as sp
+
+    from .information import a_optimality, d_optimality
+    from .scores import score_divergences, score_fisher_information, score_mutual_information
+
+    task, trials = design.task, design.trials
+    values = [exact_predictions(task, h, trials, dps=dps) for h in hyps]
+    mu = [[sp.sympify(h.beta) * v for v in vals] for h, vals in zip(hyps, values, strict=True)]
+    counts = np.array(design.counts, dtype=int)
+    exact = score_divergences(mu, sd)
+    with mpmath.workdps(dps + GUARD_DIGITS):
+        means = tuple(tuple(_mpf(x, dps + GUARD_DIGITS) for x in row) for row in mu)
+        divergences = {k: tuple(_mpf(x, dps + GUARD_DIGITS) for x in v) for k, v in exact.items()}
+        log_bf = {k: mpmath.fsum(int(c) * x for c, x in zip(counts, v, strict=True)) for k, v in divergences.items()}
+        weights = [_mpf(h.weight, dps + GUARD_DIGITS) for h in hyps]
+        scores = [mpmath.fsum(weights[a] * weights[b] * divergences[a, b][t] for a, b in divergences)
+                  for t in range(len(trials))]
+    mi = score_mutual_information(np.array([[float(x) for x in row] for row in mu]),
+                                  [float(h.weight) for h in hyps], counts, sd, samples=samples, seed=seed)
+    fisher = []
+    for h, names, vals in zip(hyps, fisher_names, values, strict=False):
+        jac = logit_jacobian(task, h, trials, names, vals)
+        matrix = score_fisher_information([[float(x) for x in row] for row in jac], counts, sd)
+        fisher.append(FisherSummary(h.name, names, tuple(tuple(float(x) for x in row) for row in matrix),
+                                    float(d_optimality(matrix)), float(a_optimality(matrix)), jac))
+    order = sorted(range(len(trials)), key=lambda t: (-scores[t], trials[t]))
+    ranked = tuple(TrialInformation(trials[t], task.category(trials[t]), int(counts[t]), scores[t]) for t in order)
+    return DesignEvaluation(design, tuple(tuple(v) for v in values), means, FrozenMapping(divergences),
                             FrozenMapping(log_bf), mi, tuple(fisher), ranked)

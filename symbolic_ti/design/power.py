@@ -15,7 +15,6 @@ picked only when it is strictly better than every other hypothesis: a tie (log-l
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 from dataclasses import dataclass
 from statistics import NormalDist
 from collections.abc import Callable
@@ -28,7 +27,8 @@ from ..formatting import rounded
 from ._arrays import _counts, _index, _outcome_blocks, _outcome_count, _probabilities, _xlogy
 from .information import MAX_OUTCOMES
 
-__all__ = ["PowerEstimate", "SmallestPresentations", "power", "smallest_presentations"]
+__all__ = ["PowerEstimate", "SmallestPresentations", "power", "smallest_presentations", "beta_refit",
+           "LOG_BETA_BOUNDS"]
 
 Criterion = Literal["likelihood-ratio", "bic"]
 Method = Literal["auto", "exact", "monte-carlo"]
@@ -36,6 +36,12 @@ Method = Literal["auto", "exact", "monte-carlo"]
 LogLikelihood = Callable[[np.ndarray, np.ndarray], Any]
 #: Relative tolerance under which two log-likelihoods (or BIC values) are a tie.
 TIE_TOLERANCE = 1e-9
+#: The bounds of ``log(beta)`` of the refit, those of :func:`symbolic_ti.behaviour.fit`'s optimiser
+#: (:data:`symbolic_ti.behaviour.model.LOG_BETA_BOUNDS`, not imported: the design layer does not import the
+#: fitting layer; tests/test_design_power.py checks that they agree).
+LOG_BETA_BOUNDS = (-9.0, 7.0)
+#: Bisection steps of the refit on ``log(beta)``: the bracket of width 16 halved to about 1e-13.
+_REFIT_STEPS = 48
 
 
 @dataclass(frozen=True)
@@ -78,21 +84,34 @@ class PowerEstimate:
 
 @dataclass(frozen=True, eq=False)
 class SmallestPresentations:
-    """The smallest multiplier ``m`` of a base count vector whose design reaches a target power.
+    """The smallest multipliers ``m`` of a base count vector whose design reaches a target power.
+
+    The power of binomial data is a sawtooth in ``m`` (the discreteness of the counts: the likelihood-ratio
+    threshold on the wins moves by a fraction of a win per presentation), so two numbers answer "how many
+    presentations": ``multiplier``, the smallest ``m`` with power at least the target, and ``stable_multiplier``,
+    the smallest ``m`` from which the power stays at least the target at every ``m'`` up to ``scanned_to``.
 
     Attributes
     ----------
     multiplier : int or None
-        ``m`` (``None`` when ``max_multiplier`` does not reach the target).
+        The smallest ``m >= 1`` whose power reaches the target (every ``m`` below it was evaluated and falls
+        short); ``None`` when no ``m <= max_multiplier`` reaches it.
     counts : numpy.ndarray or None, shape (T,)
-        ``m * base``.
+        ``multiplier * base``.
     power : PowerEstimate or None
-        The power at ``m``.
+        The power at ``multiplier``.
     power_below : PowerEstimate or None
-        The power at ``m - 1`` (``None`` for ``m = 1``): below the target.
+        The power at ``multiplier - 1`` (``None`` for ``multiplier = 1``): below the target.
     target : float
     evaluations : int
         Power computations done by the search.
+    stable_multiplier : int or None
+        The smallest ``m`` such that every ``m'`` in ``m .. scanned_to`` reaches the target (``>= multiplier``;
+        ``None`` when the power at ``scanned_to`` falls short).
+    scanned_to : int or None
+        The largest ``m`` evaluated by the scan: ``min(max_multiplier, 2 * multiplier)`` or more.
+    curve : tuple of (int, float)
+        ``(m, power)`` for every ``m`` from 1 to ``scanned_to`` (point estimates), in order.
     """
 
     multiplier: int | None
@@ -101,6 +120,9 @@ class SmallestPresentations:
     power_below: PowerEstimate | None
     target: float
     evaluations: int
+    stable_multiplier: int | None = None
+    scanned_to: int | None = None
+    curve: tuple[tuple[int, float], ...] = ()
 
     def __post_init__(self) -> None:
         if self.counts is not None:
@@ -252,14 +274,20 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
                            seed: Any = 0, level: float = 0.95, max_outcomes: int = MAX_OUTCOMES,
                            max_multiplier: int = 4096, conservative: bool = False,
                            log_likelihood: LogLikelihood | None = None) -> SmallestPresentations:
-    """The smallest multiplier ``m`` such that the design ``m * counts_shape`` reaches power ``target``.
+    """The smallest multipliers ``m`` such that the design ``m * counts_shape`` reaches power ``target``.
 
-    The search brackets ``m`` by doubling (1, 2, 4, ...) and then bisects the last bracket with
-    :func:`bisect.bisect_left`. Every evaluation uses the same ``seed`` (common random numbers). When the power is
-    nondecreasing in ``m`` the result is the smallest such ``m``; the power of binomial data need not be monotone
-    (ties and the discreteness of the counts), and then the result is an ``m`` that reaches the target where
-    ``m - 1`` does not (both powers are returned). With Monte Carlo, "reaches" compares the point estimate (or,
-    with ``conservative``, the lower end of its interval) with the target: the interval of
+    The power is a sawtooth in ``m`` (the discreteness of binomial counts), not monotone, so a bisection can
+    return an ``m`` above the smallest one. The search first doubles ``m`` (1, 2, 4, ...) until the target is
+    reached or ``max_multiplier`` passed (none reached: ``multiplier=None``), then evaluates **every** ``m`` from
+    1 to ``min(max_multiplier, 2 * multiplier)``: :attr:`SmallestPresentations.multiplier` is the smallest ``m``
+    with power at least the target, :attr:`~SmallestPresentations.stable_multiplier` the smallest ``m`` from
+    which the power stays at least the target up to :attr:`~SmallestPresentations.scanned_to`, and
+    :attr:`~SmallestPresentations.curve` the power at every scanned ``m``. (If the doubling misses every tooth
+    above the target, the target is not reached at 1, 2, 4, ... up to ``max_multiplier`` and ``None`` is
+    returned although some other ``m`` may reach it; with ``max_multiplier`` a power of 2 the doubling ends at
+    it.) The cost is about ``2 * multiplier`` power computations. Every evaluation uses the same ``seed``
+    (common random numbers). With Monte Carlo, "reaches" compares the point estimate (or, with
+    ``conservative``, the lower end of its interval) with the target: the interval of
     :attr:`SmallestPresentations.power` states its uncertainty.
 
     Parameters
@@ -282,7 +310,7 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
     Returns
     -------
     SmallestPresentations
-        With ``multiplier=None`` when ``max_multiplier`` does not reach the target.
+        With ``multiplier=None`` when the doubling up to ``max_multiplier`` does not reach the target.
 
     Raises
     ------
@@ -292,7 +320,7 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
     arr, base, a, _ = _check(p, counts_shape, true, criterion, n_params, level)
     if not np.any(base > 0):
         raise ParameterError("counts_shape: the base count vector has no presentation")
-    if not 0 < target <= 1:
+    if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 < target <= 1:
         raise ParameterError(f"target: expected a power in (0, 1], got {target!r}")
     if isinstance(max_multiplier, bool) or not isinstance(max_multiplier, (int, np.integer)) or max_multiplier < 1:
         raise ParameterError(f"max_multiplier: expected a positive integer, got {max_multiplier!r}")
@@ -310,10 +338,74 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
         est = at(m)
         return (est.lower if conservative and est.method == "monte-carlo" else est.value) >= target
 
-    low, high = 0, 1
+    high = 1
     while not reached(high):
         if high >= max_multiplier:
             return SmallestPresentations(None, None, None, None, target, len(cache))
-        low, high = high, min(2 * high, int(max_multiplier))
-    m = bisect_left(range(low + 1, high + 1), True, key=reached) + low + 1
-    return SmallestPresentations(m, m * base, at(m), at(m - 1) if m > 1 else None, target, len(cache))
+        high = min(2 * high, int(max_multiplier))
+    m = next(j for j in range(1, high + 1) if reached(j))  # every m below the first doubling that reaches
+    scanned_to = max(high, min(int(max_multiplier), 2 * m))
+    for j in range(1, scanned_to + 1):
+        at(j)
+    stable_m: int | None = None
+    if reached(scanned_to):
+        stable_m = scanned_to
+        while reached(stable_m - 1):  # (stops at m at the latest: m - 1 falls short)
+            stable_m -= 1
+    curve = tuple((j, cache[j].value) for j in range(1, scanned_to + 1))
+    return SmallestPresentations(m, m * base, at(m), at(m - 1) if m > 1 else None, target, len(cache),
+                                 stable_m, scanned_to, curve)
+
+
+def beta_refit(f: Any) -> LogLikelihood:
+    """The maximised log-likelihoods when each hypothesis's response scale ``beta`` is refitted to each experiment.
+
+    Hypothesis ``h`` predicts ``f[h, t]`` (its family parameters and ridge held at their values) and
+    ``P(first item wins trial t) = sigmoid(beta f[h, t])``; for each simulated experiment, ``beta`` is the
+    maximum of the binomial log-likelihood of :func:`symbolic_ti.behaviour.fit` (binomial coefficients left out,
+    common to every hypothesis) over ``log(beta)`` in ``fit``'s optimiser bounds :data:`LOG_BETA_BOUNDS`. The
+    log-likelihood is concave in ``beta``, so its derivative is decreasing and the maximum is found by bisection
+    on the sign of the derivative (to about ``1e-13`` in ``log(beta)``; at a bound when the maximum lies beyond
+    it, as ``fit`` reports it). This is ``fit(data, family, parameters=<the hypothesis's values>,
+    ridge=<its ridge>)`` on each simulated experiment, vectorised.
+
+    Parameters
+    ----------
+    f : array_like, shape (H, T)
+        The predictions of each hypothesis on the design's trials (finite numbers).
+
+    Returns
+    -------
+    callable
+        ``log_likelihood(wins (S, T), counts (T,)) -> (H, S)`` for :func:`power`'s ``log_likelihood``.
+
+    Raises
+    ------
+    ParameterError
+        If ``f`` is not a finite 2-dimensional array.
+    """
+    from ._arrays import _float_array
+
+    pred = _float_array(f, "f", 2)
+
+    def log_likelihood(wins: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        k = np.asarray(wins, dtype=float)
+        n = np.asarray(counts, dtype=float)[None, :]
+        out = np.empty((pred.shape[0], k.shape[0]))
+        for h in range(pred.shape[0]):
+            fh = pred[h][None, :]
+            lo = np.full(k.shape[0], LOG_BETA_BOUNDS[0])
+            hi = np.full(k.shape[0], LOG_BETA_BOUNDS[1])
+            for _ in range(_REFIT_STEPS):  # d/dbeta log L = sum_t f_t (k_t - n_t sigmoid(beta f_t)), decreasing
+                mid = 0.5 * (lo + hi)
+                slope = np.sum(fh * (k - n * _sigmoid(np.exp(mid)[:, None] * fh)), axis=1)
+                lo, hi = np.where(slope > 0, mid, lo), np.where(slope > 0, hi, mid)
+            eta = np.exp(0.5 * (lo + hi))[:, None] * fh
+            out[h] = -(k * np.logaddexp(0.0, -eta) + (n - k) * np.logaddexp(0.0, eta)).sum(axis=1)
+        return out
+
+    return log_likelihood
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return np.exp(-np.logaddexp(0.0, -x))

@@ -8,14 +8,13 @@ response model is the one of ``fit`` (:mod:`symbolic_ti.behaviour.model`): ``P(f
 sigmoid(beta f(i, j))``, evaluated with mpmath from the exact value at ``dps`` digits (plus guard digits).
 
 The logit's derivatives ``d (beta f) / d theta`` come from the closed forms with ``theta`` symbolic (the same
-solve with those parameters left free, differentiated by sympy and evaluated exactly at the hypothesis's values);
-``d (beta f) / d beta = f``.
+solve with that one parameter left free and the others at their values, differentiated by sympy and evaluated
+exactly at the hypothesis's values); ``d (beta f) / d beta = f``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import mpmath
 import sympy as sp
@@ -146,25 +145,37 @@ def logit_jacobian(task: Task, h: Hypothesis, trials: Sequence[Trial], parameter
     """
     from ..solvers.dispatch import solve
 
-    family_names = [p for p in parameters if p not in ("lambda", "beta")]
     columns: dict[str, tuple[sp.Expr, ...]] = {}
     if "beta" in parameters:
         columns["beta"] = tuple(sp.sympify(v) for v in values)
-    symbolic = family_names or "lambda" in parameters
-    if symbolic:
-        fam = h.family.with_values(**{p: "symbolic" for p in family_names}) if family_names else h.family
-        ridge: Any = "lambda" if "lambda" in parameters else ("ridgeless" if h.ridge is None else h.ridge)
+    for name in parameters:
+        if name == "beta":
+            continue
+        # one solve per parameter with only that one symbolic (a rational function of one variable): the
+        # partial derivative needs no other, and a solve in several symbols at once costs far more (geometric
+        # family, 7 items, alpha and rho: 260 s together, 0.6 s and 1.0 s one by one)
+        if name == "lambda":
+            fam, ridge, sym, at = h.family, "lambda", S.ridge, h.ridge
+        else:
+            fam, ridge = h.family.with_values(**{name: "symbolic"}), ("ridgeless" if h.ridge is None else h.ridge)
+            sym, at = h.family.parameter(name).symbol, h.family.values[name]
         result = solve(task, fam, ridge, budget=budget)
-        point = {h.family.parameter(p).symbol: h.family.values[p] for p in family_names}
-        if "lambda" in parameters:
-            point[S.ridge] = h.ridge
-        syms = [h.family.parameter(p).symbol if p != "lambda" else S.ridge
-                for p in parameters if p != "beta"]
-        derivatives: dict[str, list[sp.Expr]] = {p: [] for p in parameters if p != "beta"}
-        for t in trials:
-            form = result.predictions[t]
-            for name, sym in zip(derivatives, syms, strict=True):
-                d = sp.cancel(sp.diff(form, sym).subs(point))
-                derivatives[name].append(sp.expand(h.beta * d))
-        columns.update({k: tuple(v) for k, v in derivatives.items()})
+        columns[name] = tuple(sp.expand(h.beta * _derivative_at(result.predictions[t], sym, at)) for t in trials)
     return tuple(tuple(columns[p][k] for p in parameters) for k in range(len(trials)))
+
+
+def _derivative_at(form: sp.Expr, sym: sp.Symbol, at: sp.Expr) -> sp.Expr:
+    """``d form / d sym`` at ``sym = at``, exactly: for a rational function ``P / Q`` of ``sym`` (the closed forms
+    of a ridge solve) by the quotient rule on the polynomials (``(P' Q - P Q') / Q^2`` at ``at``, a hundred
+    times faster than differentiating the expression: 0.02 s against 2 s for a 7-item geometric form), otherwise
+    by differentiating the expression."""
+    num, den = sp.fraction(form)
+    try:
+        p, q = sp.Poly(num, sym), sp.Poly(den, sym)
+    except sp.PolynomialError:
+        p = q = None
+    if p is not None and q is not None and p.domain.is_Exact and q.domain.is_Exact:
+        qa = q.eval(at)
+        if qa != 0:
+            return sp.cancel((p.diff(sym).eval(at) * qa - p.eval(at) * q.diff(sym).eval(at)) / qa**2)
+    return sp.cancel(sp.diff(form, sym).subs(sym, at))

@@ -78,8 +78,14 @@ class PowerSummary:
         At the design's presentations (exact over every outcome vector where they are few, else Monte Carlo with
         a Wilson interval).
     smallest : SmallestPresentations or None
-        The smallest multiplier ``m`` of the design's presentations that reaches the report's target power
-        (``None`` without a target).
+        The smallest multiplier ``m`` of the design's presentations with power at least the report's target
+        (``multiplier``), the smallest from which it stays there (``stable_multiplier``, up to ``scanned_to``)
+        and the power at every scanned ``m`` (``None`` without a target).
+    refitted : PowerEstimate or None
+        With ``refit="beta"``: the power when each hypothesis's response scale ``beta`` is refitted by maximum
+        likelihood to each simulated experiment, as ``fit`` does with the family parameters and the ridge held
+        at the hypothesis's values (Monte Carlo; the BIC then counts one parameter per hypothesis, so both
+        criteria agree). ``None`` otherwise.
     """
 
     true: int
@@ -87,6 +93,7 @@ class PowerSummary:
     criterion: str
     power: Any
     smallest: Any = None
+    refitted: Any = None
 
 
 @dataclass(frozen=True)
@@ -178,6 +185,9 @@ class DesignReport(Rendered):
     notes : tuple of str
     power_target : float or None
         The target power of :attr:`PowerSummary.smallest` (``None``: the power was not asked for).
+    outcome : {"binomial", "score"}
+        A presentation's outcome: a choice, or a real score (fit's Gaussian model; the evaluations'
+        ``probabilities`` then hold the means ``beta f``).
     """
 
     hypotheses: tuple[Hypothesis, ...]
@@ -187,6 +197,7 @@ class DesignReport(Rendered):
     search: str = "fixed"
     notes: tuple[str, ...] = ()
     power_target: float | None = None
+    outcome: str = "binomial"
 
     @property
     def best(self) -> DesignEvaluation:

@@ -44,7 +44,7 @@ def _num(x: Any, digits: int = SHOWN_DIGITS) -> str:
 
 def _decimal(x: Any, dps: int) -> dict[str, Any]:
     if isinstance(x, float):  # a float64 value (a Monte Carlo estimate): its own digits, no more
-        return {"decimal": repr(x), "float": x}
+        return {"decimal": repr(float(x)), "float": float(x)}  # (numpy's float64 repr is np.float64(...))
     with mpmath.workdps(dps + 5):  # (mpf() rounds to the working precision)
         value = mpmath.mpf(x)
         return {"decimal": mpmath.nstr(value, dps), "float": float(value)}
@@ -106,9 +106,12 @@ def _power_lines(report: DesignReport, e: DesignEvaluation) -> list[str]:
     for s in e.power:
         m = s.smallest
         reach = ("not reached up to m = 4096" if m is None or m.multiplier is None else
-                 f"m = {m.multiplier} ({int(m.counts.sum())} presentations)")
+                 f"m = {m.multiplier} ({int(m.counts.sum())} presentations)" + (
+                     f", at every m from {m.stable_multiplier} to {m.scanned_to}" if m.stable_multiplier else
+                     f", not at m = {m.scanned_to}"))
+        refit = "" if s.refitted is None else f"; beta refitted: {_power_value(s.refitted)}"
         lines.append(f"    H{s.true + 1} true vs H{s.other + 1}, {_CRITERION[s.criterion]}: {_power_value(s.power)}; "
-                     f"{reach}")
+                     f"{reach}{refit}")
     return lines
 
 
@@ -122,7 +125,15 @@ def _power_dict(s: Any) -> dict[str, Any]:
             "smallest": None if m is None else {
                 "target": m.target, "multiplier": m.multiplier,
                 "presentations": None if m.counts is None else int(m.counts.sum()),
-                "power": est(m.power), "power_below": est(m.power_below)}}
+                "power": est(m.power), "power_below": est(m.power_below),
+                "stable_multiplier": m.stable_multiplier, "scanned_to": m.scanned_to,
+                "curve": [[j, v] for j, v in m.curve]},
+            "refitted": est(s.refitted)}
+
+
+def _m(smallest: Any, name: str) -> str:
+    value = None if smallest is None else getattr(smallest, name)
+    return "--" if value is None else str(value)
 
 
 def _short(value: sp.Expr) -> str:
@@ -234,13 +245,19 @@ def design_latex(report: DesignReport, trials: int = 8) -> str:
              "\\hline\n" + "\n".join(body) + "\n\\hline\n\\end{tabular}")
     out = ranking + "\n\n" + f"% best design: {best.design.label}\n" + table
     if any(e.power for e in report.evaluations):
+        refit = any(s.refitted is not None for e in report.evaluations for s in e.power)
         rows = [f"{k + 1} & {latex_text(e.design.label)} & $H_{s.true + 1}$ vs $H_{s.other + 1}$ & "
                 f"{_CRITERION[s.criterion]} & {rounded(s.power.value, '.4f')} & "
-                f"{'--' if s.smallest is None or s.smallest.multiplier is None else s.smallest.multiplier} \\\\"
+                f"{_m(s.smallest, 'multiplier')} & {_m(s.smallest, 'stable_multiplier')}"
+                + ("" if not refit else f" & {'--' if s.refitted is None else rounded(s.refitted.value, '.4f')}")
+                + " \\\\"
                 for k, e in enumerate(report.evaluations) for s in e.power]
         out += ("\n\n" f"% power; m: the smallest multiplier of the presentations reaching power "
-                f"{rounded(report.power_target, 'g')}\n" r"\begin{tabular}{rllrrr}" "\n" r"\hline" "\n"
-                r"rank & design & true vs other & comparison & power & $m$ \\" "\n" r"\hline" "\n"
+                f"{rounded(report.power_target, 'g')}; stable: from which it stays there (up to at least twice m)"
+                + ("; refit: the power with beta refitted to each experiment" if refit else "") + "\n"
+                r"\begin{tabular}{rllrrrr" + ("r" if refit else "") + "}\n" r"\hline" "\n"
+                r"rank & design & true vs other & comparison & power & $m$ & stable"
+                + (" & refit" if refit else "") + r" \\" "\n" r"\hline" "\n"
                 + "\n".join(rows) + "\n" r"\hline" "\n" r"\end{tabular}")
     return out
 

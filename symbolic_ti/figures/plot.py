@@ -20,12 +20,15 @@ symbolic by solving again when the result has them fixed (``phase_data(r, "alpha
 ``alpha = 1/10``, ``lambda = 1/10`` solves the task with both symbolic); the other free parameters must be given
 in ``values``.
 
-This module gathers the public names of the figure modules in one place.
+This module gathers the public names of the figure modules in one place, the experiment design figure's
+(:mod:`~symbolic_ti.figures.design`: :func:`design_plot_data`, :func:`design_figure`, :func:`write_design_plot`)
+among them.
 """
 
 from __future__ import annotations
 
 from .backend import INSTALL_HINT, require_matplotlib
+from .design import DesignPlotData, design_figure, design_plot_data, write_design_plot
 from .draw import curve, heatmap, phase
 from .heatmaps import QUANTITIES, HeatmapData, heatmap_data
 from .margin_curves import CurveData, CurveMarker, CurveSeries, curve_data
@@ -36,5 +39,6 @@ __all__ = [
     "HeatmapData", "PhaseData", "CriticalCurve", "CurveData", "CurveSeries", "CurveMarker",
     "heatmap_data", "phase_data", "curve_data", "heatmap", "phase", "curve", "save_figure", "FORMATS",
     "INSTALL_HINT", "QUANTITIES", "require_matplotlib",
+    "DesignPlotData", "design_plot_data", "design_figure", "write_design_plot",
 ]
 

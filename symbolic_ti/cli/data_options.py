@@ -1,0 +1,71 @@
+"""The options that say how a behaviour file is read (:func:`symbolic_ti.behaviour.load_behaviour`): ``--filter``,
+``--item-columns``, ``--value-column``, ``--kind``, ``--count-column``, ``--correct-column``, ``--total-column``.
+
+One builder, :func:`data_options`, adds them to ``fit`` and to ``design --data``; re-exported by
+:mod:`symbolic_ti.cli.options` (``CliContext.data_options``) as the other builders are.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from .parsing import Parser, option_type
+
+__all__ = ["DATA_KINDS", "data_options", "parse_filter_option", "parse_columns"]
+
+#: What the value column of a behaviour file may hold (``--kind``).
+DATA_KINDS = ("probability", "accuracy", "score")
+
+
+def parse_columns(text: str) -> tuple[str, str]:
+    """``--item-columns A,B``: two non-empty column names."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise argparse.ArgumentTypeError(f"expected two column names A,B (first item, second item), got {text!r}")
+    return parts[0], parts[1]
+
+
+def parse_filter_option(text: str) -> tuple[str, str]:
+    """``--filter COL=VALUE`` (:func:`symbolic_ti.behaviour.data.parse_filter`, imported only when the option is
+    read: building the parser of every subcommand must not import numpy)."""
+    from ..behaviour.data import parse_filter
+
+    return parse_filter(text)
+
+
+def data_options(p: argparse.ArgumentParser | Parser, kinds: Sequence[str] = DATA_KINDS, lead: str = "") -> None:
+    """Add the options that say how a behaviour file is read (read back as ``args.filter``, ``args.item_columns``,
+    ``args.value_column``, ``args.kind``, ``args.count_column``, ``args.correct_column``, ``args.total_column``).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+    kinds : sequence of str
+        The choices of ``--kind`` (a subset of :data:`DATA_KINDS`: ``design`` reads choices only).
+    lead : str
+        Put before every help text (``"with --data: "`` where the file is an option of its own).
+    """
+    p.add_argument("--filter", action="append", default=[], metavar="COL=VALUE",
+                   type=option_type("--filter", parse_filter_option),
+                   help=lead + "keep rows with COL equal to VALUE (repeat; values of one column: any; columns: all); "
+                               "the remaining rows are averaged per trial")
+    p.add_argument("--item-columns", default=("item_a", "item_b"), metavar="A,B",
+                   type=option_type("--item-columns", parse_columns),
+                   help=lead + "columns of the first and second item (default: item_a,item_b)")
+    p.add_argument("--value-column", default="mean_prob_yes", metavar="C",
+                   help=lead + "column of the observed quantity (default: mean_prob_yes)")
+    words = {"probability": "P(first item wins)", "accuracy": "fraction correct", "score": "a real score"}
+    guess = {"probability": "", "accuracy": "accuracy if the column name contains 'acc', ",
+             "score": "score if it contains 'logit' or 'score', "}
+    p.add_argument("--kind", choices=tuple(kinds), default=None,
+                   help=lead + "what the value column holds: " + ", ".join(words[k] for k in kinds)
+                        + " (default: " + "".join(guess[k] for k in kinds) + "else probability)")
+    p.add_argument("--count-column", default=None, metavar="C",
+                   help=lead + "column of per-row counts used as weights, e.g. n_seeds (default: none, each row is "
+                               "one observation: proportions)")
+    p.add_argument("--correct-column", metavar="C", default=None,
+                   help=lead + "column of correct answers per row, with --total-column: exact binomial counts (then "
+                               "--value-column and --count-column are not read; default: not used)")
+    p.add_argument("--total-column", metavar="C", default=None,
+                   help=lead + "column of choices per row (>= the correct count), with --correct-column")
