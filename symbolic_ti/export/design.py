@@ -44,7 +44,7 @@ def _num(x: Any, digits: int = SHOWN_DIGITS) -> str:
 
 def _decimal(x: Any, dps: int) -> dict[str, Any]:
     if isinstance(x, float):  # a float64 value (a Monte Carlo estimate): its own digits, no more
-        return {"decimal": repr(x), "float": x}
+        return {"decimal": repr(float(x)), "float": float(x)}  # (float(): a numpy float's repr names its type)
     with mpmath.workdps(dps + 5):  # (mpf() rounds to the working precision)
         value = mpmath.mpf(x)
         return {"decimal": mpmath.nstr(value, dps), "float": float(value)}

@@ -1,0 +1,139 @@
+"""The review of issue 26 (experiment design), its defects fixed: each against an independent computation written
+here (mpmath at high precision, brute-force enumeration, closed forms)."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+import pickle
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from symbolic_ti import design_experiment
+from symbolic_ti.design.information import kl_per_trial, mutual_information
+
+EXCHANGEABLE = "exchangeable:alpha=1/10;ridge=1/10;beta=4"
+GEOMETRIC = "geometric:alpha=1/10,rho=1/2;ridge=1/10;beta=4"
+
+
+def direct_kl(a, b, dps):
+    """KL(Bernoulli(sigmoid(a)) || Bernoulli(sigmoid(b))) by its definition at ``dps`` digits."""
+    with mpmath.workdps(dps):
+        a, b = mpmath.mpf(a), mpmath.mpf(b)
+        p, q = 1 / (1 + mpmath.exp(-a)), 1 / (1 + mpmath.exp(-b))
+        return p * mpmath.log(p / q) + (1 - p) * mpmath.log((1 - p) / (1 - q))
+
+
+def brute_mi(p, prior, counts, dps):
+    """I(H; K) by enumerating every outcome vector (itertools.product, math.comb) in mpmath at ``dps`` digits."""
+    with mpmath.workdps(dps):
+        w = [mpmath.mpf(x) / sum(prior) for x in prior]
+        total = mpmath.mpf(0)
+        for ks in itertools.product(*(range(n + 1) for n in counts)):
+            like = [mpmath.fprod(math.comb(n, k) * mpmath.mpf(p[h][t]) ** k * (1 - mpmath.mpf(p[h][t])) ** (n - k)
+                                 for t, (n, k) in enumerate(zip(counts, ks, strict=True))) for h in range(len(w))]
+            marginal = mpmath.fsum(x * y for x, y in zip(w, like, strict=True))
+            total += mpmath.fsum(x * y * mpmath.log(y / marginal) for x, y in zip(w, like, strict=True))
+        return total
+
+
+# -- 1. a large beta ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("beta", [100, 10**6, sp.Integer(10) ** 400])
+def test_kl_from_logits_at_a_large_beta(beta):
+    """f = 2340/2651 under beta against 455847/373118 under beta = 4 (the review's case): KL(p || q) tends to
+    -log q = softplus(-b) and KL(q || p) to -H(q) + (1 - q) a + q log(1 + e^-a) (both exact up to a relative
+    e^-a); at beta = 100 the definition at 200 digits."""
+    a = sp.Integer(beta) * sp.Rational(2340, 2651)
+    b = 4 * sp.Rational(455847, 373118)
+    forward, backward = kl_per_trial([a], [b], dps=30, logits=True)[0], kl_per_trial([b], [a], dps=30, logits=True)[0]
+    with mpmath.workdps(60):
+        am, bm = mpmath.mpf(a.p) / a.q, mpmath.mpf(b.p) / b.q
+        if beta == 100:
+            want_f, want_b = direct_kl(am, bm, 200), direct_kl(bm, am, 200)
+        else:
+            q = 1 / (1 + mpmath.exp(-bm))
+            want_f = mpmath.log1p(mpmath.exp(-bm))
+            want_b = q * mpmath.log(q) + (1 - q) * mpmath.log(1 - q) + (1 - q) * am + q * mpmath.log1p(
+                mpmath.exp(-am))
+        assert abs(forward - want_f) <= mpmath.mpf(10) ** -29 * want_f
+        assert abs(backward - want_b) <= mpmath.mpf(10) ** -29 * want_b
+
+
+def test_kl_from_logits_close_and_of_both_signs():
+    """Logits within 1e-25 of each other (the second-order cancellation) and far apart on both sides."""
+    for a, b in [(sp.Rational(3, 7), sp.Rational(3, 7) + sp.Rational(1, 10**25)), (sp.Integer(-40), sp.Integer(35)),
+                 (sp.Integer(60), sp.Integer(62)), (sp.Integer(-70), sp.Rational(-69, 1))]:
+        got = kl_per_trial([a], [b], dps=30, logits=True)[0]
+        want = direct_kl(sp.N(a, 120), sp.N(b, 120), 150)
+        assert abs(got - want) <= mpmath.mpf(10) ** -29 * want
+
+
+def test_kl_of_probabilities_far_apart_no_longer_crashes():
+    """p = 5.28e-51 against q = 0.00152 (the crash: log1p(-1 + p/q) rounded to log 0)."""
+    with mpmath.workdps(100):
+        p, q = mpmath.mpf("5.2814722175000376730185895061412368281590742519843e-51"), mpmath.mpf("0.00152487220902697")
+        want = p * mpmath.log(p / q) + (1 - p) * mpmath.log((1 - p) / (1 - q))
+        got = kl_per_trial([p], [q], dps=30)[0]
+        assert abs(got - want) <= mpmath.mpf(10) ** -29 * want
+
+
+def test_design_at_a_large_beta_has_finite_exact_divergences():
+    report = design_experiment(["exchangeable:alpha=1/10;ridge=1/10;beta=1000000", GEOMETRIC], 4, presentations=1)
+    e = report.best
+    for k, (pa, pb) in enumerate(zip(*e.predictions, strict=True)):
+        a, b = 10**6 * pa, 4 * pb
+        with mpmath.workdps(60):
+            am, bm = mpmath.mpf(sp.N(a, 60)), mpmath.mpf(sp.N(b, 60))
+            q = 1 / (1 + mpmath.exp(-bm))
+            want = -mpmath.log(q) if am > 0 else -mpmath.log(1 - q)  # KL(H1 || H2): p is 0 or 1 to e^-|a|
+        assert abs(e.divergences[0, 1][k] - want) <= mpmath.mpf(10) ** -29 * want
+
+
+# -- 2. the mutual information at dps digits -------------------------------------------------------------------
+
+
+def test_mutual_information_at_dps_against_brute_force():
+    p = [[mpmath.mpf(1) / 3, mpmath.mpf("0.7")], [mpmath.mpf("0.3331"), mpmath.mpf(2) / 3]]
+    est = mutual_information(p, [1, 2], [3, 2], dps=40)
+    want = brute_mi(p, [1, 2], [3, 2], 80)
+    assert est.method == "exact" and isinstance(est.value, mpmath.mpf)
+    with mpmath.workdps(80):
+        assert abs(est.value - want) <= mpmath.mpf(10) ** -39 * want
+
+
+def test_json_mutual_information_has_dps_digits():
+    report = design_experiment([EXCHANGEABLE, GEOMETRIC], 4, presentations=1, dps=40)
+    e = report.best
+    record = report.to_dict()["designs"][0]["mutual_information"]
+    with mpmath.workdps(80):
+        p = [[1 / (1 + mpmath.exp(-4 * mpmath.mpf(sp.N(v, 80)))) for v in row] for row in e.predictions]
+    want = brute_mi(p, [1, 1], e.design.counts, 80)
+    assert record["method"] == "exact"
+    assert len(record["value"]["decimal"].lstrip("0.")) >= 38  # (40 digits, trailing zeros not written)
+    with mpmath.workdps(80):
+        assert abs(mpmath.mpf(record["value"]["decimal"]) - want) <= mpmath.mpf(10) ** -39 * want
+
+
+def test_json_monte_carlo_mutual_information_is_a_plain_decimal():
+    report = design_experiment([EXCHANGEABLE, GEOMETRIC], 4, presentations=1, mi_method="monte-carlo", samples=200)
+    record = report.to_dict()["designs"][0]["mutual_information"]
+    assert record["method"] == "monte-carlo"
+    assert float(record["value"]["decimal"]) == record["value"]["float"] and record["standard_error"] > 0
+    assert type(record["value"]["float"]) is float and type(record["standard_error"]) is float
+
+
+# -- 10. identical hypotheses ------------------------------------------------------------------------------------
+
+
+def test_identical_hypotheses_are_noted():
+    report = design_experiment([EXCHANGEABLE + ";label=a", EXCHANGEABLE + ";label=b"], 4, presentations=1)
+    assert any("identical predictions" in n for n in report.notes)
+    assert "H1 and H2 make identical predictions" in report.to_text()
+    other = design_experiment([EXCHANGEABLE, GEOMETRIC], 4, presentations=1)
+    assert not any("identical" in n for n in other.notes)
