@@ -137,3 +137,55 @@ def test_identical_hypotheses_are_noted():
     assert "H1 and H2 make identical predictions" in report.to_text()
     other = design_experiment([EXCHANGEABLE, GEOMETRIC], 4, presentations=1)
     assert not any("identical" in n for n in other.notes)
+
+
+# -- 4. every report immutable: arrays read-only, equal after a pickle round trip and a deep copy -----------------
+
+
+def _arrays(obj, seen=None):
+    """Every numpy array reachable from ``obj`` through dataclass fields, tuples, lists and dicts."""
+    import dataclasses
+
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return []
+    seen.add(id(obj))
+    if isinstance(obj, np.ndarray):
+        return [obj]
+    if dataclasses.is_dataclass(obj):
+        children = [getattr(obj, f.name) for f in dataclasses.fields(obj)]
+    elif isinstance(obj, (tuple, list)):
+        children = list(obj)
+    elif hasattr(obj, "items"):
+        children = list(obj.values())
+    else:
+        return []
+    return [a for c in children for a in _arrays(c, seen)]
+
+
+def _reports(tmp_path):
+    from symbolic_ti.behaviour.data import load_behaviour
+    from symbolic_ti.design import adaptive_design
+    from symbolic_ti.design.power import power, smallest_presentations
+    from symbolic_ti.design.search import exhaustive_best, greedy_trials
+    from symbolic_ti.task import Task
+
+    report = design_experiment([EXCHANGEABLE, GEOMETRIC], 4, presentations=1, power=0.8, simulations=100,
+                               fisher=["alpha", "beta"])
+    path = tmp_path / "choices.csv"
+    path.write_text("item_a,item_b,correct,total\n1,3,7,10\n2,4,6,10\n")
+    data = load_behaviour(path, Task(5), correct_column="correct", total_column="total")
+    adaptive = adaptive_design([EXCHANGEABLE, GEOMETRIC], data)
+    p = np.array([[0.2, 0.6, 0.5], [0.3, 0.4, 0.5]])
+    return [report, report.best, report.best.power[0], report.best.fisher[0], report.best.trials[0], adaptive,
+            greedy_trials(p, [1, 1], 3), exhaustive_best(p, [1, 1], 2), smallest_presentations(p, [1, 1, 0], 0, 0.7),
+            power(p, [2, 2, 0], 0), mutual_information(p, [1, 1], [1, 2, 0])]
+
+
+def test_every_report_is_immutable(tmp_path):
+    for obj in _reports(tmp_path):
+        for copied in (pickle.loads(pickle.dumps(obj)), copy.deepcopy(obj)):
+            assert copied == obj, type(obj).__name__
+            assert all(not a.flags.writeable for a in _arrays(copied)), type(obj).__name__
+        assert all(not a.flags.writeable for a in _arrays(obj)), type(obj).__name__
+    assert _arrays(_reports(tmp_path)[2])  # (the power summary does hold an array: the test reaches it)

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import BudgetError, ParameterError
 from ..formatting import rounded
-from ._arrays import _counts, _index, _outcome_blocks, _outcome_count, _probabilities, _xlogy
+from ._arrays import FrozenArrays, _counts, _index, _outcome_blocks, _outcome_count, _probabilities, _xlogy
 from .information import MAX_OUTCOMES
 
 __all__ = ["PowerEstimate", "SmallestPresentations", "power", "smallest_presentations"]
@@ -77,7 +77,7 @@ class PowerEstimate:
 
 
 @dataclass(frozen=True, eq=False)
-class SmallestPresentations:
+class SmallestPresentations(FrozenArrays):
     """The smallest multiplier ``m`` of a base count vector whose design reaches a target power.
 
     Attributes
@@ -103,8 +103,7 @@ class SmallestPresentations:
     evaluations: int
 
     def __post_init__(self) -> None:
-        if self.counts is not None:
-            self.counts.setflags(write=False)
+        self._freeze()
 
 
 def _scores(log_lik: np.ndarray, criterion: str, n_params: np.ndarray | None, total: int) -> np.ndarray:
