@@ -189,3 +189,64 @@ def test_every_report_is_immutable(tmp_path):
             assert all(not a.flags.writeable for a in _arrays(copied)), type(obj).__name__
         assert all(not a.flags.writeable for a in _arrays(obj)), type(obj).__name__
     assert _arrays(_reports(tmp_path)[2])  # (the power summary does hold an array: the test reaches it)
+
+
+# -- 3, 5, 6, 7: notebook display, LaTeX Fisher table, labelled Jacobian rows, the greedy guarantee ------------------
+
+
+def test_notebook_display_and_latex_fisher_table_and_json_jacobian_trials():
+    from symbolic_ti.design.search import GUARANTEES
+
+    report = design_experiment([EXCHANGEABLE, GEOMETRIC], 4, presentations=1, fisher=["alpha", "beta"], total=4)
+    html = report._repr_html_()
+    assert html.startswith("<div><table") and html.count("<table") == 3 and report.best.design.label in html
+    latex = report._repr_latex_()
+    assert latex.startswith("$$\\begin{array}{rlrrr}") and "tabular" not in latex and latex.endswith("$$")
+    assert latex.count("\\\\") == 1 + len(report.evaluations)  # the header and one row per design
+    tex = report.to_latex()
+    fisher = tex.split("% Fisher information")[1]
+    record = report.to_dict()["designs"][0]["fisher"][0]
+    e = report.best  # I = sum_t count_t p_t (1 - p_t) J_t J_t^T from the exact Jacobian and p = sigmoid(4 f)
+    p = [1 / (1 + mpmath.exp(-4 * mpmath.mpf(sp.N(v, 30)))) for v in e.predictions[0]]
+    jac = [[mpmath.mpf(sp.N(sp.sympify(x["text"]), 30)) for x in row] for row in record["jacobian"]]
+    info = [[mpmath.fsum(c * q * (1 - q) * row[r] * row[s] for c, q, row in zip(e.design.counts, p, jac, strict=True))
+             for s in range(2)] for r in range(2)]
+    assert f"{mpmath.nstr(info[0][0], 4)} & {mpmath.nstr(info[0][1], 4)}" in fisher
+    assert record["jacobian_trials"] == [list(t) for t in report.best.design.trials]
+    assert len(record["jacobian_trials"]) == len(record["jacobian"])
+    for k, (i, j) in enumerate(report.best.design.trials):  # d(beta f)/d beta = f: the beta column is f itself
+        assert record["jacobian"][k][1]["text"] == str(report.best.predictions[0][k])
+    assert GUARANTEES["mutual-information"] in report.search
+    assert GUARANTEES["mutual-information"] in report.to_text()
+    assert GUARANTEES["mutual-information"] in report.to_dict()["search"]
+
+
+def test_adaptive_report_displays_in_a_notebook_with_item_labels(tmp_path):
+    from symbolic_ti.behaviour.coding import ItemCoding
+    from symbolic_ti.behaviour.data import load_behaviour
+    from symbolic_ti.design import adaptive_design
+    from symbolic_ti.task import Task
+
+    path = tmp_path / "choices.csv"
+    path.write_text("item_a,item_b,correct,total\nA,C,7,10\nB,D,6,10\n")
+    data = load_behaviour(path, Task(5), correct_column="correct", total_column="total",
+                          coding=ItemCoding(labels=("A", "B", "C", "D", "E")))
+    report = adaptive_design([EXCHANGEABLE, GEOMETRIC], data, trials="all", next=2)
+    names = "ABCDE"
+    expected = "; ".join(f"({names[i - 1]}, {names[j - 1]})" for i, j in report.next)
+    assert f"next trials: {expected}" in report.to_text()
+    assert report._repr_html_().count("<table") == 2 and report._repr_latex_() is None
+    assert report.to_dict()["item_labels"] == list(names)
+
+
+# -- 8. --items too large names --items -----------------------------------------------------------------------
+
+
+def test_too_many_items_names_the_items_option(capsys):
+    from symbolic_ti.cli import main
+
+    assert main(["design", "-H", EXCHANGEABLE, "-H", GEOMETRIC, "--items", "100000", "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "argument --items:" in err[0] and "100000" in err[0]
+    assert main(["design", "-H", EXCHANGEABLE, "-H", GEOMETRIC, "--items", "5", "-e", "9>1", "-q"]) == 2
+    assert "argument --exception:" in capsys.readouterr().err

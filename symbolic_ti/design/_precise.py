@@ -14,6 +14,9 @@ import numpy as np
 
 from ..errors import ParameterError
 
+#: Cap on the outcome vectors summed in mpmath at ``dps`` digits (about 0.3 ms each); above it the exact mutual
+#: information is float64 (:func:`symbolic_ti.design.information.mutual_information`).
+MP_MAX_OUTCOMES = 4096
 #: Outcome vectors of the inner block of the multiprecision enumeration (object arrays of mpmath numbers).
 MP_BLOCK = 2**14
 
@@ -78,6 +81,15 @@ def kl_logits(a: Any, b: Any, dps: int) -> Any:
                 with mpmath.workdps(dps):
                     return +value
         extra = int(lost) + 15
+
+
+def kl_logits_array(p: np.ndarray, q: np.ndarray, dps: int | None) -> np.ndarray:
+    """:func:`kl_logits` of each pair of entries of the object arrays ``p``, ``q`` of shape (T,): mpmath numbers
+    at ``dps`` digits, or float64 without ``dps``."""
+    if p.shape != q.shape:
+        raise ParameterError(f"p, q: shapes differ ({p.shape} and {q.shape})")
+    values = [kl_logits(a, b, 17 if dps is None else dps) for a, b in zip(p, q, strict=True)]
+    return np.array([float(v) for v in values]) if dps is None else np.array(values, dtype=object)
 
 
 def _reduce_mp(p: np.ndarray, n: np.ndarray) -> tuple[list[list[Any]], list[int]]:

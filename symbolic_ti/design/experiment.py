@@ -170,12 +170,16 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     evaluations = []
     all_designs = space.designs()
     imprecise: list[float] = []
+    guarantees: set[str] = set()
     with Progress(n=max(t.n for t in space.tasks)) as progress:
         for k, design in enumerate(all_designs):
             progress.update(f"design {design.label}", k, len(all_designs))
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                evaluations.append(_evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed, dps))
+                evaluation, guarantee = _evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed,
+                                                  dps)
+                evaluations.append(evaluation)
+                guarantees.add(guarantee)
             if power is not None:
                 evaluations[-1] = _with_power(evaluations[-1], hyps, float(power), simulations, seed)
             for w in caught:  # the standard error is in the report: one note for every design, not a warning each
@@ -196,9 +200,18 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     notes += _identical_note(hyps, evaluations)
     ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
     search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
-                                                  f"one on the trial of largest gain in mutual information")
+                                                  f"one on the trial of largest gain in mutual information; "
+                                                  f"guarantee: {_weakest(guarantees)}")
     return DesignReport(hyps, tuple(ranked), criterion, dps, search, notes,
                         None if power is None else float(power))
+
+
+def _weakest(guarantees: set[str]) -> str:
+    """The guarantee that holds for every design: the Monte Carlo one where any design's gains were estimated."""
+    from .search import GUARANTEES
+
+    mc = GUARANTEES["mutual-information-mc"]
+    return mc if mc in guarantees else GUARANTEES["mutual-information"]
 
 
 def _identical_note(hyps: Sequence[Hypothesis], evaluations: Sequence[DesignEvaluation]) -> tuple[str, ...]:
@@ -245,7 +258,9 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
 
 
 def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],
-              total: int | None, mi_method: str, samples: int, seed: int, dps: int) -> DesignEvaluation:
+              total: int | None, mi_method: str, samples: int, seed: int, dps: int) -> tuple[DesignEvaluation, str]:
+    """The evaluation of one design, and the greedy search's guarantee (:data:`search.GUARANTEES`) when it
+    placed the presentations (``""`` otherwise)."""
     import numpy as np
 
     from .information import (a_optimality, d_optimality, divergence_matrix, expected_log_bayes_factor,
@@ -259,8 +274,10 @@ def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names
     with mpmath.workdps(dps + GUARD_DIGITS):
         prior = np.array([_mpf(h.weight, dps + GUARD_DIGITS) for h in hyps], dtype=object)
     counts = np.array(design.counts, dtype=int)
+    guarantee = ""
     if total is not None:
-        counts = np.asarray(greedy_trials(p, prior, total, seed=seed).counts, dtype=int)
+        selection = greedy_trials(p, prior, total, seed=seed)
+        counts, guarantee = np.asarray(selection.counts, dtype=int), selection.guarantee
         design = ExperimentDesign(task, trials, tuple(int(c) for c in counts))
     # the divergences from the exact logits beta f: finite and correct at any beta (a probability sigmoid(beta f)
     # rounds to 0 or 1 where beta f is large)
@@ -289,4 +306,4 @@ def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names
     order = sorted(range(len(trials)), key=lambda t: (-scores[t], trials[t]))
     ranked = tuple(TrialInformation(trials[t], task.category(trials[t]), int(counts[t]), scores[t]) for t in order)
     return DesignEvaluation(design, tuple(tuple(v) for v in values), tuple(probs), FrozenMapping(divergences),
-                            FrozenMapping(log_bf), mi, tuple(fisher), ranked)
+                            FrozenMapping(log_bf), mi, tuple(fisher), ranked), guarantee

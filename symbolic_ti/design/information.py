@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import BudgetError, ParameterError
 from ..formatting import rounded
-from ._precise import kl_logits, mi_exact_mp
+from ._precise import MP_MAX_OUTCOMES, kl_logits_array, mi_exact_mp
 from ._arrays import (
     _blocks,
     _counts,
@@ -51,9 +51,6 @@ __all__ = ["InformationEstimate", "MonteCarloPrecisionWarning", "kl_per_trial", 
 
 #: Default cap on the number of outcome vectors that exact summation enumerates.
 MAX_OUTCOMES = 10**6
-#: Cap on the outcome vectors summed in mpmath at ``dps`` digits (about 0.3 ms each); above it the exact sum is
-#: float64 (:func:`mutual_information`).
-MP_MAX_OUTCOMES = 4096
 
 
 class MonteCarloPrecisionWarning(UserWarning):
@@ -67,8 +64,7 @@ class InformationEstimate:
     Attributes
     ----------
     value : float or mpmath.mpf
-        The mutual information in nats (``0 <= value <= entropy of the prior`` when exact; an mpmath number when
-        computed at ``dps`` digits).
+        The mutual information in nats (``0 <= value <= entropy of the prior`` when exact; mpmath with ``dps``).
     standard_error : float
         0 for exact summation; the standard error of the Monte Carlo mean otherwise.
     method : {"exact", "monte-carlo"}
@@ -126,12 +122,9 @@ def _kl_mp_one(p: Any, q: Any, dps: int) -> Any:
                 return mpmath.mpf(0)
             if (qm == 0 and pm > 0) or (oqm == 0 and opm > 0):
                 return mpmath.inf
-            # log(p/q) as log1p of the relative difference where it is small, directly where p/q is far from 1
-            # (log1p(-1 + tiny) would round to log(0))
-            t1 = mpmath.mpf(0) if pm == 0 else pm * (mpmath.log1p(dm / qm) if abs(dm) < qm / 2 else
-                                                    mpmath.log(pm / qm))
-            t2 = mpmath.mpf(0) if opm == 0 else opm * (mpmath.log1p(-dm / oqm) if abs(dm) < oqm / 2 else
-                                                      mpmath.log(opm / oqm))
+            # log1p of the relative difference only where it is small (log1p(-1 + tiny) rounds to log 0)
+            t1 = 0 if pm == 0 else pm * (mpmath.log1p(dm / qm) if abs(dm) < qm / 2 else mpmath.log(pm / qm))
+            t2 = 0 if opm == 0 else opm * (mpmath.log1p(-dm / oqm) if abs(dm) < oqm / 2 else mpmath.log(opm / oqm))
             value = t1 + t2
             # digits lost to cancellation between the two terms; redo with that many more when too many
             lost = (mpmath.log10(abs(t1) + abs(t2)) - mpmath.log10(abs(value))) if value != 0 else dps + extra
@@ -157,10 +150,8 @@ def kl_per_trial(p: Any, q: Any, dps: int | None = None, *, logits: bool = False
         until the cancellation of ``p`` close to ``q`` is covered). Without it, float64 (the ``p`` close to
         ``q`` case summed without cancellation: relative error a few ulps).
     logits : bool
-        ``p`` and ``q`` are logits ``beta f`` (any reals; exact sympy numbers allowed) of the probabilities
-        ``sigmoid(p)``, ``sigmoid(q)``: the divergence from softplus differences (``log sigmoid(x) =
-        -softplus(-x)``), finite and correct at any ``beta``, where a probability as a number would round to 0
-        or 1 (``dps`` defaults to 17, the result then converted to float64).
+        ``p``, ``q`` are logits ``beta f`` (reals, sympy allowed) of ``sigmoid(p)``, ``sigmoid(q)``: finite and
+        correct at any ``beta`` (:func:`~symbolic_ti.design._precise.kl_logits`; without ``dps``, float64).
 
     Returns
     -------
@@ -174,11 +165,7 @@ def kl_per_trial(p: Any, q: Any, dps: int | None = None, *, logits: bool = False
         Shapes that differ, empty arrays, entries outside [0, 1], ``dps`` not a positive integer.
     """
     if logits:
-        lo, lq = _object_array(p, "p", 1), _object_array(q, "q", 1)
-        if lo.shape != lq.shape:
-            raise ParameterError(f"p, q: shapes differ ({lo.shape} and {lq.shape})")
-        values = [kl_logits(a, b, 17 if dps is None else _dps(dps)) for a, b in zip(lo, lq, strict=True)]
-        return np.array([float(v) for v in values]) if dps is None else np.array(values, dtype=object)
+        return kl_logits_array(_object_array(p, "p", 1), _object_array(q, "q", 1), None if dps is None else _dps(dps))
     if dps is None:
         pa, qa = _probabilities(p, "p", 1), _probabilities(q, "q", 1)
         if pa.shape != qa.shape:
@@ -375,10 +362,8 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
     tolerance : float
         A :class:`MonteCarloPrecisionWarning` is issued when the Monte Carlo standard error is above it (nats).
     dps : int, optional
-        Exact summation in mpmath, the value an mpmath number correct to ``dps`` digits of the given
-        probabilities (``p`` and ``prior`` may then hold mpmath or sympy numbers; the working precision is raised
-        until two precisions agree), where at most :data:`MP_MAX_OUTCOMES` outcome vectors remain; otherwise (and
-        without ``dps``) float64. Monte Carlo stays float64 with its standard error.
+        Exact summation in mpmath (:func:`~symbolic_ti.design._precise.mi_exact_mp`), correct to ``dps`` digits,
+        where at most ``MP_MAX_OUTCOMES`` outcome vectors remain; else (and without it) float64.
 
     Returns
     -------
