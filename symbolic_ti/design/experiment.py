@@ -188,7 +188,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                 else:
                     warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         progress.update("ranking", len(all_designs), len(all_designs))
-    notes = () if not imprecise else (
+    notes: tuple[str, ...] = () if not imprecise else (
         f"the Monte Carlo mutual information of {len(imprecise)} of "
         f"{len(all_designs)} designs has a standard error above the information layer's tolerance (largest "
         f"{rounded(max(imprecise), '.2g')} nats); more samples (--samples, samples=) give more digits",)
