@@ -250,3 +250,15 @@ def test_too_many_items_names_the_items_option(capsys):
     assert len(err) == 1 and "argument --items:" in err[0] and "100000" in err[0]
     assert main(["design", "-H", EXCHANGEABLE, "-H", GEOMETRIC, "--items", "5", "-e", "9>1", "-q"]) == 2
     assert "argument --exception:" in capsys.readouterr().err
+
+
+def test_logits_must_be_finite_and_sympy_probabilities_are_read_exactly():
+    from symbolic_ti.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="logits: expected finite"):
+        kl_per_trial([math.inf], [0.0], dps=20, logits=True)
+    p = [[sp.Rational(1, 3), sp.Rational(7, 10)], [sp.Rational(3331, 10000), sp.Rational(2, 3)]]
+    est = mutual_information(p, [sp.Integer(1), sp.Integer(2)], [2, 1], dps=30)
+    with mpmath.workdps(60):
+        want = brute_mi([[mpmath.mpf(x.p) / x.q for x in row] for row in p], [1, 2], [2, 1], 60)
+        assert abs(est.value - want) <= mpmath.mpf(10) ** -29 * want

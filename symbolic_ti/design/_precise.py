@@ -21,16 +21,20 @@ MP_MAX_OUTCOMES = 4096
 MP_BLOCK = 2**14
 
 
-def _real(x: Any) -> Any:
-    """``x`` (float, int, mpmath or sympy real) as an mpf at the working precision."""
-    if isinstance(x, mpmath.mpf):
-        return +x
+def _real(x: Any, name: str = "logits") -> Any:
+    """``x`` (float, int, mpmath or sympy real) as a finite mpf at the working precision."""
     try:
-        if hasattr(x, "evalf"):  # sympy: evaluated at the working precision, a few digits more
-            return mpmath.mpf(x.evalf(mpmath.mp.dps + 5))
-        return mpmath.mpf(x)
+        if isinstance(x, mpmath.mpf):
+            value = +x
+        elif hasattr(x, "evalf"):  # sympy: evaluated at the working precision, a few digits more
+            value = mpmath.mpf(x.evalf(mpmath.mp.dps + 5))
+        else:
+            value = mpmath.mpf(x)
     except (TypeError, ValueError):
-        raise ParameterError(f"logits: expected real numbers, got {x!r}") from None
+        raise ParameterError(f"{name}: expected real numbers, got {x!r}") from None
+    if not mpmath.isfinite(value):
+        raise ParameterError(f"{name}: expected finite real numbers, got {x!r}")
+    return value
 
 
 def _softplus(x: Any) -> Any:
@@ -115,13 +119,13 @@ def _mi_at(cols: list[list[Any]], w: list[Any], n: list[int], wp: int) -> Any:
     """``sum_h w_h sum_k P(k|h) (X - log1p X) + sum_h w_h P(outside the support of h)``, ``X = P(k)/P(k|h) - 1``
     (the form of ``_arrays._information_terms``: nonnegative terms), at ``wp`` digits."""
     with mpmath.workdps(wp):
-        ws = [mpmath.mpf(x) for x in w]
+        ws = [_real(x, "prior") for x in w]
         total = mpmath.fsum(ws)
         ws = [x / total for x in ws]
         h = len(ws)
         tables = []  # per trial: (H, n_t + 1) binomial probabilities
         for col, m in zip(cols, n, strict=True):
-            ps = [mpmath.mpf(x) for x in col]
+            ps = [_real(x, "p") for x in col]
             tables.append(np.array([[math.comb(m, k) * ph ** k * (1 - ph) ** (m - k) for k in range(m + 1)]
                                     for ph in ps], dtype=object))
         inner, size = len(tables), 1
