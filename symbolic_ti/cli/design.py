@@ -274,6 +274,10 @@ def _space(args: argparse.Namespace, context: CliContext) -> Any:
         tasks, items = (), range(args.items[0], args.items[1] + 1)
         for n in items:
             try:
+                Task(n)
+            except SymbolicTIError as err:  # (the number of items itself: not an exception's fault)
+                raise context.fail("--items", err) from None
+            try:
                 Task(n, tuple(args.exception))
             except SymbolicTIError as err:
                 raise context.fail("--exception", err) from None

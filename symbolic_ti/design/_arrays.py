@@ -17,6 +17,31 @@ from ..errors import ParameterError
 from ..formatting import rounded
 
 
+class FrozenArrays:
+    """Mixin of the frozen dataclasses of this package that hold numpy arrays: equality by value (arrays by
+    :func:`numpy.array_equal`), and the arrays read-only also after a pickle round trip or a deep copy (an
+    unpickled array is writeable)."""
+
+    __hash__ = None  # type: ignore[assignment]  # (equal by value and holding arrays: unhashable)
+
+    def _freeze(self) -> None:
+        for value in vars(self).values():
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update(state)
+        self._freeze()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        mine, theirs = vars(self), vars(other)
+        return mine.keys() == theirs.keys() and all(
+            np.array_equal(a, theirs[k]) if isinstance(a, np.ndarray) or isinstance(theirs[k], np.ndarray)
+            else bool(a == theirs[k]) for k, a in mine.items())
+
+
 def _float_array(x: Any, name: str, ndim: int) -> np.ndarray:
     try:
         arr = np.asarray(x, dtype=float)

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import mpmath
+import sympy as sp
 
 from ..arguments import check_choice, check_int
 from ..budgets import DEFAULT, BudgetLike, Estimate, check_budget, resolve_budget, solve_estimate
@@ -27,6 +28,7 @@ from ..progress import Progress
 from ..results import FrozenMapping
 from ..task import Task
 from .hypotheses import Hypothesis, normalised
+from .information import MP_MAX_OUTCOMES
 from .predictions import GUARD_DIGITS, _mpf, choice_probabilities, exact_predictions, fisher_parameters, logit_jacobian
 from .report import CRITERIA, POWER_CRITERIA, DesignEvaluation, DesignReport, FisherSummary, PowerSummary, \
     TrialInformation
@@ -215,14 +217,19 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     evaluations = []
     all_designs = space.designs()
     imprecise: list[float] = []
+    guarantees: set[str] = set()
     with Progress(n=max(t.n for t in space.tasks)) as progress:
         for k, design in enumerate(all_designs):
             progress.update(f"design {design.label}", k, len(all_designs))
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                evaluations.append(_evaluate(design, hyps, fisher_names, space.total, mi_method, samples, seed, dps)
-                                   if outcome == "binomial" else
-                                   _evaluate_scores(design, hyps, fisher_names, score_sd, samples, seed, dps))
+                if outcome == "binomial":
+                    evaluation, guarantee = _evaluate(design, hyps, fisher_names, space.total, mi_method, samples,
+                                                      seed, dps)
+                    guarantees.add(guarantee)
+                else:
+                    evaluation = _evaluate_scores(design, hyps, fisher_names, score_sd, samples, seed, dps)
+                evaluations.append(evaluation)
             if power is not None:
                 evaluations[-1] = _with_power(evaluations[-1], hyps, float(power), simulations, seed, refit,
                                               budget)
@@ -232,18 +239,45 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                 else:
                     warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         progress.update("ranking", len(all_designs), len(all_designs))
-    notes = () if not imprecise else (
+    notes: tuple[str, ...] = () if not imprecise else (
         f"the Monte Carlo mutual information of {len(imprecise)} of "
         f"{len(all_designs)} designs has a standard error above the information layer's tolerance (largest "
         f"{rounded(max(imprecise), '.2g')} nats); more samples (--samples, samples=) give more digits",)
+    floats = sum(1 for e in evaluations if e.information.method == "exact" and not isinstance(e.information.value,
+                                                                                            mpmath.mpf))
+    if floats:
+        notes += (f"the exact mutual information of {floats} of {len(all_designs)} designs is summed in float64 "
+                  f"(about 15 digits, not {dps}): above {MP_MAX_OUTCOMES} outcome vectors to sum at {dps} digits",)
+    notes += _identical_note(hyps, evaluations)
     ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
     search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
-                                                  f"one on the trial of largest gain in mutual information")
+                                                  f"one on the trial of largest gain in mutual information; "
+                                                  f"guarantee: {_weakest(guarantees)}")
     if outcome == "score":
         notes = (*notes, f"outcomes: real scores, Normal(beta f, sigma^2) with sigma = {score_sd} (fit's Gaussian model); "
                   f"the probabilities columns hold the means beta f")
     return DesignReport(hyps, tuple(ranked), criterion, dps, search, notes,
                         None if power is None else float(power), outcome)
+
+
+def _weakest(guarantees: set[str]) -> str:
+    """The guarantee that holds for every design: the Monte Carlo one where any design's gains were estimated."""
+    from .search import GUARANTEES
+
+    mc = GUARANTEES["mutual-information-mc"]
+    return mc if mc in guarantees else GUARANTEES["mutual-information"]
+
+
+def _identical_note(hyps: Sequence[Hypothesis], evaluations: Sequence[DesignEvaluation]) -> tuple[str, ...]:
+    """A note per pair of hypotheses whose predictions are the same on every trial of every design (every
+    divergence exactly 0): no data of the design space tell them apart."""
+    out = []
+    for a in range(len(hyps)):
+        for b in range(a + 1, len(hyps)):
+            if all(all(x == 0 for x in e.divergences[a, b]) for e in evaluations):
+                out.append(f"H{a + 1} and H{b + 1} make identical predictions on every trial of the design space "
+                           f"(every divergence is 0): no data of these designs can tell them apart")
+    return tuple(out)
 
 
 def free_parameter_count(h: Hypothesis) -> int:
@@ -309,7 +343,9 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
 
 
 def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],
-              total: int | None, mi_method: str, samples: int, seed: int, dps: int) -> DesignEvaluation:
+              total: int | None, mi_method: str, samples: int, seed: int, dps: int) -> tuple[DesignEvaluation, str]:
+    """The evaluation of one design, and the greedy search's guarantee (:data:`search.GUARANTEES`) when it
+    placed the presentations (``""`` otherwise)."""
     import numpy as np
 
     from .information import (a_optimality, d_optimality, divergence_matrix, expected_log_bayes_factor,
@@ -323,16 +359,22 @@ def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names
     with mpmath.workdps(dps + GUARD_DIGITS):
         prior = np.array([_mpf(h.weight, dps + GUARD_DIGITS) for h in hyps], dtype=object)
     counts = np.array(design.counts, dtype=int)
+    guarantee = ""
     if total is not None:
-        counts = np.asarray(greedy_trials(p, prior, total, seed=seed).counts, dtype=int)
+        selection = greedy_trials(p, prior, total, seed=seed)
+        counts, guarantee = np.asarray(selection.counts, dtype=int), selection.guarantee
         design = ExperimentDesign(task, trials, tuple(int(c) for c in counts))
-    d = divergence_matrix(p, dps=dps)
+    # the divergences from the exact logits beta f: finite and correct at any beta (a probability sigmoid(beta f)
+    # rounds to 0 or 1 where beta f is large)
+    logits = np.array([[sp.sympify(h.beta) * v for v in vals] for h, vals in zip(hyps, values, strict=True)],
+                      dtype=object)
+    d = divergence_matrix(logits, dps=dps, logits=True)
     h_count = len(hyps)
     pairs = [(a, b) for a in range(h_count) for b in range(h_count) if a != b]
     divergences = {(a, b): tuple(d[a][b][t] for t in range(len(trials))) for a, b in pairs}
-    log_bf = {(a, b): expected_log_bayes_factor(p, counts, a, b, dps=dps) for a, b in pairs}
+    log_bf = {(a, b): expected_log_bayes_factor(logits, counts, a, b, dps=dps, logits=True) for a, b in pairs}
     method: Any = mi_method  # (one of MI_METHODS, checked by design_experiment)
-    mi = mutual_information(p, prior, counts, method=method, samples=samples, seed=seed)
+    mi = mutual_information(p, prior, counts, method=method, samples=samples, seed=seed, dps=dps)
     fisher = []
     for h, names, vals, ph in zip(hyps, fisher_names, values, probs, strict=False):
         jac = logit_jacobian(task, h, trials, names, vals)
@@ -349,7 +391,7 @@ def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names
     order = sorted(range(len(trials)), key=lambda t: (-scores[t], trials[t]))
     ranked = tuple(TrialInformation(trials[t], task.category(trials[t]), int(counts[t]), scores[t]) for t in order)
     return DesignEvaluation(design, tuple(tuple(v) for v in values), tuple(probs), FrozenMapping(divergences),
-                            FrozenMapping(log_bf), mi, tuple(fisher), ranked)
+                            FrozenMapping(log_bf), mi, tuple(fisher), ranked), guarantee
 
 
 def _evaluate_scores(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],

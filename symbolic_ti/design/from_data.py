@@ -59,6 +59,9 @@ class AdaptiveDesignReport(Rendered):
     next : tuple of trial
         The ``k`` trials of largest expected information gain: the next to present (each one presentation,
         chosen on the current posterior: after each outcome, refit with the new data).
+    item_labels : tuple of str or None
+        The names of items ``1..n`` in the data (``--item-labels``, or the task's own labels), which the text
+        report writes trials with; ``None``: items are numbers.
     """
 
     hypotheses: tuple[Hypothesis, ...]
@@ -68,6 +71,13 @@ class AdaptiveDesignReport(Rendered):
     posterior: tuple[float, ...]
     candidates: tuple[tuple[Trial, float], ...]
     next: tuple[Trial, ...]
+    item_labels: tuple[str, ...] | None = None
+
+    def trial_text(self, trial: Trial) -> str:
+        """``(i, j)``, with the items' labels where the data name them."""
+        if self.item_labels is None:
+            return f"({trial[0]}, {trial[1]})"
+        return f"({self.item_labels[trial[0] - 1]}, {self.item_labels[trial[1] - 1]})"
 
     @property
     def presentations(self) -> int:
@@ -155,4 +165,14 @@ def adaptive_design(hypotheses: Iterable[Hypothesis | str], data: Any, *, trials
     ranked = tuple((candidates[k], float(gain[index[candidates[k]]])) for k in order)
     return AdaptiveDesignReport(hyps, str(data.source), tuple(observed),
                                 tuple(float(x) if math.isfinite(x) else -math.inf for x in log_lik),
-                                tuple(float(x) for x in after.posterior), ranked, tuple(t for t, _ in ranked[:next]))
+                                tuple(float(x) for x in after.posterior), ranked, tuple(t for t, _ in ranked[:next]),
+                                _item_labels(data))
+
+
+def _item_labels(data: Any) -> tuple[str, ...] | None:
+    """The names of items ``1..n``: the data's ``labels`` (item ``k`` is ``labels[k - 1]``, or ``labels[n - k]``
+    for a reversed coding), else the task's own labels."""
+    n, coding = data.task.n, data.coding
+    if coding.labels is None:
+        return None if data.task.labels is None else tuple(data.task.labels)
+    return tuple(coding.labels[n - k if coding.reversed else k - 1] for k in range(1, n + 1))

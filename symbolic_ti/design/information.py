@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import BudgetError, ParameterError
 from ..formatting import rounded
+from ._precise import MP_MAX_OUTCOMES, kl_logits_array, mi_exact_mp
 from ._arrays import (
     _blocks,
     _counts,
@@ -62,8 +63,8 @@ class InformationEstimate:
 
     Attributes
     ----------
-    value : float
-        The mutual information in nats (``0 <= value <= entropy of the prior`` when exact).
+    value : float or mpmath.mpf
+        The mutual information in nats (``0 <= value <= entropy of the prior`` when exact; mpmath with ``dps``).
     standard_error : float
         0 for exact summation; the standard error of the Monte Carlo mean otherwise.
     method : {"exact", "monte-carlo"}
@@ -79,7 +80,7 @@ class InformationEstimate:
 
     def __str__(self) -> str:
         if self.method == "exact":
-            return f"{rounded(self.value, '.6g')} nats (exact, {self.outcomes} outcomes)"
+            return f"{rounded(float(self.value), '.6g')} nats (exact, {self.outcomes} outcomes)"
         return (f"{rounded(self.value, '.6g')} ± {rounded(self.standard_error, '.2g')} nats "
                 f"(Monte Carlo, {self.outcomes} experiments)")
 
@@ -121,8 +122,9 @@ def _kl_mp_one(p: Any, q: Any, dps: int) -> Any:
                 return mpmath.mpf(0)
             if (qm == 0 and pm > 0) or (oqm == 0 and opm > 0):
                 return mpmath.inf
-            t1 = pm * mpmath.log1p(dm / qm) if pm > 0 else mpmath.mpf(0)
-            t2 = opm * mpmath.log1p(-dm / oqm) if opm > 0 else mpmath.mpf(0)
+            # log1p of the relative difference only where it is small (log1p(-1 + tiny) rounds to log 0)
+            t1 = 0 if pm == 0 else pm * (mpmath.log1p(dm / qm) if abs(dm) < qm / 2 else mpmath.log(pm / qm))
+            t2 = 0 if opm == 0 else opm * (mpmath.log1p(-dm / oqm) if abs(dm) < oqm / 2 else mpmath.log(opm / oqm))
             value = t1 + t2
             # digits lost to cancellation between the two terms; redo with that many more when too many
             lost = (mpmath.log10(abs(t1) + abs(t2)) - mpmath.log10(abs(value))) if value != 0 else dps + extra
@@ -132,7 +134,7 @@ def _kl_mp_one(p: Any, q: Any, dps: int) -> Any:
         extra = int(lost) + 15
 
 
-def kl_per_trial(p: Any, q: Any, dps: int | None = None) -> np.ndarray:
+def kl_per_trial(p: Any, q: Any, dps: int | None = None, *, logits: bool = False) -> np.ndarray:
     """Kullback-Leibler divergence ``KL(Bernoulli(p_t) || Bernoulli(q_t))`` of one presentation, per trial.
 
     ``KL = p log(p/q) + (1-p) log((1-p)/(1-q))`` in nats, the expected log Bayes factor of one presentation of
@@ -147,6 +149,9 @@ def kl_per_trial(p: Any, q: Any, dps: int | None = None) -> np.ndarray:
         Decimal digits: the values are mpmath numbers correct to that precision (the working precision is raised
         until the cancellation of ``p`` close to ``q`` is covered). Without it, float64 (the ``p`` close to
         ``q`` case summed without cancellation: relative error a few ulps).
+    logits : bool
+        ``p``, ``q`` are logits ``beta f`` (reals, sympy allowed) of ``sigmoid(p)``, ``sigmoid(q)``: finite and
+        correct at any ``beta`` (:func:`~symbolic_ti.design._precise.kl_logits`; without ``dps``, float64).
 
     Returns
     -------
@@ -159,6 +164,8 @@ def kl_per_trial(p: Any, q: Any, dps: int | None = None) -> np.ndarray:
     ParameterError
         Shapes that differ, empty arrays, entries outside [0, 1], ``dps`` not a positive integer.
     """
+    if logits:
+        return kl_logits_array(_object_array(p, "p", 1), _object_array(q, "q", 1), None if dps is None else _dps(dps))
     if dps is None:
         pa, qa = _probabilities(p, "p", 1), _probabilities(q, "q", 1)
         if pa.shape != qa.shape:
@@ -171,7 +178,7 @@ def kl_per_trial(p: Any, q: Any, dps: int | None = None) -> np.ndarray:
     return np.array([_kl_mp_one(a, b, dps) for a, b in zip(po, qo, strict=True)], dtype=object)
 
 
-def divergence_matrix(p: Any, dps: int | None = None) -> np.ndarray:
+def divergence_matrix(p: Any, dps: int | None = None, *, logits: bool = False) -> np.ndarray:
     """Per-trial divergences between every ordered pair of hypotheses.
 
     Parameters
@@ -180,6 +187,8 @@ def divergence_matrix(p: Any, dps: int | None = None) -> np.ndarray:
         ``p[h, t]``: probability that the first item wins trial ``t`` under hypothesis ``h``, in [0, 1].
     dps : int, optional
         As in :func:`kl_per_trial`.
+    logits : bool
+        ``p`` holds logits (:func:`kl_per_trial`).
 
     Returns
     -------
@@ -191,16 +200,17 @@ def divergence_matrix(p: Any, dps: int | None = None) -> np.ndarray:
     ParameterError
         ``p`` not two-dimensional, empty, or with entries outside [0, 1].
     """
-    arr = _probabilities(p) if dps is None else _object_array(p, "p", 2)
+    arr = _probabilities(p) if dps is None and not logits else _object_array(p, "p", 2)
     h, t = arr.shape
     out = np.empty((h, h, t), dtype=float if dps is None else object)
     for a in range(h):
         for b in range(h):
-            out[a, b] = kl_per_trial(arr[a], arr[b], dps=dps)
+            out[a, b] = kl_per_trial(arr[a], arr[b], dps=dps, logits=logits)
     return out
 
 
-def expected_log_bayes_factor(p: Any, counts: Any, true: int, other: int, dps: int | None = None) -> Any:
+def expected_log_bayes_factor(p: Any, counts: Any, true: int, other: int, dps: int | None = None, *,
+                              logits: bool = False) -> Any:
     """Expected log Bayes factor of ``true`` against ``other`` when ``true`` generates the data.
 
     ``sum_t counts_t KL(p[true, t] || p[other, t])``: additive over presentations (independent given the
@@ -216,6 +226,8 @@ def expected_log_bayes_factor(p: Any, counts: Any, true: int, other: int, dps: i
         Hypothesis indices (rows of ``p``).
     dps : int, optional
         As in :func:`kl_per_trial`; the result is then an mpmath number.
+    logits : bool
+        ``p`` holds logits (:func:`kl_per_trial`).
 
     Returns
     -------
@@ -227,10 +239,10 @@ def expected_log_bayes_factor(p: Any, counts: Any, true: int, other: int, dps: i
     ParameterError
         Bad shapes, probabilities outside [0, 1], negative or fractional counts, an index out of range.
     """
-    arr = _probabilities(p) if dps is None else _object_array(p, "p", 2)
+    arr = _probabilities(p) if dps is None and not logits else _object_array(p, "p", 2)
     n = _counts(counts, arr.shape[1])
     a, b = _index(true, arr.shape[0], "true"), _index(other, arr.shape[0], "other")
-    kl = kl_per_trial(arr[a], arr[b], dps=dps)
+    kl = kl_per_trial(arr[a], arr[b], dps=dps, logits=logits)
     if dps is None:
         return float(np.sum(np.where(n > 0, n * np.where(n > 0, kl, 0.0), 0.0)))
     with mpmath.workdps(dps):
@@ -317,7 +329,7 @@ def _mi_monte_carlo(p: np.ndarray, w: np.ndarray, n: np.ndarray, samples: int, s
 
 def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto", "exact", "monte-carlo"] = "auto",
                        samples: int = 20000, seed: Any = 0, max_outcomes: int = MAX_OUTCOMES,
-                       tolerance: float = 1e-3) -> InformationEstimate:
+                       tolerance: float = 1e-3, dps: int | None = None) -> InformationEstimate:
     """Mutual information between the hypothesis and the binomial outcomes of a design.
 
     ``I = sum_h prior_h sum_k P(k|h) log(P(k|h) / P(k))`` with ``P(k) = sum_h prior_h P(k|h)`` and
@@ -349,6 +361,9 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
         Cap on exact enumeration.
     tolerance : float
         A :class:`MonteCarloPrecisionWarning` is issued when the Monte Carlo standard error is above it (nats).
+    dps : int, optional
+        Exact summation in mpmath (:func:`~symbolic_ti.design._precise.mi_exact_mp`), correct to ``dps`` digits,
+        where at most ``MP_MAX_OUTCOMES`` outcome vectors remain; else (and without it) float64.
 
     Returns
     -------
@@ -372,12 +387,16 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
     arr, w = arr[live], w[live]
     arr, n = _reduce(arr, n)
     total = _outcome_count(n)
-    if arr.shape[0] == 1 or len(n) == 0:
+    if arr.shape[0] == 1 or (len(n) == 0 and dps is None):  # (with dps: equal in float64 need not be equal)
         return InformationEstimate(0.0, 0.0, "exact", 1)
     if method == "exact" or (method == "auto" and total <= max_outcomes):
         if total > max_outcomes:
             raise BudgetError(f"counts: {total} outcome vectors to enumerate, above max_outcomes={max_outcomes}; "
                               "use method='monte-carlo' or a larger max_outcomes")
+        if dps is not None and total <= MP_MAX_OUTCOMES:
+            po, wo = _object_array(p, "p", 2), _object_array(prior, "prior", 1)
+            value, enumerated = mi_exact_mp(po[live], wo[live], _counts(counts, po.shape[1]), _dps(dps))
+            return InformationEstimate(value, 0.0, "exact", enumerated)
         return InformationEstimate(_mi_exact(arr, w, n), 0.0, "exact", total)
     value, se = _mi_monte_carlo(arr, w, n, int(samples), seed)
     drawn = max(2, -(-int(samples) // arr.shape[0])) * arr.shape[0]

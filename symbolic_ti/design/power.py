@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import BudgetError, ParameterError
 from ..formatting import rounded
-from ._arrays import _counts, _index, _outcome_blocks, _outcome_count, _probabilities, _xlogy
+from ._arrays import FrozenArrays, _counts, _index, _outcome_blocks, _outcome_count, _probabilities, _xlogy
 from .information import MAX_OUTCOMES
 
 __all__ = ["PowerEstimate", "SmallestPresentations", "power", "smallest_presentations", "beta_refit",
@@ -83,7 +83,7 @@ class PowerEstimate:
 
 
 @dataclass(frozen=True, eq=False)
-class SmallestPresentations:
+class SmallestPresentations(FrozenArrays):
     """The smallest multipliers ``m`` of a base count vector whose design reaches a target power.
 
     The power of binomial data is a sawtooth in ``m`` (the discreteness of the counts: the likelihood-ratio
@@ -125,8 +125,7 @@ class SmallestPresentations:
     curve: tuple[tuple[int, float], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.counts is not None:
-            self.counts.setflags(write=False)
+        self._freeze()
 
 
 def _scores(log_lik: np.ndarray, criterion: str, n_params: np.ndarray | None, total: int) -> np.ndarray:

@@ -34,6 +34,7 @@ import numpy as np
 from ..errors import BudgetError, ParameterError
 from . import _arrays
 from ._arrays import (
+    FrozenArrays,
     _counts,
     _index,
     _kl_float,
@@ -62,7 +63,7 @@ GUARANTEES = {
 
 
 @dataclass(frozen=True, eq=False)
-class GreedySelection:
+class GreedySelection(FrozenArrays):
     """Presentations chosen one at a time.
 
     Attributes
@@ -91,11 +92,11 @@ class GreedySelection:
     guarantee: str
 
     def __post_init__(self) -> None:
-        self.counts.setflags(write=False)
+        self._freeze()
 
 
 @dataclass(frozen=True, eq=False)
-class ExhaustiveRanking:
+class ExhaustiveRanking(FrozenArrays):
     """Every allocation of the budget, ranked by the objective (largest first).
 
     Attributes
@@ -118,8 +119,7 @@ class ExhaustiveRanking:
     objective: Objective
 
     def __post_init__(self) -> None:
-        for arr in (self.counts, self.values, self.standard_errors):
-            arr.setflags(write=False)
+        self._freeze()
 
 
 def _setup(p: Any, prior: Any, budget: Any, objective: str, true: Any, other: Any, initial: Any,

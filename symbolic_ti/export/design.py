@@ -13,6 +13,7 @@ r"""Text, LaTeX, JSON and notebook renderings of :class:`~symbolic_ti.design.Des
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import mpmath
@@ -44,7 +45,7 @@ def _num(x: Any, digits: int = SHOWN_DIGITS) -> str:
 
 def _decimal(x: Any, dps: int) -> dict[str, Any]:
     if isinstance(x, float):  # a float64 value (a Monte Carlo estimate): its own digits, no more
-        return {"decimal": repr(float(x)), "float": float(x)}  # (numpy's float64 repr is np.float64(...))
+        return {"decimal": repr(float(x)), "float": float(x)}  # (float(): a numpy float's repr names its type)
     with mpmath.workdps(dps + 5):  # (mpf() rounds to the working precision)
         value = mpmath.mpf(x)
         return {"decimal": mpmath.nstr(value, dps), "float": float(value)}
@@ -202,6 +203,7 @@ def _evaluation_dict(report: DesignReport, rank: int, e: DesignEvaluation) -> di
             "fisher": [{"hypothesis": f.hypothesis, "parameters": list(f.parameters),
                         "matrix": [list(row) for row in f.matrix], "d_optimality": _finite(f.d_optimality),
                         "a_optimality": _finite(f.a_optimality),
+                        "jacobian_trials": [list(t) for t in d.trials],  # (the rows of jacobian, in this order)
                         "jacobian": [[exact_value(x) for x in row] for row in f.jacobian]} for f in e.fisher],
             "power": [_power_dict(s) for s in e.power], "trials": trials}
 
@@ -243,7 +245,7 @@ def design_latex(report: DesignReport, trials: int = 8) -> str:
             f" & ${plain_latex(best.predictions[m][k])}$" for m in range(h)) + r" \\")
     table = ("\\begin{tabular}{l" + "r" * (1 + len(pairs) + h) + "}\n\\hline\n" f"trial & count{cols} \\\\\n"
              "\\hline\n" + "\n".join(body) + "\n\\hline\n\\end{tabular}")
-    out = ranking + "\n\n" + f"% best design: {best.design.label}\n" + table
+    out = ranking + "\n\n" + f"% best design: {best.design.label}\n" + table + _fisher_latex(best)
     if any(e.power for e in report.evaluations):
         refit = any(s.refitted is not None for e in report.evaluations for s in e.power)
         rows = [f"{k + 1} & {latex_text(e.design.label)} & $H_{s.true + 1}$ vs $H_{s.other + 1}$ & "
@@ -262,11 +264,103 @@ def design_latex(report: DesignReport, trials: int = 8) -> str:
     return out
 
 
+#: Largest number of parameters whose Fisher information matrix the LaTeX table writes out.
+FISHER_MATRIX_SIZE = 4
+
+
+def _fisher_latex(best: DesignEvaluation) -> str:
+    """The Fisher information of the best design per hypothesis: D, A and (for at most
+    :data:`FISHER_MATRIX_SIZE` parameters) the matrix; ``""`` without Fisher information."""
+    if not best.fisher:
+        return ""
+    rows = []
+    for f in best.fisher:
+        k = len(f.parameters)
+        matrix = ("--" if k > FISHER_MATRIX_SIZE else
+                  "$\\left(\\begin{array}{" + "r" * k + "}" + r" \\ ".join(
+                      " & ".join(_num(x, 4) for x in row) for row in f.matrix) + "\\end{array}\\right)$")
+        params = ", ".join(r"$\lambda$" if p == "lambda" else f"${sp.latex(sp.Symbol(p))}$" for p in f.parameters)
+        d, a = (r"$-\infty$" if x == -math.inf else r"$\infty$" if x == math.inf else _num(x)
+                for x in (f.d_optimality, f.a_optimality))
+        rows.append(f"{latex_text(f.hypothesis)} & {params} & {d} & {a} & {matrix} \\\\")
+    return ("\n\n% Fisher information of the best design: D = log det I (larger is better), A = trace I^-1 "
+            "(smaller is better)\n" r"\begin{tabular}{llrrl}" "\n" r"\hline" "\n"
+            r"hypothesis & parameters & $\log\det I$ & $\mathrm{tr}\, I^{-1}$ & $I$ \\" "\n" r"\hline" "\n"
+            + "\n".join(rows) + "\n" r"\hline" "\n" r"\end{tabular}")
+
+
+def _math_text(text: str) -> str:
+    """``text`` inside MathJax's ``\\text{}`` (its special characters escaped)."""
+    for a, b in (("\\", r"\backslash "), ("{", r"\{"), ("}", r"\}"), ("_", r"\_"), ("&", r"\&"), ("%", r"\%"),
+                 ("#", r"\#"), ("$", r"\$")):
+        text = text.replace(a, b)
+    return rf"\text{{{text}}}"
+
+
 @renderer("notebook_latex", DesignReport)
-def design_notebook_latex(report: DesignReport) -> str:
-    """The ranking table of :func:`design_latex` as display math."""
-    ranking = design_latex(report).split("\n\n")[0].split("\n", 1)[1]
-    return "$$" + ranking + "$$"
+def design_notebook_latex(report: DesignReport, ranking: int = 20) -> str:
+    """The ranking of :func:`design_latex` (its first ``ranking`` rows) as display math MathJax renders: an
+    ``array``, not a ``tabular``."""
+    rows = [f"{k + 1} & {_math_text(e.design.label)} & {e.design.total} & {_num(e.mutual_information)} & "
+            f"{_num(e.smallest_log_bayes_factor)} \\\\" for k, e in enumerate(report.evaluations[:ranking])]
+    return ("$$\\begin{array}{rlrrr}\n" r"\text{rank} & \text{design} & \text{presentations} & "
+            r"I(H; Y)\ (\text{nats}) & \min E[\log \mathrm{BF}] \\ \hline" "\n" + "\n".join(rows)
+            + "\n\\end{array}$$")
+
+
+@renderer("html", DesignReport)
+def design_html(report: DesignReport, ranking: int = 20, trials: int = 8) -> str:
+    """The notebook's HTML: the ranking (its first ``ranking`` rows), the best design's ``trials`` most
+    informative trials with their divergences, its Fisher information and power, and the notes."""
+    from .notebook import _CELL, _e, _table
+
+    def cell(x: Any, left: bool = False) -> str:
+        return f'<td style="{_CELL}{";text-align:left" if left else ""}">{_e(x)}</td>'
+
+    rows = [f"<tr>{cell(k + 1)}{cell(e.design.label, True)}{cell(e.design.total)}{cell(_mi_text(e), True)}"
+            f"{cell(_num(e.smallest_log_bayes_factor))}</tr>" for k, e in enumerate(report.evaluations[:ranking])]
+    crit = "mutual information" if report.criterion == "mutual-information" else "smallest expected log Bayes factor"
+    out = [_table(["rank", "design", "presentations", "mutual information (nats)", "min E[log BF]"], rows,
+                  f"{len(report.evaluations)} designs ranked by {crit}; hypotheses: " + "; ".join(
+                      f"H{k + 1} = {h.name} (weight {h.weight})" for k, h in enumerate(report.hypotheses)))]
+    best, pairs = report.best, report.pairs()
+    index = {t: k for k, t in enumerate(best.design.trials)}
+    rows = [f"<tr>{cell(f'({ti.trial[0]}, {ti.trial[1]})')}{cell(ti.category, True)}{cell(ti.count)}"
+            f"{cell(_num(ti.score))}" + "".join(cell(_num(best.divergences[a, b][index[ti.trial]])) for a, b in pairs)
+            + "</tr>" for ti in best.trials[:trials]]
+    out.append(_table(["trial", "category", "count", "weighted KL"] + [f"KL(H{a + 1}||H{b + 1})" for a, b in pairs],
+                      rows, f"best design {best.design.label}: most informative trials (per presentation, nats)"))
+    if best.fisher:
+        rows = [f"<tr>{cell(f.hypothesis, True)}{cell(', '.join(f.parameters), True)}{cell(_num(f.d_optimality))}"
+                f"{cell(_num(f.a_optimality))}</tr>" for f in best.fisher]
+        out.append(_table(["hypothesis", "parameters", "D = log det I", "A = trace I^-1"], rows,
+                          "Fisher information of the best design"))
+    if best.power:
+        out.append("<pre>" + _e("\n".join(_power_lines(report, best))) + "</pre>")
+    if report.search != "fixed":
+        out.append(f"<p>presentations: {_e(report.search)}</p>")
+    if report.notes:
+        out.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in report.notes) + "</ul>")
+    return "<div>" + "".join(out) + "</div>"
+
+
+@renderer("html", AdaptiveDesignReport)
+def adaptive_html(report: AdaptiveDesignReport, candidates: int = 8) -> str:
+    """The notebook's HTML: prior and posterior of each hypothesis, then the ``candidates`` best next trials."""
+    from .notebook import _CELL, _e, _table
+
+    def cell(x: Any, left: bool = False) -> str:
+        return f'<td style="{_CELL}{";text-align:left" if left else ""}">{_e(x)}</td>'
+
+    rows = [f"<tr>{cell(f'H{k + 1}')}{cell(h.name, True)}{cell(rounded(float(h.weight), '.6g'))}"
+            f"{cell(rounded(report.log_likelihood[k], '.6f'))}{cell(rounded(report.posterior[k], '.6g'))}</tr>"
+            for k, h in enumerate(report.hypotheses)]
+    out = [_table(["", "hypothesis", "prior", "log L", "posterior"], rows,
+                  f"{report.presentations} choices on {len(report.observed)} trials of {report.source}")]
+    rows = [f"<tr>{cell(report.trial_text(t))}{cell(rounded(g, '.6g'))}</tr>" for t, g in report.candidates[:candidates]]
+    out.append(_table(["trial", "expected information gain (nats)"], rows,
+                      "next: " + "; ".join(report.trial_text(t) for t in report.next)))
+    return "<div>" + "".join(out) + "</div>"
 
 
 def _trial_text(t: tuple[int, int]) -> str:
@@ -286,10 +380,11 @@ def adaptive_text(report: AdaptiveDesignReport, candidates: int = 8) -> str:
                      f"{rounded(report.posterior[k], '>14.6g')}")
     shown = report.candidates[:candidates]
     lines += ["", f"next trial{'s' if len(report.next) != 1 else ''}: "
-              + "; ".join(f"({t[0]}, {t[1]})" for t in report.next),
+              + "; ".join(report.trial_text(t) for t in report.next),
               f"expected information gain of one presentation under the posterior (nats; {len(shown)} of "
               f"{len(report.candidates)} candidates):"]
-    lines += [f"  {_trial_text(t):<8}{rounded(g, '.6g')}" for t, g in shown]
+    lines += [f"  {_trial_text(t) if report.item_labels is None else report.trial_text(t):<8}{rounded(g, '.6g')}"
+              for t, g in shown]
     return "\n".join(lines)
 
 
@@ -302,6 +397,7 @@ def adaptive_dict(report: AdaptiveDesignReport) -> dict[str, Any]:
                             "posterior": report.posterior[k]} for k, h in enumerate(report.hypotheses)],
             "observed": [{"trial": list(t), "first_wins": w, "presentations": n} for t, w, n in report.observed],
             "next": [list(t) for t in report.next],
+            "item_labels": None if report.item_labels is None else list(report.item_labels),
             "candidates": [{"trial": list(t), "information_gain": g} for t, g in report.candidates]}
 
 

@@ -1,0 +1,173 @@
+"""Multiprecision kernels of :mod:`symbolic_ti.design.information` (issue 26): the Bernoulli divergence from the
+logits (any response scale ``beta``, no overflow, no probability rounded to 0 or 1) and the exact mutual
+information at a stated number of digits.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from ..errors import ParameterError
+
+#: Cap on the outcome vectors summed in mpmath at ``dps`` digits (about 0.3 ms each); above it the exact mutual
+#: information is float64 (:func:`symbolic_ti.design.information.mutual_information`).
+MP_MAX_OUTCOMES = 4096
+#: Outcome vectors of the inner block of the multiprecision enumeration (object arrays of mpmath numbers).
+MP_BLOCK = 2**14
+
+
+def _real(x: Any, name: str = "logits") -> Any:
+    """``x`` (float, int, mpmath or sympy real) as a finite mpf at the working precision."""
+    try:
+        if isinstance(x, mpmath.mpf):
+            value = +x
+        elif hasattr(x, "evalf"):  # sympy: evaluated at the working precision, a few digits more
+            value = mpmath.mpf(x.evalf(mpmath.mp.dps + 5))
+        else:
+            value = mpmath.mpf(x)
+    except (TypeError, ValueError):
+        raise ParameterError(f"{name}: expected real numbers, got {x!r}") from None
+    if not mpmath.isfinite(value):
+        raise ParameterError(f"{name}: expected finite real numbers, got {x!r}")
+    return value
+
+
+def _softplus(x: Any) -> Any:
+    """``log(1 + e^x)`` without overflow: ``max(x, 0) + log1p(e^-|x|)``."""
+    return max(x, 0) + mpmath.log1p(mpmath.exp(-abs(x)))
+
+
+def _softplus_difference(x: Any, y: Any, d: Any) -> Any:
+    """``softplus(x) - softplus(y)`` with ``d = x - y`` given apart, without cancellation: ``log1p(expm1(d)
+    sigmoid(y))`` for ``|d| <= 1``; for ``d > 1``, ``d + softplus(-x) - softplus(-y)`` where both are positive
+    (``softplus(z) = z + softplus(-z)``), the direct difference otherwise (then ``softplus(x) / softplus(y) > 1.8``)."""
+    if abs(d) <= 1:
+        return mpmath.log1p(mpmath.expm1(d) * mpmath.exp(-_softplus(-y)))
+    if d < 0:
+        return -_softplus_difference(y, x, -d)
+    if y > 0:
+        return d + _softplus(-x) - _softplus(-y)
+    return _softplus(x) - _softplus(y)
+
+
+def kl_logits(a: Any, b: Any, dps: int) -> Any:
+    """``KL(Bernoulli(sigmoid(a)) || Bernoulli(sigmoid(b)))`` in nats from the logits ``a``, ``b`` (any reals:
+    float, mpmath or exact sympy numbers), correct to ``dps`` digits of the given logits.
+
+    ``KL = sigmoid(a) (softplus(-b) - softplus(-a)) + sigmoid(-a) (softplus(b) - softplus(a))`` (the logs of
+    the probability ratios as differences of softplus, ``log sigmoid(x) = -softplus(-x)``), each difference
+    with ``b - a`` (:func:`_softplus_difference`); the working precision is raised by the digits the sum of the
+    two terms cancels (``a`` close to ``b``). Always finite.
+    """
+    symbolic = hasattr(a, "evalf") or hasattr(b, "evalf")
+    if symbolic:  # the difference as a sympy expression: evaluated with relative accuracy
+        import sympy as sp
+
+        a, b = sp.sympify(a), sp.sympify(b)
+        diff = b - a
+    extra = 15
+    while True:
+        with mpmath.workdps(dps + extra):
+            am, bm = _real(a), _real(b)
+            d = _real(diff) if symbolic else bm - am
+            if d == 0:
+                return mpmath.mpf(0)
+            t1 = mpmath.exp(-_softplus(-am)) * _softplus_difference(-bm, -am, -d)
+            t2 = mpmath.exp(-_softplus(am)) * _softplus_difference(bm, am, d)
+            value = t1 + t2
+            lost = (mpmath.log10(abs(t1) + abs(t2)) - mpmath.log10(abs(value))) if value != 0 else dps + extra
+            if lost < extra - 5:
+                with mpmath.workdps(dps):
+                    return +value
+        extra = int(lost) + 15
+
+
+def kl_logits_array(p: np.ndarray, q: np.ndarray, dps: int | None) -> np.ndarray:
+    """:func:`kl_logits` of each pair of entries of the object arrays ``p``, ``q`` of shape (T,): mpmath numbers
+    at ``dps`` digits, or float64 without ``dps``."""
+    if p.shape != q.shape:
+        raise ParameterError(f"p, q: shapes differ ({p.shape} and {q.shape})")
+    values = [kl_logits(a, b, 17 if dps is None else dps) for a, b in zip(p, q, strict=True)]
+    return np.array([float(v) for v in values]) if dps is None else np.array(values, dtype=object)
+
+
+def _reduce_mp(p: np.ndarray, n: np.ndarray) -> tuple[list[list[Any]], list[int]]:
+    """The exact reductions of ``_arrays._reduce`` on mpmath numbers compared exactly: trials not presented or
+    equal under every hypothesis dropped, identical columns pooled."""
+    columns: dict[tuple[Any, ...], int] = {}
+    out_p: list[list[Any]] = []
+    out_n: list[int] = []
+    for t in range(p.shape[1]):
+        col = tuple(p[:, t])
+        if n[t] == 0 or all(x == col[0] for x in col):
+            continue
+        if col in columns:
+            out_n[columns[col]] += int(n[t])
+        else:
+            columns[col] = len(out_p)
+            out_p.append(list(col))
+            out_n.append(int(n[t]))
+    return out_p, out_n
+
+
+def _mi_at(cols: list[list[Any]], w: list[Any], n: list[int], wp: int) -> Any:
+    """``sum_h w_h sum_k P(k|h) (X - log1p X) + sum_h w_h P(outside the support of h)``, ``X = P(k)/P(k|h) - 1``
+    (the form of ``_arrays._information_terms``: nonnegative terms), at ``wp`` digits."""
+    with mpmath.workdps(wp):
+        ws = [_real(x, "prior") for x in w]
+        total = mpmath.fsum(ws)
+        ws = [x / total for x in ws]
+        h = len(ws)
+        tables = []  # per trial: (H, n_t + 1) binomial probabilities
+        for col, m in zip(cols, n, strict=True):
+            ps = [_real(x, "p") for x in col]
+            tables.append(np.array([[math.comb(m, k) * ph ** k * (1 - ph) ** (m - k) for k in range(m + 1)]
+                                    for ph in ps], dtype=object))
+        inner, size = len(tables), 1
+        while inner > 1 and size * tables[inner - 1].shape[1] <= MP_BLOCK:
+            inner -= 1
+            size *= tables[inner].shape[1]
+        block = np.ones((h, 1), dtype=object)
+        for tab in tables[inner:]:
+            block = (block[:, :, None] * tab[:, None, :]).reshape(h, -1)
+        log1p = np.frompyfunc(mpmath.log1p, 1, 1)
+        terms: list[Any] = []
+        outside = [mpmath.mpf(0)] * h
+        for ks in itertools.product(*(range(tab.shape[1]) for tab in tables[:inner])):
+            prefix = [mpmath.mpf(1)] * h
+            for tab, k in zip(tables[:inner], ks, strict=True):
+                prefix = [prefix[g] * tab[g, k] for g in range(h)]
+            lik = block * np.array(prefix, dtype=object)[:, None]  # (H, outcomes) P(k|h)
+            mix = np.sum(lik * np.array(ws, dtype=object)[:, None], axis=0)
+            for g in range(h):
+                live = lik[g] != 0
+                outside[g] += mpmath.fsum(mix[~live])
+                if np.any(live):
+                    x = mix[live] / lik[g][live] - 1
+                    terms.append(ws[g] * mpmath.fsum(lik[g][live] * (x - log1p(x))))
+        return mpmath.fsum(terms) + mpmath.fsum(ws[g] * outside[g] for g in range(h))
+
+
+def mi_exact_mp(p: np.ndarray, w: Any, n: np.ndarray, dps: int) -> tuple[Any, int]:
+    """The exact mutual information of ``p`` (shape (H, T), mpmath numbers or reals in [0, 1]) with prior weights
+    ``w`` and counts ``n``, correct to ``dps`` digits of the given probabilities: computed at ``dps + e`` and
+    ``dps + 2e`` digits until both agree to ``dps + 2`` (``e = 15``, doubled while they do not). Returns the
+    value and the number of outcome vectors enumerated."""
+    cols, counts = _reduce_mp(p, n)
+    outcomes = math.prod(c + 1 for c in counts)
+    if len(w) < 2 or not cols:
+        return mpmath.mpf(0), 1
+    extra = 15
+    low = _mi_at(cols, list(w), counts, dps + extra)
+    while True:
+        high = _mi_at(cols, list(w), counts, dps + 2 * extra)
+        with mpmath.workdps(dps + 2 * extra):
+            if abs(high - low) <= abs(high) * mpmath.mpf(10) ** -(dps + 2):
+                with mpmath.workdps(dps):
+                    return +high, outcomes
+        low, extra = high, 2 * extra
