@@ -81,12 +81,20 @@ def _descendants(pid: int) -> list[int]:
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Stop ``pool`` at once: cancel the queued shards and terminate the workers (their shards are not written).
 
-    The processes are taken before ``shutdown``, which forgets them; ``shutdown(wait=False)`` does not wait for
-    the shards in flight, and the terminated workers let the pool's management thread end at once. Processes
-    that a worker started are terminated too (they would outlive it, adopted by init); the workers are waited
-    for, and killed if SIGTERM has not ended them within 5 s.
+    The processes and the pool's management thread are taken before ``shutdown``, which forgets them;
+    ``shutdown(wait=False)`` does not wait for the shards in flight, and the terminated workers let the
+    management thread end at once. Processes that a worker started are terminated too (they would outlive it,
+    adopted by init); the workers are waited for, and killed if SIGTERM has not ended them within 5 s.
+
+    The management thread is then waited for (it ends within moments of its workers): it closes the pool's
+    wake-up pipe as it ends, and the standard library's exit hook (``concurrent.futures.process._python_exit``)
+    writes into that pipe without the pool's lock. Returned earlier, an interrupted command reached the
+    interpreter's exit while the thread was closing it, and the exit hook printed a traceback (``OSError: [Errno
+    9] Bad file descriptor`` or ``handle is closed``, after the command's one line; 1 in 7 SIGTERMs to a sweep
+    in a review). Once the thread has ended, the pipe is closed and the hook does nothing.
     """
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     others = [k for proc in procs if proc.pid is not None for k in _descendants(proc.pid)]
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
@@ -99,6 +107,8 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         if proc.exitcode is None:  # pragma: no cover (a worker that ignores SIGTERM)
             proc.kill()
             proc.join()
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(timeout=5)
 
 
 def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> Iterator[Outcome]:
