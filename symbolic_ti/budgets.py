@@ -7,7 +7,7 @@ The estimate is a function of the input sizes only, never of timing or of the ho
 gets the same decision on every machine. Its unit is seconds of CPU on the project's reference machine (the
 shared two-core machine of docs/performance.md); the message also names the size that drives it. Where a model
 also estimates the peak memory (``Estimate.memory``: ``derive`` writing every symbolic closed form), a run whose
-estimated peak is above the memory available *now* (:func:`available_memory`, read when the check runs, never at
+estimated peak is above the memory available *now* (:func:`symbolic_ti.peak_memory.available_memory`, read when the check runs, never at
 import) is refused too, with that estimate (:func:`check_memory`): the only decision that depends on the machine,
 taken where the work is known.
 
@@ -35,6 +35,7 @@ from typing import NamedTuple
 
 from .formatting import rounded
 from .errors import BudgetError, ParameterError
+from .peak_memory import available_memory, symbolic_peak
 
 __all__ = ["DEFAULT_SECONDS", "DEFAULT", "BudgetLike", "Estimate", "resolve_budget", "check_budget",
            "override_hint", "format_seconds", "format_bytes", "available_memory", "check_memory", "symbolic_peak", "derive_estimate", "solve_estimate", "mirror_symmetric", "layered_estimate",
@@ -149,42 +150,9 @@ def check_budget(what: str, estimate: Estimate, budget: BudgetLike) -> None:
     check_memory(what, estimate)  # then, within the time, the memory this machine has now
 
 
-def _meminfo_available(text: str) -> float | None:
-    """Bytes of ``MemAvailable`` in the text of ``/proc/meminfo`` (``None`` if it has no such line).
-
-    >>> _meminfo_available("MemTotal:  24683584 kB\\nMemAvailable:  22564732 kB\\n")
-    23106285568.0
-    """
-    for line in text.splitlines():
-        key, _, rest = line.partition(":")
-        if key == "MemAvailable" and rest.split():
-            return float(rest.split()[0]) * (1024 if rest.strip().endswith("kB") else 1)
-    return None
-
-
-def available_memory() -> float | None:
-    """Bytes of memory this process may still take, read now (not at import): ``MemAvailable`` of
-    ``/proc/meminfo``, lowered to what the control group's limit leaves (``memory.max`` less
-    ``memory.current``, cgroup v2); ``None`` where neither can be read (not Linux), and then nothing is refused
-    for memory."""
-    found: list[float] = []
-    with contextlib.suppress(OSError, ValueError):
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            value = _meminfo_available(fh.read())
-        if value is not None:
-            found.append(value)
-    with contextlib.suppress(OSError, ValueError):
-        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as fh:
-            limit = fh.read().strip()
-        if limit != "max":
-            with open("/sys/fs/cgroup/memory.current", encoding="ascii") as fh:
-                found.append(float(limit) - float(fh.read().strip()))
-    return min(found) if found else None
-
-
 def check_memory(what: str, estimate: Estimate) -> None:
     """Refuse ``what`` when its estimated peak memory (``estimate.memory``) is above the memory available now
-    (:func:`available_memory`). Called by :func:`check_budget` where the work is known (never at import), so a
+    (:func:`symbolic_ti.peak_memory.available_memory`). Called by :func:`check_budget` where the work is known (never at import), so a
     spec or task is valid on every machine; the run that will not fit on this one is refused with its estimate.
 
     Raises
@@ -239,21 +207,6 @@ SYMBOLIC_FORMS_AT_61: dict[str, tuple[float, float]] = {
 }
 #: Growth of the mirror-symmetric symbolic forms' seconds and bytes with n (:data:`SYMBOLIC_FORMS_AT_61`).
 SYMBOLIC_FORMS_EXPONENT, SYMBOLIC_BYTES_EXPONENT = 5.0, 4.4
-#: Peak memory (``ru_maxrss``) of the ``derive`` command writing every symbolic closed form, mirror-symmetric
-#: exceptions, to a file (``-o``): the import's 80 MB (n = 21) plus a part growing as ``n^e``, given at n = 61 per
-#: format. Measured 2026-12-02 (docs/performance.md#budgets, "Peak memory"): text 178 MB at n = 41, 660 MB at 61,
-#: 2.08 GB at 81, 5.4 GB at 101 (``n^4.6`` to ``n^4.85`` above the import; 4.8 kept); JSON 91 MB at 41, 167 MB at 61, 1.3 GB at
-#: 101 (the report is streamed record by record; ``n^5.2``, 5.3 kept). LaTeX (not measured) as text, scaled by its
-#: bytes (155 against 113 MB at 61); JSON poly as JSON; gram as text.
-SYMBOLIC_PEAK_AT_61: dict[str, tuple[float, float]] = {
-    "json": (87e6, 5.3), "json-poly": (87e6, 5.3), "latex": (800e6, 4.8), "text": (580e6, 4.8), "gram": (580e6, 4.8),
-}
-#: The peak memory of the command before any closed form (the imports; ``derive -n 21`` text: 80 MB).
-IMPORT_PEAK_BYTES = 80e6
-#: Peak memory of JSON of exchangeable n = 51, 26>24 (exceptions not mirror symmetric): 553 MB (1.14 GB at n = 61,
-#: 31>29; measured 2026-12-01), modelled as the import plus ``(n/51)^5``; other formats by their ratio to JSON in
-#: :data:`SYMBOLIC_PEAK_AT_61` (not measured).
-ASYMMETRIC_PEAK_AT_51 = 553e6
 #: ``derive`` with a free symbol when the exceptions are not mirror symmetric (:func:`mirror_symmetric`): JSON of
 #: exchangeable n = 51, 26>24, alpha and lambda symbolic: 30.8 s of CPU, 866 MB written, 553 MB peak memory
 #: (n = 21: 1.7 s, 21 MB; 31: 3.2 s, 89 MB; 41: 10.1 s, 322 MB: about n^5 from 41 to 51, bytes n^4.5; measured
@@ -448,22 +401,6 @@ def _forms_estimate(n: int, symbolic: bool, fmt: str, trials: int | None, *, met
     return Estimate(seconds, f"the exact solve (growing as n^2) and {count:,} exact prediction"
                              f"{'s' if count != 1 else ''} of n = {n} with about {round(2.5 * n):,} digits each "
                              f"(growing as n^3)")
-
-
-def symbolic_peak(n: int, fmt: str = "text", mirror: bool = True) -> float:
-    """Estimated peak memory in bytes of ``derive`` writing every symbolic closed form of exchangeable ``n``
-    (:data:`SYMBOLIC_PEAK_AT_61`, :data:`ASYMMETRIC_PEAK_AT_51`; docs/performance.md#budgets).
-
-    >>> round(symbolic_peak(61) / 1e6)
-    660
-    >>> round(symbolic_peak(61, "json") / 1e6)
-    167
-    """
-    part, exponent = SYMBOLIC_PEAK_AT_61.get(fmt, SYMBOLIC_PEAK_AT_61["text"])
-    if not mirror:
-        part = (ASYMMETRIC_PEAK_AT_51 - IMPORT_PEAK_BYTES) * part / SYMBOLIC_PEAK_AT_61["json"][0]
-        return IMPORT_PEAK_BYTES + part * (n / 51) ** 5
-    return IMPORT_PEAK_BYTES + part * (n / 61) ** exponent
 
 
 def solve_estimate(n: int, symbolic: bool, *, method: str = "laplacian", free: int = 2, mirror: bool = True,

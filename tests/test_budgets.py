@@ -380,7 +380,7 @@ def test_a_derive_above_the_available_memory_is_refused_with_its_estimate(monkey
 
 
 def test_available_memory_is_read_from_meminfo():
-    from symbolic_ti.budgets import _meminfo_available
+    from symbolic_ti.peak_memory import _meminfo_available
 
     assert _meminfo_available("MemTotal:  2048 kB\nMemFree:  512 kB\nMemAvailable:  1024 kB\n") == 1024 * 1024
     assert _meminfo_available("MemTotal:  2048 kB\n") is None
