@@ -5,7 +5,11 @@ of random points) estimates its cost *before* the work, from the measured cost m
 ("Budgets"), and refuses with :class:`~symbolic_ti.errors.BudgetError` when the estimate is above its budget.
 The estimate is a function of the input sizes only, never of timing or of the host's memory, so the same input
 gets the same decision on every machine. Its unit is seconds of CPU on the project's reference machine (the
-shared two-core machine of docs/performance.md); the message also names the size that drives it.
+shared two-core machine of docs/performance.md); the message also names the size that drives it. Where a model
+also estimates the peak memory (``Estimate.memory``: ``derive`` writing every symbolic closed form), a run whose
+estimated peak is above the memory available *now* (:func:`symbolic_ti.peak_memory.available_memory`, read when the check runs, never at
+import) is refused too, with that estimate (:func:`check_memory`): the only decision that depends on the machine,
+taken where the work is known.
 
 The default budget is :data:`DEFAULT_SECONDS`. ``budget=None`` in Python and ``--no-budget`` on the command line
 run anyway; ``budget=SECONDS`` / ``--budget SECONDS`` set another limit.
@@ -31,9 +35,10 @@ from typing import NamedTuple
 
 from .formatting import rounded
 from .errors import BudgetError, ParameterError
+from .peak_memory import available_memory, symbolic_peak
 
 __all__ = ["DEFAULT_SECONDS", "DEFAULT", "BudgetLike", "Estimate", "resolve_budget", "check_budget",
-           "override_hint", "format_seconds", "format_bytes", "derive_estimate", "solve_estimate", "mirror_symmetric", "layered_estimate",
+           "override_hint", "format_seconds", "format_bytes", "available_memory", "check_memory", "symbolic_peak", "derive_estimate", "solve_estimate", "mirror_symmetric", "layered_estimate",
            "dynamics_estimate", "verify_estimate", "grid_estimate", "check_grid_memory", "GRID_MAX_BYTES"]
 
 #: The default budget: estimated seconds of CPU on the reference machine (docs/performance.md#budgets).
@@ -58,10 +63,12 @@ _HINT: contextvars.ContextVar[str] = contextvars.ContextVar(
 
 
 class Estimate(NamedTuple):
-    """An estimated cost: ``seconds`` of CPU on the reference machine, and what drives it (``detail``)."""
+    """An estimated cost: ``seconds`` of CPU on the reference machine, and what drives it (``detail``);
+    ``memory``: the estimated peak memory in bytes, where a model has it (else ``None``)."""
 
     seconds: float
     detail: str
+    memory: float | None = None
 
 
 def format_seconds(seconds: float) -> str:
@@ -134,11 +141,32 @@ def check_budget(what: str, estimate: Estimate, budget: BudgetLike) -> None:
         For an invalid ``budget``.
     """
     limit = resolve_budget(budget)
-    if limit is None or estimate.seconds <= limit:
+    if limit is None:
         return
-    shown, bound = _distinct(estimate.seconds, limit)
-    raise BudgetError(f"{what}: estimated {shown} of CPU ({estimate.detail}), above the "
-                      f"budget of {bound} (docs/performance.md#budgets); {_HINT.get()}")
+    if estimate.seconds > limit:  # first the time, the same decision on every machine
+        shown, bound = _distinct(estimate.seconds, limit)
+        raise BudgetError(f"{what}: estimated {shown} of CPU ({estimate.detail}), above the "
+                          f"budget of {bound} (docs/performance.md#budgets); {_HINT.get()}")
+    check_memory(what, estimate)  # then, within the time, the memory this machine has now
+
+
+def check_memory(what: str, estimate: Estimate) -> None:
+    """Refuse ``what`` when its estimated peak memory (``estimate.memory``) is above the memory available now
+    (:func:`symbolic_ti.peak_memory.available_memory`). Called by :func:`check_budget` where the work is known (never at import), so a
+    spec or task is valid on every machine; the run that will not fit on this one is refused with its estimate.
+
+    Raises
+    ------
+    BudgetError
+        With one line: the estimated peak, what drives it, the memory available and how to run anyway.
+    """
+    free = available_memory()
+    if estimate.memory is None or free is None or estimate.memory <= free:
+        return
+    anyway = _HINT.get().split(", or ")[0]  # a larger budget of seconds does not give memory
+    raise BudgetError(f"{what}: estimated peak memory {format_bytes(estimate.memory)} ({estimate.detail}), above "
+                      f"the {format_bytes(max(free, 0.0))} available on this machine (docs/performance.md#budgets); "
+                      f"{anyway}")
 
 
 def _distinct(seconds: float, limit: float) -> tuple[str, str]:
@@ -366,7 +394,8 @@ def _forms_estimate(n: int, symbolic: bool, fmt: str, trials: int | None, *, met
             scale = (n / 51) ** 5 * share
             kind = "growing as n^5"
         return Estimate(seconds * scale, f"{count:,} symbolic closed forms of n = {n}, about "
-                                         f"{format_bytes(size * scale)} of {fmt}, {kind}")
+                                         f"{format_bytes(size * scale)} of {fmt}, {kind}",
+                        symbolic_peak(n, fmt, mirror))
     seconds = (LAPLACIAN_NUMERIC_SOLVE_SECONDS_1001 * (n / 1001) ** 2
                + NUMERIC_FORMS_SECONDS_1001 * (n / 1001) ** 3 * share)
     return Estimate(seconds, f"the exact solve (growing as n^2) and {count:,} exact prediction"

@@ -133,6 +133,9 @@ def _decided(monkeypatch, capsys, argv, budget):
         raise _NotRun
 
     monkeypatch.setattr(api, "derive", stub)
+    import symbolic_ti.budgets as budgets  # the time decision only, on any machine (memory: tested below)
+
+    monkeypatch.setattr(budgets, "available_memory", lambda: None)
     rc = cli.main(argv + ["-q", "--budget", repr(budget)])
     err = capsys.readouterr().err
     return "refused" if rc == 2 and "above the budget" in err else "allowed" if "_NotRun" in err else err
@@ -341,3 +344,43 @@ def test_srepr_reader_bounds_the_symbols_and_names_deep_nesting():
     assert len(read_srepr(few).free_symbols) == MAX_SYMBOLS
     with pytest.raises(ExportError, match="nested too deeply"):
         read_srepr("Add(" * 5000 + "Integer(1)" + ")" * 5000)
+
+
+# ------------------------------------------------------------------------------------ peak memory (issue 24)
+#: Peak memory (ru_maxrss of the command) measured for ``derive -n N -e W>L -o FILE`` of every symbolic closed
+#: form, mirror-symmetric exceptions, 2026-12-02 (docs/performance.md#budgets, "Peak memory"; the 101 runs from
+#: the earlier remeasurement): (n, format) -> bytes.
+MEASURED_PEAKS = {(41, "text"): 178e6, (61, "text"): 660e6, (81, "text"): 2.08e9, (101, "text"): 5.4e9, (41, "json"): 91e6,
+                  (61, "json"): 167e6, (101, "json"): 1.3e9}
+
+
+@pytest.mark.parametrize(("n", "fmt"), sorted(MEASURED_PEAKS))
+def test_the_peak_memory_estimate_is_within_the_measured_runs(n, fmt):
+    """The model reads within 1.5 times of the measured peak, never below two thirds of it."""
+    memory = derive_estimate(n, True, fmt).memory
+    assert memory is not None and 1 / 1.5 <= memory / MEASURED_PEAKS[n, fmt] <= 1.5
+
+
+def test_a_derive_above_the_available_memory_is_refused_with_its_estimate(monkeypatch, capsys):
+    """Refused where the work is known (the CLI's estimate, before the solve), with the estimate and the memory
+    available: here made small (100 MB), read when the check runs, never at import."""
+    import symbolic_ti.budgets as budgets
+
+    monkeypatch.setattr(budgets, "available_memory", lambda: 100e6)
+    assert cli.main(["derive", "-n", "41", "-e", "22>20", "-q"]) == 2  # (its time is within the budget)
+    line = one_error_line(capsys)
+    shown = budgets.format_bytes(derive_estimate(41, True, "text").memory)
+    assert line.startswith(f"symbolic-ti: error: derive: estimated peak memory {shown} (1,640 symbolic closed forms")
+    assert "above the 100 MB available on this machine" in line and line.endswith("run it anyway with --no-budget")
+    with pytest.raises(BudgetError, match="peak memory"):  # the same check with the API's budget
+        check_budget("derive", Estimate(1.0, "x", 2e8), DEFAULT)
+    check_budget("derive", Estimate(1.0, "x", 2e8), None)  # no budget: run anyway
+    monkeypatch.setattr(budgets, "available_memory", lambda: None)  # unknown (not Linux): nothing refused
+    check_budget("derive", Estimate(1.0, "x", 1e30), DEFAULT)
+
+
+def test_available_memory_is_read_from_meminfo():
+    from symbolic_ti.peak_memory import _meminfo_available
+
+    assert _meminfo_available("MemTotal:  2048 kB\nMemFree:  512 kB\nMemAvailable:  1024 kB\n") == 1024 * 1024
+    assert _meminfo_available("MemTotal:  2048 kB\n") is None

@@ -309,3 +309,19 @@ def test_subs_of_a_result_built_with_a_plain_symbol_substitutes_it():
     both = dataclasses.replace(r, predictions={(1, 2): -a, (2, 1): sp.Symbol("alpha", nonnegative=True)})
     with pytest.raises(st_errors.ParameterError, match="2 different symbols named alpha"):
         both.subs({"alpha": "1/2"})
+
+
+def test_subs_of_a_result_built_with_a_plain_ridge_symbol_matches_it_by_name():
+    """Review finding: a Result built by hand with the ridge ``Symbol("lambda")`` (the package's lambda is
+    nonnegative) was not seen as symbolic: ``subs({"lambda": ...})`` solved the task again and returned the solver's
+    forms instead of these. By name, as the parameters: the value goes into these closed forms, and ridge 0 is
+    the limit lambda -> 0+ of them (values by hand: 1/(1 + 1/2) = 2/3, (1/2)/(2 + 1/2) = 1/5; at 0+: 1 and 0)."""
+    lam = sp.Symbol("lambda")
+    r = Result(task=Task(3), family=Exchangeable(), ridge=lam, method="by hand",
+               predictions={(1, 2): 1 / (1 + lam), (2, 1): lam / (2 + lam)})
+    assert r.label().endswith("lambda symbolic")
+    for key in ("lambda", "ridge", lam):
+        s = r.subs({key: "1/2"})
+        assert (s.f(1, 2), s.f(2, 1), s.ridge) == (Q(2, 3), Q(1, 5), Q(1, 2))
+    limit = r.subs({"ridge": 0})
+    assert limit.ridgeless and (limit.f(1, 2), limit.f(2, 1)) == (1, 0)

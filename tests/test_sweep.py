@@ -263,18 +263,26 @@ CONJ_TOML = ('n = [6, 7]\nridge = ["ridgeless", "1/10"]\ncompute = ["critical_co
 #: Run by every Python process of the test's sweep (the command and its workers, forked or spawned): a worker's
 #: second configuration writes the marker SWEEP_BLOCK and blocks, so that the signal lands while the workers
 #: compute (whatever order an engine runs the shards in), and each worker's first shard can be written.
+#: SWEEP_BLOCK_AT: which configuration blocks (default the second); SWEEP_WORKER_UP: a marker that a pool worker
+#: wrote when it started (its initializer ran), before any shard.
 BLOCKING_SITECUSTOMIZE = (
     "import os, pathlib, time\n"
     "if os.environ.get('SWEEP_BLOCK'):\n"
-    "    from symbolic_ti.sweep import tasks\n"
+    "    from symbolic_ti.sweep import engines, tasks\n"
     "    _real, _calls = tasks._one, []\n"
     "    def _block(config, *a):\n"
     "        _calls.append(config)\n"
-    "        if len(_calls) == 2:\n"
+    "        if len(_calls) == int(os.environ.get('SWEEP_BLOCK_AT', '2')):\n"
     "            pathlib.Path(os.environ['SWEEP_BLOCK']).write_text('')\n"
     "            time.sleep(3600)\n"
     "        return _real(config, *a)\n"
-    "    tasks._one = _block\n")
+    "    tasks._one = _block\n"
+    "    _init = engines._worker_signals\n"
+    "    def _up():\n"
+    "        _init()\n"
+    "        if os.environ.get('SWEEP_WORKER_UP'):\n"
+    "            pathlib.Path(os.environ['SWEEP_WORKER_UP']).write_text('')\n"
+    "    engines._worker_signals = _up\n")
 
 
 def _children(pid: int) -> list[int]:
@@ -295,26 +303,41 @@ def _start_time(pid: int) -> str:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
 
 
-def _kill_a_running_sweep(tmp_path, engine: list[str], sig: int, group: bool, marker_timeout: float = 120):
-    """Start ``symbolic-ti sweep`` on CONJ_TOML, wait until a worker blocks in its second shard and a shard is
-    written, record the command's child processes, send ``sig`` (to the process group: a terminal's hang-up),
-    and return (exit code, stderr, children with start times, output directory)."""
+#: Where the signal lands (:func:`_kill_a_running_sweep`): the configuration that blocks a worker, and the
+#: markers waited for. "blocked": a worker blocks in its second shard and a shard is written; "worker-up": as soon
+#: as a pool worker has started (the command is submitting its first shards); "first-shard": as soon as the first
+#: shard file exists (results still arriving, workers computing; each blocks in its fourth, so the sweep cannot end
+#: first).
+POINTS = {"blocked": ("2", ("blocked", "shard")), "worker-up": ("2", ("up",)), "first-shard": ("4", ("shard",))}
+
+
+def _kill_a_running_sweep(tmp_path, engine: list[str], sig: int, group: bool, marker_timeout: float = 120,
+                          point: str = "blocked"):
+    """Start ``symbolic-ti sweep`` on CONJ_TOML, wait for the markers of ``point`` (:data:`POINTS`), record the
+    command's child processes, send ``sig`` (to the process group: a terminal's hang-up), and return (exit code,
+    stderr, children with start times, output directory)."""
     spec_file = tmp_path / "conj.toml"
     spec_file.write_text(CONJ_TOML)
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "sitecustomize.py").write_text(BLOCKING_SITECUSTOMIZE)
-    out, started = tmp_path / "killed", tmp_path / "blocked"
-    env = {**os.environ, "PYTHONPATH": f"{tmp_path / 'site'}{os.pathsep}{ROOT}", "SWEEP_BLOCK": str(started)}
+    out, started, up = tmp_path / "killed", tmp_path / "blocked", tmp_path / "up"
+    block_at, wanted = POINTS[point]
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path / 'site'}{os.pathsep}{ROOT}", "SWEEP_BLOCK": str(started),
+           "SWEEP_BLOCK_AT": block_at, "SWEEP_WORKER_UP": str(up)}
     proc = subprocess.Popen([sys.executable, "-m", "symbolic_ti", "sweep", str(spec_file), "-o", str(out),
                              *engine, "-q"], cwd=ROOT, env=env, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             preexec_fn=_default_stop_signals)
+    markers = {"blocked": started.exists, "up": up.exists, "shard": lambda: bool(list(out.glob("*.parquet")))}
+
+    def reached() -> bool:
+        return all(markers[m]() for m in wanted)
+
     try:
         deadline = time.monotonic() + marker_timeout  # a guard against a hang, not a timing
-        while not (started.exists() and list(out.glob("*.parquet"))) and time.monotonic() < deadline \
-                and proc.poll() is None:
+        while not reached() and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
-        assert started.exists() and list(out.glob("*.parquet")), "the sweep did not reach a second shard"
+        assert reached(), f"the sweep did not reach {point}"
         children = {pid: _start_time(pid) for pid in _children(proc.pid)}
         assert children  # the workers
         if group:
@@ -344,6 +367,13 @@ def _assert_stopped(children: dict[int, str]) -> None:
     assert not survivors, f"processes of the sweep survived it: {survivors}"
 
 
+def _assert_kept(out: Path) -> None:
+    """Every shard file left is complete (a Parquet file with rows), and no temporary file is left."""
+    for f in out.glob("*.parquet"):
+        assert pq.read_table(f).num_rows > 0
+    assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
 def _assert_resumes(conj_local, spec_file: Path, out: Path) -> None:
     """The shards on disk are complete, and ``--resume`` completes them into the uninterrupted run's table."""
     written = list(out.glob("*.parquet"))
@@ -371,6 +401,66 @@ def test_sigterm_and_sighup_stop_the_pool_workers_and_keep_the_shards(conj_local
         _assert_resumes(conj_local, tmp_path / "conj.toml", out)
     else:  # the same resume as after SIGTERM; here only the shards on disk
         assert all(pq.read_table(f).num_rows > 0 for f in out.glob("*.parquet"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the worker PIDs from /proc")
+@pytest.mark.parametrize("point", ["worker-up", "first-shard"])
+def test_sigterm_at_other_points_of_a_sweep_prints_one_line_and_leaves_no_process(tmp_path, point):
+    """SIGTERM while the pool's workers start, and as soon as the first shard is written (results arriving):
+    exit 143, stderr the one line (no traceback of the pool's threads), no worker left, the shards written
+    complete. (The point of a worker blocked in a shard: the test above.)"""
+    returncode, err, children, out = _kill_a_running_sweep(tmp_path, ["--jobs", "2"], signal.SIGTERM, False,
+                                                           point=point)
+    assert returncode == 143 and err == "symbolic-ti: terminated by SIGTERM\n", err
+    _assert_stopped(children)
+    _assert_kept(out)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the worker PIDs from /proc")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["sigterm", "sighup"])
+@pytest.mark.parametrize("point", sorted(POINTS))
+@pytest.mark.parametrize("repeat", range(4))
+def test_a_signal_at_each_point_of_a_sweep_many_times(tmp_path, sig, point, repeat):
+    """The exit race of the pool's wake-up pipe (engines._stop) was 1 in 7 in a review: every point, both
+    signals (SIGHUP to the group, as a terminal's hang-up), several times."""
+    group = sig == signal.SIGHUP
+    returncode, err, children, out = _kill_a_running_sweep(tmp_path, ["--jobs", "2"], sig, group, point=point)
+    assert returncode == 128 + sig and err == f"symbolic-ti: terminated by {signal.Signals(sig).name}\n", err
+    _assert_stopped(children)
+    _assert_kept(out)
+
+
+def test_stop_returns_after_the_pools_management_thread_ended(monkeypatch):
+    """The mechanism of the traceback after "terminated by SIGTERM" (1 in 7 in a review): ``_stop`` returned
+    while the pool's management thread was still closing its wake-up pipe, and the standard library's exit hook
+    (``concurrent.futures.process._python_exit``) wrote into it without the pool's lock: ``OSError: [Errno 9]
+    Bad file descriptor`` or ``handle is closed``. The thread's closing is made slower here (0.3 s), to open the
+    race window wide; ``_stop`` must return only after it, and the exit hook's write then does nothing."""
+    import concurrent.futures.process as cfp
+    import threading
+
+    from symbolic_ti.sweep import engines
+
+    events: list[str] = []
+    real = cfp._ExecutorManagerThread.join_executor_internals
+
+    def slow(self):
+        threading.Event().wait(0.3)  # widens the window; the assertion is about order, not time
+        real(self)
+        events.append("pipe closed")
+
+    monkeypatch.setattr(cfp._ExecutorManagerThread, "join_executor_internals", slow)
+    pool = cfp.ProcessPoolExecutor(max_workers=1, initializer=engines._worker_signals)
+    started = pool.submit(os.getpid).result()  # a worker runs (its PID), the management thread too
+    busy = pool.submit(time.sleep, 3600)
+    manager = pool._executor_manager_thread
+    assert started and manager.is_alive()
+    engines._stop(pool)
+    events.append("stop returned")
+    assert events == ["pipe closed", "stop returned"] and not manager.is_alive()
+    assert busy.done()
+    cfp._threads_wakeups[manager].wakeup()  # what the exit hook does: a no-op on the closed pipe, no OSError
 
 
 @pytest.mark.slow

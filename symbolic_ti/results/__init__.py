@@ -365,7 +365,7 @@ class Result(Rendered):
 
         if self.ridgeless:
             ridge = "ridgeless (lambda -> 0+)"
-        elif self.ridge == lam:
+        elif isinstance(self.ridge, sp.Symbol) and self.ridge.name == lam.name:  # by name, as subs matches it
             ridge = "lambda symbolic"
         else:
             ridge = f"lambda = {message_text(self.ridge)}"

@@ -95,6 +95,29 @@ def _present_symbols(result: Result, sub: dict[sp.Symbol, sp.Expr]) -> dict[sp.S
     return out
 
 
+def _by_name(expr: sp.Expr, values: Mapping[str, sp.Expr]) -> sp.Expr:
+    """``expr`` with each of its symbols whose name is a key of ``values`` set to that value."""
+    return sp.sympify(expr).subs({s: values[s.name] for s in sp.sympify(expr).free_symbols if s.name in values})
+
+
+def _is_ridge_symbol(ridge: object) -> bool:
+    """Whether ``ridge`` is the symbolic ridge, matched by name as the parameters are (:func:`_present_symbols`):
+    the package's ``lambda`` or a ``Symbol("lambda")`` of other assumptions in a Result built by hand."""
+    return isinstance(ridge, sp.Symbol) and ridge.name == lam_symbol.name
+
+
+def _ridge_symbol(result: Result) -> sp.Symbol:
+    """The symbol of the ridge that ``result``'s predictions hold, matched by name (the package's ``lambda``
+    where they hold none).
+
+    Raises
+    ------
+    ParameterError
+        If two different symbols named ``lambda`` occur in the predictions.
+    """
+    return next(iter(_present_symbols(result, {lam_symbol: sp.Integer(0)})))
+
+
 def subs(result: Result, values: Mapping[Any, object], solve: Solver) -> Result:
     """``result`` with parameters set to exact values (the work behind :meth:`symbolic_ti.Result.subs`).
 
@@ -123,27 +146,30 @@ def subs(result: Result, values: Mapping[Any, object], solve: Solver) -> Result:
     family = result.family.with_values(**fam_values) if fam_values else result.family  # validates domains
     active = {p.name: p for p in result.family.active_parameters}
     bound = result.family.values
-    ridge_was_symbol = result.ridge == lam_symbol
+    ridge_was_symbol = _is_ridge_symbol(result.ridge)
     lazy = isinstance(result.predictions, LazyPredictions)  # a fast path: solving again beats substituting
     if lazy or any(name in bound for name in fam_values) or (ridge_value is not None and not ridge_was_symbol):
         ridge = ridge_value if ridge_value is not None else ("ridgeless" if result.ridge is None else result.ridge)
         return solve(result.task, family, ridge)
     sub = {active[name].symbol: v for name, v in fam_values.items()}
-    if result.ridgeless and any(c.subs(sub) == 0 for c in result.ridgeless_conditions):
+    by_name = {symbol.name: v for symbol, v in sub.items()}
+    if result.ridgeless and any(_by_name(c, by_name) == 0 for c in result.ridgeless_conditions):
         return solve(result.task, family, "ridgeless")
     result.build_all()
     sub = _present_symbols(result, sub)
     preds = {t: sp.cancel(v.subs(sub)) for t, v in result.predictions.items()}
     ridge = result.ridge
     if ridge_value is not None:
+        lam = _ridge_symbol(result)
         if ridge_value == 0:
-            pairs = {t: ridgeless_limit(v, lam_symbol) for t, v in preds.items()}
+            pairs = {t: ridgeless_limit(v, lam) for t, v in preds.items()}
             if any(c == 0 for _, c in pairs.values()):
                 return solve(result.task, family, "ridgeless")
             return replace(result, predictions={t: v for t, (v, _) in pairs.items()}, family=family, ridge=None,
                            method=result.method + "/limit",
                            ridgeless_conditions=condition_factors([c for _, c in pairs.values()]))
-        preds = {t: sp.cancel(v.subs(lam_symbol, ridge_value)) for t, v in preds.items()}
+        preds = {t: sp.cancel(v.subs(lam, ridge_value)) for t, v in preds.items()}
         ridge = ridge_value
-    conditions = tuple(c for c in (sp.expand(c.subs(sub)) for c in result.ridgeless_conditions) if c.free_symbols)
+    conditions = tuple(c for c in (sp.expand(_by_name(c, by_name)) for c in result.ridgeless_conditions)
+                       if c.free_symbols)
     return replace(result, predictions=preds, family=family, ridge=ridge, ridgeless_conditions=conditions)

@@ -55,6 +55,33 @@ def _worker_signals() -> None:
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked inside _held_signals: a SIGTERM held since then ends it now
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+
+
+#: The signals held while the pool records a worker it starts (:func:`_held_signals`).
+_HELD = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+
+
+@contextlib.contextmanager
+def _held_signals() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP (blocked, delivered at the end) while the pool submits a shard.
+
+    ``ProcessPoolExecutor.submit`` starts workers as it needs them: it forks, then records the process. A signal
+    whose exception was raised between the two (the command's handlers raise in the main thread) left a worker
+    that :func:`_stop` did not know of: it ran on, and held the command's standard error open (a review's SIGTERM
+    right after the first worker started: the command did not end). Held here, the signal is delivered once the
+    pool's bookkeeping is complete. The forked worker inherits the mask and unblocks the signals in its
+    initializer (:func:`_worker_signals`). Main thread only, where the mask can be set.
+    """
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _descendants(pid: int) -> list[int]:
@@ -81,12 +108,20 @@ def _descendants(pid: int) -> list[int]:
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Stop ``pool`` at once: cancel the queued shards and terminate the workers (their shards are not written).
 
-    The processes are taken before ``shutdown``, which forgets them; ``shutdown(wait=False)`` does not wait for
-    the shards in flight, and the terminated workers let the pool's management thread end at once. Processes
-    that a worker started are terminated too (they would outlive it, adopted by init); the workers are waited
-    for, and killed if SIGTERM has not ended them within 5 s.
+    The processes and the pool's management thread are taken before ``shutdown``, which forgets them;
+    ``shutdown(wait=False)`` does not wait for the shards in flight, and the terminated workers let the
+    management thread end at once. Processes that a worker started are terminated too (they would outlive it,
+    adopted by init); the workers are waited for, and killed if SIGTERM has not ended them within 5 s.
+
+    The management thread is then waited for (it ends within moments of its workers): it closes the pool's
+    wake-up pipe as it ends, and the standard library's exit hook (``concurrent.futures.process._python_exit``)
+    writes into that pipe without the pool's lock. Returned earlier, an interrupted command reached the
+    interpreter's exit while the thread was closing it, and the exit hook printed a traceback (``OSError: [Errno
+    9] Bad file descriptor`` or ``handle is closed``, after the command's one line; 1 in 7 SIGTERMs to a sweep
+    in a review). Once the thread has ended, the pipe is closed and the hook does nothing.
     """
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     others = [k for proc in procs if proc.pid is not None for k in _descendants(proc.pid)]
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
@@ -99,6 +134,8 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         if proc.exitcode is None:  # pragma: no cover (a worker that ignores SIGTERM)
             proc.kill()
             proc.join()
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(timeout=5)
 
 
 def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> Iterator[Outcome]:
@@ -129,10 +166,12 @@ def run_local(spec: SweepSpec, shards: list[Shard], jobs: int | None = None) -> 
         while pending or suspects or running:
             try:
                 if suspects and not running:
-                    fut = pool.submit(run_shard, spec, suspects[0])
+                    with _held_signals():
+                        fut = pool.submit(run_shard, spec, suspects[0])
                     running[fut] = suspects.pop(0)
                 while not suspects and pending and len(running) < 2 * jobs:
-                    fut = pool.submit(run_shard, spec, pending[-1])
+                    with _held_signals():
+                        fut = pool.submit(run_shard, spec, pending[-1])
                     running[fut] = pending.pop()
             except BrokenProcessPool:  # a worker died while idle: the shard was not queued
                 if not running:
