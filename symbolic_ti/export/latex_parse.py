@@ -90,7 +90,7 @@ def _symbol_table() -> dict[str, sp.Symbol]:
                                    "W": sp.Symbol("W", integer=True, positive=True)}
     table.update(general.named_symbols())
     for cls in FAMILIES.values():
-        for p in getattr(cls, "parameters", ()):
+        for p in cls.parameters:
             table.setdefault(str(p.symbol.name), p.symbol)
     return table
 

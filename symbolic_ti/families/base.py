@@ -150,6 +150,10 @@ class Family(ABC):
     exchangeable: ClassVar[bool] = False
     #: K((j, i), (l, k)) == K((i, j), (k, l)); enables the antisymmetric halving of the ridge system
     swap_invariant: ClassVar[bool] = True
+    #: the arguments that are data rather than scalar parameters (a similarity matrix, a Gram matrix file, an
+    #: activation), as ``(name, description)`` rows: ``symbolic-ti families`` lists them, the sweep specification
+    #: reads them as file names or names, never as numbers. Empty for a family of scalar parameters only.
+    data_parameters: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def __init__(self, **values: Any) -> None:
         table = {p.name: p for p in self.parameters}
@@ -220,6 +224,20 @@ class Family(ABC):
         return None
 
     # ------------------------------------------------------------- public
+    @property
+    def numeric_only(self) -> bool:
+        """Whether only the numeric solvers apply: the kernel has no exact form (float data, an activation
+        evaluated by quadrature). :func:`symbolic_ti.solve` then returns float64 predictions cross-checked with
+        mpmath, and :meth:`kernel` is not called. False by default; families with such data override it."""
+        return False
+
+    @property
+    def parametrization(self) -> str | None:
+        """The name of the parametrization in use for a family that has several (the exchangeable family:
+        ``"alpha"`` or ``"kappa"``), which decides :attr:`active_parameters`; None (the default) for a family
+        with one."""
+        return None
+
     @property
     def values(self) -> dict[str, sp.Expr]:
         """The parameters bound to exact values, by name."""

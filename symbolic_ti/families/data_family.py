@@ -93,8 +93,6 @@ class _DataSimilarity(ItemSimilarityFamily):
 
     #: name of the data argument ("matrix" or "vectors")
     data_key: ClassVar[str]
-    #: data arguments that are not scalar parameters: (name, description), for listings and docs
-    data_parameters: ClassVar[tuple[tuple[str, str], ...]]
     parameters: ClassVar[tuple[Parameter, ...]] = (ALPHA, BETA, DELTA)
 
     def __init__(self, **values: Any) -> None:

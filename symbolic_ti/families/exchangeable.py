@@ -79,7 +79,7 @@ class Exchangeable(Family):
 
     @property
     def parametrization(self) -> str:
-        """``"alpha"`` or ``"kappa"``."""
+        """``"alpha"`` or ``"kappa"`` (see :attr:`Family.parametrization`)."""
         return "kappa" if self._kappa_mode else "alpha"
 
     def _complete(self, bound: dict[str, sp.Expr]) -> dict[str, sp.Expr]:
