@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbolic_ti import derive
-from symbolic_ti.errors import ParameterError
+from symbolic_ti.errors import FamilyError, ParameterError
 from symbolic_ti.export.latex import expr_latex, parse_exported
 from symbolic_ti.export.reading import read_report
 from symbolic_ti.families import FAMILIES, Exchangeable, Family, Parameter
@@ -316,3 +316,43 @@ def test_a_registered_toy_family_is_checked(registered_toy):
 def test_each_check_fails_for_a_family_that_breaks_it(broken, check, message):
     with pytest.raises(AssertionError, match=message):
         check(broken(c=R(1, 2)))
+
+
+# --------------------------------------------------------------------------------- the parameter table
+def test_positional_parameter_rows_still_build_with_a_deprecation_warning():
+    with pytest.warns(DeprecationWarning, match="domain=sp.Interval"):
+        old = Parameter("c", _C.symbol, sp.Integer(0), sp.Integer(2), False, True, _C.description)
+    assert old == _C and hash(old) == hash(_C)
+    assert (old.lower, old.upper, old.lower_open, old.upper_open, old.integer) == (0, 2, False, True, False)
+    with pytest.warns(DeprecationWarning):
+        depth = Parameter("d", sp.Symbol("d"), sp.Integer(1), sp.oo, False, True, "layers", integer=True)
+    assert depth.domain == sp.Interval(1, sp.oo) and depth.integer and depth.domain_text() == "[1, oo)"
+    with pytest.raises(FamilyError, match="domain must be a sympy Interval"):
+        Parameter("c", _C.symbol, domain=(0, 1), description="x")
+    with pytest.raises(FamilyError, match="domain must be a sympy Interval"):
+        Parameter("c", _C.symbol, domain=sp.Interval(1, 1), description="x")  # a point is a FiniteSet
+
+
+@pytest.mark.parametrize(("domain", "integer", "inside", "outside_values"), [
+    (sp.Interval(0, 1), False, [0, R(1, 2), 1], [R(-1, 10), R(11, 10)]),
+    (sp.Interval.Ropen(0, 1), False, [0, R(9, 10)], [1]),
+    (sp.Interval.open(0, sp.oo), False, [R(1, 100), 5], [0, -1]),
+    (sp.Interval(1, sp.oo), True, [1, 2, 7], [0, R(3, 2)]),
+])
+def test_a_parameter_row_decides_its_domain(domain, integer, inside, outside_values):
+    p = Parameter("x", sp.Symbol("x"), domain=domain, description="test", integer=integer)
+    for v in inside:
+        assert p.check(sp.sympify(v)) == v
+    for v in outside_values:
+        with pytest.raises(ParameterError, match="x"):
+            p.check(sp.sympify(v))
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(data=st.data())
+def test_drawn_values_lie_in_the_domain(data):
+    """``strategies.parameter_values`` draws only values that the table's own check accepts."""
+    for cls in (c for c in FAMILIES.values() if not c.data_parameters):
+        for p in cls.parameters:
+            v = _exact(data.draw(parameter_values(p)))
+            assert p.check(v) == v
