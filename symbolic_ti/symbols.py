@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-__all__ = ["alpha", "ridge", "kappa_o", "kappa_d", "n", "rho", "beta", "delta", "symbol_by_name"]
+__all__ = ["alpha", "ridge", "kappa_o", "kappa_d", "n", "rho", "beta", "delta", "gamma", "t", "symbol_by_name"]
 
 #: Conjunctivity factor, in [0, 1].
 alpha = sp.Symbol("alpha", nonnegative=True)
@@ -25,6 +25,11 @@ rho = sp.Symbol("rho", nonnegative=True)
 beta = sp.Symbol("beta", nonnegative=True)
 #: Weight of the swapped conjunction S_il S_jk, in [0, 1].
 delta = sp.Symbol("delta", nonnegative=True)
+#: The effective ridge of the rank problem of the graph-Laplacian reduction, ``\gamma`` in LaTeX
+#: (``symbolic_ti.solvers.laplacian.GAMMA``).
+gamma = sp.Symbol("gamma", nonnegative=True)
+#: The training time of gradient flow (``symbolic_ti.dynamics.TIME``).
+t = sp.Symbol("t", nonnegative=True)
 
 _BY_NAME = {"alpha": alpha, "lambda": ridge, "ridge": ridge, "kappa_o": kappa_o, "kappa_d": kappa_d, "n": n,
             "rho": rho, "beta": beta, "delta": delta}

@@ -10,6 +10,7 @@ are exempt: they never run.
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
 
@@ -39,7 +40,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("symbolic_ti.arguments", "symbolic_ti.display", "symbolic_ti.progress", "symbolic_ti.files",
      "symbolic_ti.datasets", "symbolic_ti.budgets"),
     ("symbolic_ti.symbols", "symbolic_ti.errors", "symbolic_ti.digits", "symbolic_ti._version", "symbolic_ti.formatting",
-     "symbolic_ti.interrupts", "symbolic_ti.peak_memory"),
+     "symbolic_ti.interrupts", "symbolic_ti.flint_values", "symbolic_ti.peak_memory"),
 )
 #: Outside the contract: the package's public surface, ``python -m symbolic_ti`` and the deprecated aliases.
 UNLAYERED = {"symbolic_ti", "symbolic_ti.__main__", "symbolic_ti._compat"}
@@ -247,3 +248,92 @@ def test_old_module_paths_still_import_with_a_warning():
         assert any(issubclass(w.category, DeprecationWarning) and new in str(w.message) for w in caught), old
     assert callable(symbolic_ti.critical) and callable(symbolic_ti.solve) and callable(symbolic_ti.verify)
     assert symbolic_ti.critical.__module__ == "symbolic_ti.api"
+
+
+# --------------------------------------------------------------------------------- imports by name, registries
+#: The modules that import by name (``importlib.import_module``, ``__import__``), which the layer test cannot see,
+#: and why. A new one fails :func:`test_imports_by_name_are_declared` until it is declared here.
+RUNTIME_IMPORTS = {
+    "symbolic_ti": "the public names, imported on first use (PEP 562)",
+    "symbolic_ti._compat": "the deprecated module paths of 0.1",
+    "symbolic_ti.export": "its own submodules on first use",
+    "symbolic_ti.numeric": "its own submodules on first use",
+    "symbolic_ti.display": "the renderer modules named by renderers_from (export/, upward: REGISTRIES)",
+    "symbolic_ti.results": "SUBSTITUTION_MODULE, which registers Result.subs (solvers/, upward: REGISTRIES)",
+    "symbolic_ti.families.activations": "math or mpmath as the arithmetic of one kernel evaluation",
+}
+
+#: The runtime registries: ``(owner, registering function, what imports the registrants)``. Their registrants are
+#: the modules that call the function; each registry test below checks that every registrant is imported by the
+#: mechanism named, so a call through the registry never finds it empty.
+REGISTRIES = (
+    ("symbolic_ti.display", "renderer", "RENDERER_MODULES of symbolic_ti/export/__init__.py"),
+    ("symbolic_ti.results", "register_substitution", "SUBSTITUTION_MODULE of symbolic_ti/results/__init__.py"),
+    ("symbolic_ti.families.base", "register_sum", "symbolic_ti/families/__init__.py imports the registrant"),
+)
+
+
+@functools.cache
+def _call_nodes(path: Path) -> tuple[ast.Call, ...]:
+    return tuple(n for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(n, ast.Call))
+
+
+def _calls(path: Path, name: str) -> list[ast.Call]:
+    """The calls of a function called ``name`` (``name(...)`` or ``x.name(...)``), decorators included."""
+    def named(f: ast.expr) -> bool:
+        return (isinstance(f, ast.Name) and f.id == name) or (isinstance(f, ast.Attribute) and f.attr == name)
+    return [n for n in _call_nodes(path) if named(n.func)]
+
+
+def _constant(module: str, name: str) -> object:
+    """The literal value assigned to ``name`` at the module level of ``module``."""
+    for node in ast.parse(MODULES[module].read_text(encoding="utf-8")).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return ast.literal_eval(node.value)  # type: ignore[arg-type]
+    raise AssertionError(f"{module} assigns no {name}")
+
+
+def _registrants(function: str, owner: str) -> set[str]:
+    return {m for m, path in MODULES.items() if m != owner and _calls(path, function)}
+
+
+def test_imports_by_name_are_declared():
+    found = {m for m, path in MODULES.items() if _calls(path, "import_module") or _calls(path, "__import__")}
+    assert found == set(RUNTIME_IMPORTS), (
+        f"undeclared imports by name: {sorted(found - set(RUNTIME_IMPORTS))}; declared but gone: "
+        f"{sorted(set(RUNTIME_IMPORTS) - found)} (RUNTIME_IMPORTS of tests/test_architecture.py)")
+
+
+def test_every_renderer_module_is_named_in_renderer_modules():
+    """``display`` finds a renderer by importing the modules of ``RENDERER_MODULES`` in turn: a module that
+    registers renderers and is not listed would never be imported by a render."""
+    listed = {f"symbolic_ti.export.{m}" for m in _constant("symbolic_ti.export", "RENDERER_MODULES")}  # type: ignore[union-attr]
+    assert listed <= set(MODULES), sorted(listed - set(MODULES))
+    registrants = _registrants("renderer", "symbolic_ti.display")
+    assert registrants, "no module registers a renderer: the scan is broken"
+    assert registrants <= listed, f"renderer modules missing from RENDERER_MODULES: {sorted(registrants - listed)}"
+    assert _calls(MODULES["symbolic_ti.export"], "renderers_from") and any(
+        isinstance(a, ast.Constant) and a.value == "symbolic_ti.export"
+        for c in _calls(MODULES["symbolic_ti"], "_renderers_from") for a in c.args), \
+        "import symbolic_ti must name symbolic_ti.export, which names its renderer modules"
+
+
+def test_the_substitution_module_registers_result_subs():
+    target = _constant("symbolic_ti.results", "SUBSTITUTION_MODULE")
+    assert _registrants("register_substitution", "symbolic_ti.results") == {target}, \
+        f"Result.subs imports {target}, which must be the one module calling register_substitution"
+
+
+def test_the_sum_of_families_is_registered_by_the_families_package():
+    registrants = _registrants("register_sum", "symbolic_ti.families.base")
+    assert registrants == {"symbolic_ti.families.compose"}, registrants
+    imported = {target for _, target, _ in _imports("symbolic_ti.families", MODULES["symbolic_ti.families"])}
+    assert registrants <= imported, "symbolic_ti/families/__init__.py must import the module that registers +"
+
+
+def test_the_registries_table_names_real_functions():
+    for owner, function, _ in REGISTRIES:
+        tree = ast.parse(MODULES[owner].read_text(encoding="utf-8"))
+        assert any(isinstance(n, ast.FunctionDef) and n.name == function for n in tree.body), (owner, function)

@@ -16,7 +16,7 @@ from symbolic_ti import Task, solve
 from symbolic_ti.errors import FamilyError, ParameterError
 from symbolic_ti.families import Exchangeable, Geometric, SumFamily
 from symbolic_ti.numeric.predictions import numeric_predictions
-from strategies import examples
+from strategies import examples, family_parameter, parameter_values
 
 R = sp.Rational
 
@@ -36,7 +36,8 @@ def test_exchangeable_form_of_a_sum_by_hand():
 
 
 @settings(max_examples=examples(10), deadline=None)
-@given(st.integers(4, 7), st.fractions(0, 1, max_denominator=8), st.fractions(0, 1, max_denominator=8),
+@given(st.integers(4, 7), parameter_values(family_parameter(Exchangeable, "alpha"), max_denominator=8),
+       parameter_values(family_parameter(Exchangeable, "alpha"), max_denominator=8),
        st.fractions(0, "9/10", max_denominator=10), st.integers(1, 4))
 def test_sum_laplacian_equals_dense_and_numeric(n, a1, a2, kd, c):
     task = Task(n, [f"{n}>{n - 2}"])

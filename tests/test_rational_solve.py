@@ -24,7 +24,7 @@ from symbolic_ti.gram import build_system
 from symbolic_ti.solvers import rational
 from symbolic_ti.solvers.dense import predict_ridge, predict_ridgeless_pinv
 from symbolic_ti.solvers.laplacian import laplacian_predictor
-from strategies import examples
+from strategies import examples, family_parameter, parameter_values
 
 SETTINGS = settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -59,7 +59,8 @@ def tasks(draw, n_min=3, n_max=11, max_exceptions=3):
     return Task(n, excs)
 
 
-alphas = st.fractions(0, 1, max_denominator=20)  # alpha = 1 included (gamma infinite)
+# alpha from the exchangeable family's table: [0, 1], alpha = 1 included (gamma infinite)
+alphas = parameter_values(family_parameter(Exchangeable, "alpha"), max_denominator=20)
 kappa_ds = st.sampled_from([F(0), F(1, 3), F(1, 2)])
 ridges = st.one_of(st.just("ridgeless"), st.fractions(F(1, 20), 3, max_denominator=20))
 

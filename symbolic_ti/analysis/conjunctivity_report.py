@@ -13,7 +13,7 @@ import sympy as sp
 
 from ..display import Rendered, render
 from ..errors import ParameterError
-from ..solvers.laplacian import GAMMA
+from ..symbols import gamma as GAMMA
 from ..task import Task
 from .effective_ridge import root_alpha, root_alpha_float
 from .roots import RealRoot

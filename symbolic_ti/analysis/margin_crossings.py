@@ -24,7 +24,7 @@ from ..results import PolyFraction, Result
 from . import polynomials as P
 from .critical_report import Crossing, LazyRoot
 from .isolation import isolate
-from .roots import RealRoot, points_between, real_roots, separate, to_fraction
+from .roots import RealRoot, points_between, real_roots, separate, end_fraction
 from .roots_ball import MAX_PREC
 from .roots_numeric import UnsupportedNumber, numeric_sign_changes
 from ..formatting import rounded
@@ -90,10 +90,6 @@ def fraction_coefficients(form: PolyFraction, sym: sp.Symbol, scale: int | Fract
     return out[0], out[1]
 
 
-def _end(x: sp.Expr) -> Fraction | None:
-    return None if x in (sp.oo, -sp.oo) else to_fraction(x)
-
-
 def _roots_inside(cs: P.IntPoly, lo: Fraction | None, hi: Fraction | None) -> list[RealRoot]:
     """The distinct real roots in ``(lo, hi)`` of a nonzero integer polynomial, sorted, isolated away from the
     ends.
@@ -153,7 +149,7 @@ def exact_coefficient_trial(trial: Trial, num: Coeffs, den: Coeffs, sym: sp.Symb
         notes.append(f"the margin of ({trial[0]}, {trial[1]}) is identically zero")
         return (), False
     (c_num, p_num), (c_den, p_den) = P.from_rationals(num), P.from_rationals(den)
-    a, b = _end(lo), _end(hi)
+    a, b = end_fraction(lo), end_fraction(hi)
     kinds: dict[int, str] = {}
     found: list[RealRoot] = []
     for poly, kind in ((p_num, "zero"), (p_den, "pole")):
@@ -268,7 +264,7 @@ def ridgeless_notes(result: Result, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr, no
             continue
         if rational_coefficients(cond, sp.Integer(1), sym):
             _, cs = P.from_rationals(sp.Poly(cond, sym, domain="QQ").all_coeffs())
-            roots = [(r.exact(sym), root_text(r)) for r in _roots_inside(cs, _end(lo), _end(hi))]
+            roots = [(r.exact(sym), root_text(r)) for r in _roots_inside(cs, end_fraction(lo), end_fraction(hi))]
         else:
             got = numeric_sign_changes(sp.Poly(cond, sym).all_coeffs(), [sp.Integer(1)], lo, hi, sym)
             roots = [(c.value, f"{rounded(c.value_float, '.6g')}") for c in (got[0] if got else [])]

@@ -100,7 +100,7 @@ def joint_range(result: Result, name: str) -> tuple[sp.Expr, sp.Expr] | None:
         ``None`` when no joint constraint binds the scanned parameter.
     """
     fam = result.family
-    if getattr(fam, "parametrization", None) != "kappa":
+    if fam.parametrization != "kappa":
         return None
     vals = fam.values
     if name == "kappa_o" and "kappa_d" in vals and not vals["kappa_d"].free_symbols:

@@ -40,7 +40,7 @@ from .polynomials import IntPoly, sgn, sign_at, variations
 
 __all__ = ["RealRoot", "compare", "ROOT_ORDER", "same_number", "exact_root", "roots_below", "isolate",
            "real_roots", "roots_below_pole", "positive_roots", "single_positive_root", "RootRegistry", "separate", "points_between",
-           "to_fraction"]
+           "to_fraction", "end_fraction"]
 
 
 def to_fraction(x: Any) -> Fraction:
@@ -49,6 +49,11 @@ def to_fraction(x: Any) -> Fraction:
         return x
     r = sp.Rational(x)
     return Fraction(int(r.p), int(r.q))
+
+
+def end_fraction(x: Any) -> Fraction | None:
+    """An end of an interval as a Fraction (:func:`to_fraction`), ``None`` for ``oo`` or ``-oo``."""
+    return None if x in (sp.oo, -sp.oo) else to_fraction(x)
 
 
 def _linear(x: Fraction) -> IntPoly:

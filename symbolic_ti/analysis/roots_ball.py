@@ -36,6 +36,7 @@ import flint
 import sympy as sp
 
 from ..families.relu_kappas import ReluKernelConstant
+from ..flint_values import arb_of
 
 __all__ = ["START_PREC", "MAX_PREC", "precisions", "UnsupportedNumber", "ball", "ball_coefficients", "sign_at",
            "BallRoot", "real_root_balls", "root_free", "to_fraction_bounds", "ball_mpf"]
@@ -248,11 +249,11 @@ def root_free(coeffs: Sequence[sp.Expr], lo: Fraction | None, hi: Fraction | Non
         d = len(cs) - 1
         if lo is None:  # x = hi - t
             assert hi is not None
-            num, one = flint.arb_poly([_arb_q(hi), -1]), None
+            num, one = flint.arb_poly([arb_of(hi), -1]), None
         elif hi is None:  # x = lo + t
-            num, one = flint.arb_poly([_arb_q(lo), 1]), None
+            num, one = flint.arb_poly([arb_of(lo), 1]), None
         else:  # x = (lo + hi t) / (1 + t)
-            num, one = flint.arb_poly([_arb_q(lo), _arb_q(hi)]), flint.arb_poly([1, 1])
+            num, one = flint.arb_poly([arb_of(lo), arb_of(hi)]), flint.arb_poly([1, 1])
         acc = flint.arb_poly([0])
         for k, c in enumerate(reversed(cs)):  # c multiplies x^k
             term = flint.arb_poly([c]) * num**k
@@ -265,7 +266,3 @@ def root_free(coeffs: Sequence[sp.Expr], lo: Fraction | None, hi: Fraction | Non
                 return False
             signs.add(c > 0)
         return len(signs) == 1
-
-
-def _arb_q(q: Fraction) -> flint.arb:
-    return flint.arb(flint.fmpq(q.numerator, q.denominator))

@@ -40,7 +40,7 @@ import flint
 import sympy as sp
 
 from . import polynomials as P
-from .roots import RealRoot, real_roots, separate, to_fraction
+from .roots import RealRoot, real_roots, separate, end_fraction
 from .roots_ball import sign_at
 
 __all__ = ["FIELD_PREC", "Part", "MarginStructure", "NeedsField", "margin_structure", "algebraic_roots", "AlgebraicRoot"]
@@ -269,10 +269,6 @@ def _norm(part: Part, x: sp.Symbol) -> P.IntPoly:
     return P.from_rationals(list(_x_coeffs(f, gens)))[1]
 
 
-def _end(x: sp.Expr) -> Fraction | None:
-    return None if x in (sp.oo, -sp.oo) else to_fraction(x)
-
-
 def _vanishes_at(part: Part, r: Fraction) -> bool:
     """Whether the part vanishes at the rational ``r`` (exactly, in ``K``)."""
     if sign_at(part.coeffs, r, cap=256) is not None:
@@ -297,7 +293,7 @@ def algebraic_roots(structure: MarginStructure, lo: sp.Expr, hi: sp.Expr, x: sp.
     NeedsField
         For the generic structure, when a zero test at the true algebraic values is needed.
     """
-    a, b = _end(lo), _end(hi)
+    a, b = end_fraction(lo), end_fraction(hi)
     found: dict[int, AlgebraicRoot] = {}
     for part in structure.parts:
         candidates = separate([r for r, _ in real_roots(_norm(part, x))], a, b)

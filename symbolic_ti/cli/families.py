@@ -60,7 +60,7 @@ def _entries() -> list[_Entry]:
     for name, cls in FAMILIES.items():  # registration order: exchangeable first
         doc = (cls.__doc__ or "").strip()
         data = [{"name": key, "domain": _DATA_DOMAINS.get(key, "FILE"), "description": text}
-                for key, text in getattr(cls, "data_parameters", ())]
+                for key, text in cls.data_parameters]
         entries.append({
             "name": name,
             "description": _first_sentence(doc),

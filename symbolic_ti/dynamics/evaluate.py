@@ -19,17 +19,13 @@ import sympy as sp
 from ..analysis.roots_ball import ball
 from ..errors import SolveError
 from ..families.base import Trial
+from ..flint_values import arb_horner, to_fmpq
 from .modes import MU, Term, TimeCourse
 from .spectral import X, mod_inverse, trace
 
 __all__ = ["exact_roots", "is_rational_course", "limit_exact", "derivative_at_zero", "expression",
            "ArbTerms", "arb_terms", "to_fmpq"]
 
-
-def to_fmpq(x: sp.Expr) -> flint.fmpq:
-    """A sympy Rational as a flint fmpq."""
-    r = sp.Rational(x)
-    return flint.fmpq(int(r.p), int(r.q))
 
 
 def _sym_poly(q: flint.fmpq_poly) -> sp.Poly:
@@ -193,12 +189,6 @@ class ArbTerms:
                         self.slack, self.bounds)
 
 
-def _arb_poly(w: flint.fmpq_poly, mu: flint.arb) -> flint.arb:
-    s = flint.arb(0)
-    for c in reversed(w.coeffs()):
-        s = s * mu + flint.arb(c)
-    return s
-
 
 def arb_terms(tc: TimeCourse, trial: Trial, limit: sp.Expr, prec: int,
               root_cache: dict[int, list[flint.arb]] | None = None) -> ArbTerms:
@@ -218,7 +208,7 @@ def arb_terms(tc: TimeCourse, trial: Trial, limit: sp.Expr, prec: int,
                 rate = a + b * mu
                 if q == X and sp.cancel(tc.rate[0]) == 0:
                     continue  # rate exactly 0: weight checked by limit_exact / _live
-                amps.append((c0 + c1 * mu) * _arb_poly(term.weight, mu) / rate)
+                amps.append((c0 + c1 * mu) * arb_horner(term.weight, mu) / rate)
                 rates.append(rate)
         return ArbTerms(ball(sp.sympify(limit), prec), tuple(amps), tuple(rates))
     finally:

@@ -15,6 +15,7 @@ from typing import Any
 import flint
 import sympy as sp
 
+from .. import symbols as S
 from ..arguments import exact_number, resolve_trials
 from ..display import Rendered
 from ..errors import ParameterError
@@ -27,8 +28,8 @@ from .modes import TimeCourse
 
 __all__ = ["TIME", "Dynamics", "parse_time"]
 
-#: The training time of gradient flow, a sympy Symbol.
-TIME = sp.Symbol("t", nonnegative=True)
+#: The training time of gradient flow, a sympy Symbol: :data:`symbolic_ti.symbols.t`.
+TIME = S.t
 
 
 def parse_time(value: Any, name: str = "time") -> sp.Expr:

@@ -25,6 +25,7 @@ from typing import Any
 import flint
 
 from ..analysis.roots_ball import to_fraction_bounds
+from ..flint_values import arb_of
 from .evaluate import ArbTerms
 
 __all__ = ["SignChange", "SignScan", "scan_signs"]
@@ -58,9 +59,6 @@ class SignScan:
     horizon: Fraction
 
 
-def _arb(q: Fraction) -> flint.arb:
-    return flint.arb(flint.fmpq(q.numerator, q.denominator))
-
 
 def _to_frac_up(x: flint.arb) -> Fraction:
     return to_fraction_bounds(x)[1]
@@ -89,7 +87,7 @@ class _Scanner:
         terms = self.terms
         for _ in range(4):
             with flint.ctx.workprec(prec):
-                s = _sign(terms.value(_arb(t)))
+                s = _sign(terms.value(arb_of(t)))
             if s:
                 return s
             prec *= 2
@@ -100,9 +98,9 @@ class _Scanner:
         """(may have a root, h' excludes 0) on [u, v]."""
         with flint.ctx.workprec(self.prec):
             mid = (u + v) / 2
-            box = _arb(u).union(_arb(v))
+            box = arb_of(u).union(arb_of(v))
             d = self.terms.derivative(box)
-            val = self.terms.value(_arb(mid)) + d * (box - _arb(mid))
+            val = self.terms.value(arb_of(mid)) + d * (box - arb_of(mid))
             return val.contains(0), not d.contains(0)
 
 
@@ -169,7 +167,7 @@ def scan_signs(balls: Callable[[int], ArbTerms], value0: Fraction, derivative: C
                 for c, _, _ in terms.magnitudes():
                     total += c
                 ratio = total / f_abs
-                cut = ratio.log() / _arb(rmin) if ratio > 1 else flint.arb(0)
+                cut = ratio.log() / arb_of(rmin) if ratio > 1 else flint.arb(0)
                 end = max(_to_frac_up(cut) + 1, delta * 2, Fraction(1))
                 tail = horizon is None or end <= horizon
                 far = end if horizon is None else min(end, horizon)

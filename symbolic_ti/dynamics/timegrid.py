@@ -32,6 +32,7 @@ import sympy as sp
 from ..arguments import trial_entries
 from ..errors import ParameterError
 from ..families.base import Trial
+from ..flint_values import arb_horner
 from ..numeric.grid_values import GridValues
 from .result import Dynamics
 from .spectral import X
@@ -62,7 +63,7 @@ def _modes(dyn: Dynamics, trials: list[Trial], prec: int = 160) -> tuple[list[An
         nodes = tc.nodes or ()
         for g, entries in enumerate(nodes):
             for k in range(int(tc.groups[g].degree())):
-                node_values[index[(g, k)]] = [_horner(e, mus[index[(g, k)]]) for e in entries]
+                node_values[index[(g, k)]] = [arb_horner(e, mus[index[(g, k)]]) for e in entries]
         for row, x in enumerate(trials):
             for term in tc.terms[x]:
                 kinds[row] = term.kind
@@ -74,15 +75,9 @@ def _modes(dyn: Dynamics, trials: list[Trial], prec: int = 160) -> tuple[list[An
                         w = node_values[col][x[0] - 1] - node_values[col][x[1] - 1]
                         weights[row][col] = w / mu if term.kind == 1 else w
                     else:
-                        weights[row][col] = _horner(term.weight, mu)
+                        weights[row][col] = arb_horner(term.weight, mu)
     return mus, weights, kinds, list(index)
 
-
-def _horner(w: Any, mu: Any) -> Any:
-    s = flint.arb(0)
-    for c in reversed(w.coeffs()):
-        s = s * mu + flint.arb(c)
-    return s
 
 
 def _coefficients(dyn: Dynamics, alpha: np.ndarray, lam: np.ndarray, lib: Any = np) -> tuple[Any, ...]:

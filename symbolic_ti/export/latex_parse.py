@@ -83,14 +83,13 @@ def _symbol_table() -> dict[str, sp.Symbol]:
     from ..analysis import general
     from .. import symbols as S
     from ..families import FAMILIES
-    from ..solvers.laplacian import GAMMA
 
     table: dict[str, sp.Symbol] = {"alpha": S.alpha, "lambda": S.ridge, "kappa_o": S.kappa_o,
-                                   "kappa_d": S.kappa_d, "n": S.n, "gamma": GAMMA,
+                                   "kappa_d": S.kappa_d, "n": S.n, "gamma": S.gamma,
                                    "W": sp.Symbol("W", integer=True, positive=True)}
     table.update(general.named_symbols())
     for cls in FAMILIES.values():
-        for p in getattr(cls, "parameters", ()):
+        for p in cls.parameters:
             table.setdefault(str(p.symbol.name), p.symbol)
     return table
 

@@ -66,12 +66,12 @@ __all__ = ["CLOSED_FORMS", "KINK_DPS", "ActivationNNGP", "ActivationNTK", "activ
 KINK_DPS = 12
 
 _HALF = sp.Rational(1, 2)
-_W = Parameter("W_std", sp.Symbol("W_std", positive=True), sp.Integer(0), sp.oo, True, True,
-               "weight scale of every dense layer (neural-tangents W_std); default 1")
-_B = Parameter("b_std", sp.Symbol("b_std", nonnegative=True), sp.Integer(0), sp.oo, False, True,
-               "bias scale of every dense layer (neural-tangents b_std); default 0 (no bias)")
-_DEPTH = Parameter("depth", sp.Symbol("depth", integer=True, positive=True), sp.Integer(1), sp.oo, False, True,
-                   "number of hidden layers L (L + 1 dense layers); default 1", integer=True)
+_W = Parameter("W_std", sp.Symbol("W_std", positive=True), domain=sp.Interval.open(0, sp.oo),
+               description="weight scale of every dense layer (neural-tangents W_std); default 1")
+_B = Parameter("b_std", sp.Symbol("b_std", nonnegative=True), domain=sp.Interval(0, sp.oo),
+               description="bias scale of every dense layer (neural-tangents b_std); default 0 (no bias)")
+_DEPTH = Parameter("depth", sp.Symbol("depth", integer=True, positive=True), domain=sp.Interval(1, sp.oo),
+                   description="number of hidden layers L (L + 1 dense layers); default 1", integer=True)
 
 Dual = Callable[[sp.Expr, sp.Expr], sp.Expr]
 

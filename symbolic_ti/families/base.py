@@ -13,6 +13,7 @@ Two kernel implementations are required, on purpose:
 
 from __future__ import annotations
 
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -66,32 +67,91 @@ def _identity_of(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
-class Parameter:
-    """One parameter of a family.
+_LEGACY_FIELDS = ("lower", "upper", "lower_open", "upper_open", "description", "integer")
 
-    Attributes
+
+@dataclass(frozen=True, init=False)
+class Parameter:
+    """One parameter of a family: its name, its Symbol, its domain and one line of description.
+
+    Built with keywords, the domain as a sympy :class:`~sympy.sets.sets.Interval` (the constraint object, as
+    scikit-learn's ``Interval`` in its parameter validation)::
+
+        Parameter("alpha", S.alpha, domain=sp.Interval(0, 1), description="conjunctivity factor")
+        Parameter("kappa_d", S.kappa_d, domain=sp.Interval.Ropen(0, 1), description="...")
+        Parameter("depth", sym, domain=sp.Interval(1, sp.oo), integer=True, description="...")
+
+    The positional form of release 0.1, ``Parameter(name, symbol, lower, upper, lower_open, upper_open,
+    description[, integer])``, still works for one release with a :class:`DeprecationWarning`.
+
+    Parameters
     ----------
     name : str
         Name used in ``--set NAME=VALUE`` and as keyword argument.
     symbol : sympy.Symbol
         The shared Symbol (``symbolic_ti.symbols``) used when the parameter is left symbolic.
-    lower, upper : sympy number
-        Bounds of the domain.
-    lower_open, upper_open : bool
-        Whether each bound is excluded.
+    domain : sympy.Interval
+        The values allowed; an infinite end is open (``sp.Interval(1, sp.oo)`` is ``[1, oo)``).
     description : str
         One line for ``symbolic-ti families`` and docs.
+    integer : bool, default False
+        Whether only the integers of ``domain`` are allowed.
+
+    Attributes
+    ----------
+    lower, upper : sympy number
+        The ends of ``domain``.
+    lower_open, upper_open : bool
+        Whether each end is excluded.
+
+    Raises
+    ------
+    FamilyError
+        If ``domain`` is not a sympy Interval (an empty or one-point set included), or ``description`` is
+        missing (definitions of families, not user input).
     """
 
     name: str
     symbol: sp.Symbol
-    lower: sp.Expr
-    upper: sp.Expr
-    lower_open: bool
-    upper_open: bool
+    domain: sp.Interval
     description: str
-    integer: bool = False
+    integer: bool
+
+    def __init__(self, name: str, symbol: sp.Symbol, *legacy: Any, domain: sp.Interval | None = None,
+                 description: str | None = None, integer: bool = False, **legacy_keywords: Any) -> None:
+        if legacy or legacy_keywords:
+            domain, description, integer = _legacy_parameter(name, legacy, legacy_keywords, domain, description,
+                                                             integer)
+        if not isinstance(domain, sp.Interval):
+            raise FamilyError(f"parameter {name!r}: domain must be a sympy Interval such as sp.Interval(0, 1), "
+                              f"got {domain!r}")
+        if not isinstance(description, str):
+            raise FamilyError(f"parameter {name!r}: description must be a string (one line), got {description!r}")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "symbol", symbol)
+        object.__setattr__(self, "domain", domain)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "integer", bool(integer))
+
+    @property
+    def lower(self) -> sp.Expr:
+        """The lower end of the domain (``-oo`` when unbounded)."""
+        return self.domain.start
+
+    @property
+    def upper(self) -> sp.Expr:
+        """The upper end of the domain (``oo`` when unbounded)."""
+        return self.domain.end
+
+    @property
+    def lower_open(self) -> bool:
+        """Whether the lower end is excluded."""
+        return bool(self.domain.left_open)
+
+    @property
+    def upper_open(self) -> bool:
+        """Whether the upper end is excluded."""
+        return bool(self.domain.right_open)
 
     def domain_text(self) -> str:
         """The domain as interval text, e.g. ``[0, 1]`` or ``[0, 1)``."""
@@ -122,6 +182,33 @@ class Parameter:
         return value
 
 
+def _legacy_parameter(name: str, legacy: tuple[Any, ...], keywords: dict[str, Any], domain: Any,
+                      description: Any, integer: bool) -> tuple[sp.Interval, Any, bool]:
+    """``(domain, description, integer)`` from the deprecated positional (or field keyword) form of Parameter."""
+    unknown = sorted(set(keywords) - set(_LEGACY_FIELDS))
+    if unknown or len(legacy) > len(_LEGACY_FIELDS) or domain is not None:
+        raise FamilyError(f"parameter {name!r}: give domain=sp.Interval(...), description=... and integer=... as "
+                          f"keywords (got {len(legacy)} positional values and the keywords "
+                          f"{', '.join(sorted(keywords)) or 'none'})")
+    given = dict(zip(_LEGACY_FIELDS, legacy, strict=False))
+    twice = sorted(set(given) & set(keywords))
+    if twice:
+        raise FamilyError(f"parameter {name!r}: {', '.join(twice)} given twice")
+    given.update(keywords)
+    if description is not None:
+        given.setdefault("description", description)
+    if integer:
+        given.setdefault("integer", integer)
+    missing = [k for k in _LEGACY_FIELDS[:5] if k not in given]
+    if missing:
+        raise FamilyError(f"parameter {name!r}: missing {', '.join(missing)}")
+    warnings.warn("Parameter(name, symbol, lower, upper, lower_open, upper_open, description) is deprecated; "
+                  "write Parameter(name, symbol, domain=sp.Interval(lower, upper, lower_open, upper_open), "
+                  "description=...)", DeprecationWarning, stacklevel=3)
+    interval = sp.Interval(given["lower"], given["upper"], bool(given["lower_open"]), bool(given["upper_open"]))
+    return interval, given["description"], bool(given.get("integer", False))
+
+
 class Family(ABC):
     """A parameterized representation family: a kernel between trials.
 
@@ -150,6 +237,10 @@ class Family(ABC):
     exchangeable: ClassVar[bool] = False
     #: K((j, i), (l, k)) == K((i, j), (k, l)); enables the antisymmetric halving of the ridge system
     swap_invariant: ClassVar[bool] = True
+    #: the arguments that are data rather than scalar parameters (a similarity matrix, a Gram matrix file, an
+    #: activation), as ``(name, description)`` rows: ``symbolic-ti families`` lists them, the sweep specification
+    #: reads them as file names or names, never as numbers. Empty for a family of scalar parameters only.
+    data_parameters: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def __init__(self, **values: Any) -> None:
         table = {p.name: p for p in self.parameters}
@@ -220,6 +311,20 @@ class Family(ABC):
         return None
 
     # ------------------------------------------------------------- public
+    @property
+    def numeric_only(self) -> bool:
+        """Whether only the numeric solvers apply: the kernel has no exact form (float data, an activation
+        evaluated by quadrature). :func:`symbolic_ti.solve` then returns float64 predictions cross-checked with
+        mpmath, and :meth:`kernel` is not called. False by default; families with such data override it."""
+        return False
+
+    @property
+    def parametrization(self) -> str | None:
+        """The name of the parametrization in use for a family that has several (the exchangeable family:
+        ``"alpha"`` or ``"kappa"``), which decides :attr:`active_parameters`; None (the default) for a family
+        with one."""
+        return None
+
     @property
     def values(self) -> dict[str, sp.Expr]:
         """The parameters bound to exact values, by name."""

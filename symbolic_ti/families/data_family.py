@@ -84,8 +84,8 @@ def _symbol_parameter(sym: sp.Symbol) -> Parameter:
         lo, lo_open = sp.Integer(0), False
     else:
         lo, lo_open = -sp.oo, True
-    return Parameter(sym.name, sym, lo, sp.oo, lo_open, True,
-                     "symbol in the item-similarity matrix (values must keep it positive semidefinite)")
+    return Parameter(sym.name, sym, domain=sp.Interval(lo, sp.oo, lo_open, True),
+                     description="symbol in the item-similarity matrix (values must keep it positive semidefinite)")
 
 
 class _DataSimilarity(ItemSimilarityFamily):
@@ -93,8 +93,6 @@ class _DataSimilarity(ItemSimilarityFamily):
 
     #: name of the data argument ("matrix" or "vectors")
     data_key: ClassVar[str]
-    #: data arguments that are not scalar parameters: (name, description), for listings and docs
-    data_parameters: ClassVar[tuple[tuple[str, str], ...]]
     parameters: ClassVar[tuple[Parameter, ...]] = (ALPHA, BETA, DELTA)
 
     def __init__(self, **values: Any) -> None:

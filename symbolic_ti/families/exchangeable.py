@@ -13,12 +13,12 @@ from .base import Family, Parameter, Trial
 
 __all__ = ["Exchangeable"]
 
-_ALPHA = Parameter("alpha", S.alpha, sp.Integer(0), sp.Integer(1), False, False,
-                   "conjunctivity factor: 0 additive, 1 purely conjunctive")
-_KO = Parameter("kappa_o", S.kappa_o, sp.Integer(0), sp.Integer(1), False, True,
-                "kernel between trials sharing the item in exactly one position; kappa_d <= kappa_o <= (1 + kappa_d)/2")
-_KD = Parameter("kappa_d", S.kappa_d, sp.Integer(0), sp.Integer(1), False, True,
-                "kernel between trials that share no position's item")
+_ALPHA = Parameter("alpha", S.alpha, domain=sp.Interval(0, 1),
+                   description="conjunctivity factor: 0 additive, 1 purely conjunctive")
+_KO = Parameter("kappa_o", S.kappa_o, domain=sp.Interval.Ropen(0, 1),
+                description="kernel between trials sharing the item in exactly one position; kappa_d <= kappa_o <= (1 + kappa_d)/2")
+_KD = Parameter("kappa_d", S.kappa_d, domain=sp.Interval.Ropen(0, 1),
+                description="kernel between trials that share no position's item")
 
 
 class Exchangeable(Family):
@@ -79,7 +79,7 @@ class Exchangeable(Family):
 
     @property
     def parametrization(self) -> str:
-        """``"alpha"`` or ``"kappa"``."""
+        """``"alpha"`` or ``"kappa"`` (see :attr:`Family.parametrization`)."""
         return "kappa" if self._kappa_mode else "alpha"
 
     def _complete(self, bound: dict[str, sp.Expr]) -> dict[str, sp.Expr]:

@@ -64,12 +64,12 @@ _SLOPE_SYMBOL = sp.Symbol("slope", nonnegative=True)
 _P_SYMBOL = sp.Symbol("p", nonnegative=True)
 _DEPTH_SYMBOL = sp.Symbol("depth", integer=True, positive=True)
 
-SLOPE = Parameter("slope", _SLOPE_SYMBOL, sp.Integer(0), sp.Integer(2), False, False,
-                  "nonlinearity (PNAS rho): 0 linear, 1 ReLU, 2 absolute value")
-ADDITIVE = Parameter("p", _P_SYMBOL, sp.Integer(0), sp.Integer(1), False, False,
-                     "proportion of additive units (PNAS lambd); default 0")
-_DEPTH = Parameter("depth", _DEPTH_SYMBOL, sp.Integer(1), sp.oo, False, True,
-                   "number of layers of the map (PNAS l); default 1", integer=True)
+SLOPE = Parameter("slope", _SLOPE_SYMBOL, domain=sp.Interval(0, 2),
+                  description="nonlinearity (PNAS rho): 0 linear, 1 ReLU, 2 absolute value")
+ADDITIVE = Parameter("p", _P_SYMBOL, domain=sp.Interval(0, 1),
+                     description="proportion of additive units (PNAS lambd); default 0")
+_DEPTH = Parameter("depth", _DEPTH_SYMBOL, domain=sp.Interval(1, sp.oo),
+                   description="number of layers of the map (PNAS l); default 1", integer=True)
 _KINDS = ("hidden", "ntk")
 
 

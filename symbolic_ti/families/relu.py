@@ -72,8 +72,8 @@ __all__ = [
 #: names the parameter in the parameter table.
 _DEPTH_SYMBOL = sp.Symbol("depth", integer=True, positive=True)
 
-DEPTH = Parameter("depth", _DEPTH_SYMBOL, sp.Integer(1), sp.oo, False, True,
-                  "number of hidden ReLU layers L (L + 1 weight matrices, no biases); default 1",
+DEPTH = Parameter("depth", _DEPTH_SYMBOL, domain=sp.Interval(1, sp.oo),
+                  description="number of hidden ReLU layers L (L + 1 weight matrices, no biases); default 1",
                   integer=True)
 
 

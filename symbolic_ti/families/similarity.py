@@ -45,12 +45,12 @@ ExactValue: TypeAlias = sp.Expr | int | Fraction | str
 __all__ = ["ItemSimilarityFamily", "Geometric", "ALPHA", "BETA", "DELTA", "cross_position_mapping"]
 
 ALPHA = _ALPHA  # the same conjunctivity factor as the exchangeable family
-BETA = Parameter("beta", S.beta, sp.Integer(0), sp.Integer(1), False, False,
-                 "weight of the cross-position similarity (S_il + S_jk)/2; beta <= 1 - alpha (default 0)")
-DELTA = Parameter("delta", S.delta, sp.Integer(0), sp.Integer(1), False, False,
-                  "weight of the swapped conjunction S_il S_jk; delta <= alpha (default 0)")
-RHO = Parameter("rho", S.rho, sp.Integer(0), sp.Integer(1), False, True,
-                "item similarity decay: S_ik = rho^|i-k|")
+BETA = Parameter("beta", S.beta, domain=sp.Interval(0, 1),
+                 description="weight of the cross-position similarity (S_il + S_jk)/2; beta <= 1 - alpha (default 0)")
+DELTA = Parameter("delta", S.delta, domain=sp.Interval(0, 1),
+                  description="weight of the swapped conjunction S_il S_jk; delta <= alpha (default 0)")
+RHO = Parameter("rho", S.rho, domain=sp.Interval.Ropen(0, 1),
+                description="item similarity decay: S_ik = rho^|i-k|")
 
 
 def cross_position_mapping(alpha: ExactValue, beta: ExactValue, delta: ExactValue) -> tuple[sp.Expr, sp.Expr]:

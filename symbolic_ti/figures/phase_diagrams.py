@@ -253,7 +253,7 @@ def phase_data(result: Result, x: str = "alpha", y: str = "lambda", *, values: M
 def _exchangeable_plane(r: Result, xn: str, yn: str) -> sp.Rational | None:
     """``kappa_d`` when the closed-form curves apply (exchangeable, alpha parametrization, (alpha, lambda))."""
     fam = r.family
-    if not getattr(fam, "exchangeable", False) or getattr(fam, "parametrization", "alpha") != "alpha":
+    if not fam.exchangeable or fam.parametrization not in (None, "alpha"):
         return None
     if {xn, yn} != {"alpha", "lambda"}:
         return None

@@ -215,7 +215,7 @@ def diag_reg(ridge: RidgeLike, family: Family | None = None, task: Task | None =
     if absolute:
         scale = stax_network(family, task.n).scale if stax_kernel else sp.Integer(1)
         return float(lam * scale)
-    diag = [family.kernel(t, t) if not getattr(family, "numeric_only", False) else
+    diag = [family.kernel(t, t) if not family.numeric_only else
             family.kernel_numeric(t, t, family.numeric_point({}, float)) for t, _ in task.training]
     counts = [task.counts[t] for t, _ in task.training]  # the mean over the repeated rows neural-tangents sees
     return float(lam / (sum(c * sp.sympify(d) for c, d in zip(counts, diag, strict=True)) / sum(counts)))

@@ -211,7 +211,7 @@ def precomputed_gram(task: Task, family: Family, ridge: RidgeLike = "ridgeless")
     targets = tuple(int(y) for _, y in task.training)
     test = tuple(task.trials)
     counts = tuple(task.counts[t] for t in train)
-    if getattr(family, "numeric_only", False):
+    if family.numeric_only:
         point = family.numeric_point({}, float)
         ft = np.array([[family.kernel_numeric(a, b, point) for b in train] for a in train], dtype=float)
         fx = np.array([[family.kernel_numeric(a, b, point) for b in train] for a in test], dtype=float)

@@ -42,6 +42,7 @@ from sympy.polys.rings import PolyRing
 from .. import symbols as S
 from ..errors import ParameterError, SolveError
 from ..families.base import Family
+from ..flint_values import to_fmpq
 from ..results import LazyPredictions, PolyFraction, Result, lifted_terms
 from ..task import Task
 from .dense import condition_factors
@@ -144,7 +145,7 @@ class NumberFieldValues:
         nvar = 1 + len(gens)
 
         def in_t(coeffs: Sequence[Any]) -> Any:
-            return ctx_out.from_dict({tuple(e if k == 0 else 0 for k in range(nvar)): _fmpq(c)
+            return ctx_out.from_dict({tuple(e if k == 0 else 0 for k in range(nvar)): to_fmpq(c)
                                       for e, c in enumerate(coeffs) if c})
 
         images = [in_t(rep) for rep in self._reps]
@@ -160,7 +161,7 @@ class NumberFieldValues:
                 assert terms is not None
             else:  # exponents in term_gens -> in all_gens
                 terms = lifted_terms(expr, where, len(all_gens))
-            p_in = ctx_in.from_dict({m: _fmpq(c) for m, c in terms.items()})
+            p_in = ctx_in.from_dict({m: to_fmpq(c) for m, c in terms.items()})
             out.append(divmod(p_in.compose(*images, ctx=ctx_out), modulus)[1])
         return out
 
@@ -178,7 +179,7 @@ class NumberFieldValues:
         two polynomials over ``QQ<theta>`` divides both norms."""
         ctx = p.context()
         nvar = ctx.nvars()
-        modulus = ctx.from_dict({tuple(e if k == 0 else 0 for k in range(nvar)): _fmpq(c)
+        modulus = ctx.from_dict({tuple(e if k == 0 else 0 for k in range(nvar)): to_fmpq(c)
                                  for e, c in enumerate(self._mod) if c})
         return p.resultant(modulus, ctx.names()[0])
 
@@ -215,9 +216,6 @@ def _rational_terms(expr: sp.Expr, gens: Sequence[sp.Symbol], strict: bool = Fal
         out[key] = out.get(key, 0) + coeff
     return {m: c for m, c in out.items() if c != 0}
 
-
-def _fmpq(c: Any) -> Any:
-    return _flint.fmpq(int(c.numerator), int(c.denominator))
 
 
 def specialised_prediction(nf: NumberFieldValues, value: sp.Expr | PolyFraction, gens: tuple[sp.Symbol, ...],

@@ -112,7 +112,7 @@ def solve(
     if resolve_budget(budget) is not None:  # the solve's own cost, from the sizes (docs/performance.md#budgets)
         plan = _plan(task, family, lam, method, ridgeless_method)
         check_budget("solve", solve_estimate(task.n, _symbolic(family, lam), **plan), budget)  # type: ignore[arg-type]
-    if getattr(family, "numeric_only", False):  # float data (families/data_similarity.py): no exact kernel
+    if family.numeric_only:  # float data (families/data_similarity.py): no exact kernel
         from ..numeric.predictions import numeric_result
 
         return numeric_result(task, family, lam, method=method)
@@ -226,7 +226,7 @@ def _plan(task: Task, family: Family, lam: sp.Expr | None, method: str = "auto",
           ridgeless_method: str = "auto") -> dict[str, object]:
     """:func:`derive_plan` of a parsed ridge (``None``: the ridgeless limit)."""
     syms = set(family.free_symbols)
-    if getattr(family, "numeric_only", False):
+    if family.numeric_only:
         method = "float"
     elif method == "auto":
         method = planned_method(family, lam, ridgeless_method, task=task)

@@ -37,6 +37,7 @@ import sympy as sp
 from sympy import ZZ
 from sympy.polys.rings import PolyElement, ring
 
+from .. import symbols as S
 from ..errors import SolveError
 from ..families.base import Family
 from ..results import PolyFraction
@@ -47,8 +48,8 @@ from .graph_ranks import solve_fraction_free as _solve_fraction_free
 __all__ = ["GAMMA", "RankSolution", "RankNumerators", "rank_solution", "effective_parameters", "laplacian_predictor",
            "graph_laplacian", "check_rank_task"]
 
-#: The effective ridge of the rank problem, as a sympy Symbol (``\gamma`` in LaTeX).
-GAMMA = sp.Symbol("gamma", nonnegative=True)
+#: The effective ridge of the rank problem, as a sympy Symbol (``\gamma`` in LaTeX): :data:`symbolic_ti.symbols.gamma`.
+GAMMA = S.gamma
 
 _R, _g = ring("gamma", ZZ)
 

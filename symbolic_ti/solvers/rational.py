@@ -40,6 +40,7 @@ from typing import Any
 import sympy as sp
 
 from ..families.base import Family
+from ..flint_values import to_fmpq
 from ..task import Task
 from .graph_ranks import check_rank_task, graph_rank_values
 
@@ -62,10 +63,6 @@ def available() -> bool:
     return _flint is not None and hasattr(_flint, "fmpq_mat")
 
 
-def _fmpq(value: sp.Expr) -> Any:
-    value = sp.Rational(value)
-    return _flint.fmpq(int(value.p), int(value.q))
-
 
 def to_sympy(value: Any) -> sp.Rational:
     """An ``fmpq`` (coprime, positive denominator) as a sympy Rational, without a second gcd."""
@@ -87,8 +84,8 @@ def rational_parameters(family: Family, ridge: sp.Expr | None) -> tuple[Any, Any
     values = [scale, alpha, kd] + ([] if ridge is None else [sp.sympify(ridge)])
     if not all(v.is_Rational for v in values):
         return None
-    lam = _flint.fmpq(0) if ridge is None else _fmpq(sp.Rational(ridge) / (scale * (1 - kd)))
-    return _fmpq(alpha), lam
+    lam = _flint.fmpq(0) if ridge is None else to_fmpq(sp.Rational(ridge) / (scale * (1 - kd)))
+    return to_fmpq(alpha), lam
 
 
 def _tridiagonal_solve(diag: Sequence[Any], off: Any, rhs: Sequence[Any]) -> list[Any]:
@@ -231,7 +228,7 @@ def laplacian_rational_predictor(task: Task, family: Family,
 
 def _as_fmpq_mat(rows: list[list[Any]], domain: Any) -> Any:
     nr, nc = len(rows), len(rows[0]) if rows else 0
-    return _flint.fmpq_mat(nr, nc, [_fmpq(domain.to_sympy(v)) if not isinstance(v, _flint.fmpq) else v
+    return _flint.fmpq_mat(nr, nc, [to_fmpq(domain.to_sympy(v)) if not isinstance(v, _flint.fmpq) else v
                                     for row in rows for v in row])
 
 
@@ -263,12 +260,12 @@ def dense_rational_predictions(system: Any) -> list[sp.Expr] | None:
     m = k.nrows()
     diag = system.ridge_diagonal()  # lambda / count per row
     if diag is not None:
-        lam = [_fmpq(dom.to_sympy(v)) for v in diag]
+        lam = [to_fmpq(dom.to_sympy(v)) for v in diag]
         a = k + _flint.fmpq_mat(m, m, [lam[r] if r == c else 0 for r in range(m) for c in range(m)])
         c_vec = a.solve(y)
     else:
         kc = k if system.counts is None else k * _flint.fmpq_mat(
-            m, m, [_fmpq(dom.to_sympy(system.counts[r])) if r == c else 0 for r in range(m) for c in range(m)])
+            m, m, [to_fmpq(dom.to_sympy(system.counts[r])) if r == c else 0 for r in range(m) for c in range(m)])
         k2 = kc * k  # the normal equations K C K c = K C y (symbolic_ti.gram)
         ky = kc * y
         aug = _flint.fmpq_mat(m, m + 1, [k2[r, c] if c < m else ky[r, 0] for r in range(m) for c in range(m + 1)])

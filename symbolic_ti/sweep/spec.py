@@ -306,7 +306,7 @@ def _parameters(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 
 def _data_names() -> set[str]:  # parameters that are files or names (similarity matrix, activation, ...)
-    return {key for cls in FAMILIES.values() for key, _ in getattr(cls, "data_parameters", ())}
+    return {key for cls in FAMILIES.values() for key, _ in cls.data_parameters}
 
 
 def _trials(value: Any) -> tuple[tuple[int, int], ...]:
