@@ -163,8 +163,34 @@ def logit_jacobian(task: Task, h: Hypothesis, trials: Sequence[Trial], parameter
         derivatives: dict[str, list[sp.Expr]] = {p: [] for p in parameters if p != "beta"}
         for t in trials:
             form = result.predictions[t]
-            for name, sym in zip(derivatives, syms, strict=True):
-                d = sp.cancel(sp.diff(form, sym).subs(point))
+            fast = _rational_gradient(form, syms, point)
+            for k, (name, sym) in enumerate(zip(derivatives, syms, strict=True)):
+                d = fast[k] if fast is not None else sp.cancel(sp.diff(form, sym).subs(point))
                 derivatives[name].append(sp.expand(h.beta * d))
         columns.update({k: tuple(v) for k, v in derivatives.items()})
     return tuple(tuple(columns[p][k] for p in parameters) for k in range(len(trials)))
+
+
+def _rational_gradient(form: sp.Expr, syms: Sequence[sp.Symbol], point: dict[sp.Basic, Any]
+                       ) -> list[sp.Rational] | None:
+    """The partial derivatives of ``form`` in ``syms`` at the rational ``point``, exactly, where ``form`` is a
+    rational function of ``syms`` over QQ (the closed forms of rational parameters): differentiated in the field
+    ``QQ(syms)``, the same numbers as sympy's ``diff`` then ``subs``, without its assumption queries. ``None``
+    where ``form`` or the point is not of that kind (the caller differentiates with sympy)."""
+    exact = [sp.sympify(point[s]) for s in syms]
+    if not all(v.is_Rational for v in exact):
+        return None
+    values = [sp.QQ.from_sympy(v) for v in exact]
+    try:
+        field, *gens = sp.field(list(syms), sp.QQ)
+        element = field.from_expr(form)
+    except (ValueError, TypeError, sp.polys.polyerrors.PolynomialError, sp.polys.polyerrors.CoercionFailed):
+        return None
+    out = []
+    for g in gens:
+        d = element.diff(g)
+        num, den = d.numer(*values), d.denom(*values)
+        if den == 0:  # pragma: no cover - a pole at the hypothesis's values: let sympy report it
+            return None
+        out.append(sp.QQ.to_sympy(num / den))
+    return out
