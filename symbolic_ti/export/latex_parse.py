@@ -117,10 +117,15 @@ def _spelling(sym: sp.Symbol) -> str:
     return str(back.name)
 
 
-def _parser() -> Any:
-    """A lark LaTeX parser whose transformer resolves ambiguous readings (see :func:`parse_exported`)."""
+@lru_cache(maxsize=1)
+def _parsers() -> tuple[Any, Any, Any]:
+    """The lark parser of sympy's LaTeX grammar, sympy's transformer and one that resolves ambiguous readings
+    (see :func:`parse_exported`). The grammar is built once per process: sympy's own parser (built when
+    ``sympy.parsing.latex`` is imported) where it has one, so a text is parsed once and its tree transformed by
+    the stock transformer, then, if that fails, by the resolving one."""
     try:
-        from sympy.parsing.latex.lark.latex_parser import LarkLaTeXParser
+        import lark  # noqa: F401
+        from sympy.parsing.latex.lark import latex_parser
         from sympy.parsing.latex.lark.transformer import TransformToSymPyExpr
     except ImportError as err:  # pragma: no cover - depends on the installation
         raise ExportError(f"parse_exported needs the lark package ({err}); install it with "
@@ -146,31 +151,29 @@ def _parser() -> Any:
                     raise ValueError(f"ambiguous LaTeX: it reads as {best} or as {other}")
             return best
 
-    return LarkLaTeXParser(transformer=_Resolve)
-
-
-_PARSER: Any = None
+    stock = getattr(latex_parser, "_lark_latex_parser", None)
+    if stock is None:  # pragma: no cover - a sympy without the module-level parser
+        stock = latex_parser.LarkLaTeXParser()
+    return stock.parser, TransformToSymPyExpr(), _Resolve()
 
 
 def _parse_one(text: str, shown: str) -> sp.Expr:
-    """``text`` through the lark parser (stock transformer, then :func:`_parser`); errors quote ``shown``."""
-    global _PARSER
+    """``text`` through the lark parser, its tree through the stock transformer, then through the resolving one
+    (:func:`_parsers`); errors quote ``shown``."""
+    parser, stock, resolve = _parsers()
     try:
-        from sympy.parsing.latex import parse_latex
-        import lark  # noqa: F401
-    except ImportError as err:
-        raise ExportError(f"parse_exported needs the lark package ({err}); install it with "
-                          "python -m pip install 'symbolic-ti[latex]'") from None
+        tree = parser.parse(text)
+    except Exception as err:
+        raise ExportError(f"parse_exported: cannot read {shown!r} as LaTeX: {type(err).__name__}: "
+                          f"{str(err).splitlines()[0] if str(err) else ''}") from None
     try:
-        out = parse_latex(text, backend="lark")
+        out = stock.transform(tree)
         if isinstance(out, sp.Basic):
             return out
     except Exception:  # the stock transformer fails on an ambiguous reading: resolve it below
         pass
-    if _PARSER is None:
-        _PARSER = _parser()
     try:
-        out = _PARSER.doparse(text)
+        out = resolve.transform(tree)
     except Exception as err:
         raise ExportError(f"parse_exported: cannot read {shown!r} as LaTeX: {type(err).__name__}: "
                           f"{str(err).splitlines()[0] if str(err) else ''}") from None
