@@ -35,8 +35,9 @@ def direct_kl(p, q, dps=80):
         return p * mpmath.log(p / q) + (1 - p) * mpmath.log((1 - p) / (1 - q))
 
 
-def brute_mi(p, prior, counts, dps=40):
-    """I(H; K) by enumerating every outcome vector with itertools.product and math.comb, in mpmath."""
+def brute_mi(p, prior, counts, dps=40, as_float=True):
+    """I(H; K) by enumerating every outcome vector with itertools.product and math.comb, in mpmath (a float, or
+    the mpmath number at ``dps`` digits)."""
     with mpmath.workdps(dps):
         w = [mpmath.mpf(x) / sum(prior) for x in prior]
         total = mpmath.mpf(0)
@@ -45,7 +46,7 @@ def brute_mi(p, prior, counts, dps=40):
                                  for t, (n, k) in enumerate(zip(counts, ks, strict=True))) for h in range(len(w))]
             marginal = mpmath.fsum(a * b for a, b in zip(w, like, strict=True))
             total += mpmath.fsum(a * b * mpmath.log(b / marginal) for a, b in zip(w, like, strict=True) if a and b)
-        return float(total)
+        return float(total) if as_float else +total
 
 
 def test_kl_against_scipy():

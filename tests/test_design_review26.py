@@ -4,7 +4,6 @@ here (mpmath at high precision, brute-force enumeration, closed forms)."""
 from __future__ import annotations
 
 import copy
-import itertools
 import math
 import pickle
 
@@ -12,6 +11,8 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
+
+from test_design_information import brute_mi as _brute_mi
 
 from symbolic_ti import design_experiment
 from symbolic_ti.design.information import kl_per_trial, mutual_information
@@ -29,16 +30,8 @@ def direct_kl(a, b, dps):
 
 
 def brute_mi(p, prior, counts, dps):
-    """I(H; K) by enumerating every outcome vector (itertools.product, math.comb) in mpmath at ``dps`` digits."""
-    with mpmath.workdps(dps):
-        w = [mpmath.mpf(x) / sum(prior) for x in prior]
-        total = mpmath.mpf(0)
-        for ks in itertools.product(*(range(n + 1) for n in counts)):
-            like = [mpmath.fprod(math.comb(n, k) * mpmath.mpf(p[h][t]) ** k * (1 - mpmath.mpf(p[h][t])) ** (n - k)
-                                 for t, (n, k) in enumerate(zip(counts, ks, strict=True))) for h in range(len(w))]
-            marginal = mpmath.fsum(x * y for x, y in zip(w, like, strict=True))
-            total += mpmath.fsum(x * y * mpmath.log(y / marginal) for x, y in zip(w, like, strict=True))
-        return total
+    """I(H; K) by enumerating every outcome vector, in mpmath at ``dps`` digits (test_design_information's)."""
+    return _brute_mi(p, prior, counts, dps, as_float=False)
 
 
 # -- 1. a large beta ------------------------------------------------------------------------------------------

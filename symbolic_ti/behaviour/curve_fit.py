@@ -26,7 +26,7 @@ from ..task import Task
 from .crossings import Crossing, crossings_in_data_units, exact_dynamics
 from .curves import CurveData, CurveModel
 from .estimate import check_options, counts_given, fit_family, maximise, ridge_argument
-from .fit_parts import ParameterEstimate
+from .fit_parts import EstimatesByName, ParameterEstimate
 from .timemap import TimeMap, time_map
 
 __all__ = ["CurvePoint", "Crossing", "CurveFit", "fit_curves", "CURVES_FORMAT_NAME", "CURVES_FORMAT_VERSION"]
@@ -85,7 +85,7 @@ def _correct(p: float, g: int | None) -> float | None:
 
 
 @dataclass(frozen=True)
-class CurveFit(Rendered):
+class CurveFit(EstimatesByName, Rendered):
     """A learning-curve fit (rendered by :mod:`symbolic_ti.export.curves`).
 
     Attributes
@@ -143,25 +143,6 @@ class CurveFit(Rendered):
     notes: tuple[str, ...]
     starts: int
     seconds: float
-
-    @property
-    def values(self) -> dict[str, float]:
-        """The estimates by name."""
-        return {p.name: p.value for p in self.parameters}
-
-    def parameter(self, name: str) -> ParameterEstimate:
-        """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
-
-        Raises
-        ------
-        ParameterError
-            If ``name`` was not fitted.
-        """
-        key = "lambda" if name == "ridge" else name
-        for p in self.parameters:
-            if p.name == key:
-                return p
-        raise ParameterError(f"{name!r} was not fitted; fitted: {', '.join(p.name for p in self.parameters)}")
 
     def __repr__(self) -> str:
         vals = ", ".join(f"{p.name}={p.value:.4g}" for p in self.parameters)

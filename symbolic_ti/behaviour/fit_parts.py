@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..display import Rendered
 
-__all__ = ["ParameterEstimate", "TrialFit", "CategoryFit"]
+__all__ = ["ParameterEstimate", "TrialFit", "CategoryFit", "EstimatesByName"]
 
 Trial = tuple[int, int]
 
@@ -123,3 +123,31 @@ class CategoryFit(Rendered):
     predicted_correct: float | None
     observed_errors: int
     predicted_errors: int
+
+
+class EstimatesByName:
+    """The estimates of a fit by name, for results with a ``parameters`` tuple of :class:`ParameterEstimate`
+    (:class:`~symbolic_ti.behaviour.fit_result.FitCore`, :class:`~symbolic_ti.behaviour.curve_fit.CurveFit`)."""
+
+    parameters: tuple[ParameterEstimate, ...]
+
+    @property
+    def values(self) -> dict[str, float]:
+        """The estimates by name."""
+        return {p.name: p.value for p in self.parameters}
+
+    def parameter(self, name: str) -> ParameterEstimate:
+        """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
+
+        Raises
+        ------
+        ParameterError
+            If ``name`` was not fitted.
+        """
+        from ..errors import ParameterError
+
+        key = "lambda" if name == "ridge" else name
+        for p in self.parameters:
+            if p.name == key:
+                return p
+        raise ParameterError(f"{name!r} was not fitted; fitted: {', '.join(p.name for p in self.parameters)}")

@@ -9,12 +9,11 @@ from typing import Any
 import sympy as sp
 
 from ..display import Rendered
-from ..errors import ParameterError
 from ..task import Task
 from .data import BehaviourData
 from .effects import Effects
 from .errorcheck import ErrorCheck
-from .fit_parts import CategoryFit, ParameterEstimate, TrialFit
+from .fit_parts import CategoryFit, EstimatesByName, ParameterEstimate, TrialFit
 from .response import PLAIN, ResponseModel
 from ..formatting import rounded
 
@@ -32,7 +31,7 @@ FORMAT_VERSION = 1
 
 
 @dataclass(frozen=True)
-class FitCore(Rendered):
+class FitCore(EstimatesByName, Rendered):
     """What every maximum-likelihood fit reports (:class:`FitResult` per trial,
     :class:`~symbolic_ti.behaviour.distance_fit.DistanceFit` by distance): the family, the data, the estimates
     and the fit statistics. The attributes are those of the same names of :class:`FitResult`.
@@ -54,25 +53,6 @@ class FitCore(Rendered):
     dispersion: float
     interval_scale: float
     level: float
-
-    def parameter(self, name: str) -> ParameterEstimate:
-        """The estimate of ``name`` (``"ridge"`` means ``"lambda"``).
-
-        Raises
-        ------
-        ParameterError
-            If ``name`` was not fitted.
-        """
-        name = "lambda" if name == "ridge" else name
-        for p in self.parameters:
-            if p.name == name:
-                return p
-        raise ParameterError(f"{name!r} was not fitted; fitted: {', '.join(p.name for p in self.parameters)}")
-
-    @property
-    def values(self) -> dict[str, float]:
-        """Fitted values by name."""
-        return {p.name: p.value for p in self.parameters}
 
     @property
     def label(self) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import mpmath
@@ -70,16 +71,32 @@ def kl_logits(a: Any, b: Any, dps: int) -> Any:
 
         a, b = sp.sympify(a), sp.sympify(b)
         diff = b - a
+    def terms() -> Any:
+        am, bm = _real(a), _real(b)
+        d = _real(diff) if symbolic else bm - am
+        if d == 0:
+            return mpmath.mpf(0)
+        return (mpmath.exp(-_softplus(-am)) * _softplus_difference(-bm, -am, -d),
+                mpmath.exp(-_softplus(am)) * _softplus_difference(bm, am, d))
+
+    return cancelling_sum(terms, dps)
+
+
+def cancelling_sum(terms: Callable[[], Any], dps: int) -> Any:
+    """``t1 + t2`` correct to ``dps`` digits, where ``terms()`` computes ``(t1, t2)`` at the working precision
+    it is called at (or a final value, returned as it is: an exact 0, an infinity): the precision starts 15
+    digits above ``dps`` and is raised by the digits the sum cancels until they are covered (the two terms of a
+    Kullback-Leibler divergence of close probabilities, :func:`kl_logits` and
+    :func:`symbolic_ti.design.information.kl_per_trial`)."""
     extra = 15
     while True:
         with mpmath.workdps(dps + extra):
-            am, bm = _real(a), _real(b)
-            d = _real(diff) if symbolic else bm - am
-            if d == 0:
-                return mpmath.mpf(0)
-            t1 = mpmath.exp(-_softplus(-am)) * _softplus_difference(-bm, -am, -d)
-            t2 = mpmath.exp(-_softplus(am)) * _softplus_difference(bm, am, d)
+            out = terms()
+            if not isinstance(out, tuple):
+                return out
+            t1, t2 = out
             value = t1 + t2
+            # digits lost to cancellation between the two terms; redo with that many more when too many
             lost = (mpmath.log10(abs(t1) + abs(t2)) - mpmath.log10(abs(value))) if value != 0 else dps + extra
             if lost < extra - 5:
                 with mpmath.workdps(dps):

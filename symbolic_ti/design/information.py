@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import BudgetError, ParameterError
 from ..formatting import rounded
-from ._precise import MP_MAX_OUTCOMES, kl_logits_array, mi_exact_mp
+from ._precise import MP_MAX_OUTCOMES, cancelling_sum, kl_logits_array, mi_exact_mp
 from ._arrays import (
     _blocks,
     _counts,
@@ -107,31 +107,24 @@ def _kl_mp_one(p: Any, q: Any, dps: int) -> Any:
 
         p, q = sp.sympify(p), sp.sympify(q)
         d, op, oq = p - q, 1 - p, 1 - q
-    extra = 15
-    while True:
-        with mpmath.workdps(dps + extra):
-            pm, qm = _mpf(p), _mpf(q)
-            if symbolic:
-                dm, opm, oqm = _mpf(d), _mpf(op), _mpf(oq)
-            else:
-                dm, opm, oqm = pm - qm, 1 - pm, 1 - qm
-            if not (0 <= pm <= 1 and 0 <= qm <= 1):
-                raise ParameterError(f"p, q: probabilities must lie in [0, 1] (found {mpmath.nstr(pm, 8)}, "
-                                     f"{mpmath.nstr(qm, 8)})")
-            if dm == 0:
-                return mpmath.mpf(0)
-            if (qm == 0 and pm > 0) or (oqm == 0 and opm > 0):
-                return mpmath.inf
-            # log1p of the relative difference only where it is small (log1p(-1 + tiny) rounds to log 0)
-            t1 = 0 if pm == 0 else pm * (mpmath.log1p(dm / qm) if abs(dm) < qm / 2 else mpmath.log(pm / qm))
-            t2 = 0 if opm == 0 else opm * (mpmath.log1p(-dm / oqm) if abs(dm) < oqm / 2 else mpmath.log(opm / oqm))
-            value = t1 + t2
-            # digits lost to cancellation between the two terms; redo with that many more when too many
-            lost = (mpmath.log10(abs(t1) + abs(t2)) - mpmath.log10(abs(value))) if value != 0 else dps + extra
-            if lost < extra - 5:
-                with mpmath.workdps(dps):
-                    return +value
-        extra = int(lost) + 15
+    def terms() -> Any:
+        pm, qm = _mpf(p), _mpf(q)
+        if symbolic:
+            dm, opm, oqm = _mpf(d), _mpf(op), _mpf(oq)
+        else:
+            dm, opm, oqm = pm - qm, 1 - pm, 1 - qm
+        if not (0 <= pm <= 1 and 0 <= qm <= 1):
+            raise ParameterError(f"p, q: probabilities must lie in [0, 1] (found {mpmath.nstr(pm, 8)}, "
+                                 f"{mpmath.nstr(qm, 8)})")
+        if dm == 0:
+            return mpmath.mpf(0)
+        if (qm == 0 and pm > 0) or (oqm == 0 and opm > 0):
+            return mpmath.inf
+        # log1p of the relative difference only where it is small (log1p(-1 + tiny) rounds to log 0)
+        return (0 if pm == 0 else pm * (mpmath.log1p(dm / qm) if abs(dm) < qm / 2 else mpmath.log(pm / qm)),
+                0 if opm == 0 else opm * (mpmath.log1p(-dm / oqm) if abs(dm) < oqm / 2 else mpmath.log(opm / oqm)))
+
+    return cancelling_sum(terms, dps)
 
 
 def kl_per_trial(p: Any, q: Any, dps: int | None = None, *, logits: bool = False) -> np.ndarray:
