@@ -283,7 +283,7 @@ def _symbolic_geometric(n, exceptions):
     return derive(n, list(exceptions), family="geometric")  # alpha, rho and lambda symbolic
 
 
-@settings(max_examples=examples(15), deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(st.integers(3, 6), st.data())
 def test_symbolic_closed_forms_vs_mpmath_at_random_points(n, data):
     """Hypothesis: the closed forms with alpha, rho and the ridge all symbolic, evaluated exactly at a drawn

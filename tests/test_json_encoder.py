@@ -19,7 +19,7 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.tu
                       | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=25)
 
 
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(values, st.integers(0, 4))
 def test_same_text_as_the_standard_library(value, indent):
     assert "".join(iterencode(value, indent)) == json.dumps(value, indent=indent, ensure_ascii=False,

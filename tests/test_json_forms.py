@@ -156,7 +156,7 @@ def test_irrational_constants_and_ridgeless():
     _check_versions(derive(4, family="relu-ntk", ridge=None))
 
 
-@settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(4, 5), family=st.sampled_from(["exchangeable", "geometric", "relu-nngp"]), data=st.data())
 def test_hypothesis_versions_agree(n, family, data):
     w = data.draw(st.integers(3, n))

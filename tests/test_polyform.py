@@ -126,7 +126,7 @@ def _drawn_result(n, family, data, ridge=None):
     return derive(n, list(dict.fromkeys(excs)), family=family, parameters=params, ridge=ridge)
 
 
-@settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(4, 7), data=st.data())
 def test_hypothesis_json_round_trip(n, data):
     r = _drawn_result(n, "exchangeable", data)  # alpha and lambda symbolic
