@@ -21,6 +21,7 @@ from typing import Any
 
 from ..display import Rendered
 from ..errors import ParameterError
+from ..formatting import rounded
 from ..families import Family
 from ..task import Task
 from .crossings import Crossing, crossings_in_data_units, exact_dynamics
@@ -145,8 +146,8 @@ class CurveFit(EstimatesByName, Rendered):
     seconds: float
 
     def __repr__(self) -> str:
-        vals = ", ".join(f"{p.name}={p.value:.4g}" for p in self.parameters)
-        return f"CurveFit({self.family}, {self.timemap.name} map, {vals}, loglik={self.loglik:.4g})"
+        vals = ", ".join(f"{p.name}={rounded(p.value, '.4g')}" for p in self.parameters)
+        return f"CurveFit({self.family}, {self.timemap.name} map, {vals}, loglik={rounded(self.loglik, '.4g')})"
 
 
 def fit_curves(data: CurveData, family: str | Family = "exchangeable", *, timemap: str | TimeMap = "proportional",
