@@ -31,7 +31,7 @@ from ..formatting import rounded
 from ..task import Task
 from .data import BehaviourData, load_behaviour
 from .flow import FlowEvaluator
-from .model import Coord, LikelihoodModel, coord_for
+from .model import Coord, LikelihoodModel, coord_for, fitted_parameters
 from .response import PLAIN
 from .table import column_index, parse_filters, read_number, read_rows, select_rows
 from .timemap import TimeMap, time_map
@@ -199,18 +199,13 @@ class CurveModel(LikelihoodModel):
         self.ridge_value = None if lam is None or lam == S.ridge else sp.sympify(lam)
         self._ridge = 0.0 if self.ridge_value is None else float(self.ridge_value)
         self.flow = FlowEvaluator(data.task, family, method=method)
-        self.coords = []
-        self.notes: list[str] = []
-        self._family_names: list[str] = []
         for p in family.free_parameters:
             if p.name == "beta" or p.name in self.timemap.parameters:
                 raise ParameterError(f"{family.name}: the family parameter {p.name} clashes with the learning-curve "
                                      f"fit's {p.name}; fix it with parameters={{{p.name!r}: ...}} (CLI: --set)")
-            if p.symbol in self.flow.present:
-                self.coords.append(coord_for(p.name, p.lower, p.upper))
-                self._family_names.append(p.name)
-            else:
-                self.notes.append(f"{p.name} does not change the predictions here and is not fitted")
+        fitted, self.notes = fitted_parameters(family, self.flow.present)
+        self.coords = [coord_for(p.name, p.lower, p.upper) for p in fitted]
+        self._family_names: list[str] = [p.name for p in fitted]
         if lam == S.ridge:
             self.coords.append(coord_for("lambda", sp.Integer(0), sp.oo))
         top = max(data.times)

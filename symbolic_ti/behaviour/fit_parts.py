@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..display import Rendered
+from ..errors import ParameterError
 
 __all__ = ["ParameterEstimate", "TrialFit", "CategoryFit", "EstimatesByName"]
 
@@ -144,8 +145,6 @@ class EstimatesByName:
         ParameterError
             If ``name`` was not fitted.
         """
-        from ..errors import ParameterError
-
         key = "lambda" if name == "ridge" else name
         for p in self.parameters:
             if p.name == key:

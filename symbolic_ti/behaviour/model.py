@@ -24,7 +24,7 @@ a parameter in ``[a, b]`` is ``a + (b - a) sigmoid(z)``, one in ``[a, oo)`` (the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,14 +35,14 @@ from .. import symbols as S
 from ..arguments import parse_ridge
 from ..budgets import DEFAULT, BudgetLike
 from ..errors import ParameterError, SolveError
-from ..families import Family
+from ..families import Family, Parameter
 from ..families.relu import ReluKernelConstant
 from ..results import Result
 from ..task import Task
 from .data import BehaviourData
 from .response import BIAS_BOUND, LAPSE_BOUND, PLAIN, ResponseModel
 
-__all__ = ["Coord", "coord_for", "compile_predictions", "LikelihoodModel", "LOGIT_BOUND", "LOG_BOUNDS",
+__all__ = ["Coord", "coord_for", "fitted_parameters", "compile_predictions", "LikelihoodModel", "LOGIT_BOUND", "LOG_BOUNDS",
            "LOG_BETA_BOUNDS"]
 
 #: Optimiser bound of a logistic coordinate: alpha in [2e-9, 1 - 2e-9].
@@ -101,6 +101,16 @@ class Coord:
         if self.kind == "exp":
             return self.lower if side < 0 else math.inf
         return -math.inf if side < 0 else math.inf
+
+
+def fitted_parameters(family: Family, present: Collection[sp.Symbol]) -> tuple[list[Parameter], list[str]]:
+    """The free parameters of ``family`` whose symbols are in ``present`` (the symbols the predictions depend
+    on: they are fitted), and a note for each other one (it is not fitted). Shared by the end-point fit
+    (:class:`LikelihoodModel`) and the learning-curve fit (:class:`~symbolic_ti.behaviour.curves.CurveModel`)."""
+    fitted = [p for p in family.free_parameters if p.symbol in present]
+    notes = [f"{p.name} does not change the predictions here and is not fitted"
+             for p in family.free_parameters if p.symbol not in present]
+    return fitted, notes
 
 
 def coord_for(name: str, lower: sp.Expr, upper: sp.Expr) -> Coord:
@@ -225,17 +235,14 @@ class LikelihoodModel:
         present = set(self.result.free_symbols)
         self.coords: list[Coord] = []
         self.symbols: list[sp.Symbol] = []
-        self.notes: list[str] = []
-        for p in family.free_parameters:
-            if p.name in response.names + ("lapse", "bias") and p.symbol in present:
+        fitted, self.notes = fitted_parameters(family, present)
+        for p in fitted:
+            if p.name in response.names + ("lapse", "bias"):
                 what = "scale" if p.name == "beta" else "model"
                 raise ParameterError(f"{family.name}: the family parameter {p.name} clashes with the response "
                                      f"{what} ({p.name}) of the fit; fix it (e.g. parameters={{'{p.name}': 0}})")
-            if p.symbol in present:
-                self.coords.append(coord_for(p.name, p.lower, p.upper))
-                self.symbols.append(p.symbol)
-            else:
-                self.notes.append(f"{p.name} does not change the predictions here and is not fitted")
+            self.coords.append(coord_for(p.name, p.lower, p.upper))
+            self.symbols.append(p.symbol)
         if lam == S.ridge:
             self.coords.append(coord_for("lambda", sp.Integer(0), sp.oo))
             self.symbols.append(S.ridge)
