@@ -43,7 +43,7 @@ from .gamma import gamma_applies, margin_gammas
 from .margin_crossings import (UncertainCrossing, exact_coefficient_trial, exact_trial, fraction_coefficients,
                                numeric_trial, rational_coefficients, ridgeless_notes, symbolic_trial)
 from .parameters import check_parameter, joint_range
-from .roots_numeric import NUMERIC_DPS
+from .roots.numeric import NUMERIC_DPS
 
 # names this module had before the split (symbolic_ti 0.1), importable from here as before
 from ..arguments import RIDGE_NAMES, exact_number  # noqa: F401, E402

@@ -35,8 +35,8 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-from ..families.relu_kappas import ReluKernelConstant
-from ..flint_values import arb_of
+from ...families.relu_kappas import ReluKernelConstant
+from ...flint_values import arb_of
 
 __all__ = ["START_PREC", "MAX_PREC", "precisions", "UnsupportedNumber", "ball", "ball_coefficients", "sign_at",
            "BallRoot", "real_root_balls", "root_free", "to_fraction_bounds", "ball_mpf"]

@@ -40,8 +40,8 @@ import flint
 import sympy as sp
 
 from . import polynomials as P
-from .roots import RealRoot, real_roots, separate, end_fraction
-from .roots_ball import sign_at
+from .real import RealRoot, real_roots, separate, end_fraction
+from .ball import sign_at
 
 __all__ = ["FIELD_PREC", "Part", "MarginStructure", "NeedsField", "margin_structure", "algebraic_roots", "AlgebraicRoot"]
 
