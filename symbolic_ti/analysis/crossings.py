@@ -15,7 +15,7 @@ semidefinite kernel with a positive ridge, but handled). Derived in docs/theory.
   exactly with the real-root engine :mod:`.roots`
   (factoring over ZZ in FLINT, Descartes' rule of signs with exact bisection, exact signs at rational points
   between the roots: ``"to_error"`` for ``+`` to ``-``, ``"to_correct"`` for ``-`` to ``+``, ``"touch"`` for a
-  zero of even multiplicity), certified for irrational coefficients (:mod:`.roots_numeric`: exact
+  zero of even multiplicity), certified for irrational coefficients (:mod:`.roots.numeric`: exact
   algebraic roots, or ball arithmetic for pi and other transcendental constants), or as closed forms with
   direction ``"unknown"`` when other parameters are symbolic;
 * :mod:`.gamma`: the effective-ridge path of exchangeable results (``method="laplacian"``);

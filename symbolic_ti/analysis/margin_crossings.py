@@ -5,7 +5,7 @@ rational coefficients, and the margin can change sign inside an open interval on
 multiplicity of ``num`` (a *zero*) or of ``den`` (a *pole*). :func:`exact_trial` isolates those roots with the
 engine of :mod:`.roots` (factoring over ZZ in FLINT, Descartes with exact bisection) and decides the direction of
 each sign change by exact evaluation at rational points between consecutive roots
-(docs/theory.md#critical-values). Irrational coefficients go to :func:`numeric_trial` (:mod:`.roots_numeric`:
+(docs/theory.md#critical-values). Irrational coefficients go to :func:`numeric_trial` (:mod:`.roots.numeric`:
 exact square-free parts, then exact algebraic roots or certified ball arithmetic; a root that cannot be
 certified is an :class:`UncertainCrossing`, never a crossing), other symbolic parameters to
 :func:`symbolic_trial`.
@@ -40,7 +40,7 @@ Coeffs = Sequence[sp.Rational | Fraction | int]
 @dataclass(frozen=True)
 class UncertainCrossing(Crossing):
     """A root of a margin with irrational coefficients that could not be certified (isolated, placed inside the
-    interval, or given a direction) up to the precision cap of :mod:`.roots_ball`: not a crossing. ``value`` is
+    interval, or given a direction) up to the precision cap of :mod:`.roots.ball`: not a crossing. ``value`` is
     an uncertified estimate, ``direction`` is ``"unknown"``; the report's notes say so."""
 
     uncertain: bool = True

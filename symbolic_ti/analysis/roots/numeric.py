@@ -7,7 +7,7 @@ kernel constants, algebraic parameter values such as ``alpha = sqrt(2)/3``): cer
    below do not certify that structure by :data:`~symbolic_ti.analysis.roots.irrational.FIELD_PREC` bits, it
    is computed again over the number field of the algebraic generators (sympy). A part vanishing identically at
    an end point loses that factor: open intervals exclude their end points.
-2. **Roots.** With algebraic coefficients only, exactly: norms to ``QQ[x]`` and the engine of :mod:`.roots`
+2. **Roots.** With algebraic coefficients only, exactly: norms to ``QQ[x]`` and the engine of :mod:`.real`
    (:func:`symbolic_ti.analysis.roots.irrational.algebraic_roots`); values are exact algebraic numbers. Otherwise
    with ball arithmetic (:func:`symbolic_ti.analysis.roots.ball.real_root_balls`): every real root of every part
    in a certified ball, the precision doubled from :data:`~symbolic_ti.analysis.roots.ball.START_PREC` until
