@@ -21,7 +21,7 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings, strategies as st
 
-from symbolic_ti.analysis import isolation, polynomials as P
+from symbolic_ti.analysis.roots import isolation, polynomials as P
 from symbolic_ti.analysis.roots import (RealRoot, RootRegistry, compare, exact_root, real_roots, roots_below,
                                         same_number, separate)
 from strategies import examples

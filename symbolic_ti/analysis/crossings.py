@@ -15,7 +15,7 @@ semidefinite kernel with a positive ridge, but handled). Derived in docs/theory.
   exactly with the real-root engine :mod:`.roots`
   (factoring over ZZ in FLINT, Descartes' rule of signs with exact bisection, exact signs at rational points
   between the roots: ``"to_error"`` for ``+`` to ``-``, ``"to_correct"`` for ``-`` to ``+``, ``"touch"`` for a
-  zero of even multiplicity), certified for irrational coefficients (:mod:`.roots_numeric`: exact
+  zero of even multiplicity), certified for irrational coefficients (:mod:`.roots.numeric`: exact
   algebraic roots, or ball arithmetic for pi and other transcendental constants), or as closed forms with
   direction ``"unknown"`` when other parameters are symbolic;
 * :mod:`.gamma`: the effective-ridge path of exchangeable results (``method="laplacian"``);
@@ -43,7 +43,7 @@ from .gamma import gamma_applies, margin_gammas
 from .margin_crossings import (UncertainCrossing, exact_coefficient_trial, exact_trial, fraction_coefficients,
                                numeric_trial, rational_coefficients, ridgeless_notes, symbolic_trial)
 from .parameters import check_parameter, joint_range
-from .roots_numeric import NUMERIC_DPS
+from .roots.numeric import NUMERIC_DPS
 
 # names this module had before the split (symbolic_ti 0.1), importable from here as before
 from ..arguments import RIDGE_NAMES, exact_number  # noqa: F401, E402

@@ -1,4 +1,4 @@
-r"""Exact univariate integer polynomials: the arithmetic under the real-root engine (:mod:`.roots`).
+r"""Exact univariate integer polynomials: the arithmetic under the real-root engine (:mod:`.real`).
 
 A polynomial is a tuple of Python ints, highest degree first (``(3, -8, 1)`` is ``3 x^2 - 8 x + 1``); points are
 :class:`fractions.Fraction`. Everything here is exact. Greatest common divisors, exact division and

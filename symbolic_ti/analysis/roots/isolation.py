@@ -22,7 +22,7 @@ from typing import Any
 from . import polynomials as P
 from .polynomials import IntPoly, sign_at, variations
 
-try:  # see symbolic_ti.analysis.polynomials
+try:  # see symbolic_ti.analysis.roots.polynomials
     import flint as _flint
 except ImportError:  # pragma: no cover - exercised only without python-flint
     _flint = None  # type: ignore[assignment]
