@@ -119,7 +119,7 @@ CONSTRAINTS: dict[str, str] = {
     "--exception-position": "position", "--all-trials": "flag", "--presentations": "int>=1", "--total": "int>=1",
     "--fisher": "fisher", "--criterion": "choice", "--mi-method": "choice", "--samples": "samples", "--top": "int>=1",
     "--power": "power", "--simulations": "samples", "--next": "int>=1", "--refit": "choice", "--outcome": "choice",
-    "--score-sd": "score_sd",
+    "--score-sd": "score_sd", "--refit-starts": "int>=1",
 }
 #: Per subcommand: the same option with another constraint.
 OVERRIDES: dict[tuple[str, str], str] = {

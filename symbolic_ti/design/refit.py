@@ -164,7 +164,8 @@ class RefitAll:
 
     def model(self, h: int, presented: np.ndarray) -> Any:
         """``fit``'s :class:`~symbolic_ti.behaviour.model.LikelihoodModel` of hypothesis ``h`` on the trials
-        where ``presented`` (shape (T,)) is True, built once per pattern."""
+        where ``presented`` (shape (T,)) is True, built once per pattern; its ``design_columns`` give the column of
+        the design's trials for each of the model's rows (the data's rows are in the task's order)."""
         key = (h, tuple(bool(x) for x in presented))
         if key not in self._models:
             from ..behaviour.data import behaviour_from_arrays
@@ -174,6 +175,8 @@ class RefitAll:
             data = behaviour_from_arrays(self.task, rows, [0.5] * len(rows), [1.0] * len(rows))
             fam, ridge, _ = self.families[h]
             model = LikelihoodModel(data, fam, ridge, budget=self.budget)
+            # the data's rows are in the task's order: the columns of the design's presented trials, in that order
+            model.design_columns = np.array([self.trials.index(t) for t in data.trials])
             self.notes += [f"{self.hypotheses[h].name}: {n}" for n in model.notes if
                            f"{self.hypotheses[h].name}: {n}" not in self.notes]
             self._models[key] = model
@@ -213,6 +216,8 @@ class RefitAll:
         if key in self._memo:
             return self._memo[key]
         presented = n > 0
+        if not presented.any():  # no presentation: every hypothesis gives the empty data likelihood 1
+            return np.zeros(k.shape[0])
         model = self.model(h, presented)
         starts = [self._start(h, model), *starting_points(model, self.starts - 1, self.seed)][:self.starts]
         rows, inverse = np.unique(k, axis=0, return_inverse=True)  # the same data give the same maximum
@@ -220,11 +225,15 @@ class RefitAll:
         with Progress() as progress, _one_blas_thread():
             for s, row in enumerate(rows):
                 progress.update(f"refit {self.hypotheses[h].name}: data set", s, rows.shape[0])
-                model.observations(row[presented] / n[presented], n[presented], True)
-                best, converged = np.inf, False
+                cols = model.design_columns
+                model.observations(row[cols] / n[cols], n[cols], True)
+                best, converged, zbest = np.inf, False, starts[0]
                 for z0 in starts:
-                    _, nll, ok = minimize(model, z0)
-                    best, converged = min(best, nll), converged or ok
+                    z, nll, ok = minimize(model, z0)
+                    if nll < best:
+                        best, zbest = nll, z
+                    converged = converged or ok
+                best = min(best, _onto_an_end(model, zbest, best, minimize))
                 best_ll[s] = -best - model.const
                 self.fits += 1
                 self.unconverged += not converged
@@ -239,6 +248,31 @@ class RefitAll:
             return np.stack([self.log_likelihoods(h, wins, counts) for h in hypotheses])
 
         return log_likelihood
+
+
+#: A refitted coordinate this close to an end of its domain (fraction of a bounded domain, or distance above the
+#: lower end of a half-line) is tried at that end, the others re-maximised (see :func:`_onto_an_end`).
+NEAR_END = 0.01
+
+
+def _onto_an_end(model: Any, z: np.ndarray, nll: float, minimize: Any) -> float:
+    """The negative log-likelihood after each family or ridge coordinate near an end of its domain is put on that
+    end (its optimiser bound) with the others re-maximised, where that is lower: L-BFGS-B stops short of an end
+    where the likelihood flattens toward it (e.g. ``alpha ~ 1e-4`` for a maximum at the additive end 0), which
+    would score a hypothesis that contains another one (nested) below it by the optimiser's tolerance, not a tie.
+    The same optimiser, :func:`symbolic_ti.behaviour.optimize.minimize`, with that coordinate held."""
+    best = nll
+    for k, c in enumerate(model.coords[:model.n_kernel]):
+        x = c.to_natural(float(z[k]))
+        if c.kind == "logistic":
+            q = (x - c.lower) / (c.upper - c.lower)
+            side = -1 if q < NEAR_END else 1 if q > 1 - NEAR_END else 0
+        else:
+            side = -1 if c.kind == "exp" and x - c.lower < NEAR_END else 0
+        if side:
+            _, held, _ = minimize(model, z, {k: c.zbounds[0] if side < 0 else c.zbounds[1]})
+            best = min(best, held)
+    return best
 
 
 def _one_blas_thread() -> Any:
