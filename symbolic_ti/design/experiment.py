@@ -356,6 +356,7 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
                 kw: Any = {"criterion": criterion, "n_params": k[[a, b]], "simulations": simulations, "seed": seed}
                 est = power_layer.power(p[[a, b]], counts, 0, **kw)
                 smallest = power_layer.smallest_presentations(p[[a, b]], counts, 0, target, **kw)
+                refitted: Any
                 if full is not None:
                     refitted = power_layer.power(p[[a, b]], counts, 0, **{**kw, "n_params": [
                         full.n_params(a, counts), full.n_params(b, counts)]}, log_likelihood=full.pair([a, b]))

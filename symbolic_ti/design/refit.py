@@ -159,13 +159,14 @@ class RefitAll:
         self.families = [refitted_family(h) for h in self.hypotheses]
         self.notes: list[str] = [note for _, _, held in self.families for note in held]
         self._models: dict[tuple[int, tuple[bool, ...]], Any] = {}
+        self._columns: dict[tuple[int, tuple[bool, ...]], np.ndarray] = {}
         self._memo: dict[tuple[int, bytes, bytes], np.ndarray] = {}
         self.fits = self.unconverged = 0
 
     def model(self, h: int, presented: np.ndarray) -> Any:
         """``fit``'s :class:`~symbolic_ti.behaviour.model.LikelihoodModel` of hypothesis ``h`` on the trials
-        where ``presented`` (shape (T,)) is True, built once per pattern; its ``design_columns`` give the column of
-        the design's trials for each of the model's rows (the data's rows are in the task's order)."""
+        where ``presented`` (shape (T,)) is True, built once per pattern (its rows are in the task's order; the
+        design's column of each is kept beside it)."""
         key = (h, tuple(bool(x) for x in presented))
         if key not in self._models:
             from ..behaviour.data import behaviour_from_arrays
@@ -176,7 +177,7 @@ class RefitAll:
             fam, ridge, _ = self.families[h]
             model = LikelihoodModel(data, fam, ridge, budget=self.budget)
             # the data's rows are in the task's order: the columns of the design's presented trials, in that order
-            model.design_columns = np.array([self.trials.index(t) for t in data.trials])
+            self._columns[key] = np.array([self.trials.index(t) for t in data.trials])
             self.notes += [f"{self.hypotheses[h].name}: {n}" for n in model.notes if
                            f"{self.hypotheses[h].name}: {n}" not in self.notes]
             self._models[key] = model
@@ -225,7 +226,7 @@ class RefitAll:
         with Progress() as progress, _one_blas_thread():
             for s, row in enumerate(rows):
                 progress.update(f"refit {self.hypotheses[h].name}: data set", s, rows.shape[0])
-                cols = model.design_columns
+                cols = self._columns[(h, tuple(bool(x) for x in presented))]
                 model.observations(row[cols] / n[cols], n[cols], True)
                 best, converged, zbest = np.inf, False, starts[0]
                 for z0 in starts:
