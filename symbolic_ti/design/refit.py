@@ -36,13 +36,17 @@ from ..progress import Progress
 from ..task import Task
 from .hypotheses import Hypothesis
 
-__all__ = ["REFIT_STARTS", "RESPONSE_NAMES", "refitted_family", "refit_estimate", "scan_computations", "RefitAll",
+__all__ = ["REFIT_STARTS", "REFIT_EVALUATION_SECONDS", "RESPONSE_NAMES", "refitted_family", "refit_estimate", "scan_computations", "RefitAll",
            "smallest_presentations_refitted"]
 
 Trial = tuple[int, int]
 
 #: Default optimiser starts per refit (``--refit-starts``): the hypothesis's values and the centre of the domain.
 REFIT_STARTS = 2
+#: Seconds of one likelihood evaluation of a refit, L-BFGS-B's step included, with one BLAS thread
+#: (:func:`_one_blas_thread`): 0.11 ms at n = 7 and 9 (alpha, lambda and beta fitted), 0.22 ms at n = 4 (alpha and
+#: beta), 120 to 180 evaluations per start; measured 2026-12-02 at load average 12 on the shared two-core machine.
+REFIT_EVALUATION_SECONDS = 2.5e-4
 #: Names of the response model's parameters: a family parameter called so is held at its value.
 RESPONSE_NAMES = ("beta", "lapse", "bias")
 
@@ -82,10 +86,10 @@ def refit_estimate(tasks: Sequence[Task], hypotheses: Sequence[Hypothesis], star
     ``fit``'s cost model (:func:`symbolic_ti.behaviour.estimate.fit_cost`) without its intervals and its fixed
     report cost: the closed forms with the refitted parameters symbolic, derived and compiled once per hypothesis
     and task, then ``starts`` times :data:`~symbolic_ti.behaviour.cost.FIT_EVALUATIONS_PER_START` likelihood
-    evaluations per fit.
+    evaluations per fit of :data:`REFIT_EVALUATION_SECONDS` each (one BLAS thread) plus the compiled closed forms'
+    part. An upper bound where simulated data sets repeat (each distinct one is fitted once).
     """
-    from ..behaviour.cost import (FIT_EVALUATION_SECONDS, FIT_EVALUATIONS_PER_START, FIT_FIXED_SECONDS,
-                                  FIT_FORMS_EVALUATION_SECONDS_AT_15)
+    from ..behaviour.cost import FIT_EVALUATIONS_PER_START, FIT_FIXED_SECONDS, FIT_FORMS_EVALUATION_SECONDS_AT_15
     from ..behaviour.estimate import fit_cost
 
     build, evaluations, each = 0.0, 0, 0.0
@@ -93,7 +97,7 @@ def refit_estimate(tasks: Sequence[Task], hypotheses: Sequence[Hypothesis], star
         for h in hypotheses:
             fam, ridge, _ = refitted_family(h)
             build += fit_cost(task, [fam], ridge, starts=0, intervals=False).seconds - FIT_FIXED_SECONDS
-        each = max(each, FIT_EVALUATION_SECONDS + FIT_FORMS_EVALUATION_SECONDS_AT_15 * (task.n / 15) ** 4)
+        each = max(each, REFIT_EVALUATION_SECONDS + FIT_FORMS_EVALUATION_SECONDS_AT_15 * (task.n / 15) ** 4)
         evaluations += len(hypotheses) * fits * starts * FIT_EVALUATIONS_PER_START
     return Estimate(build + evaluations * each,
                     f"{fits:,} refits of each of {len(hypotheses)} hypotheses on {len(tasks)} "
