@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("symbolic_ti.figures",),
     ("symbolic_ti.export",),
     ("symbolic_ti.interop",),
-    ("symbolic_ti.design",),
+    ("symbolic_ti.design",),  # design/refit.py (refit="all") refits through behaviour/'s likelihood: the layer below
     ("symbolic_ti.behaviour",),
     ("symbolic_ti.api",),
     ("symbolic_ti.dynamics",),
