@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "symbolic_ti.datasets", "symbolic_ti.budgets"),
     ("symbolic_ti.symbols", "symbolic_ti.errors", "symbolic_ti.digits", "symbolic_ti._version", "symbolic_ti.formatting",
      "symbolic_ti.interrupts", "symbolic_ti.flint_values", "symbolic_ti.peak_memory"),
+    ("symbolic_ti.exit_codes",),
 )
 #: Outside the contract: the package's public surface, ``python -m symbolic_ti`` and the deprecated aliases.
 UNLAYERED = {"symbolic_ti", "symbolic_ti.__main__", "symbolic_ti._compat"}
