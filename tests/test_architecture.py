@@ -41,7 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "symbolic_ti.datasets", "symbolic_ti.budgets"),
     ("symbolic_ti.symbols", "symbolic_ti.errors", "symbolic_ti.digits", "symbolic_ti._version", "symbolic_ti.formatting",
      "symbolic_ti.interrupts", "symbolic_ti.flint_values", "symbolic_ti.peak_memory"),
-    ("symbolic_ti.exit_codes",),
+    ("symbolic_ti.exit_codes", "symbolic_ti.deprecation"),
 )
 #: Outside the contract: the package's public surface, ``python -m symbolic_ti`` and the deprecated aliases.
 UNLAYERED = {"symbolic_ti", "symbolic_ti.__main__", "symbolic_ti._compat"}
@@ -262,6 +262,7 @@ RUNTIME_IMPORTS = {
     "symbolic_ti.display": "the renderer modules named by renderers_from (export/, upward: REGISTRIES)",
     "symbolic_ti.results": "SUBSTITUTION_MODULE, which registers Result.subs (solvers/, upward: REGISTRIES)",
     "symbolic_ti.families.activations": "math or mpmath as the arithmetic of one kernel evaluation",
+    "symbolic_ti.deprecation": "the new home of a name a module kept from before a move (moved_names, until 0.3)",
 }
 
 #: The runtime registries: ``(owner, registering function, what imports the registrants)``. Their registrants are

@@ -45,11 +45,12 @@ from .margin_crossings import (UncertainCrossing, exact_coefficient_trial, exact
 from .parameters import check_parameter, joint_range
 from .roots.numeric import NUMERIC_DPS
 
-# names this module had before the split (symbolic_ti 0.1), importable from here as before
-from ..arguments import RIDGE_NAMES, exact_number  # noqa: F401, E402
-from ..errors import TaskError  # noqa: F401, E402
-from ..families.base import Family, Parameter  # noqa: F401, E402
-from ..task import Task  # noqa: F401, E402
+from ..deprecation import moved_names
+
+# names this module had before the split (symbolic_ti 0.1): from their modules, with a DeprecationWarning, until 0.3
+__getattr__ = moved_names(__name__, {"RIDGE_NAMES": "symbolic_ti.arguments", "exact_number": "symbolic_ti.arguments",
+                                     "TaskError": "symbolic_ti.errors", "Family": "symbolic_ti.families.base",
+                                     "Parameter": "symbolic_ti.families.base", "Task": "symbolic_ti.task"})
 
 __all__ = ["Crossing", "TrialCritical", "CriticalReport", "critical_values", "DIRECTIONS", "check_parameter"]
 
