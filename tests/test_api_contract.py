@@ -85,6 +85,7 @@ INVALID: dict[str, list[object]] = {
     "power": ["x", "0.8", NAN, INF, True, [], 0, 1, -0.5, 1.5],
     "simulations": [*_INT, 99, 0, -1],
     "refit": [5, "x", "", None, ["beta"]],
+    "refit_starts": [*_INT, 0, -1],
     "data": [5, None, "x", {}, [], 3.5],
     "next": [*_INT, 0, -1, 10**6],
     "outcome": [5, "x", "", None, ["score"]],
@@ -161,7 +162,7 @@ ENTRY_POINTS = {
         "hypotheses": ["exchangeable:alpha=1/10", "exchangeable:alpha=1/2"], "designs": st.Task(4), "trials": "test",
         "presentations": 1, "total": None, "fisher": (), "criterion": "mutual-information", "mi_method": "auto",
         "samples": 100, "seed": 0, "dps": 20, "power": None, "simulations": 100, "refit": "none",
-        "outcome": "binomial", "score_sd": 1, "budget": 60}),
+        "refit_starts": 2, "outcome": "binomial", "score_sd": 1, "budget": 60}),
     "adaptive_design": (st.adaptive_design, lambda: {
         "hypotheses": ["exchangeable:alpha=1/10", "exchangeable:alpha=1/2"], "data": _behaviour(),  # (whole choices: 9 or 1 of 10)
         "trials": "test",

@@ -144,7 +144,9 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
     Argument("samples", "an integer >= 100, the Monte Carlo samples"),
     Argument("power", "None or a target power in (0, 1), such as 0.8"),
     Argument("simulations", "an integer >= 100, the simulated experiments of a Monte Carlo power"),
-    Argument("refit", "'none' or 'beta' (with power: beta refitted to each simulated experiment, as fit does)"),
+    Argument("refit", "'none', 'beta' or 'all' (with power: beta, or every free parameter, refitted to each "
+                      "simulated experiment, as fit does)"),
+    Argument("refit_starts", "an integer >= 1, the optimiser starts of each refit with refit='all'"),
     Argument("data", "a symbolic_ti.behaviour.BehaviourData of whole choices (load_behaviour)"),
     Argument("next", "an integer from 1 to the number of candidate trials, the next trials to propose"),
     Argument("outcome", "'binomial' (a choice) or 'score' (a real score, fit's Gaussian model)"),
