@@ -27,7 +27,8 @@ def moved_names(module: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
     module : str
         The module's ``__name__`` (for the messages).
     homes : mapping of str to str
-        Each old name to the module that owns it now (``{"Task": "symbolic_ti.task"}``).
+        Each old name to the module that owns it now (``{"Task": "symbolic_ti.task"}``), or to ``"module:name"``
+        where its name changed too (``{"MU": "symbolic_ti.symbols:nu"}``).
 
     Returns
     -------
@@ -50,8 +51,12 @@ def moved_names(module: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
         home = table.get(name)
         if home is None:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        warnings.warn(f"{module}.{name} is deprecated and will be removed in symbolic_ti {REMOVED_IN}; import it "
-                      f"from {home}", DeprecationWarning, stacklevel=2)
-        return getattr(importlib.import_module(home), name)
+        where, _, new = home.partition(":")
+        new = new or name
+        shown = f"{where}.{new}" if new != name else where
+        warnings.warn(f"{module}.{name} is deprecated and will be removed in symbolic_ti {REMOVED_IN}; use "
+                      f"{shown}" if new != name else f"{module}.{name} is deprecated and will be removed in "
+                      f"symbolic_ti {REMOVED_IN}; import it from {where}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(where), new)
 
     return __getattr__

@@ -30,6 +30,14 @@ delta = sp.Symbol("delta", nonnegative=True)
 gamma = sp.Symbol("gamma", nonnegative=True)
 #: The training time of gradient flow (``symbolic_ti.dynamics.TIME``).
 t = sp.Symbol("t", nonnegative=True)
+#: The conventions' ``mu > 0`` of the closed forms without exceptions (Lippl et al., PNAS 2024; CONVENTIONS.md):
+#: ``cosh(mu) = (1 + lambda) / (1 - alpha)``, in the rank problem ``cosh(mu) = 1 + gamma / 2``
+#: (``symbolic_ti.analysis.general.variables.mu``, docs/general_n.md).
+mu = sp.Symbol("mu", positive=True)
+#: The eigenvalue variable of the Gram matrix's mode groups in gradient flow: each group's eigenvalues are the
+#: roots of one polynomial in ``nu`` (``symbolic_ti.dynamics.EIGENVALUE``, docs/dynamics.md). Not ``mu``, which
+#: the conventions give to the closed forms above.
+nu = sp.Symbol("nu")
 
 _BY_NAME = {"alpha": alpha, "lambda": ridge, "ridge": ridge, "kappa_o": kappa_o, "kappa_d": kappa_d, "n": n,
             "rho": rho, "beta": beta, "delta": delta}

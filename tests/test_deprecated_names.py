@@ -34,3 +34,18 @@ def test_other_names_are_not_served():
 
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         crossings.nothing_here  # noqa: B018
+
+
+def test_the_two_mu_are_two_symbols():
+    """The conventions' ``mu`` (``cosh(mu) = (1 + lambda) / (1 - alpha)``, CONVENTIONS.md) and the dynamics'
+    eigenvalue variable are different quantities: one Symbol each, both in symbols.py; the old name ``MU`` of the
+    eigenvalue variable is served with a warning."""
+    from symbolic_ti import dynamics, symbols as S
+    from symbolic_ti.analysis.general import variables
+
+    assert variables.mu is S.mu and S.mu.is_positive
+    assert dynamics.EIGENVALUE is S.nu and S.nu.name == "nu" and S.nu != S.mu
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert dynamics.MU is S.nu
+    assert caught and "symbolic_ti.symbols.nu" in str(caught[0].message)

@@ -22,13 +22,17 @@ from ..solvers.dispatch import solve
 from ..task import ExceptionLike, Task
 from .evaluate import is_rational_course, limit_exact
 from .certified import gram_entries
-from .modes import MU, TimeCourse, equal_count, time_course
+from ..deprecation import moved_names
+from .modes import EIGENVALUE, TimeCourse, equal_count, time_course
 from .result import TIME, Dynamics, parse_time
 from .timegrid import evaluate_grid
 from .times import CriticalTime, CriticalTimes, TrialTimes, critical_times, level_time
 
-__all__ = ["dynamics", "Dynamics", "TimeCourse", "TIME", "MU", "parse_time", "CriticalTime", "CriticalTimes",
+__all__ = ["dynamics", "Dynamics", "TimeCourse", "TIME", "EIGENVALUE", "parse_time", "CriticalTime", "CriticalTimes",
            "TrialTimes", "critical_times", "level_time", "gradient_flow", "evaluate_grid"]
+
+# MU, the eigenvalue variable's name before 0.2 (now EIGENVALUE, the Symbol nu): with a DeprecationWarning until 0.3
+__getattr__ = moved_names(__name__, {"MU": "symbolic_ti.symbols:nu"})
 
 
 def gradient_flow(task: Task, family: Family, ridge: RidgeLike = "ridgeless", *, method: str = "auto",

@@ -14,7 +14,7 @@ arithmetic at ``prec`` bits; nothing is a float without a bound (docs/theory.md#
 3. **Time course.** ``f_t(x) = F - sum_C A_C exp(-r_C t) / r_C + e(t)`` with ``A_C`` the ball of ``k^T P_C y``,
    ``r_C`` the centre of the cluster's rate ``c_C + lambda`` and, for a cluster of width ``w_C`` and lowest rate
    ``rho_C``, ``|e(t)| <= sum_C 2 S_C w_C / rho_C^2`` and ``|e'(t)| <= sum_C S_C w_C / rho_C`` uniformly in ``t``
-   (``S_C >= sum_{mu in C} |k^T P_mu y|``: ``|A_C|`` for one eigenvalue, ``||k|| ||y||`` for a cluster). ``F`` is
+   (``S_C >= sum_{nu in C} |k^T P_nu y|``: ``|A_C|`` for one eigenvalue, ``||k|| ||y||`` for a cluster). ``F`` is
    the ball solution ``k^T (G + lambda I)^{-1} y``; derivatives at 0 are ``(-1)^(j+1) k^T (G + lambda I)^(j-1) y``.
 
 With counts ``C`` (the weighted loss, :mod:`.modes`) the same steps run on the symmetric
@@ -77,7 +77,7 @@ class NumericModes:
     amplitudes : dict trial -> tuple of arb
         Ball of ``k^T P_C y`` per cluster (projector error included).
     magnitudes : dict trial -> tuple of arb
-        Upper bounds ``S_C`` of ``sum_{mu in C} |k^T P_mu y|``.
+        Upper bounds ``S_C`` of ``sum_{nu in C} |k^T P_nu y|``.
     limits : dict trial -> arb
         Ball of ``k^T (G + lambda I)^{-1} y``.
     slack : dict trial -> (arb, arb)

@@ -3,8 +3,8 @@ r"""Exact expressions, exact limits and ball (arb) values of the mode sums of :m
 A trial's time course is ``f(t) = F - sum_k C_k exp(-rho_k t)`` with ``F = f(oo)``, ``C_k`` the amplitude
 ``(c0 + c1 mu_k) W(mu_k) / (a + b mu_k)`` and ``rho_k = a + b mu_k`` over every eigenvalue ``mu_k`` of every
 term's factor. With rational parameters, sums over the roots of one factor are exact rationals (traces):
-``F = sum Tr[(c0 + c1 mu) W(mu) / (a + b mu)]`` and the derivatives at 0,
-``f^(j)(0) = (-1)^(j+1) sum Tr[(c0 + c1 mu) W(mu) (a + b mu)^(j-1)]``. Derived in
+``F = sum Tr[(c0 + c1 nu) W(nu) / (a + b nu)]`` and the derivatives at 0,
+``f^(j)(0) = (-1)^(j+1) sum Tr[(c0 + c1 nu) W(nu) (a + b nu)^(j-1)]``. Derived in
 docs/theory.md#gradient-flow-in-laplacian-modes.
 """
 
@@ -20,7 +20,7 @@ from ..analysis.roots.ball import ball
 from ..errors import SolveError
 from ..families.base import Trial
 from ..flint_values import arb_horner, to_fmpq
-from .modes import MU, Term, TimeCourse
+from .modes import EIGENVALUE, Term, TimeCourse
 from .spectral import X, mod_inverse, trace
 
 __all__ = ["exact_roots", "is_rational_course", "limit_exact", "derivative_at_zero", "expression",
@@ -29,7 +29,7 @@ __all__ = ["exact_roots", "is_rational_course", "limit_exact", "derivative_at_ze
 
 
 def _sym_poly(q: flint.fmpq_poly) -> sp.Poly:
-    return sp.Poly([sp.Rational(int(c.p), int(c.q)) for c in reversed(q.coeffs())], MU)
+    return sp.Poly([sp.Rational(int(c.p), int(c.q)) for c in reversed(q.coeffs())], EIGENVALUE)
 
 
 def exact_roots(q: flint.fmpq_poly) -> list[sp.Expr]:
@@ -52,7 +52,7 @@ def is_rational_course(tc: TimeCourse) -> bool:
 
 
 def _coeffs(tc: TimeCourse, term: Term) -> tuple[flint.fmpq_poly, flint.fmpq_poly]:
-    """``(c0 + c1 mu) W`` and ``a + b mu`` as polynomials (rational courses only)."""
+    """``(c0 + c1 nu) W`` and ``a + b nu`` as polynomials (rational courses only)."""
     c0, c1 = (to_fmpq(v) for v in tc.amplitudes[term.kind])
     a, b = (to_fmpq(v) for v in tc.rate)
     return flint.fmpq_poly([c0, c1]) * term.weight, flint.fmpq_poly([a, b])
@@ -86,7 +86,7 @@ def limit_exact(tc: TimeCourse, trial: Trial, cache: dict | None = None) -> sp.R
 
 
 def _node_trace(tc: TimeCourse, group: int, item: int, cache: dict) -> flint.fmpq:
-    """``Tr[c0 (P_mu b)_item / (a + b mu)]`` of one Laplacian group (the rank of ``item`` at ``t = oo``, per group),
+    """``Tr[c0 (P_nu b)_item / (a + b nu)]`` of one Laplacian group (the rank of ``item`` at ``t = oo``, per group),
     computed once per item so that a test trial's limit is a difference of two."""
     key = ("node", group, item)
     if key not in cache:

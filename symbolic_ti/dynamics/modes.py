@@ -9,19 +9,19 @@ gives dual coefficients ``c(t) = (C K + lambda I)^{-1} (I - exp(-(C K + lambda I
 ``(K + lambda C^{-1})^{-1} y``, the ridge solution with count weights (derived in docs/theory.md#gradient-flow-with-counts).
 Every prediction is then
 
-    f_t(x) = sum_Q sum_{Q(mu) = 0} (c0 + c1 mu) W_x(mu) / (a + b mu) * (1 - exp(-(a + b mu) t)),
+    f_t(x) = sum_Q sum_{Q(nu) = 0} (c0 + c1 nu) W_x(nu) / (a + b nu) * (1 - exp(-(a + b nu) t)),
 
-one term per eigenvalue ``mu`` of a rational symmetric matrix, grouped by the irreducible factor ``Q`` of its
+one term per eigenvalue ``nu`` of a rational symmetric matrix, grouped by the irreducible factor ``Q`` of its
 characteristic polynomial (:mod:`.spectral`), with ``W_x`` a polynomial of degree ``< deg Q``:
 
-* **exchangeable kernels** (``scale (1 - kappa_d) = s``): ``mu`` runs over the nonzero eigenvalues of the comparison
-  graph's Laplacian, rate ``a + b mu = s alpha + lambda + s (1 - alpha) mu / 2``; test trials ``(c0, c1) = (b, 0)``,
-  ``W = (P_mu b)_i - (P_mu b)_j``; training trials ``(c0, c1) = (s alpha, b)``, ``W = [(P_mu b)_i - (P_mu b)_j] / mu``,
-  plus the cycle modes (``mu = 0`` of the edge Laplacian, rate ``s alpha + lambda``);
+* **exchangeable kernels** (``scale (1 - kappa_d) = s``): ``nu`` runs over the nonzero eigenvalues of the comparison
+  graph's Laplacian, rate ``a + b nu = s alpha + lambda + s (1 - alpha) nu / 2``; test trials ``(c0, c1) = (b, 0)``,
+  ``W = (P_nu b)_i - (P_nu b)_j``; training trials ``(c0, c1) = (s alpha, b)``, ``W = [(P_nu b)_i - (P_nu b)_j] / nu``,
+  plus the cycle modes (``nu = 0`` of the edge Laplacian, rate ``s alpha + lambda``);
   (on any comparison graph, connected or not; with equal counts ``c`` the scale is ``c s``, since ``C K = c K``;
   unequal counts do not reduce to the Laplacian and take the Gram-matrix modes);
-* **other kernels** (and exchangeable ones with unequal counts): ``mu`` runs over the eigenvalues of ``C`` times
-  the halved (or full) Gram matrix, rate ``mu + lambda``, ``(c0, c1) = (1, 0)``, ``W_x = k(x)^T P_mu C y``.
+* **other kernels** (and exchangeable ones with unequal counts): ``nu`` runs over the eigenvalues of ``C`` times
+  the halved (or full) Gram matrix, rate ``nu + lambda``, ``(c0, c1) = (1, 0)``, ``W_x = k(x)^T P_nu C y``.
 
 Derived in docs/theory.md#gradient-flow-in-laplacian-modes.
 """
@@ -37,20 +37,26 @@ from typing import Any
 import flint
 import sympy as sp
 
+from .. import symbols as S
+from ..deprecation import moved_names
 from ..errors import ParameterError, SolveError
 from ..families.base import Family, Trial
 from ..gram import build_system, is_swap_invariant
 from ..task import Task
 from .spectral import Factor, X, mod_inverse, spectral_components
 
-__all__ = ["Term", "TimeCourse", "time_course", "MU", "NotRational"]
+__all__ = ["Term", "TimeCourse", "time_course", "EIGENVALUE", "NotRational"]
 
 
 class NotRational(ParameterError):
     """The exact Gram-matrix modes need a rational Gram matrix (the certified numeric path takes over)."""
 
-#: The eigenvalue variable of the mode groups.
-MU = sp.Symbol("mu")
+#: The eigenvalue variable of the mode groups, ``nu`` (:data:`symbolic_ti.symbols.nu`; it was ``mu`` before 0.2,
+#: the conventions' letter of the closed forms without exceptions).
+EIGENVALUE = S.nu
+
+# MU, its name before 0.2: served with a DeprecationWarning until 0.3
+__getattr__ = moved_names(__name__, {"MU": "symbolic_ti.symbols:nu"})
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ class Term:
     group : int
         Index into :attr:`TimeCourse.groups`.
     weight : fmpq_poly
-        ``W(mu)``, degree below the group's degree, nonzero.
+        ``W(nu)``, degree below the group's degree, nonzero.
     kind : int
         0: amplitude ``(c0, c1)`` of test trials; 1: of training trials (exchangeable); generic families use 0.
     """
@@ -92,10 +98,10 @@ class TimeCourse:
     Attributes
     ----------
     groups : tuple of fmpq_poly
-        Monic irreducible factors ``Q(mu)``; the factor ``mu`` stands for a zero eigenvalue (exchangeable: the
+        Monic irreducible factors ``Q(nu)``; the factor ``nu`` stands for a zero eigenvalue (exchangeable: the
         cycle modes of the training trials).
     rate : (a, b)
-        Exact sympy expressions: the mode of ``mu`` decays at rate ``a + b mu``.
+        Exact sympy expressions: the mode of ``nu`` decays at rate ``a + b nu``.
     amplitudes : ((c0, c1), (c0, c1))
         Exact sympy expressions for term kinds 0 and 1 (see :class:`Term`).
     terms : dict trial -> tuple of Term
@@ -103,8 +109,8 @@ class TimeCourse:
     method : str
         ``"laplacian"`` or ``"halved"`` / ``"full"`` (the Gram matrix used).
     nodes : tuple of tuple of fmpq_poly, optional
-        Laplacian modes only: entry ``k`` of ``P_mu b`` for each item (per group, cycle group excluded), so that a
-        test weight is ``nodes[g][i-1] - nodes[g][j-1]`` and a training weight that divided by ``mu``.
+        Laplacian modes only: entry ``k`` of ``P_nu b`` for each item (per group, cycle group excluded), so that a
+        test weight is ``nodes[g][i-1] - nodes[g][j-1]`` and a training weight that divided by ``nu``.
     """
 
     groups: tuple[flint.fmpq_poly, ...]

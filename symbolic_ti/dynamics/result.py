@@ -156,8 +156,8 @@ class Dynamics(Rendered):
 
     @property
     def rates(self) -> tuple[sp.Expr, ...]:
-        """The distinct decay rates as exact expressions in the root variable ``mu`` of each group: the group
-        ``Q(mu)`` decays at ``a + b mu`` (see :attr:`course`)."""
+        """The distinct decay rates as exact expressions in the root variable ``nu`` of each group: the group
+        ``Q(nu)`` decays at ``a + b nu`` (see :attr:`course`)."""
         if self.course is None:
             return (sp.Integer(0) if self.ridge is None else sp.sympify(self.ridge), sp.Integer(1))
         a, b = self.course.rate

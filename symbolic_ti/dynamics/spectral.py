@@ -3,13 +3,13 @@ r"""Exact spectral decomposition of ``phi(M) v`` for a rational symmetric matrix
 For a symmetric matrix ``M`` over QQ the minimal polynomial ``Mmin`` is squarefree, the product of the distinct
 irreducible factors ``Q`` of the characteristic polynomial. For each factor the component of ``v`` in the
 invariant subspace ``ker Q(M)`` is ``v_Q = R_Q(M) v`` with ``R_Q = 1 mod Q`` and ``R_Q = 0 mod Mmin / Q``
-(Chinese remainder theorem, exact). For a root ``mu`` of ``Q`` the spectral projector acts on ``v_Q`` as
+(Chinese remainder theorem, exact). For a root ``nu`` of ``Q`` the spectral projector acts on ``v_Q`` as
 
-    P_mu v_Q = [Q(M) / (M - mu)] v_Q / Q'(mu) = sum_{j < d} q_j(mu) M^j v_Q / Q'(mu),
+    P_nu v_Q = [Q(M) / (M - nu)] v_Q / Q'(nu) = sum_{j < d} q_j(nu) M^j v_Q / Q'(nu),
 
-with ``Q(x) / (x - mu) = sum_j q_j(mu) x^j``. So every entry of ``P_mu v`` is one polynomial in ``mu`` of degree
+with ``Q(x) / (x - nu) = sum_j q_j(nu) x^j``. So every entry of ``P_nu v`` is one polynomial in ``nu`` of degree
 ``< deg Q`` with rational coefficients, the same polynomial for every root of ``Q`` (Galois conjugates), and any
-``phi(M) v = sum_Q sum_{Q(mu) = 0} phi(mu) P_mu v``. Sums over the roots of ``Q`` of a polynomial in ``mu`` are
+``phi(M) v = sum_Q sum_{Q(nu) = 0} phi(nu) P_nu v``. Sums over the roots of ``Q`` of a polynomial in ``nu`` are
 exact rationals (traces, from Newton's power sums). Derived in docs/theory.md#gradient-flow-in-laplacian-modes.
 
 All arithmetic is python-flint ``fmpq_poly`` / ``fmpq``; nothing here is a float.
@@ -51,7 +51,7 @@ _POWER_SUMS: dict[tuple[str, int], list[flint.fmpq]] = {}
 
 
 def power_sums(q: flint.fmpq_poly, count: int) -> list[flint.fmpq]:
-    """``p_k = sum_{Q(mu)=0} mu^k`` for ``k = 0 .. count - 1`` (Newton's identities, exact; cached)."""
+    """``p_k = sum_{Q(nu)=0} nu^k`` for ``k = 0 .. count - 1`` (Newton's identities, exact; cached)."""
     key = (q.str(), count)
     got = _POWER_SUMS.get(key)
     if got is None:
@@ -76,7 +76,7 @@ def _power_sums(q: flint.fmpq_poly, count: int) -> list[flint.fmpq]:
 
 
 def trace(w: flint.fmpq_poly, q: flint.fmpq_poly) -> flint.fmpq:
-    """``sum over the roots mu of q of w(mu)``, exactly (``w`` reduced modulo ``q`` first)."""
+    """``sum over the roots nu of q of w(nu)``, exactly (``w`` reduced modulo ``q`` first)."""
     w = w % q
     ps = power_sums(q, max(q.degree(), 1))
     cs = w.coeffs()
@@ -94,7 +94,7 @@ class Factor:
     poly : fmpq_poly
         ``Q``, irreducible over QQ, leading coefficient 1.
     entries : tuple of fmpq_poly, length len(v)
-        Entry ``i`` of ``P_mu v`` as a polynomial in ``mu`` of degree ``< deg Q`` (module docstring).
+        Entry ``i`` of ``P_nu v`` as a polynomial in ``nu`` of degree ``< deg Q`` (module docstring).
     """
 
     poly: flint.fmpq_poly
@@ -135,7 +135,7 @@ def spectral_components(matrix: Sequence[Sequence[Fraction | int]], v: Sequence[
     -------
     list of Factor
         One per distinct irreducible factor of the characteristic polynomial whose invariant subspace meets
-        ``v``; ``sum_Q sum_{Q(mu)=0} P_mu v = v``.
+        ``v``; ``sum_Q sum_{Q(nu)=0} P_nu v = v``.
     """
     m = len(v)
     mat = flint.fmpq_mat(m, m, [flint.fmpq(int(Fraction(x).numerator), int(Fraction(x).denominator))
@@ -158,7 +158,7 @@ def spectral_components(matrix: Sequence[Sequence[Fraction | int]], v: Sequence[
         comps = [_apply((r * X ** j) % mmin, krylov) for j in range(d)]
         if all(c == 0 for c in comps[0]):
             continue
-        # q_j(mu) with Q(x) / (x - mu) = sum_j q_j(mu) x^j: q_j(mu) = sum_{k > j} Q_k mu^(k - j - 1)
+        # q_j(nu) with Q(x) / (x - nu) = sum_j q_j(nu) x^j: q_j(nu) = sum_{k > j} Q_k nu^(k - j - 1)
         qj = [flint.fmpq_poly([q[k] for k in range(j + 1, d + 1)]) for j in range(d)]
         inv_dq = mod_inverse(q.derivative(), q)
         entries = []

@@ -44,7 +44,7 @@ _CHUNK = 16384
 
 
 def _modes(dyn: Dynamics, trials: list[Trial], prec: int = 160) -> tuple[list[Any], list[Any], np.ndarray, list]:
-    """Every (group, root) mode: its mu (arb), the weight matrix W (trials x modes, arb) and the term kinds."""
+    """Every (group, root) mode: its nu (arb), the weight matrix W (trials x modes, arb) and the term kinds."""
     tc = dyn.course
     if tc is None:
         raise ParameterError("grid evaluation needs exact modes; this kernel's Gram matrix is irrational (certified "

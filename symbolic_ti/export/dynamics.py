@@ -25,7 +25,7 @@ from ..arguments import short_numbers, trial_entries
 from ..display import renderer
 from ..dynamics import TIME, CriticalTimes, Dynamics
 from ..dynamics.evaluate import exact_roots
-from ..dynamics.modes import MU
+from ..dynamics.modes import EIGENVALUE
 from ..dynamics.window import EarlyStopping
 from .text import column_width
 from .values import exact_value, meta_block
@@ -71,8 +71,8 @@ def _groups(d: Dynamics) -> list[tuple[sp.Expr, int, sp.Expr]]:
     a, b = d.course.rate
     out = []
     for q in d.course.groups:
-        poly = sp.Poly([sp.Rational(int(c.p), int(c.q)) for c in reversed(q.coeffs())], MU).as_expr()
-        out.append((poly, int(q.degree()), sp.expand(a if q.degree() == 1 and q[0] == 0 else a + b * MU)))
+        poly = sp.Poly([sp.Rational(int(c.p), int(c.q)) for c in reversed(q.coeffs())], EIGENVALUE).as_expr()
+        out.append((poly, int(q.degree()), sp.expand(a if q.degree() == 1 and q[0] == 0 else a + b * EIGENVALUE)))
     return out
 
 
@@ -98,18 +98,18 @@ def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> s
     times = list(DEFAULT_TIMES if times is None else times)
     lines = [d.label(), _path(d), ""]
     if d.course is not None:
-        lines.append("Mode groups (eigenvalues mu: roots of each factor; a mode decays at its rate):")
+        lines.append("Mode groups (eigenvalues nu: roots of each factor; a mode decays at its rate):")
         for poly, deg, rate in _groups(d):
             text = str(poly)
             if len(text) > LONG_TEXT:  # a degree-50 factor is a 1,300-character line: its start and its size
                 text = f"{text[:60]}... (degree {deg}, {len(sp.Add.make_args(poly))} terms; in --format json)"
             lines.append(f"  {text} = 0   ({deg} mode{'s' if deg > 1 else ''}), rate {rate}")
     else:
-        lines.append("Eigenvalue clusters of the Gram matrix (certified numeric; a mode decays at mu + lambda):")
+        lines.append("Eigenvalue clusters of the Gram matrix (certified numeric; a mode decays at nu + lambda):")
         for c in _clusters(d):
             mu, radius, rate = (rounded(c[k], spec) for k, spec in (("eigenvalue", ".15g"), ("radius", ".2g"),
                                                                      ("rate", ".15g")))
-            lines.append(f"  mu = {mu} +/- {radius}   ({c['count']} mode"
+            lines.append(f"  nu = {mu} +/- {radius}   ({c['count']} mode"
                          f"{'s' if c['count'] > 1 else ''}), rate {rate}")
     lines.append("")
     if d.is_numeric:
@@ -307,7 +307,7 @@ def dynamics_to_html(d: Dynamics) -> str:
     head = f"<p><b>symbolic_ti gradient-flow dynamics</b>: {_e(d.label())}<br><small>{_e(_path(d))}</small></p>"
     groups = "".join(f"<li><code>{_e(poly)} = 0</code> ({deg} mode{'s' if deg > 1 else ''}), rate "
                      f"<code>{_e(rate)}</code></li>" for poly, deg, rate in _groups(d))
-    body = head + (f"<p>mode groups (eigenvalues mu):</p><ul>{groups}</ul>" if groups else "")
+    body = head + (f"<p>mode groups (eigenvalues nu):</p><ul>{groups}</ul>" if groups else "")
     chosen = [x for x in _trials(d, None) if d.task.ground_truth(x) is not None]
     if d.is_numeric:
         rows = []

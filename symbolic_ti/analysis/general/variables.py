@@ -38,7 +38,7 @@ i_sym, j_sym = i, j  # aliases for functions whose parameters shadow the Symbols
 #: Item index of a rank ``r_k``.
 k = sp.Symbol("k", integer=True, positive=True)
 #: ``mu >= 0`` with ``cosh(mu) = 1 + gamma / 2``; ``mu = 0`` is reached only as a limit.
-mu = sp.Symbol("mu", positive=True)
+mu = S.mu
 #: ``x = cosh(mu) = 1 + gamma / 2 >= 1``.
 x = sp.Symbol("x", positive=True)
 #: ``Delta_0 = r^0_L - r^0_W`` of the compact one-exception ranks (docs/general_n.md#one-exception-sherman-morrison).
