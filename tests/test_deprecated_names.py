@@ -49,3 +49,28 @@ def test_the_two_mu_are_two_symbols():
         warnings.simplefilter("always")
         assert dynamics.MU is S.nu
     assert caught and "symbolic_ti.symbols.nu" in str(caught[0].message)
+
+
+def test_the_dynamics_json_names_its_eigenvalue_variable():
+    """Format version 3 of symbolic_ti.dynamics: the mode groups' factors are polynomials in the named variable.
+    4 items, no exception, alpha = 0: the modes are the eigenvalues of the path's Laplacian that carry weight in
+    ``b`` = wins - losses of each item (docs/theory.md, "Gradient flow in Laplacian modes"); numpy gives them here,
+    and each is a root of a factor of the report."""
+    import numpy as np
+    import sympy as sp
+
+    from symbolic_ti.dynamics import dynamics
+    from symbolic_ti.export.dynamics import dynamics_to_dict
+
+    out = dynamics_to_dict(dynamics(4, [], parameters={"alpha": 0}))
+    assert out["meta"]["format_version"] == 3 and out["eigenvalue_symbol"] == "nu"
+    nu = sp.Symbol("nu")
+    factors = {sp.sympify(g["factor"]["text"] if isinstance(g["factor"], dict) else g["factor"], {"nu": nu})
+               for g in out["groups"]}
+    lap = np.diag([1.0, 2.0, 2.0, 1.0]) - np.diag([1.0] * 3, 1) - np.diag([1.0] * 3, -1)
+    values, vectors = np.linalg.eigh(lap)
+    b = np.array([1.0, 0.0, 0.0, -1.0])  # item 1 wins (1, 2), item 4 loses (3, 4)
+    weighted = [v for v, w in zip(values, vectors.T @ b, strict=True) if abs(w) > 1e-9 and v > 1e-9]
+    assert len(weighted) == 2  # 2 -+ sqrt(2): the even modes are orthogonal to the antisymmetric b
+    for v in weighted:
+        assert any(abs(float(f.subs(nu, v))) < 1e-9 for f in factors), (v, factors)

@@ -39,7 +39,8 @@ __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "dynamics_to_text", "dynamics_to_lat
 #: ``meta.format`` of a dynamics report.
 FORMAT_NAME = "symbolic_ti.dynamics"
 # 1: first format (issue 11). 2: "path", "dps", "clusters"; "margin_error_bounds" on the numeric path.
-FORMAT_VERSION = 2
+# 3: "eigenvalue_symbol" ("nu"), the variable of the mode groups' "factor" and "rate" (they were in "mu").
+FORMAT_VERSION = 3
 
 DEFAULT_TIMES: tuple[Any, ...] = (0, 1, 2, 5, 10, 20, "oo")
 
@@ -205,7 +206,7 @@ def dynamics_to_dict(d: Dynamics, *, trials: Any = None, times: Any = None) -> d
             "ridge": exact_value(d.ridge) if d.ridge is not None else "none", "method": d.method,
             "path": "exact" if d.dps is None else "numeric", "dps": d.dps,
             "clusters": _clusters(d) if d.dps is not None else None,
-            "time_symbol": str(TIME), "groups": groups, "trials": out_trials}
+            "time_symbol": str(TIME), "eigenvalue_symbol": str(EIGENVALUE), "groups": groups, "trials": out_trials}
 
 
 # ------------------------------------------------------------------------------------------- critical
