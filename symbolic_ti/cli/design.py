@@ -155,10 +155,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="a trial presented at test (repeat; default every test trial)")
     p.add_argument("--all-trials", action="store_true", help="present every trial, the trained ones too")
     p.add_argument("--presentations", metavar="K", default=10,
-                   type=context.option_type("--presentations", parse_positive_int),
-                   help="presentations of each trial (default 10)")
-    p.add_argument("--total", metavar="N", default=None, type=context.option_type("--total", parse_positive_int),
-                   help="a budget of N presentations in all, placed greedily on the most informative trials")
+                   type=context.option_type("--presentations", _parse_count),
+                   help="presentations of each trial, 1 to 10^9 (default 10)")
+    p.add_argument("--total", metavar="N", default=None, type=context.option_type("--total", _parse_count),
+                   help="a budget of N presentations in all (1 to 10^9), placed greedily on the most informative "
+                        "trials; its cost grows with N and is estimated first (--budget)")
     p.add_argument("--fisher", metavar="NAMES", default=(), type=context.option_type("--fisher", _parse_fisher),
                    help="the Fisher information of these parameters of each hypothesis (e.g. alpha,lambda,beta; "
                         "'all': every family parameter and beta)")
@@ -239,9 +240,26 @@ def _parse_power(text: str) -> float:
 
 
 def _dps(text: str) -> int:
-    value = parse_int_at_least(text, 15)
-    if value > 1000:
-        raise argparse.ArgumentTypeError(f"expected an integer from 15 to 1000, got {value}")
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 15 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"expected an integer from 15 to 1000, got {text!r}")
+    return value
+
+
+def _parse_count(text: str) -> int:
+    """``--presentations`` and ``--total``: an integer from 1 to :data:`symbolic_ti.design.space.MAX_PRESENTATIONS`."""
+    from ..design.space import MAX_PRESENTATIONS
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 1 <= value <= MAX_PRESENTATIONS:
+        raise argparse.ArgumentTypeError(f"expected an integer from 1 to {MAX_PRESENTATIONS:,} (presentations), "
+                                         f"got {text!r}")
     return value
 
 

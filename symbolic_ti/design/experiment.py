@@ -99,13 +99,20 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
                                                exceptions=len(task.exceptions)).seconds
                                 + per_form * len(task.trials))
         trials += len(task.trials)
+        if space.total is not None:  # the greedy search over the design's trials
+            from .search import greedy_estimate
+            from .space import design_trials
+
+            seconds += greedy_estimate(len(hypotheses), len(design_trials(task, space.trials)), space.total).seconds
     pairs = len(hypotheses) * (len(hypotheses) - 1)
     seconds += _PAIR_TRIAL_SECONDS * pairs * trials
     seconds += _POWER_TRIAL_SECONDS * power_simulations * _POWER_EVALUATIONS * 2 * pairs * trials
     if refit == "beta":
         seconds += _POWER_TRIAL_SECONDS * power_simulations * _REFIT_FACTOR * 2 * 2 * pairs * trials
+    search = "" if space.total is None else (f", a greedy search of {space.total:,} presentations each (growing as "
+                                             f"total^3)")
     return Estimate(seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, {len(hypotheses)} hypotheses, "
-                             f"{trials} trials")
+                             f"{trials} trials{search}")
 
 
 def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, trials: Any = "test",
@@ -225,7 +232,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                 warnings.simplefilter("always")
                 if outcome == "binomial":
                     evaluation, guarantee = _evaluate(design, hyps, fisher_names, space.total, mi_method, samples,
-                                                      seed, dps)
+                                                      seed, dps, budget)
                     guarantees.add(guarantee)
                 else:
                     evaluation = _evaluate_scores(design, hyps, fisher_names, score_sd, samples, seed, dps)
@@ -343,7 +350,8 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
 
 
 def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],
-              total: int | None, mi_method: str, samples: int, seed: int, dps: int) -> tuple[DesignEvaluation, str]:
+              total: int | None, mi_method: str, samples: int, seed: int, dps: int,
+              budget: BudgetLike = None) -> tuple[DesignEvaluation, str]:
     """The evaluation of one design, and the greedy search's guarantee (:data:`search.GUARANTEES`) when it
     placed the presentations (``""`` otherwise)."""
     import numpy as np
@@ -361,7 +369,7 @@ def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names
     counts = np.array(design.counts, dtype=int)
     guarantee = ""
     if total is not None:
-        selection = greedy_trials(p, prior, total, seed=seed)
+        selection = greedy_trials(p, prior, total, seed=seed, cost_budget=budget)
         counts, guarantee = np.asarray(selection.counts, dtype=int), selection.guarantee
         design = ExperimentDesign(task, trials, tuple(int(c) for c in counts))
     # the divergences from the exact logits beta f: finite and correct at any beta (a probability sigmoid(beta f)
