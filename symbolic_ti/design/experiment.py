@@ -112,7 +112,7 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
     search = "" if space.total is None else (f", a greedy search of {space.total:,} presentations each (growing as "
                                              f"total^3)")
     return Estimate(seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, {len(hypotheses)} hypotheses, "
-                             f"{trials} trials{search}")
+                             f"{trials} trial{'s' if trials != 1 else ''}{search}")
 
 
 def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, trials: Any = "test",
@@ -224,6 +224,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     evaluations = []
     all_designs = space.designs()
     imprecise: list[float] = []
+    below: list[str] = []
     guarantees: set[str] = set()
     with Progress(n=max(t.n for t in space.tasks)) as progress:
         for k, design in enumerate(all_designs):
@@ -243,21 +244,29 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
             for w in caught:  # the standard error is in the report: one note for every design, not a warning each
                 if type(w.message).__name__ == "MonteCarloPrecisionWarning":
                     imprecise.append(float(evaluations[-1].information.standard_error))
+                elif type(w.message).__name__ == "InformationRangeWarning":
+                    below.append(design.label)
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
                 else:
                     warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         progress.update("ranking", len(all_designs), len(all_designs))
     notes: tuple[str, ...] = () if not imprecise else (
         f"the Monte Carlo mutual information of {len(imprecise)} of "
-        f"{len(all_designs)} designs has a standard error above the information layer's tolerance (largest "
+        f"{len(all_designs)} design{'s' if len(all_designs) != 1 else ''} has a standard error above the information layer's tolerance (largest "
         f"{rounded(max(imprecise), '.2g')} nats); more samples (--samples, samples=) give more digits",)
     floats = sum(1 for e in evaluations if e.information.method == "exact" and not isinstance(e.information.value,
                                                                                             mpmath.mpf))
     if floats:
-        notes += (f"the exact mutual information of {floats} of {len(all_designs)} designs is summed in float64 "
+        notes += (f"the exact mutual information of {floats} of {len(all_designs)} design{'s' if len(all_designs) != 1 else ''} is summed in float64 "
                   f"(about 15 digits, not {dps}): above {MP_MAX_OUTCOMES} outcome vectors to sum at {dps} digits",)
     notes += _identical_note(hyps, evaluations)
+    if below:
+        notes += (f"the mutual information of {len(below)} of {len(all_designs)} design{'s' if len(all_designs) != 1 else ''} "
+                  f"is below float64's range in part (probabilities sigmoid(beta f) that round to 0 or 1): the value "
+                  f"shown leaves that information out; with fewer outcome vectors (at most {MP_MAX_OUTCOMES}) it "
+                  f"is exact in mpmath",)
     ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
-    search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
+    search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentation{'s' if space.total != 1 else ''} placed one by "
                                                   f"one on the trial of largest gain in mutual information; "
                                                   f"guarantee: {_weakest(guarantees)}")
     if outcome == "score":
@@ -382,7 +391,7 @@ def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names
     divergences = {(a, b): tuple(d[a][b][t] for t in range(len(trials))) for a, b in pairs}
     log_bf = {(a, b): expected_log_bayes_factor(logits, counts, a, b, dps=dps, logits=True) for a, b in pairs}
     method: Any = mi_method  # (one of MI_METHODS, checked by design_experiment)
-    mi = mutual_information(p, prior, counts, method=method, samples=samples, seed=seed, dps=dps)
+    mi = mutual_information(p, prior, counts, method=method, samples=samples, seed=seed, dps=dps, logits=logits)
     fisher = []
     for h, names, vals, ph in zip(hyps, fisher_names, values, probs, strict=False):
         jac = logit_jacobian(task, h, trials, names, vals)
