@@ -23,6 +23,7 @@ the next trial(s) of largest expected information gain (:func:`symbolic_ti.desig
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from typing import Any
 
 from ..datasets import data_argument
@@ -36,6 +37,19 @@ _SPACE = ": the task file holds the whole task"
 #: The options of ``fit`` that say how ``--data`` is read (:func:`symbolic_ti.behaviour.load_behaviour`).
 _DATA_READING = ("--filter", "--item-columns", "--item-labels", "--value-column", "--kind", "--count-column",
                  "--correct-column", "--total-column")
+@dataclass(frozen=True)
+class _RefitRequires(Requires):
+    """``--refit beta`` needs ``--power`` and choices; ``--refit none`` (the default) is accepted anywhere."""
+
+    def broken(self, args: argparse.Namespace) -> str | None:
+        if args.refit == "none":
+            return None
+        if args.outcome == "score":
+            return ("beta is refitted to simulated choices: --refit beta is for binomial outcomes, not --outcome "
+                    "score; leave --refit out")
+        return super().broken(args)
+
+
 #: Options that have no effect in some combinations (:func:`symbolic_ti.cli.parsing.add_rules`).
 RULES: tuple[Requires | Excludes, ...] = (
     Requires("--exception-span", "--placements", ("single", "pairs"), why=" (the span of the placed exceptions)"),
@@ -47,7 +61,7 @@ RULES: tuple[Requires | Excludes, ...] = (
     Excludes("--all-trials", "--trial", why=": the trials are given"),
     Requires("--samples", "--mi-method", ("auto", "monte-carlo"), why=" (the Monte Carlo samples)"),
     Requires("--simulations", "--power", why=" (the simulated experiments of the power)"),
-    Requires("--refit", "--power", why=" (the refitted power)"),
+    _RefitRequires("--refit", "--power", why=" (the refitted power)"),
     Requires("--score-sd", "--outcome", ("score",), why=" (the spread of a score)"),
     Excludes("--outcome", "--data", why=": the posterior reads choices"),
     *(Excludes("--task", option, why=_SPACE) for option in
@@ -379,13 +393,15 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool, plo
             report = design_experiment(hypotheses, space, fisher=args.fisher, criterion=args.criterion,
                                        mi_method=args.mi_method, samples=args.samples, seed=args.seed, dps=args.dps,
                                        power=args.power, simulations=args.simulations, refit=args.refit,
-                                       outcome=args.outcome, score_sd=args.score_sd, budget=context.budget(args))
+                                       outcome=args.outcome,
+                                       score_sd=args.score_sd if args.outcome == "score" else None,
+                                       budget=context.budget(args))
     except BudgetError as err:
         raise context.fail("--budget", err) from None
     except SymbolicTIError as err:
         text = str(err)
         option = ("--fisher" if text.startswith("fisher") else "--outcome" if text.startswith("outcome") else
-                  "--hypothesis")
+                  "--refit" if text.startswith("refit") else "--hypothesis")
         raise context.fail(option, err) from None
     if plot is not None:
         from ..figures.design import write_design_plot

@@ -119,7 +119,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                       presentations: int = 10, total: int | None = None, fisher: Sequence[str] | None = (),
                       criterion: str = "mutual-information", mi_method: str = "auto", samples: int = 20000,
                       seed: int = 0, dps: int = 30, power: float | None = None, simulations: int = 4000,
-                      refit: str = "none", outcome: str = "binomial", score_sd: Any = 1,
+                      refit: str = "none", outcome: str = "binomial", score_sd: Any = None,
                       budget: BudgetLike = DEFAULT) -> DesignReport:
     """Rank the designs of a design space by how well they tell the hypotheses apart.
 
@@ -169,8 +169,9 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
         (2 sigma^2)``, Monte Carlo mutual information, Fisher information ``sum count J J^T / sigma^2``; the
         evaluations' ``probabilities`` then hold the means ``beta f``). Scores take no ``total``, ``power`` nor
         ``mi_method="exact"``.
-    score_sd : exact number > 0
-        With ``outcome="score"``: the standard deviation of one presentation's score (default 1).
+    score_sd : exact number > 0, optional
+        With ``outcome="score"``: the standard deviation of one presentation's score (default 1); refused with
+        binomial outcomes (a choice has no spread to give).
     budget : DEFAULT, None or float
         Seconds of estimated CPU above which the run is refused (:mod:`symbolic_ti.budgets`).
 
@@ -197,7 +198,13 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     outcome = check_choice(outcome, "outcome", OUTCOMES)
     from .scores import score_sd as _check_sd
 
-    score_sd = _check_sd(score_sd)
+    if outcome == "binomial" and score_sd is not None:
+        raise ParameterError(f"score_sd: the spread of a real score is for outcome='score'; binomial outcomes "
+                             f"(choices) take none, got score_sd={message_repr(score_sd)}")
+    score_sd = _check_sd(1 if score_sd is None else score_sd)
+    if outcome == "score" and refit != "none":
+        raise ParameterError("refit: beta is refitted to simulated choices, so refit='beta' is for binomial "
+                             "outcomes, not outcome='score'; leave refit out")
     if outcome == "score":
         if power is not None or total is not None or mi_method == "exact" or (
                 isinstance(designs, DesignSpace) and designs.total is not None):
