@@ -19,10 +19,13 @@ from ..formatting import rounded
 
 class FrozenArrays:
     """Mixin of the frozen dataclasses of this package that hold numpy arrays: equality by value (arrays by
-    :func:`numpy.array_equal`), and the arrays read-only also after a pickle round trip or a deep copy (an
-    unpickled array is writeable)."""
+    :func:`numpy.array_equal`), a hash consistent with it (the arrays are read-only: their values as nested
+    tuples, so that equal arrays of different dtypes hash alike), and the arrays read-only also after a pickle
+    round trip or a deep copy (an unpickled array is writeable)."""
 
-    __hash__ = None  # type: ignore[assignment]  # (equal by value and holding arrays: unhashable)
+    def __hash__(self) -> int:
+        return hash(tuple((k, (np.shape(v), _nested(v.tolist())) if isinstance(v, np.ndarray) else v)
+                          for k, v in sorted(vars(self).items())))
 
     def _freeze(self) -> None:
         for value in vars(self).values():
@@ -40,6 +43,11 @@ class FrozenArrays:
         return mine.keys() == theirs.keys() and all(
             np.array_equal(a, theirs[k]) if isinstance(a, np.ndarray) or isinstance(theirs[k], np.ndarray)
             else bool(a == theirs[k]) for k, a in mine.items())
+
+
+def _nested(x: Any) -> Any:
+    """Nested lists as nested tuples (hashable)."""
+    return tuple(_nested(v) for v in x) if isinstance(x, list) else x
 
 
 def _float_array(x: Any, name: str, ndim: int) -> np.ndarray:

@@ -319,17 +319,29 @@ def design_notebook_latex(report: DesignReport, ranking: int = 20) -> str:
 
 @renderer("html", DesignReport)
 def design_html(report: DesignReport, ranking: int = 20, trials: int = 8) -> str:
-    """The notebook's HTML: the ranking (its first ``ranking`` rows), the best design's ``trials`` most
-    informative trials with their divergences, its Fisher information and power, and the notes."""
+    """The notebook's HTML: the ranking (its first ``ranking`` rows; with power, every ranked design's power of
+    each ordered pair and criterion, and the smallest multiplier reaching the target), the best design's
+    ``trials`` most informative trials with their divergences, its Fisher information and power in full, and the
+    notes."""
     from .notebook import _CELL, _e, _table
 
     def cell(x: Any, left: bool = False) -> str:
         return f'<td style="{_CELL}{";text-align:left" if left else ""}">{_e(x)}</td>'
 
+    criteria = [] if report.power_target is None else list(_CRITERION)
+
+    def powers(e: DesignEvaluation, criterion: str) -> str:
+        """Every ordered pair's power of one criterion, and the smallest multiplier reaching the target."""
+        return "; ".join(f"H{x.true + 1} vs H{x.other + 1} {rounded(x.power.value, '.3f')}" + (
+            "" if x.smallest is None or x.smallest.multiplier is None else f" (m = {x.smallest.multiplier})")
+            for x in e.power if x.criterion == criterion)
+
     rows = [f"<tr>{cell(k + 1)}{cell(e.design.label, True)}{cell(e.design.total)}{cell(_mi_text(e), True)}"
-            f"{cell(_num(e.smallest_log_bayes_factor))}</tr>" for k, e in enumerate(report.evaluations[:ranking])]
+            f"{cell(_num(e.smallest_log_bayes_factor))}" + "".join(cell(powers(e, c), True) for c in criteria)
+            + "</tr>" for k, e in enumerate(report.evaluations[:ranking])]
     crit = "mutual information" if report.criterion == "mutual-information" else "smallest expected log Bayes factor"
-    out = [_table(["rank", "design", "presentations", "mutual information (nats)", "min E[log BF]"], rows,
+    heads = [f"power, {_CRITERION[c]} (to reach {rounded(report.power_target, 'g')}: smallest m)" for c in criteria]
+    out = [_table(["rank", "design", "presentations", "mutual information (nats)", "min E[log BF]", *heads], rows,
                   f"{_count(len(report.evaluations), 'design')} ranked by {crit}; hypotheses: " + "; ".join(
                       f"H{k + 1} = {h.name} (weight {h.weight})" for k, h in enumerate(report.hypotheses)))]
     best, pairs = report.best, report.pairs()
