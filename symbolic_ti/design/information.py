@@ -24,7 +24,9 @@ import numpy as np
 from ..errors import BudgetError, ParameterError
 from ..formatting import rounded
 from ._precise import MP_MAX_OUTCOMES, _reduce_logits, cancelling_sum, kl_logits_array, mi_exact_logits, mi_exact_mp
+from ._arrays import MAX_OUTCOMES as _arrays_max
 from ._arrays import (
+    outcome_log_likelihoods,
     _blocks,
     _counts,
     _dps,
@@ -35,7 +37,6 @@ from ._arrays import (
     _log_ratios,
     _object_array,
     _outcome_count,
-    _outcome_table,
     _outside_support,
     _posterior_divergence,
     _prior,
@@ -49,8 +50,8 @@ __all__ = ["InformationEstimate", "MonteCarloPrecisionWarning", "InformationRang
            "expected_log_bayes_factor", "mutual_information", "outcome_log_likelihoods", "fisher_information",
            "d_optimality", "a_optimality"]
 
-#: Default cap on the number of outcome vectors that exact summation enumerates.
-MAX_OUTCOMES = 10**6
+#: Default cap on the number of outcome vectors that exact summation enumerates (:data:`._arrays.MAX_OUTCOMES`).
+MAX_OUTCOMES = _arrays_max
 
 
 class MonteCarloPrecisionWarning(UserWarning):
@@ -253,45 +254,6 @@ def expected_log_bayes_factor(p: Any, counts: Any, true: int, other: int, dps: i
 
 
 # -- mutual information ---------------------------------------------------------------------------------------
-
-
-def outcome_log_likelihoods(p: Any, counts: Any, *, coefficients: bool = True,
-                            max_outcomes: int = MAX_OUTCOMES) -> tuple[np.ndarray, np.ndarray]:
-    """Log-likelihood of every outcome vector under every hypothesis (exact enumeration).
-
-    Parameters
-    ----------
-    p : array_like, shape (H, T)
-        Choice probabilities in [0, 1].
-    counts : array_like, shape (T,)
-        Presentations per trial (nonnegative integers).
-    coefficients : bool
-        Include ``log C(n_t, k_t)`` (the probability of the counts); without it, the log-likelihood of one
-        sequence of choices with those counts (enough to compare hypotheses).
-    max_outcomes : int
-        Refuse when ``prod_t (counts_t + 1)`` is larger.
-
-    Returns
-    -------
-    (log_lik, wins) : numpy.ndarray of shapes (H, N) and (N, T)
-        ``log_lik[h, j] = sum_t log C + k_jt log p[h, t] + (n_t - k_jt) log(1 - p[h, t])`` for the ``N``
-        outcome vectors ``k_j = wins[j]``, in lexicographic order (``-inf`` where impossible). Memory:
-        ``8 (H + T) N`` bytes.
-
-    Raises
-    ------
-    ParameterError
-        Bad shapes or values.
-    BudgetError
-        More than ``max_outcomes`` outcome vectors.
-    """
-    arr = _probabilities(p)
-    n = _counts(counts, arr.shape[1])
-    total = _outcome_count(n)
-    if total > max_outcomes:
-        raise BudgetError(f"counts: {total} outcome vectors to enumerate, above max_outcomes={max_outcomes}")
-    wins = np.stack(np.meshgrid(*[np.arange(c + 1) for c in n], indexing="ij"), axis=-1).reshape(-1, len(n))
-    return _outcome_table(arr, n, coefficients), wins
 
 
 def _mi_exact(p: np.ndarray, w: np.ndarray, n: np.ndarray) -> float:
