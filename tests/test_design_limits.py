@@ -164,7 +164,7 @@ def test_float64_losing_the_information_says_so():
     with pytest.warns(InformationRangeWarning, match="below float64's range"):
         r = design_experiment(hyps, Task(5))
     assert r.best.information.below_range and any("below float64's range" in n for n in r.notes)
-    assert "lower bound" in r.to_text()
+    assert "(lower bound, see note)" in r.to_text()
 
 
 def test_one_outcome_is_singular():

@@ -244,18 +244,31 @@ def _mi_logits_at(cols: list[list[Any]], w: list[Any], n: list[int], wp: int) ->
             d_minus = [[_softplus_difference(-a[g2], -a[g], -diff[g2][g]) for g in range(h)] for g2 in range(h)]
             d_plus = [[_softplus_difference(a[g2], a[g], diff[g2][g]) for g in range(h)] for g2 in range(h)]
             per_trial.append((plus, minus, d_plus, d_minus))
+        # per trial and wins k: P(k | g), and the log ratio of g2 to g with its exponential (products per outcome)
+        lik_t, log_r, ratio = [], [], []
+        for (plus, minus, d_plus, d_minus), m in zip(per_trial, n, strict=True):
+            lik_t.append([[mpmath.exp(mpmath.log(math.comb(m, k)) - k * minus[g] - (m - k) * plus[g])
+                           for k in range(m + 1)] for g in range(h)])
+            lr = [[[-(k * d_minus[g2][g] + (m - k) * d_plus[g2][g]) for k in range(m + 1)] for g in range(h)]
+                  for g2 in range(h)]
+            log_r.append(lr)
+            ratio.append([[[mpmath.exp(x) for x in row] for row in block] for block in lr])
+        near = mpmath.mpf("1e-3")
         terms = []
         for ks in itertools.product(*(range(m + 1) for m in n)):
-            log_coef = mpmath.fsum(mpmath.log(math.comb(m, k)) for m, k in zip(n, ks, strict=True))
             for g in range(h):
                 if ws[g] == 0:
                     continue
-                log_p = log_coef - mpmath.fsum(k * tr[1][g] + (m - k) * tr[0][g]
-                                               for tr, m, k in zip(per_trial, n, ks, strict=True))
-                x = mpmath.fsum(ws[g2] * mpmath.expm1(-mpmath.fsum(k * tr[3][g2][g] + (m - k) * tr[2][g2][g]
-                                                                  for tr, m, k in zip(per_trial, n, ks, strict=True)))
-                                for g2 in range(h) if g2 != g and ws[g2] != 0)
-                terms.append(ws[g] * mpmath.exp(log_p) * _x_minus_log1p(x))
+                lik = mpmath.fprod(lik_t[t][g][k] for t, k in enumerate(ks))
+                x = mpmath.mpf(0)
+                for g2 in range(h):
+                    if g2 == g or ws[g2] == 0:
+                        continue
+                    e = mpmath.fprod(ratio[t][g2][g][k] for t, k in enumerate(ks))
+                    # (near 1, expm1 of the summed log ratios: the product minus 1 would cancel)
+                    x += ws[g2] * (mpmath.expm1(mpmath.fsum(log_r[t][g2][g][k] for t, k in enumerate(ks)))
+                                   if abs(e - 1) < near else e - 1)
+                terms.append(ws[g] * lik * _x_minus_log1p(x))
         return mpmath.fsum(terms)
 
 

@@ -60,7 +60,7 @@ def _mi_text(e: DesignEvaluation) -> str:
     info = e.information
     se = getattr(info, "standard_error", None)
     if getattr(info, "below_range", False):
-        return f"{_num(info.value)} (float64: below its range in part, a lower bound; see the note)"
+        return f"{_num(info.value)} (lower bound, see note)"
     if getattr(info, "method", "") == "exact" or se is None:
         return f"{_num(info.value)} (exact)"
     if info.method == "series":
@@ -170,7 +170,7 @@ def design_text(report: DesignReport, designs: int = 1, trials: int = 8, ranking
                   f"{'min E[log BF]':>14}"]
     for k, e in enumerate(report.evaluations[:ranking]):
         lines.append(f"  {k + 1:<6}{e.design.label:<{width}}{e.design.total:>14}  {_mi_text(e):<34}"
-                     f"{_num(e.smallest_log_bayes_factor):>14}")
+                     f"{' ' + _num(e.smallest_log_bayes_factor):>14}")
     if n > ranking:
         lines.append(f"  ... {n - ranking} more (to_text(ranking=...) or --format json for all)")
     for k, e in enumerate(report.evaluations[:designs]):
