@@ -39,14 +39,15 @@ _DATA_READING = ("--filter", "--item-columns", "--item-labels", "--value-column"
                  "--correct-column", "--total-column")
 @dataclass(frozen=True)
 class _RefitRequires(Requires):
-    """``--refit beta`` needs ``--power`` and choices; ``--refit none`` (the default) is accepted anywhere."""
+    """``--refit`` other than ``none`` needs ``--power`` and choices; ``--refit none`` (the default) is accepted
+    anywhere."""
 
     def broken(self, args: argparse.Namespace) -> str | None:
         if args.refit == "none":
             return None
         if args.outcome == "score":
-            return ("beta is refitted to simulated choices: --refit beta is for binomial outcomes, not --outcome "
-                    "score; leave --refit out")
+            return (f"the hypotheses are refitted to simulated choices: --refit {args.refit} is for binomial "
+                    f"outcomes, not --outcome score; leave --refit out")
         return super().broken(args)
 
 

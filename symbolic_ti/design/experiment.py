@@ -203,8 +203,8 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                              f"(choices) take none, got score_sd={message_repr(score_sd)}")
     score_sd = _check_sd(1 if score_sd is None else score_sd)
     if outcome == "score" and refit != "none":
-        raise ParameterError("refit: beta is refitted to simulated choices, so refit='beta' is for binomial "
-                             "outcomes, not outcome='score'; leave refit out")
+        raise ParameterError(f"refit: the hypotheses are refitted to simulated choices, so refit={refit!r} is for "
+                             f"binomial outcomes, not outcome='score'; leave refit out")
     if outcome == "score":
         if power is not None or total is not None or mi_method == "exact" or (
                 isinstance(designs, DesignSpace) and designs.total is not None):
