@@ -209,4 +209,4 @@ def score_mutual_information(mu: Any, prior: Any, counts: Any, sd: Any, *, sampl
             terms = -_logsumexp((log_w[None, :] + llr).T, 0)
         value += w[a] * float(terms.mean())
         var += 0.0 if np.ptp(terms) == 0 else w[a] ** 2 * float(terms.var(ddof=1)) / per
-    return ScoreInformation(max(value, 0.0), math.sqrt(var), per * int(np.count_nonzero(w)))
+    return ScoreInformation(float(max(value, 0.0)), math.sqrt(var), per * int(np.count_nonzero(w)))
