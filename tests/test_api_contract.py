@@ -89,7 +89,7 @@ INVALID: dict[str, list[object]] = {
     "data": [5, None, "x", {}, [], 3.5],
     "next": [*_INT, 0, -1, 10**6],
     "outcome": [5, "x", "", None, ["score"]],
-    "score_sd": [0, -1, "x", NAN, INF, None, [], -HUGE],
+    "score_sd": [0, -1, "x", NAN, INF, [], -HUGE, 1],  # (with binomial outcomes any score_sd is refused; None is the default)
 }
 
 #: Words one of which the message must contain for each argument (its name, or how messages call it).
@@ -162,7 +162,7 @@ ENTRY_POINTS = {
         "hypotheses": ["exchangeable:alpha=1/10", "exchangeable:alpha=1/2"], "designs": st.Task(4), "trials": "test",
         "presentations": 1, "total": None, "fisher": (), "criterion": "mutual-information", "mi_method": "auto",
         "samples": 100, "seed": 0, "dps": 20, "power": None, "simulations": 100, "refit": "none",
-        "refit_starts": 2, "outcome": "binomial", "score_sd": 1, "budget": 60}),
+        "refit_starts": 2, "outcome": "binomial", "score_sd": None, "budget": 60}),
     "adaptive_design": (st.adaptive_design, lambda: {
         "hypotheses": ["exchangeable:alpha=1/10", "exchangeable:alpha=1/2"], "data": _behaviour(),  # (whole choices: 9 or 1 of 10)
         "trials": "test",

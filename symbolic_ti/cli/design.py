@@ -24,6 +24,7 @@ the next trial(s) of largest expected information gain (:func:`symbolic_ti.desig
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from typing import Any
 
 from ..datasets import data_argument
@@ -37,6 +38,20 @@ _SPACE = ": the task file holds the whole task"
 #: The options of ``fit`` that say how ``--data`` is read (:func:`symbolic_ti.behaviour.load_behaviour`).
 _DATA_READING = ("--filter", "--item-columns", "--item-labels", "--value-column", "--kind", "--count-column",
                  "--correct-column", "--total-column")
+@dataclass(frozen=True)
+class _RefitRequires(Requires):
+    """``--refit`` other than ``none`` needs ``--power`` and choices; ``--refit none`` (the default) is accepted
+    anywhere."""
+
+    def broken(self, args: argparse.Namespace) -> str | None:
+        if args.refit == "none":
+            return None
+        if args.outcome == "score":
+            return (f"the hypotheses are refitted to simulated choices: --refit {args.refit} is for binomial "
+                    f"outcomes, not --outcome score; leave --refit out")
+        return super().broken(args)
+
+
 #: Options that have no effect in some combinations (:func:`symbolic_ti.cli.parsing.add_rules`).
 RULES: tuple[Requires | Excludes, ...] = (
     Requires("--exception-span", "--placements", ("single", "pairs"), why=" (the span of the placed exceptions)"),
@@ -48,7 +63,7 @@ RULES: tuple[Requires | Excludes, ...] = (
     Excludes("--all-trials", "--trial", why=": the trials are given"),
     Requires("--samples", "--mi-method", ("auto", "monte-carlo"), why=" (the Monte Carlo samples)"),
     Requires("--simulations", "--power", why=" (the simulated experiments of the power)"),
-    Requires("--refit", "--power", why=" (the refitted power)"),
+    _RefitRequires("--refit", "--power", why=" (the refitted power)"),
     Requires("--refit-starts", "--refit", ("all",), why=" (the optimiser starts of each refit)"),
     Requires("--score-sd", "--outcome", ("score",), why=" (the spread of a score)"),
     Excludes("--outcome", "--data", why=": the posterior reads choices"),
@@ -157,10 +172,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="a trial presented at test (repeat; default every test trial)")
     p.add_argument("--all-trials", action="store_true", help="present every trial, the trained ones too")
     p.add_argument("--presentations", metavar="K", default=10,
-                   type=context.option_type("--presentations", parse_positive_int),
-                   help="presentations of each trial (default 10)")
-    p.add_argument("--total", metavar="N", default=None, type=context.option_type("--total", parse_positive_int),
-                   help="a budget of N presentations in all, placed greedily on the most informative trials")
+                   type=context.option_type("--presentations", _parse_count),
+                   help="presentations of each trial, 1 to 10^9 (default 10)")
+    p.add_argument("--total", metavar="N", default=None, type=context.option_type("--total", _parse_count),
+                   help="a budget of N presentations in all (1 to 10^9), placed greedily on the most informative "
+                        "trials; its cost grows with N and is estimated first (--budget)")
     p.add_argument("--fisher", metavar="NAMES", default=(), type=context.option_type("--fisher", _parse_fisher),
                    help="the Fisher information of these parameters of each hypothesis (e.g. alpha,lambda,beta; "
                         "'all': every family parameter and beta)")
@@ -245,9 +261,26 @@ def _parse_power(text: str) -> float:
 
 
 def _dps(text: str) -> int:
-    value = parse_int_at_least(text, 15)
-    if value > 1000:
-        raise argparse.ArgumentTypeError(f"expected an integer from 15 to 1000, got {value}")
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 15 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"expected an integer from 15 to 1000, got {text!r}")
+    return value
+
+
+def _parse_count(text: str) -> int:
+    """``--presentations`` and ``--total``: an integer from 1 to :data:`symbolic_ti.design.space.MAX_PRESENTATIONS`."""
+    from ..design.space import MAX_PRESENTATIONS
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 1 <= value <= MAX_PRESENTATIONS:
+        raise argparse.ArgumentTypeError(f"expected an integer from 1 to {MAX_PRESENTATIONS:,} (presentations), "
+                                         f"got {text!r}")
     return value
 
 
@@ -367,8 +400,9 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool, plo
             report = design_experiment(hypotheses, space, fisher=args.fisher, criterion=args.criterion,
                                        mi_method=args.mi_method, samples=args.samples, seed=args.seed, dps=args.dps,
                                        power=args.power, simulations=args.simulations, refit=args.refit,
-                                       refit_starts=args.refit_starts,
-                                       outcome=args.outcome, score_sd=args.score_sd, budget=context.budget(args))
+                                       refit_starts=args.refit_starts, outcome=args.outcome,
+                                       score_sd=args.score_sd if args.outcome == "score" else None,
+                                       budget=context.budget(args))
     except BudgetError as err:
         raise context.fail("--budget", err) from None
     except SymbolicTIError as err:

@@ -13,16 +13,19 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ParameterError
+from ..errors import BudgetError, ParameterError
 from ..formatting import rounded
 
 
 class FrozenArrays:
     """Mixin of the frozen dataclasses of this package that hold numpy arrays: equality by value (arrays by
-    :func:`numpy.array_equal`), and the arrays read-only also after a pickle round trip or a deep copy (an
-    unpickled array is writeable)."""
+    :func:`numpy.array_equal`), a hash consistent with it (the arrays are read-only: their values as nested
+    tuples, so that equal arrays of different dtypes hash alike), and the arrays read-only also after a pickle
+    round trip or a deep copy (an unpickled array is writeable)."""
 
-    __hash__ = None  # type: ignore[assignment]  # (equal by value and holding arrays: unhashable)
+    def __hash__(self) -> int:
+        return hash(tuple((k, (np.shape(v), _nested(v.tolist())) if isinstance(v, np.ndarray) else v)
+                          for k, v in sorted(vars(self).items())))
 
     def _freeze(self) -> None:
         for value in vars(self).values():
@@ -40,6 +43,11 @@ class FrozenArrays:
         return mine.keys() == theirs.keys() and all(
             np.array_equal(a, theirs[k]) if isinstance(a, np.ndarray) or isinstance(theirs[k], np.ndarray)
             else bool(a == theirs[k]) for k, a in mine.items())
+
+
+def _nested(x: Any) -> Any:
+    """Nested lists as nested tuples (hashable)."""
+    return tuple(_nested(v) for v in x) if isinstance(x, list) else x
 
 
 def _float_array(x: Any, name: str, ndim: int) -> np.ndarray:
@@ -151,6 +159,9 @@ def _outcome_table(p: np.ndarray, n: np.ndarray, coefficients: bool) -> np.ndarr
         log_lik = log_lik.reshape(p.shape[0], -1)
     return log_lik
 
+
+#: Default cap on the number of outcome vectors that exact summation enumerates.
+MAX_OUTCOMES = 10**6
 
 #: Cells (hypotheses x outcome vectors) of one block of the outcome table: 32 MB of float64.
 BLOCK_CELLS = 2**22
@@ -301,3 +312,42 @@ def _trial_log_pmf(p_col: np.ndarray, n: int, coefficients: bool) -> np.ndarray:
         out = out + np.array([math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
                               for j in range(n + 1)])[None, :]
     return out
+
+
+def outcome_log_likelihoods(p: Any, counts: Any, *, coefficients: bool = True,
+                            max_outcomes: int = MAX_OUTCOMES) -> tuple[np.ndarray, np.ndarray]:
+    """Log-likelihood of every outcome vector under every hypothesis (exact enumeration).
+
+    Parameters
+    ----------
+    p : array_like, shape (H, T)
+        Choice probabilities in [0, 1].
+    counts : array_like, shape (T,)
+        Presentations per trial (nonnegative integers).
+    coefficients : bool
+        Include ``log C(n_t, k_t)`` (the probability of the counts); without it, the log-likelihood of one
+        sequence of choices with those counts (enough to compare hypotheses).
+    max_outcomes : int
+        Refuse when ``prod_t (counts_t + 1)`` is larger.
+
+    Returns
+    -------
+    (log_lik, wins) : numpy.ndarray of shapes (H, N) and (N, T)
+        ``log_lik[h, j] = sum_t log C + k_jt log p[h, t] + (n_t - k_jt) log(1 - p[h, t])`` for the ``N``
+        outcome vectors ``k_j = wins[j]``, in lexicographic order (``-inf`` where impossible). Memory:
+        ``8 (H + T) N`` bytes.
+
+    Raises
+    ------
+    ParameterError
+        Bad shapes or values.
+    BudgetError
+        More than ``max_outcomes`` outcome vectors.
+    """
+    arr = _probabilities(p)
+    n = _counts(counts, arr.shape[1])
+    total = _outcome_count(n)
+    if total > max_outcomes:
+        raise BudgetError(f"counts: {total} outcome vectors to enumerate, above max_outcomes={max_outcomes}")
+    wins = np.stack(np.meshgrid(*[np.arange(c + 1) for c in n], indexing="ij"), axis=-1).reshape(-1, len(n))
+    return _outcome_table(arr, n, coefficients), wins

@@ -188,3 +188,106 @@ def mi_exact_mp(p: np.ndarray, w: Any, n: np.ndarray, dps: int) -> tuple[Any, in
                 with mpmath.workdps(dps):
                     return +high, outcomes
         low, extra = high, 2 * extra
+
+
+def _x_minus_log1p(x: Any) -> Any:
+    """``x - log1p(x)`` (``x > -1``) at the working precision: its series ``sum_{j >= 2} (-1)^j x^j / j`` where
+    ``|x| < 1e-3`` (the direct difference would cancel), the direct form otherwise (at most 3.3 digits lost)."""
+    if abs(x) >= mpmath.mpf("1e-3"):
+        return x - mpmath.log1p(x)
+    eps = mpmath.eps * abs(x) ** 2
+    out, power, j = mpmath.mpf(0), x * x, 2
+    while abs(power) > eps:
+        out += (power if j % 2 == 0 else -power) / j
+        power *= x
+        j += 1
+    return out
+
+
+def _reduce_logits(logits: np.ndarray, n: np.ndarray) -> tuple[list[list[Any]], list[int]]:
+    """The exact reductions of :func:`_reduce_mp` on exact logits (sympy numbers compared exactly): trials not
+    presented or with equal logits under every hypothesis dropped, identical columns pooled."""
+    import sympy as sp
+
+    columns: dict[tuple[Any, ...], int] = {}
+    out_p: list[list[Any]] = []
+    out_n: list[int] = []
+    for t in range(logits.shape[1]):
+        col = tuple(sp.nsimplify(x) if isinstance(x, float) else sp.sympify(x) for x in logits[:, t])
+        if n[t] == 0 or all(x == col[0] for x in col):
+            continue
+        if col in columns:
+            out_n[columns[col]] += int(n[t])
+        else:
+            columns[col] = len(out_p)
+            out_p.append(list(col))
+            out_n.append(int(n[t]))
+    return out_p, out_n
+
+
+def _mi_logits_at(cols: list[list[Any]], w: list[Any], n: list[int], wp: int) -> Any:
+    """``sum_h w_h sum_k P(k|h) (X - log1p X)``, ``X = sum_h' w_h' expm1(log P(k|h') - log P(k|h))``, from the
+    logits: ``log P(k|h) = log C(m, k) - k softplus(-a_h) - (m - k) softplus(a_h)`` and its differences as
+    differences of softplus (:func:`_softplus_difference`), so that no probability rounds to 0 or 1 (any ``beta``)
+    and a tiny information keeps its relative accuracy; at ``wp`` digits."""
+    with mpmath.workdps(wp):
+        ws = [_real(x, "prior") for x in w]
+        total = mpmath.fsum(ws)
+        ws = [x / total for x in ws]
+        h = len(ws)
+        per_trial = []  # per trial: softplus(+-a_h), and the differences of hypothesis g' to g
+        for col in cols:
+            a = [_real(x) for x in col]
+            diff = [[_real(col[g2] - col[g]) if g2 != g else mpmath.mpf(0) for g in range(h)] for g2 in range(h)]
+            plus = [_softplus(x) for x in a]
+            minus = [_softplus(-x) for x in a]
+            d_minus = [[_softplus_difference(-a[g2], -a[g], -diff[g2][g]) for g in range(h)] for g2 in range(h)]
+            d_plus = [[_softplus_difference(a[g2], a[g], diff[g2][g]) for g in range(h)] for g2 in range(h)]
+            per_trial.append((plus, minus, d_plus, d_minus))
+        # per trial and wins k: P(k | g), and the log ratio of g2 to g with its exponential (products per outcome)
+        lik_t, log_r, ratio = [], [], []
+        for (plus, minus, d_plus, d_minus), m in zip(per_trial, n, strict=True):
+            lik_t.append([[mpmath.exp(mpmath.log(math.comb(m, k)) - k * minus[g] - (m - k) * plus[g])
+                           for k in range(m + 1)] for g in range(h)])
+            lr = [[[-(k * d_minus[g2][g] + (m - k) * d_plus[g2][g]) for k in range(m + 1)] for g in range(h)]
+                  for g2 in range(h)]
+            log_r.append(lr)
+            ratio.append([[[mpmath.exp(x) for x in row] for row in block] for block in lr])
+        near = mpmath.mpf("1e-3")
+        terms = []
+        for ks in itertools.product(*(range(m + 1) for m in n)):
+            for g in range(h):
+                if ws[g] == 0:
+                    continue
+                lik = mpmath.fprod(lik_t[t][g][k] for t, k in enumerate(ks))
+                x = mpmath.mpf(0)
+                for g2 in range(h):
+                    if g2 == g or ws[g2] == 0:
+                        continue
+                    e = mpmath.fprod(ratio[t][g2][g][k] for t, k in enumerate(ks))
+                    # (near 1, expm1 of the summed log ratios: the product minus 1 would cancel)
+                    x += ws[g2] * (mpmath.expm1(mpmath.fsum(log_r[t][g2][g][k] for t, k in enumerate(ks)))
+                                   if abs(e - 1) < near else e - 1)
+                terms.append(ws[g] * lik * _x_minus_log1p(x))
+        return mpmath.fsum(terms)
+
+
+def mi_exact_logits(logits: np.ndarray, w: Any, n: np.ndarray, dps: int) -> tuple[Any, int] | None:
+    """The exact mutual information from exact logits ``beta f`` (shape (H, T)), correct to ``dps`` digits (the
+    precision doubled until two evaluations agree, as :func:`mi_exact_mp`), and the outcome vectors enumerated;
+    ``None`` when more than :data:`MP_MAX_OUTCOMES` remain after the exact reductions."""
+    cols, counts = _reduce_logits(logits, n)
+    if not cols:
+        return mpmath.mpf(0), 1
+    outcomes = math.prod(c + 1 for c in counts)
+    if outcomes > MP_MAX_OUTCOMES:
+        return None
+    extra = 15
+    low = _mi_logits_at(cols, list(w), counts, dps + extra)
+    while True:
+        high = _mi_logits_at(cols, list(w), counts, dps + 2 * extra)
+        with mpmath.workdps(dps + 2 * extra):
+            if abs(high - low) <= abs(high) * mpmath.mpf(10) ** -(dps + 2):
+                with mpmath.workdps(dps):
+                    return +high, outcomes
+        low, extra = high, 2 * extra

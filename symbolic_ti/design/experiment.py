@@ -102,18 +102,25 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
                                                exceptions=len(task.exceptions)).seconds
                                 + per_form * len(task.trials))
         trials += len(task.trials)
+        if space.total is not None:  # the greedy search over the design's trials
+            from .search import greedy_estimate
+            from .space import design_trials
+
+            seconds += greedy_estimate(len(hypotheses), len(design_trials(task, space.trials)), space.total).seconds
     pairs = len(hypotheses) * (len(hypotheses) - 1)
     seconds += _PAIR_TRIAL_SECONDS * pairs * trials
     seconds += _POWER_TRIAL_SECONDS * power_simulations * _POWER_EVALUATIONS * 2 * pairs * trials
     if refit == "beta":
         seconds += _POWER_TRIAL_SECONDS * power_simulations * _REFIT_FACTOR * 2 * 2 * pairs * trials
+    search = "" if space.total is None else (f", a greedy search of {space.total:,} presentations each (growing as "
+                                             f"total^3)")
     if refit == "all" and power_simulations:
         per_task = -(-len(space) // len(space.tasks))  # designs per task, rounded up
         full = refit_estimate(space.tasks, hypotheses, refit_starts, per_task * len(hypotheses) * power_simulations)
         return Estimate(seconds + full.seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, "
-                                                f"{len(hypotheses)} hypotheses, {trials} trials; {full.detail}")
+                                                f"{len(hypotheses)} hypotheses, {trials} trials{search}; {full.detail}")
     return Estimate(seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, {len(hypotheses)} hypotheses, "
-                             f"{trials} trials")
+                             f"{trials} trial{'s' if trials != 1 else ''}{search}")
 
 
 def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, trials: Any = "test",
@@ -121,7 +128,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                       criterion: str = "mutual-information", mi_method: str = "auto", samples: int = 20000,
                       seed: int = 0, dps: int = 30, power: float | None = None, simulations: int = 4000,
                       refit: str = "none", refit_starts: int = REFIT_STARTS, outcome: str = "binomial",
-                      score_sd: Any = 1, budget: BudgetLike = DEFAULT) -> DesignReport:
+                      score_sd: Any = None, budget: BudgetLike = DEFAULT) -> DesignReport:
     """Rank the designs of a design space by how well they tell the hypotheses apart.
 
     Parameters
@@ -178,8 +185,9 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
         (2 sigma^2)``, Monte Carlo mutual information, Fisher information ``sum count J J^T / sigma^2``; the
         evaluations' ``probabilities`` then hold the means ``beta f``). Scores take no ``total``, ``power`` nor
         ``mi_method="exact"``.
-    score_sd : exact number > 0
-        With ``outcome="score"``: the standard deviation of one presentation's score (default 1).
+    score_sd : exact number > 0, optional
+        With ``outcome="score"``: the standard deviation of one presentation's score (default 1); refused with
+        binomial outcomes (a choice has no spread to give).
     budget : DEFAULT, None or float
         Seconds of estimated CPU above which the run is refused (:mod:`symbolic_ti.budgets`).
 
@@ -207,7 +215,13 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     outcome = check_choice(outcome, "outcome", OUTCOMES)
     from .scores import score_sd as _check_sd
 
-    score_sd = _check_sd(score_sd)
+    if outcome == "binomial" and score_sd is not None:
+        raise ParameterError(f"score_sd: the spread of a real score is for outcome='score'; binomial outcomes "
+                             f"(choices) take none, got score_sd={message_repr(score_sd)}")
+    score_sd = _check_sd(1 if score_sd is None else score_sd)
+    if outcome == "score" and refit != "none":
+        raise ParameterError(f"refit: the hypotheses are refitted to simulated choices, so refit={refit!r} is for "
+                             f"binomial outcomes, not outcome='score'; leave refit out")
     if outcome == "score":
         if power is not None or total is not None or mi_method == "exact" or (
                 isinstance(designs, DesignSpace) and designs.total is not None):
@@ -235,6 +249,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     evaluations = []
     all_designs = space.designs()
     imprecise: list[float] = []
+    below: list[str] = []
     guarantees: set[str] = set()
     with Progress(n=max(t.n for t in space.tasks)) as progress:
         for k, design in enumerate(all_designs):
@@ -243,7 +258,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                 warnings.simplefilter("always")
                 if outcome == "binomial":
                     evaluation, guarantee = _evaluate(design, hyps, fisher_names, space.total, mi_method, samples,
-                                                      seed, dps)
+                                                      seed, dps, budget)
                     guarantees.add(guarantee)
                 else:
                     evaluation = _evaluate_scores(design, hyps, fisher_names, score_sd, samples, seed, dps)
@@ -254,23 +269,31 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
             for w in caught:  # the standard error is in the report: one note for every design, not a warning each
                 if type(w.message).__name__ == "MonteCarloPrecisionWarning":
                     imprecise.append(float(evaluations[-1].information.standard_error))
+                elif type(w.message).__name__ == "InformationRangeWarning":
+                    below.append(design.label)
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
                 else:
                     warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         progress.update("ranking", len(all_designs), len(all_designs))
     notes: tuple[str, ...] = () if not imprecise else (
         f"the Monte Carlo mutual information of {len(imprecise)} of "
-        f"{len(all_designs)} designs has a standard error above the information layer's tolerance (largest "
+        f"{len(all_designs)} design{'s' if len(all_designs) != 1 else ''} has a standard error above the information layer's tolerance (largest "
         f"{rounded(max(imprecise), '.2g')} nats); more samples (--samples, samples=) give more digits",)
     floats = sum(1 for e in evaluations if e.information.method == "exact" and not isinstance(e.information.value,
                                                                                             mpmath.mpf))
     if floats:
-        notes += (f"the exact mutual information of {floats} of {len(all_designs)} designs is summed in float64 "
+        notes += (f"the exact mutual information of {floats} of {len(all_designs)} design{'s' if len(all_designs) != 1 else ''} is summed in float64 "
                   f"(about 15 digits, not {dps}): above {MP_MAX_OUTCOMES} outcome vectors to sum at {dps} digits",)
     notes += _identical_note(hyps, evaluations)
     if refits:
         notes += _refit_notes(refits)
+    if below:
+        notes += (f"the mutual information of {len(below)} of {len(all_designs)} design{'s' if len(all_designs) != 1 else ''} "
+                  f"is below float64's range in part (probabilities sigmoid(beta f) that round to 0 or 1): the value "
+                  f"shown leaves that information out; with fewer outcome vectors (at most {MP_MAX_OUTCOMES}) it "
+                  f"is exact in mpmath",)
     ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
-    search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
+    search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentation{'s' if space.total != 1 else ''} placed one by "
                                                   f"one on the trial of largest gain in mutual information; "
                                                   f"guarantee: {_weakest(guarantees)}")
     if outcome == "score":
@@ -386,7 +409,8 @@ def _refit_notes(refits: Sequence[Any]) -> tuple[str, ...]:
 
 
 def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],
-              total: int | None, mi_method: str, samples: int, seed: int, dps: int) -> tuple[DesignEvaluation, str]:
+              total: int | None, mi_method: str, samples: int, seed: int, dps: int,
+              budget: BudgetLike = None) -> tuple[DesignEvaluation, str]:
     """The evaluation of one design, and the greedy search's guarantee (:data:`search.GUARANTEES`) when it
     placed the presentations (``""`` otherwise)."""
     import numpy as np
@@ -404,7 +428,7 @@ def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names
     counts = np.array(design.counts, dtype=int)
     guarantee = ""
     if total is not None:
-        selection = greedy_trials(p, prior, total, seed=seed)
+        selection = greedy_trials(p, prior, total, seed=seed, cost_budget=budget)
         counts, guarantee = np.asarray(selection.counts, dtype=int), selection.guarantee
         design = ExperimentDesign(task, trials, tuple(int(c) for c in counts))
     # the divergences from the exact logits beta f: finite and correct at any beta (a probability sigmoid(beta f)
@@ -417,7 +441,7 @@ def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names
     divergences = {(a, b): tuple(d[a][b][t] for t in range(len(trials))) for a, b in pairs}
     log_bf = {(a, b): expected_log_bayes_factor(logits, counts, a, b, dps=dps, logits=True) for a, b in pairs}
     method: Any = mi_method  # (one of MI_METHODS, checked by design_experiment)
-    mi = mutual_information(p, prior, counts, method=method, samples=samples, seed=seed, dps=dps)
+    mi = mutual_information(p, prior, counts, method=method, samples=samples, seed=seed, dps=dps, logits=logits)
     fisher = []
     for h, names, vals, ph in zip(hyps, fisher_names, values, probs, strict=False):
         jac = logit_jacobian(task, h, trials, names, vals)

@@ -117,6 +117,9 @@ def adaptive_design(hypotheses: Iterable[Hypothesis | str], data: Any, *, trials
         grid is a prior over its points).
     data : BehaviourData
         Choices on the task of the data (:func:`symbolic_ti.behaviour.load_behaviour`), whole numbers of them.
+        Where the data's item columns hold labels (``A``, ``B``, ...) rather than item numbers, read them with
+        ``coding=ItemCoding(labels=("A", "B", ...))`` (:class:`symbolic_ti.behaviour.coding.ItemCoding`, the
+        labels in rank order, highest first: the CLI's ``--item-labels``); the trials are item numbers.
     trials : "test", "all" or list of (int, int)
         The candidate trials (:func:`symbolic_ti.design.design_trials`).
     next : int
@@ -134,6 +137,21 @@ def adaptive_design(hypotheses: Iterable[Hypothesis | str], data: Any, *, trials
     ParameterError, FamilyError, TaskError
         A bad hypothesis, data that are not whole choices or are impossible under every hypothesis, a bad
         ``trials`` or ``next``.
+
+    Examples
+    --------
+    The first session of docs/examples/monkey_sessions.csv, whose item columns hold the labels A to G
+    (docs/design.md#adaptive-design-from-data):
+
+    >>> from symbolic_ti.behaviour import load_behaviour
+    >>> from symbolic_ti.behaviour.coding import ItemCoding
+    >>> from symbolic_ti.task import Task
+    >>> data = load_behaviour("docs/examples/monkey_sessions.csv", Task(7), filters=["session=1"],
+    ...                       item_columns=("first", "second"), correct_column="correct", total_column="total",
+    ...                       coding=ItemCoding(labels=tuple("ABCDEFG")))  # doctest: +SKIP
+    >>> adaptive_design(["exchangeable:alpha=1/5;ridge=1/2;beta=4", "exchangeable:alpha=1/2;ridge=1/2;beta=4"],
+    ...                 data, next=2).next  # doctest: +SKIP
+    ((1, 7), (7, 1))
     """
     from .adaptive import AdaptiveEngine
 

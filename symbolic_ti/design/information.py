@@ -23,8 +23,10 @@ import numpy as np
 
 from ..errors import BudgetError, ParameterError
 from ..formatting import rounded
-from ._precise import MP_MAX_OUTCOMES, cancelling_sum, kl_logits_array, mi_exact_mp
+from ._precise import MP_MAX_OUTCOMES, _reduce_logits, cancelling_sum, kl_logits_array, mi_exact_logits, mi_exact_mp
+from ._arrays import MAX_OUTCOMES as _arrays_max
 from ._arrays import (
+    outcome_log_likelihoods,
     _blocks,
     _counts,
     _dps,
@@ -35,7 +37,6 @@ from ._arrays import (
     _log_ratios,
     _object_array,
     _outcome_count,
-    _outcome_table,
     _outside_support,
     _posterior_divergence,
     _prior,
@@ -45,16 +46,21 @@ from ._arrays import (
     _trial_log_ratio,
 )
 
-__all__ = ["InformationEstimate", "MonteCarloPrecisionWarning", "kl_per_trial", "divergence_matrix",
+__all__ = ["InformationEstimate", "MonteCarloPrecisionWarning", "InformationRangeWarning", "kl_per_trial", "divergence_matrix",
            "expected_log_bayes_factor", "mutual_information", "outcome_log_likelihoods", "fisher_information",
            "d_optimality", "a_optimality"]
 
-#: Default cap on the number of outcome vectors that exact summation enumerates.
-MAX_OUTCOMES = 10**6
+#: Default cap on the number of outcome vectors that exact summation enumerates (:data:`._arrays.MAX_OUTCOMES`).
+MAX_OUTCOMES = _arrays_max
 
 
 class MonteCarloPrecisionWarning(UserWarning):
     """A Monte Carlo estimate whose standard error is above the tolerance asked for."""
+
+
+class InformationRangeWarning(UserWarning):
+    """A positive mutual information that float64 cannot hold (below its range, or in probabilities it rounds to
+    0 or 1): reported as 0 or from the trials float64 resolves."""
 
 
 @dataclass(frozen=True)
@@ -71,18 +77,23 @@ class InformationEstimate:
         Exact summation over every outcome vector, or stratified Monte Carlo over the hypotheses.
     outcomes : int
         The number of outcome vectors enumerated (exact) or of simulated experiments drawn (Monte Carlo).
+    below_range : bool
+        Float64 rounded away information the exact logits carry (:class:`InformationRangeWarning`): the value
+        is then too small, a lower bound.
     """
 
     value: float
     standard_error: float
     method: Literal["exact", "monte-carlo"]
     outcomes: int
+    below_range: bool = False
 
     def __str__(self) -> str:
+        value = mpmath.nstr(mpmath.mpf(self.value), 6)  # (an mpmath value below float64's range too)
         if self.method == "exact":
-            return f"{rounded(float(self.value), '.6g')} nats (exact, {self.outcomes} outcomes)"
-        return (f"{rounded(self.value, '.6g')} ± {rounded(self.standard_error, '.2g')} nats "
-                f"(Monte Carlo, {self.outcomes} experiments)")
+            return f"{value} nats (exact, {self.outcomes} outcome{'s' if self.outcomes != 1 else ''})"
+        return (f"{value} ± {rounded(self.standard_error, '.2g')} nats "
+                f"(Monte Carlo, {self.outcomes} experiment{'s' if self.outcomes != 1 else ''})")
 
 
 # -- Kullback-Leibler divergences ---------------------------------------------------------------------------------
@@ -245,45 +256,6 @@ def expected_log_bayes_factor(p: Any, counts: Any, true: int, other: int, dps: i
 # -- mutual information ---------------------------------------------------------------------------------------
 
 
-def outcome_log_likelihoods(p: Any, counts: Any, *, coefficients: bool = True,
-                            max_outcomes: int = MAX_OUTCOMES) -> tuple[np.ndarray, np.ndarray]:
-    """Log-likelihood of every outcome vector under every hypothesis (exact enumeration).
-
-    Parameters
-    ----------
-    p : array_like, shape (H, T)
-        Choice probabilities in [0, 1].
-    counts : array_like, shape (T,)
-        Presentations per trial (nonnegative integers).
-    coefficients : bool
-        Include ``log C(n_t, k_t)`` (the probability of the counts); without it, the log-likelihood of one
-        sequence of choices with those counts (enough to compare hypotheses).
-    max_outcomes : int
-        Refuse when ``prod_t (counts_t + 1)`` is larger.
-
-    Returns
-    -------
-    (log_lik, wins) : numpy.ndarray of shapes (H, N) and (N, T)
-        ``log_lik[h, j] = sum_t log C + k_jt log p[h, t] + (n_t - k_jt) log(1 - p[h, t])`` for the ``N``
-        outcome vectors ``k_j = wins[j]``, in lexicographic order (``-inf`` where impossible). Memory:
-        ``8 (H + T) N`` bytes.
-
-    Raises
-    ------
-    ParameterError
-        Bad shapes or values.
-    BudgetError
-        More than ``max_outcomes`` outcome vectors.
-    """
-    arr = _probabilities(p)
-    n = _counts(counts, arr.shape[1])
-    total = _outcome_count(n)
-    if total > max_outcomes:
-        raise BudgetError(f"counts: {total} outcome vectors to enumerate, above max_outcomes={max_outcomes}")
-    wins = np.stack(np.meshgrid(*[np.arange(c + 1) for c in n], indexing="ij"), axis=-1).reshape(-1, len(n))
-    return _outcome_table(arr, n, coefficients), wins
-
-
 def _mi_exact(p: np.ndarray, w: np.ndarray, n: np.ndarray) -> float:
     log_w = np.log(w)
     total = 0.0
@@ -326,7 +298,8 @@ def _mi_monte_carlo(p: np.ndarray, w: np.ndarray, n: np.ndarray, samples: int, s
 
 def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto", "exact", "monte-carlo"] = "auto",
                        samples: int = 20000, seed: Any = 0, max_outcomes: int = MAX_OUTCOMES,
-                       tolerance: float = 1e-3, dps: int | None = None) -> InformationEstimate:
+                       tolerance: float = 1e-3, dps: int | None = None,
+                       logits: Any = None) -> InformationEstimate:
     """Mutual information between the hypothesis and the binomial outcomes of a design.
 
     ``I = sum_h prior_h sum_k P(k|h) log(P(k|h) / P(k))`` with ``P(k) = sum_h prior_h P(k|h)`` and
@@ -361,6 +334,12 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
     dps : int, optional
         Exact summation in mpmath (:func:`~symbolic_ti.design._precise.mi_exact_mp`), correct to ``dps`` digits,
         where at most ``MP_MAX_OUTCOMES`` outcome vectors remain; else (and without it) float64.
+    logits : array_like, shape (H, T), optional
+        With ``dps``: the exact logits ``beta f`` of ``p`` (sympy numbers). The exact summation in mpmath is then
+        taken from them (:func:`~symbolic_ti.design._precise.mi_exact_logits`), so that no probability rounds to
+        0 or 1 at a large ``beta`` and a mutual information far below float64's range (``1e-62000`` at
+        ``beta = 10^6``) is computed, not 0. Where the outcome vectors are too many for it and float64 loses
+        what the logits tell apart, an :class:`InformationRangeWarning` says so.
 
     Returns
     -------
@@ -381,6 +360,16 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
         raise ParameterError(f"samples: expected an integer of at least 2, got {samples!r}")
     live = w > 0
+    lost = False
+    if logits is not None and dps is not None and method != "monte-carlo":
+        lo = _object_array(logits, "logits", 2)
+        if lo.shape != arr.shape:
+            raise ParameterError(f"logits: expected the shape of p {arr.shape}, got {lo.shape}")
+        wo = _object_array(prior, "prior", 1)
+        exact = mi_exact_logits(lo[live], wo[live], n, _dps(dps))
+        if exact is not None:
+            return InformationEstimate(exact[0], 0.0, "exact", exact[1])
+        lost = len(_reduce(arr[live], n)[1]) < len(_reduce_logits(lo[live], n)[1])
     arr, w = arr[live], w[live]
     arr, n = _reduce(arr, n)
     total = _outcome_count(n)
@@ -390,18 +379,30 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
         if total > max_outcomes:
             raise BudgetError(f"counts: {total} outcome vectors to enumerate, above max_outcomes={max_outcomes}; "
                               "use method='monte-carlo' or a larger max_outcomes")
-        if dps is not None and total <= MP_MAX_OUTCOMES:
+        if dps is not None and total <= MP_MAX_OUTCOMES and not lost:
             po, wo = _object_array(p, "p", 2), _object_array(prior, "prior", 1)
             value, enumerated = mi_exact_mp(po[live], wo[live], _counts(counts, po.shape[1]), _dps(dps))
             return InformationEstimate(value, 0.0, "exact", enumerated)
-        return InformationEstimate(_mi_exact(arr, w, n), 0.0, "exact", total)
-    value, se = _mi_monte_carlo(arr, w, n, int(samples), seed)
+        value = _mi_exact(arr, w, n) if len(n) else 0.0
+        _range_warning(lost, value, "summed in float64")
+        return InformationEstimate(value, 0.0, "exact", total, lost)
+    value, se = _mi_monte_carlo(arr, w, n, int(samples), seed) if len(n) else (0.0, 0.0)
+    _range_warning(lost, value, "estimated by Monte Carlo in float64")
     drawn = max(2, -(-int(samples) // arr.shape[0])) * arr.shape[0]
     if se > tolerance:
         warnings.warn(f"mutual information by Monte Carlo: standard error {rounded(se, '.3g')} nats is above the "
                       f"tolerance {rounded(tolerance, 'g')}; draw more samples", MonteCarloPrecisionWarning,
                       stacklevel=2)
-    return InformationEstimate(value, se, "monte-carlo", drawn)
+    return InformationEstimate(value, se, "monte-carlo", drawn, lost)
+
+
+def _range_warning(lost: bool, value: float, how: str) -> None:
+    """An :class:`InformationRangeWarning` when float64 lost what the exact logits tell apart (``lost``)."""
+    if lost:
+        warnings.warn(f"mutual information: {how}, which rounds the probabilities sigmoid(beta f) of some trials "
+                      f"to 0 or 1 (or equal) where their exact logits differ: the value {rounded(value, '.3g')} "
+                      f"leaves out their information (below float64's range); fewer presentations give the exact "
+                      f"value in mpmath", InformationRangeWarning, stacklevel=3)
 
 
 # -- Fisher information --------------------------------------------------------------------------------------

@@ -110,41 +110,103 @@ def score_fisher_information(jacobian: Any, counts: Any, sd: Any) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ScoreInformation:
-    """A Monte Carlo mutual information (nats) with its standard error."""
+    """A mutual information (nats): Monte Carlo with its standard error, or the small-separation series.
 
-    value: float
+    Attributes
+    ----------
+    value : float or mpmath.mpf
+        Nats; an mpmath number where it is the series (any magnitude, below float64's range too).
+    standard_error : float
+        Of the Monte Carlo mean; 0 for the series.
+    samples : int
+        Simulated experiments (0 for the series).
+    method : {"monte-carlo", "series"}
+    """
+
+    value: Any
     standard_error: float
     samples: int
     method: str = "monte-carlo"
 
 
+#: Below this largest squared standardised separation ``max ||delta_a - delta_b||^2`` the mutual information is
+#: its small-separation series ``(1/2) sum_t Var_w(delta_t)``, whose relative error is of the order of the
+#: separation itself (at most 1e-12 here): a Monte Carlo estimate would be lost in its own noise.
+SERIES_SEPARATION = 1e-12
+
+
 def score_mutual_information(mu: Any, prior: Any, counts: Any, sd: Any, *, samples: int = 20000,
                              seed: int = 0) -> ScoreInformation:
-    """``I(H; data)`` for Gaussian scores by Monte Carlo over the sufficient trial means.
+    """``I(H; data)`` for Gaussian scores, from the sufficient trial means, at any ``sigma``.
 
-    ``I = E_h E_ybar [log p(ybar | h) - log sum_h' w_h' p(ybar | h')]``: ``h`` drawn from the prior, ``ybar_t``
-    from ``Normal(mu[h, t], sigma^2 / count_t)`` on the presented trials; the standard error is that of the mean of
-    the per-sample terms.
+    In standard units ``z_t = (ybar_t - mu[h, t]) sqrt(n_t) / sigma`` the data of hypothesis ``h`` are
+    ``Normal(0, 1)`` and the log likelihood ratio of ``h'`` to ``h`` is ``-z . Delta - |Delta|^2 / 2`` with the
+    standardised separations ``Delta_t = (mu[h, t] - mu[h', t]) sqrt(n_t) / sigma`` (computed in mpmath, so that
+    ``sigma = 1e-400`` or ``1e400`` neither overflows nor underflows). Then
+
+    * where every separation is small (``max |Delta|^2 < SERIES_SEPARATION``), the series
+      ``I = (1/2) sum_t sum_h w_h (delta[h, t] - mean_w delta[., t])^2`` (``delta = mu sqrt(n) / sigma``; the
+      small-signal limit of the Gaussian channel), in mpmath, ``method="series"``: tends to 0 as ``sigma -> oo``;
+    * otherwise Monte Carlo stratified over the hypotheses (``samples / H`` experiments each), each term
+      ``-log sum_h' w_h' exp(llr_h')``; where the largest ``|Delta|^2`` is at most 1 the equivalent nonnegative
+      terms ``X - log1p(X)``, ``X = sum_h' w_h' expm1(llr_h')`` (``E[X] = 0``), which keep their relative
+      accuracy. A separation too large for float64 gives ``llr = -inf``: as ``sigma -> 0`` the value tends to the
+      entropy of the prior (each term ``-log w_h``, standard error 0).
 
     Raises
     ------
     ParameterError
         Bad shapes, a bad prior or ``sd``, ``samples < 100``, no presentation.
     """
+    import mpmath
+
+    from ._arrays import _log1p_minus
+
     arr = _float_array(np.array(_means(mu), dtype=float), "mu", 2)
     w = _prior(prior, arr.shape[0])
     n = _counts(counts, arr.shape[1])
-    s = float(score_sd(sd))
+    sigma = score_sd(sd)
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 100:
         raise ParameterError(f"samples: expected an integer >= 100, got {samples!r}")
     shown = n > 0
     if not shown.any():
         raise ParameterError("counts: the design has no presentation")
-    m, se = arr[:, shown], s / np.sqrt(n[shown])
+    h_count, trials = arr.shape[0], int(shown.sum())
+    with mpmath.workdps(30):
+        inv = 1 / mpmath.mpf(sp.Float(sigma, 40)._to_mpmath(mpmath.mp.prec)) if not sigma.is_Rational else \
+            mpmath.mpf(int(sigma.q)) / int(sigma.p)
+        delta = [[mpmath.mpf(float(x)) * mpmath.sqrt(int(c)) * inv for x, c in zip(row[shown], n[shown], strict=True)]
+                 for row in arr]
+        sq = [[mpmath.fsum((delta[a][t] - delta[b][t]) ** 2 for t in range(trials)) for b in range(h_count)]
+              for a in range(h_count)]
+        largest = max(max(row) for row in sq)
+        if largest < SERIES_SEPARATION:
+            ws = [mpmath.mpf(float(x)) for x in w]
+            value = mpmath.fsum(
+                ws[a] * (delta[a][t] - mpmath.fsum(ws[b] * delta[b][t] for b in range(h_count))) ** 2
+                for a in range(h_count) for t in range(trials)) / 2
+            return ScoreInformation(value, 0.0, 0, "series")
+        diff = np.array([[[float(delta[a][t] - delta[b][t]) for t in range(trials)] for b in range(h_count)]
+                         for a in range(h_count)])  # (H, H, T): Delta of h' = b against h = a; inf beyond float64
+        norm2 = np.array([[float(x) for x in row] for row in sq])
+    nonnegative = largest <= 1
     rng = np.random.default_rng(seed)
-    h = rng.choice(len(w), size=samples, p=w)
-    y = m[h] + se[None, :] * rng.standard_normal((samples, m.shape[1]))
-    # log p(ybar | h') up to a term common to every h' (it cancels)
-    log_lik = -0.5 * (((y[None, :, :] - m[:, None, :]) / se[None, None, :]) ** 2).sum(axis=2)
-    terms = log_lik[h, np.arange(samples)] - _logsumexp(np.log(np.where(w > 0, w, 1e-300))[:, None] + log_lik, 0)
-    return ScoreInformation(float(terms.mean()), float(terms.std(ddof=1) / math.sqrt(samples)), samples)
+    per = max(2, -(-samples // h_count))
+    log_w = np.log(np.where(w > 0, w, 1.0))
+    value = var = 0.0
+    for a in range(h_count):
+        if w[a] == 0:
+            continue
+        z = rng.standard_normal((per, trials))
+        with np.errstate(invalid="ignore", over="ignore"):
+            llr = -(z @ np.nan_to_num(diff[a], posinf=0.0, neginf=0.0).T) - norm2[a][None, :] / 2  # (per, H)
+        llr = np.where(np.isinf(norm2[a])[None, :] | ~np.isfinite(diff[a]).all(axis=1)[None, :], -np.inf, llr)
+        llr = np.where((w > 0)[None, :], llr, -np.inf)
+        if nonnegative:
+            x = np.sum(w[None, :] * np.expm1(llr), axis=1)
+            terms = -_log1p_minus(x)
+        else:
+            terms = -_logsumexp((log_w[None, :] + llr).T, 0)
+        value += w[a] * float(terms.mean())
+        var += 0.0 if np.ptp(terms) == 0 else w[a] ** 2 * float(terms.var(ddof=1)) / per
+    return ScoreInformation(float(max(value, 0.0)), math.sqrt(var), per * int(np.count_nonzero(w)))

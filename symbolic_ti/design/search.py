@@ -31,7 +31,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..budgets import BudgetLike, Estimate, check_budget
 from ..errors import BudgetError, ParameterError
+from ..progress import Progress
 from . import _arrays
 from ._arrays import (
     FrozenArrays,
@@ -48,7 +50,24 @@ from ._arrays import (
 )
 from .information import MAX_OUTCOMES, kl_per_trial, mutual_information
 
-__all__ = ["GreedySelection", "ExhaustiveRanking", "greedy_trials", "exhaustive_best"]
+__all__ = ["GreedySelection", "ExhaustiveRanking", "greedy_trials", "exhaustive_best", "greedy_estimate"]
+
+#: The cost model of the greedy search (docs/performance.md#budgets). One step computes the gain of every
+#: candidate trial from the outcome table of the presentations placed so far: about ``GAIN_CELL_SECONDS`` of CPU
+#: per cell (outcome vector x hypothesis x candidate trial; Monte Carlo: simulated experiment x hypothesis x
+#: candidate) plus ``GAIN_STEP_SECONDS``. Measured 2026-12-02 on the shared two-core machine: 5 items, 2
+#: hypotheses, 12 candidates, 0.14 s for the step at 60,840 outcome vectors (9.6e-8 s a cell); 7 items, 3
+#: hypotheses, 30 candidates, 0.28 s at 18,744 (1.6e-7 s a cell); 0.5 to 1.3 ms for a step of few outcomes.
+GAIN_CELL_SECONDS = 1.5e-7
+GAIN_STEP_SECONDS = 1e-3
+#: The outcome vectors after ``s`` presentations are ``prod_t (n_t + 1)`` over the trials that received them; the
+#: greedy search concentrates them on few trials (measured: 1 or 2 distinct trials after 300 to 1000
+#: presentations in the runs above and on 9 items), so the estimate takes them spread evenly over
+#: ``GREEDY_SPREAD`` trials, ``(s / 2 + 1)^2``: 0.86 to 10 times the measured CPU of those runs (5 items, 1000
+#: presentations: 303 s estimated, 53 to 80 s measured; 7 items, 300: 32 s against 37 s; 9 items, 300: 13 s against
+#: 1.3 s). A search that spreads wider costs more than estimated; its steps are checked as they go
+#: (:func:`greedy_trials`).
+GREEDY_SPREAD = 2
 
 Objective = Literal["mutual-information", "log-bayes-factor"]
 
@@ -195,9 +214,38 @@ def _gains(p: np.ndarray, w: np.ndarray, counts: np.ndarray, cand: np.ndarray, m
     return value, np.sqrt(var)
 
 
+def _step_cells(outcomes: float, max_outcomes: int, samples: int) -> float:
+    """The outcome vectors (or Monte Carlo experiments) one greedy step evaluates, per hypothesis and candidate."""
+    return float(outcomes) if outcomes <= max_outcomes else float(samples)
+
+
+def greedy_estimate(hypotheses: int, candidates: int, budget: int, *, max_outcomes: int = MAX_OUTCOMES,
+                    samples: int = 20000) -> Estimate:
+    """The estimated cost of :func:`greedy_trials` placing ``budget`` presentations by mutual information, for
+    ``hypotheses`` hypotheses and ``candidates`` candidate trials (:data:`GAIN_CELL_SECONDS`,
+    :data:`GREEDY_SPREAD`): it grows as ``budget^3`` until the outcome vectors pass ``max_outcomes``, then
+    linearly (Monte Carlo gains of ``samples`` experiments).
+
+    >>> round(greedy_estimate(2, 12, 1000).seconds)
+    303
+    """
+    r = GREEDY_SPREAD
+    steps = float(min(budget, 10**18))
+    # s at which (s / r + 1)^r passes max_outcomes; the exact steps before it, the Monte Carlo ones after
+    switch = r * (max_outcomes ** (1 / r) - 1)
+    exact = min(steps, switch)
+    cells = r / (r + 1) * ((exact / r + 1) ** (r + 1) - 1)  # the integral of (s / r + 1)^r from 0 to exact
+    cells += max(0.0, steps - switch) * _step_cells(max_outcomes + 1, max_outcomes, samples)
+    seconds = GAIN_CELL_SECONDS * hypotheses * candidates * cells + GAIN_STEP_SECONDS * steps
+    return Estimate(seconds, f"the greedy search of {budget:,} presentation{'s' if budget != 1 else ''} over "
+                             f"{candidates:,} trial{'s' if candidates != 1 else ''}, growing as total^3 up to "
+                             f"{max_outcomes:,} outcome vectors a step")
+
+
 def greedy_trials(p: Any, prior: Any, budget: int, *, objective: Objective = "mutual-information",
                   true: int | None = None, other: int | None = None, initial: Any = None, candidates: Any = None,
-                  max_outcomes: int = MAX_OUTCOMES, samples: int = 20000, seed: Any = 0) -> GreedySelection:
+                  max_outcomes: int = MAX_OUTCOMES, samples: int = 20000, seed: Any = 0,
+                  cost_budget: BudgetLike = None) -> GreedySelection:
     """Add ``budget`` presentations one at a time, each to the candidate trial of largest gain.
 
     Parameters
@@ -220,6 +268,11 @@ def greedy_trials(p: Any, prior: Any, budget: int, *, objective: Objective = "mu
         Exact gains while the current design has at most this many outcome vectors; Monte Carlo beyond.
     samples, seed
         Monte Carlo gains: simulated experiments per step, seed of ``numpy.random.default_rng``.
+    cost_budget : DEFAULT, None or float
+        Seconds of estimated CPU (:mod:`symbolic_ti.budgets`; default None, no limit). Before each step of the
+        mutual-information search, the cost of the steps done plus a lower bound of the rest (every later step
+        evaluates at least ``min(outcomes now, samples)`` cells, :data:`GAIN_CELL_SECONDS`) is checked against
+        it; progress is shown (:class:`symbolic_ti.progress.Progress`).
 
     Returns
     -------
@@ -230,6 +283,8 @@ def greedy_trials(p: Any, prior: Any, budget: int, *, objective: Objective = "mu
     ------
     ParameterError
         Bad inputs, a budget below 1, a missing ``true``/``other`` for the log Bayes factor.
+    BudgetError
+        When the search would certainly cost more than ``cost_budget`` (one line with the estimate).
     """
     arr, w, budget, counts, cand, kl = _setup(p, prior, budget, objective, true, other, initial, candidates)
     order: list[int] = []
@@ -248,17 +303,36 @@ def greedy_trials(p: Any, prior: Any, budget: int, *, objective: Objective = "mu
     start = mutual_information(arr, w, counts, max_outcomes=max_outcomes, samples=samples, seed=seed)
     counts = counts.copy()
     exact = start.method == "exact"
-    for _ in range(budget):
-        g, se = _gains(arr, w, counts, cand, max_outcomes, samples, rng)
-        exact = exact and not np.any(se > 0)
-        i = int(np.argmax(g))
-        counts[cand[i]] += 1
-        order.append(int(cand[i]))
-        gains.append(float(g[i]))
-        errors.append(float(se[i]))
+    spent = 0.0
+    per_cell = GAIN_CELL_SECONDS * arr.shape[0] * len(cand)
+    with Progress() as progress:
+        for step in range(budget):
+            progress.update("greedy search: presentations", step, budget)
+            if cost_budget is not None:
+                _, rn = _reduce(arr, counts)
+                cells = _step_cells(_outcome_count(rn), max_outcomes, samples)
+                rest = (budget - step) * (per_cell * min(cells, samples) + GAIN_STEP_SECONDS)
+                check_budget(f"design: total {budget:,}", Estimate(spent + rest, (
+                    f"the greedy search at presentation {step:,} of {budget:,}: {int(cells):,} outcome vectors x "
+                    f"{arr.shape[0]} hypotheses x {len(cand)} trials a step, and growing")), cost_budget)
+                spent += per_cell * cells + GAIN_STEP_SECONDS
+            _greedy_step(arr, w, counts, cand, max_outcomes, samples, rng, order, gains, errors)
+    exact = exact and not any(e > 0 for e in errors)
     guarantee = GUARANTEES["mutual-information" if exact else "mutual-information-mc"]
     return GreedySelection(counts, tuple(order), tuple(gains), tuple(errors), start.value + float(sum(gains)),
                            "mutual-information", guarantee)
+
+
+def _greedy_step(arr: np.ndarray, w: np.ndarray, counts: np.ndarray, cand: np.ndarray, max_outcomes: int,
+                 samples: int, rng: np.random.Generator, order: list[int], gains: list[float],
+                 errors: list[float]) -> None:
+    """One presentation on the candidate of largest gain (``counts`` and the lists updated in place)."""
+    g, se = _gains(arr, w, counts, cand, max_outcomes, samples, rng)
+    i = int(np.argmax(g))
+    counts[cand[i]] += 1
+    order.append(int(cand[i]))
+    gains.append(float(g[i]))
+    errors.append(float(se[i]))
 
 
 def exhaustive_best(p: Any, prior: Any, budget: int, *, objective: Objective = "mutual-information",

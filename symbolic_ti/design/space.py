@@ -22,7 +22,8 @@ from ..errors import ParameterError, SymbolicTIError
 from ..task import MAX_ITEMS, Task
 from ..task.placements import exception_placements
 
-__all__ = ["ExperimentDesign", "DesignSpace", "design_space", "PLACEMENTS", "TRIAL_SETS", "design_trials"]
+__all__ = ["ExperimentDesign", "DesignSpace", "design_space", "PLACEMENTS", "TRIAL_SETS", "design_trials",
+           "MAX_PRESENTATIONS"]
 
 Trial = tuple[int, int]
 
@@ -31,6 +32,9 @@ Trial = tuple[int, int]
 PLACEMENTS = ("none", "single", "pairs")
 #: Named trial sets: the test trials (those not trained; every trial where none is untrained), or all trials.
 TRIAL_SETS = ("test", "all")
+#: The most presentations of one trial, and the largest ``total``: the counts are int64 and numpy's binomial
+#: sampler takes a C long; a billion presentations is beyond any experiment (and the budgets refuse far less).
+MAX_PRESENTATIONS = 10**9
 
 
 @dataclass(frozen=True)
@@ -93,9 +97,10 @@ class DesignSpace:
     trials : "test", "all" or tuple of trials
         The trials presented (an explicit list must be trials of every task).
     presentations : int
-        Presentations of each trial (>= 1), when ``total`` is None.
+        Presentations of each trial, 1 to :data:`MAX_PRESENTATIONS`, when ``total`` is None.
     total : int or None
-        A budget of presentations in all (>= 1), placed by the greedy search on the most informative trials.
+        A budget of presentations in all (1 to :data:`MAX_PRESENTATIONS`), placed by the greedy search on the
+        most informative trials.
     """
 
     tasks: tuple[Task, ...]
@@ -109,9 +114,9 @@ class DesignSpace:
         for task in self.tasks:
             if not isinstance(task, Task):
                 raise ParameterError(f"design space: tasks must be symbolic_ti.Task objects, got {message_repr(task)}")
-        check_int(self.presentations, "presentations", minimum=1)
+        check_int(self.presentations, "presentations", minimum=1, maximum=MAX_PRESENTATIONS)
         if self.total is not None:
-            check_int(self.total, "total (the budget of presentations)", minimum=1)
+            check_int(self.total, "total (the budget of presentations)", minimum=1, maximum=MAX_PRESENTATIONS)
         for task in self.tasks:
             design_trials(task, self.trials)
 

@@ -37,6 +37,11 @@ ADAPTIVE_FORMAT_NAME = "symbolic_ti.design_adaptive"
 SHOWN_DIGITS = 6
 
 
+def _count(k: int, word: str) -> str:
+    """``1 presentation``, ``2 presentations``."""
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
 def _num(x: Any, digits: int = SHOWN_DIGITS) -> str:
     if isinstance(x, float) and not mpmath.isfinite(x):
         return "inf" if x > 0 else "-inf"
@@ -54,8 +59,12 @@ def _decimal(x: Any, dps: int) -> dict[str, Any]:
 def _mi_text(e: DesignEvaluation) -> str:
     info = e.information
     se = getattr(info, "standard_error", None)
+    if getattr(info, "below_range", False):
+        return f"{_num(info.value)} (lower bound, see note)"
     if getattr(info, "method", "") == "exact" or se is None:
         return f"{_num(info.value)} (exact)"
+    if info.method == "series":
+        return f"{_num(info.value)} (series)"
     return f"{_num(info.value)} +- {_num(se, 2)} ({info.method})"
 
 
@@ -68,7 +77,7 @@ def _detail(report: DesignReport, rank: int, e: DesignEvaluation, trials: int) -
     d = e.design
     counts = sorted(set(d.counts))
     each = f"{counts[0]} of each trial" if len(counts) == 1 else "placed by the search"
-    lines = [f"design {rank}: {d.label} ({d.total} presentations, {each})",
+    lines = [f"design {rank}: {d.label} ({_count(d.total, 'presentation')}, {each})",
              "  expected log Bayes factor (nats, true vs other): " + ", ".join(
                  f"{_pair(report, a, b)} {_num(v)}" for (a, b), v in e.log_bayes_factors.items()),
              f"  mutual information: {_mi_text(e)} nats"]
@@ -81,9 +90,9 @@ def _detail(report: DesignReport, rank: int, e: DesignEvaluation, trials: int) -
               f"{len(e.trials)}):", head]
     for ti in e.trials[:trials]:
         k = index[ti.trial]
-        lines.append(f"  {f'{ti.trial[0]},{ti.trial[1]}':<8}{ti.category:<16}{ti.count:>6}{_num(ti.score):>13}"
-                     + "".join(f"{_num(e.divergences[a, b][k]):>13}" for a, b in pairs)
-                     + "".join(f"{_short(e.predictions[m][k]):>14}" for m in range(h)))
+        lines.append(f"  {f'{ti.trial[0]},{ti.trial[1]}':<8}{ti.category:<16}{ti.count:>6}{' ' + _num(ti.score):>13}"
+                     + "".join(f"{' ' + _num(e.divergences[a, b][k]):>13}" for a, b in pairs)
+                     + "".join(f"{' ' + _short(e.predictions[m][k]):>14}" for m in range(h)))
     for f in e.fisher:
         lines.append(f"  Fisher information of {f.hypothesis} ({', '.join(f.parameters)}): D = log det I = "
                      f"{_num(f.d_optimality)}, A = trace I^-1 = {_num(f.a_optimality)}")
@@ -107,7 +116,7 @@ def _power_lines(report: DesignReport, e: DesignEvaluation) -> list[str]:
     for s in e.power:
         m = s.smallest
         reach = ("not reached up to m = 4096" if m is None or m.multiplier is None else
-                 f"m = {m.multiplier} ({int(m.counts.sum())} presentations)" + (
+                 f"m = {m.multiplier} ({_count(int(m.counts.sum()), 'presentation')})" + (
                      f", at every m from {m.stable_multiplier} to {m.scanned_to}" if m.stable_multiplier else
                      f", not at m = {m.scanned_to}"))
         what = "every parameter" if s.refit == "all" else "beta"
@@ -167,7 +176,7 @@ def design_text(report: DesignReport, designs: int = 1, trials: int = 8, ranking
                   f"{'min E[log BF]':>14}"]
     for k, e in enumerate(report.evaluations[:ranking]):
         lines.append(f"  {k + 1:<6}{e.design.label:<{width}}{e.design.total:>14}  {_mi_text(e):<34}"
-                     f"{_num(e.smallest_log_bayes_factor):>14}")
+                     f"{' ' + _num(e.smallest_log_bayes_factor):>14}")
     if n > ranking:
         lines.append(f"  ... {n - ranking} more (to_text(ranking=...) or --format json for all)")
     for k, e in enumerate(report.evaluations[:designs]):
@@ -317,18 +326,30 @@ def design_notebook_latex(report: DesignReport, ranking: int = 20) -> str:
 
 @renderer("html", DesignReport)
 def design_html(report: DesignReport, ranking: int = 20, trials: int = 8) -> str:
-    """The notebook's HTML: the ranking (its first ``ranking`` rows), the best design's ``trials`` most
-    informative trials with their divergences, its Fisher information and power, and the notes."""
+    """The notebook's HTML: the ranking (its first ``ranking`` rows; with power, every ranked design's power of
+    each ordered pair and criterion, and the smallest multiplier reaching the target), the best design's
+    ``trials`` most informative trials with their divergences, its Fisher information and power in full, and the
+    notes."""
     from .notebook import _CELL, _e, _table
 
     def cell(x: Any, left: bool = False) -> str:
         return f'<td style="{_CELL}{";text-align:left" if left else ""}">{_e(x)}</td>'
 
+    criteria = [] if report.power_target is None else list(_CRITERION)
+
+    def powers(e: DesignEvaluation, criterion: str) -> str:
+        """Every ordered pair's power of one criterion, and the smallest multiplier reaching the target."""
+        return "; ".join(f"H{x.true + 1} vs H{x.other + 1} {rounded(x.power.value, '.3f')}" + (
+            "" if x.smallest is None or x.smallest.multiplier is None else f" (m = {x.smallest.multiplier})")
+            for x in e.power if x.criterion == criterion)
+
     rows = [f"<tr>{cell(k + 1)}{cell(e.design.label, True)}{cell(e.design.total)}{cell(_mi_text(e), True)}"
-            f"{cell(_num(e.smallest_log_bayes_factor))}</tr>" for k, e in enumerate(report.evaluations[:ranking])]
+            f"{cell(_num(e.smallest_log_bayes_factor))}" + "".join(cell(powers(e, c), True) for c in criteria)
+            + "</tr>" for k, e in enumerate(report.evaluations[:ranking])]
     crit = "mutual information" if report.criterion == "mutual-information" else "smallest expected log Bayes factor"
-    out = [_table(["rank", "design", "presentations", "mutual information (nats)", "min E[log BF]"], rows,
-                  f"{len(report.evaluations)} designs ranked by {crit}; hypotheses: " + "; ".join(
+    heads = [f"power, {_CRITERION[c]} (to reach {rounded(report.power_target, 'g')}: smallest m)" for c in criteria]
+    out = [_table(["rank", "design", "presentations", "mutual information (nats)", "min E[log BF]", *heads], rows,
+                  f"{_count(len(report.evaluations), 'design')} ranked by {crit}; hypotheses: " + "; ".join(
                       f"H{k + 1} = {h.name} (weight {h.weight})" for k, h in enumerate(report.hypotheses)))]
     best, pairs = report.best, report.pairs()
     index = {t: k for k, t in enumerate(best.design.trials)}
@@ -363,7 +384,7 @@ def adaptive_html(report: AdaptiveDesignReport, candidates: int = 8) -> str:
             f"{cell(rounded(report.log_likelihood[k], '.6f'))}{cell(rounded(report.posterior[k], '.6g'))}</tr>"
             for k, h in enumerate(report.hypotheses)]
     out = [_table(["", "hypothesis", "prior", "log L", "posterior"], rows,
-                  f"{report.presentations} choices on {len(report.observed)} trials of {report.source}")]
+                  f"{_count(report.presentations, 'choice')} on {_count(len(report.observed), 'trial')} of {report.source}")]
     rows = [f"<tr>{cell(report.trial_text(t))}{cell(rounded(g, '.6g'))}</tr>" for t, g in report.candidates[:candidates]]
     out.append(_table(["trial", "expected information gain (nats)"], rows,
                       "next: " + "; ".join(report.trial_text(t) for t in report.next)))
@@ -379,7 +400,7 @@ def adaptive_text(report: AdaptiveDesignReport, candidates: int = 8) -> str:
     """Plain text: the hypotheses with prior and posterior, then the candidate trials by expected information
     gain (the ``candidates`` first)."""
     obs = len(report.observed)
-    lines = [f"symbolic_ti design from data: {len(report.hypotheses)} hypotheses, {report.presentations} choices on "
+    lines = [f"symbolic_ti design from data: {len(report.hypotheses)} hypotheses, {_count(report.presentations, 'choice')} on "
              f"{obs} trial{'s' if obs != 1 else ''} of {report.source}",
              f"  {'':<4}{'hypothesis':<30}{'prior':>12}{'log L':>14}{'posterior':>14}"]
     for k, h in enumerate(report.hypotheses):
@@ -414,7 +435,7 @@ def adaptive_latex(report: AdaptiveDesignReport, candidates: int = 8) -> str:
     rows = [f"$H_{k + 1}$ & {latex_text(h.name)} & {rounded(float(h.weight), '.6g')} & {rounded(report.posterior[k], '.6g')} \\\\"
             for k, h in enumerate(report.hypotheses)]
     best = [f"$({t[0]}, {t[1]})$ & {rounded(g, '.6g')} \\\\" for t, g in report.candidates[:candidates]]
-    return (f"% symbolic_ti design from data: {report.presentations} choices of {latex_text(report.source)}\n"
+    return (f"% symbolic_ti design from data: {_count(report.presentations, 'choice')} of {latex_text(report.source)}\n"
             "\\begin{tabular}{llrr}\n\\hline\n & hypothesis & prior & posterior \\\\\n\\hline\n" + "\n".join(rows)
             + "\n\\hline\n\\end{tabular}\n\n\\begin{tabular}{lr}\n\\hline\ntrial & expected gain (nats) \\\\\n"
             "\\hline\n" + "\n".join(best) + "\n\\hline\n\\end{tabular}")
