@@ -95,7 +95,10 @@ class ForkServer:
         if not ready:
             self.close(kill=True)
             raise TimeoutError(f"{argv}: no exit after {timeout} s")
-        status, cpu = self.proc.stdout.readline().split()
+        reply = self.proc.stdout.readline()
+        if not reply:
+            raise RuntimeError(f"{argv}: the fork server ended (exit {self.proc.wait()}), see its standard error")
+        status, cpu = reply.split()
         self.cpu_seconds += float(cpu)
         texts = [Path(files[k]).read_text() for k in ("stdout", "stderr")]  # decoded as subprocess.run(text=True)
         return subprocess.CompletedProcess(argv, int(status), *texts)
