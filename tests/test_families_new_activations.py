@@ -13,8 +13,6 @@ Independent references:
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import warnings
 
 import mpmath
@@ -132,7 +130,7 @@ def test_solver_and_numeric_agree(depth):
         assert abs(float(exact.f(*t)) - num[t]) < 1e-10
 
 
-def test_bad_values():
+def test_bad_values(capsys):
     assert FAMILIES["activation-ntk"] is ActivationNTK
     with pytest.raises(ParameterError, match="does not parse"):
         ActivationNNGP(activation="tanh(")
@@ -140,6 +138,8 @@ def test_bad_values():
         ActivationNNGP(activation="tanh(x)")
     with pytest.raises(ParameterError, match="W_std"):
         ActivationNNGP(activation="erf", W_std=0)
-    out = subprocess.run([sys.executable, "-m", "symbolic_ti", "derive", "-n", "5", "--family", "activation-nngp",
-                          "--set", "activation=foo(", "--ridge", "1"], capture_output=True, text=True)
-    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "activation" in out.stderr
+    from symbolic_ti.cli import main  # in-process (the console command's contract: tests/test_cli_contract.py)
+
+    code = main(["derive", "-n", "5", "--family", "activation-nngp", "--set", "activation=foo(", "--ridge", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "activation" in err

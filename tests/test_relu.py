@@ -11,8 +11,6 @@ Independent references:
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 
 import mpmath
 import numpy as np
@@ -205,19 +203,17 @@ def test_explicit_form_of_a_prediction():
 
 
 def test_cli_derive_relu_ntk_depth_two(capsys):
-    cmd = [sys.executable, "-m", "symbolic_ti", "derive", "-n", "5", "--family", "relu-ntk", "--set", "depth=2",
-           "--ridge", "0.1", "--format", "json"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
     import json
 
-    data = json.loads(proc.stdout)
+    from symbolic_ti.cli import main  # in-process (the console command's contract: tests/test_cli_contract.py)
+
+    cmd = ["derive", "-n", "5", "--family", "relu-ntk", "--set", "depth=2", "--ridge", "0.1", "--format", "json"]
+    assert main(cmd) == 0
+    data = json.loads(capsys.readouterr().out)
     values = {tuple(p["trial"]): p["value"]["float"] for p in data["predictions"]}
     ref = numeric_predictions(Task(5), ReluNTK(depth=2), ridge="1/10")
     for t, v in ref.items():
         assert abs(values[t] - v) < 1e-10
-    from symbolic_ti.cli import main  # the refusal in-process: one line, exit 2
-
-    assert main(cmd[3:9] + ["depth=0"]) == 2
+    assert main(cmd[:6] + ["depth=0"]) == 2  # the refusal: one line, exit 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "depth = 0" in err
