@@ -185,3 +185,35 @@ def test_dry_run_says_when_its_estimate_is_rough():
     assert other.rough == ("family geometric", "critical")
     assert ("the estimate is measured for the critical conjunctivity of the exchangeable family; other work "
             "(family geometric, critical) is a rough order of magnitude") in other.text()
+
+
+def test_the_scheduler_address_is_checked_before_a_client_starts():
+    """A malformed --scheduler is refused without starting a Dask client (whose IO-loop thread has 10 s to start
+    and fails an internal assert past them, as on a loaded machine); a start that fails so is tried once more,
+    then reported in one line naming --scheduler."""
+    pytest.importorskip("distributed")
+    from symbolic_ti.errors import ParameterError
+    from symbolic_ti.sweep.engines import _connect
+
+    started: list[str] = []
+
+    def never(address, timeout):
+        started.append(address)
+        raise AssertionError  # distributed's `assert loop is not None`
+
+    for bad in ("foo", "tcp://foo", "localhost:notaport"):
+        with pytest.raises(ParameterError, match=r"^--scheduler: cannot connect to"):
+            _connect(never, bad)
+    assert started == []
+    with pytest.raises(ParameterError, match=r"^--scheduler: Dask's IO-loop thread did not start within 10 s"):
+        _connect(never, "tcp://127.0.0.1:8786")
+    assert started == ["tcp://127.0.0.1:8786"] * 2
+    attempts: list[int] = []
+
+    def second_time(address, timeout):
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise AssertionError
+        return ("client", address, timeout)
+
+    assert _connect(second_time, "127.0.0.1:8786") == ("client", "127.0.0.1:8786", "10s")

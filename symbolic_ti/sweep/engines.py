@@ -248,10 +248,7 @@ def run_dask(spec: SweepSpec, shards: list[Shard], *, workers: int | None = None
             client = Client(cluster)
             _no_gc_callback()  # after the in-process scheduler enabled it
         else:
-            try:
-                client = Client(scheduler, timeout="10s")
-            except (OSError, TimeoutError, ValueError) as err:  # ValueError: not an address ("missing port")
-                raise ParameterError(f"--scheduler: cannot connect to {scheduler!r}: {err}") from None
+            client = _connect(Client, str(scheduler))
         futures = []
         spec_future = client.scatter(spec, broadcast=True)
         for shard in shards:
@@ -271,6 +268,35 @@ def run_dask(spec: SweepSpec, shards: list[Shard], *, workers: int | None = None
         _close(client, cluster, quiet=True)
         raise
     _close(client, cluster)
+
+
+
+def _connect(client_type: Any, scheduler: str) -> Any:
+    """A client of the Dask scheduler at ``scheduler``, or one line naming ``--scheduler``.
+
+    The address is parsed before any client starts (a malformed address is refused at once, without starting
+    Dask's IO-loop thread). distributed gives its IO-loop thread 10 s to start and then fails an internal
+    ``assert`` (seen on a loaded two-core machine, and when clients are started one after another in a process):
+    that start is tried once more, then reported as the environment's failure, not as a bug.
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(scheduler)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            parse_host_port(location)
+    except ValueError as err:  # not an address ("missing port number")
+        raise ParameterError(f"--scheduler: cannot connect to {scheduler!r}: {err}") from None
+    for attempt in range(2):
+        try:
+            return client_type(scheduler, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as err:
+            raise ParameterError(f"--scheduler: cannot connect to {scheduler!r}: {err}") from None
+        except AssertionError:  # distributed's IO loop did not start within its 10 s
+            if attempt:
+                raise ParameterError("--scheduler: Dask's IO-loop thread did not start within 10 s, twice (the "
+                                 "machine may be overloaded); try again, or run without --scheduler") from None
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _no_gc_callback() -> None:
