@@ -245,9 +245,33 @@ def effective_parameters(family: Family, ridge: Any) -> tuple[sp.Expr, sp.Expr, 
     for the ridgeless limit, where ``lambda' = 0``.
     """
     scale, alpha, kd = family.exchangeable_form()
+    _rational_in_parameters(scale, alpha, kd)
     lam = sp.Integer(0) if ridge is None else sp.cancel(ridge / (scale * (1 - kd)))
     gamma = sp.cancel(2 * (alpha + lam) / (1 - alpha)) if alpha != 1 else sp.oo
     return alpha, lam, gamma
+
+
+def _rational_in_parameters(*exprs: Any) -> None:
+    """Refuse, before any cancellation, a kernel that is not a rational function of its free parameters.
+
+    ``sp.cancel`` of an expression such as ``acos(slope / pi)`` (the PNAS kernel from depth 2 with a symbolic
+    slope) takes seconds before the homogenizer finds that it is no polynomial fraction: the same one line, at once.
+
+    Raises
+    ------
+    SolveError
+        If a function (``acos``, ``exp``, ...) of a free parameter appears in ``exprs``.
+    """
+    values = [sp.sympify(e) for e in exprs]
+    gens = tuple(sorted(set().union(*(v.free_symbols for v in values)), key=lambda s: s.name))
+    if not gens:
+        return
+    for v in values:
+        if any(f.free_symbols for f in v.atoms(sp.Function)):
+            names = ", ".join(g.name for g in gens)
+            raise SolveError(f"the kernel is not a rational function of {names} (it contains "
+                             f"{_transcendental(v, sp.Integer(1), gens)}): the exact solve needs a number for "
+                             f"{names} (e.g. --set {gens[0].name}=1/2)")
 
 
 def _transcendental(p: sp.Expr, q: sp.Expr, gens: tuple[sp.Symbol, ...]) -> str:
