@@ -159,11 +159,20 @@ def message_text(value: Any) -> str:
 
 def message_repr(value: Any, limit: int | None = None) -> str:
     """``repr(value)`` for a message (at most ``limit`` characters, cut with ``...``); as :func:`message_text`
-    where ``repr`` cannot print a number in full."""
+    where ``repr`` cannot print a number in full (in a container such as a dict or a list: its ``repr`` with each
+    long number written short, :func:`short_numbers`)."""
     try:
         text = repr(value)
     except ValueError:
-        text = message_text(value)
+        from fractions import Fraction
+
+        import sympy as sp
+
+        if isinstance(value, (int, Fraction, sp.Basic)):
+            text = message_text(value)
+        else:  # a container (a dict of a report from anyone): its repr, each long number written short
+            with unlimited_digits():
+                text = short_numbers(repr(value))
     return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
 
 
