@@ -336,7 +336,7 @@ HUGE_FROM_SHORT_TEXT = [
     ("Float('-1e99999999', 53)", "a Float with a decimal exponent 99,999,999"),
     ("Float('1e-99999999', precision=53)", "a Float with a decimal exponent -99,999,999"),
     ("Float('1.5e2147483648', precision=53)", "a Float with a decimal exponent 2,147,483,648"),
-    ("Float('1e" + "9" * 5000 + "')", "a Float with a decimal exponent of 5,000 digits"),
+    ("Float('1e" + "9" * 5000 + "')", "a Float with a decimal exponent of more than 12 digits"),
     ("Float('1e31000')", "a Float with a decimal exponent 31,000"),
     ("Rational('1e99999999')", r"Rational\('1e99999999'\) has more than 10,000 digits"),
     ("Rational('1/1e99999999')", r"Rational\('1e99999999'\) has more than 10,000 digits"),

@@ -311,6 +311,29 @@ def test_a_repeated_trial_is_reported_once(capsys):
     assert out.count("f(1, 3) = ") == 1 and out.count("f(2, 4) = ") == 1
 
 
+#: ``-n`` values: an integer written otherwise than in digits is too large or a hint, what is no integer keeps its
+#: message (review finding: 10**10 and 1e10 were told "must be an integer >= 3").
+ITEMS_MESSAGES = [
+    ("10**10", "the number of items '10**10' = 10000000000 is too large; symbolic_ti handles up to 2000 items"),
+    ("1e10", "the number of items '1e10' = 10000000000 is too large; symbolic_ti handles up to 2000 items"),
+    ("2e3+1", "'2e3+1' = 2001 is too large; symbolic_ti handles up to 2000 items"),
+    ("10**10**10", "the number of items '10**10**10' is too large; symbolic_ti handles up to 2000 items"),
+    ("1e9999999999", "the number of items '1e9999999999' is too large; symbolic_ti handles up to 2000 items"),
+    ("2001", "n (number of items) = 2001 is too large; symbolic_ti handles up to 2000 items"),
+    ("1e3", "the number of items must be an integer >= 3 written in digits, got '1e3' (write 1000)"),
+    ("2.5", "the number of items must be an integer >= 3, got '2.5'"),
+    ("abc", "the number of items must be an integer >= 3, got 'abc'"),
+    ("2", "the number of items must be an integer >= 3, got 2"),
+]
+
+
+@pytest.mark.parametrize("value, line", ITEMS_MESSAGES, ids=[v for v, _ in ITEMS_MESSAGES])
+def test_the_number_of_items_says_what_is_wrong_with_it(capsys, tmp_path, value, line):
+    message = _check_contract(capsys, ["derive", "-n", value, "-o", str(tmp_path / "r.json")], tmp_path,
+                              {"--items"})
+    assert line in message, message
+
+
 @pytest.mark.parametrize("argv, line", [
     (["derive", "-n", "4", "--trial", "-1,2"], "argument --trial: trial (-1, 2): item -1 is out of range"),
     (["derive", "-n", "4", "--ridge", "1", "--ridge", "2"], "argument --ridge: given twice with different values "

@@ -67,11 +67,28 @@ def fail(option: str, err: Exception | str) -> UsageError | OutputIOError:
 # ------------------------------------------------------------------------------------ value parsers
 def parse_items(text: str) -> int:
     """``--items``: the number of items, an integer >= 3."""
-    from ..arguments import check_int
+    from ..arguments import check_int, exact_number
+    from ..digits import message_text
+    from ..task import MAX_ITEMS
 
+    too_large = (f"is too large; symbolic_ti handles up to {MAX_ITEMS} items (the task's n (n - 1) ordered trials "
+                 f"grow as n^2)")
     try:
         value = int(text.strip())
     except ValueError:
+        # 10**10 or 1e10 are integers too, only too large: say so (a value that is no integer keeps its message)
+        try:
+            exact = exact_number(text, "the number of items")
+        except ParameterError as err:
+            if " too large " in str(err):
+                raise argparse.ArgumentTypeError(f"the number of items {text.strip()!r} {too_large}") from None
+            exact = None
+        if exact is not None and exact.is_Integer and exact > MAX_ITEMS:
+            raise argparse.ArgumentTypeError(f"the number of items {text.strip()!r} = {message_text(exact)} "
+                                             f"{too_large}") from None
+        if exact is not None and exact.is_Integer and exact >= 3:
+            raise argparse.ArgumentTypeError(f"the number of items must be an integer >= 3 written in digits, got "
+                                             f"{text!r} (write {message_text(exact)})") from None
         raise argparse.ArgumentTypeError(f"the number of items must be an integer >= 3, got {text!r}") from None
     return check_int(value, "the number of items", minimum=3)
 

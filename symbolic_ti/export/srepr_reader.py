@@ -25,7 +25,7 @@ import sympy as sp
 from sympy.core.symbol import Str
 from sympy.functions.elementary.piecewise import ExprCondPair
 
-from ..digits import short_numbers, unlimited_digits
+from ..digits import decimal_size, short_numbers, unlimited_digits
 from ..errors import ExportError
 from ..families.kernel_values import NetworkKernelValue
 from ..families.relu import ReluKernelConstant
@@ -59,8 +59,6 @@ MAX_SYMBOLS = 100
 _SHOWN = 80  # characters of the text quoted in a message
 #: Largest decimal exponent of a Float written as text: 2**MAX_EXPONENT is about 10**30,103.
 _FLOAT_DECIMAL_EXPONENT = MAX_EXPONENT * 30103 // 100000
-#: A decimal literal as sympy's number constructors read it (digits may be grouped with '_').
-_LITERAL = re.compile(r"\s*[+-]?(?P<int>[0-9_]*)(?:\.(?P<frac>[0-9_]*))?(?:[eE](?P<exp>[+-]?[0-9_]+))?\s*")
 _NUMBERS = ("Integer", "Rational", "Float")
 
 
@@ -246,20 +244,17 @@ class _Builder:
         digits or exponent pass a bound, before sympy builds it: sympy turns the exponent of ``Float('1e99999999')``
         and ``Rational('1e99999999')`` into an integer of 10**8 digits (the review found the reader hanging)."""
         for part in text.split("/") if name == "Rational" else (text,):
-            m = _LITERAL.fullmatch(part)
-            if m is None:
+            size = decimal_size(part)
+            if size is None:
                 continue  # not a decimal literal: the constructor refuses it in one line
-            digits = len((m["int"] + (m["frac"] or "")).replace("_", "").lstrip("0"))
-            if digits > MAX_DIGITS:
+            written, exponent, _ = size
+            if written > MAX_DIGITS:
                 raise self.fail(f"a number of more than {MAX_DIGITS:,} digits in {name}(...)")
-            exp_text = (m["exp"] or "0").replace("_", "")
-            exponent = int(exp_text) if len(exp_text) <= 12 else (-1 if exp_text.startswith("-") else 1) * 10**12
             if name == "Float" and abs(exponent) > _FLOAT_DECIMAL_EXPONENT:
-                shown = f"{exponent:,}" if abs(exponent) < 10**12 else f"of {len(exp_text.lstrip('+-')):,} digits"
+                shown = f"{exponent:,}" if abs(exponent) < 10**12 else "of more than 12 digits"
                 raise self.fail(f"a Float with a decimal exponent {shown} (at most {_FLOAT_DECIMAL_EXPONENT:,} "
                                 f"either way, a magnitude of 2**{MAX_EXPONENT:,} or 2**-{MAX_EXPONENT:,})")
-            written = len((m["int"] + (m["frac"] or "")).replace("_", ""))  # the exact value's digits at most
-            if name != "Float" and written + abs(exponent) > MAX_DIGITS:
+            if name != "Float" and written + abs(exponent) > MAX_DIGITS:  # the exact value's digits, at most
                 raise self.fail(f"{name}({short_numbers(part.strip())!r}) has more than {MAX_DIGITS:,} digits")
 
     def check(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
