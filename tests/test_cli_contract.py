@@ -334,6 +334,34 @@ def test_the_number_of_items_says_what_is_wrong_with_it(capsys, tmp_path, value,
     assert line in message, message
 
 
+#: Files without the default value column (the LM table's ``mean_prob_yes``) and no --value-column: the option is
+#: named as needed with the file's columns (review finding: by distance the default's kind, "probability", was
+#: refused as a wrong --kind instead).
+def _no_default_column(files: dict[str, Path]) -> list[list[str]]:
+    dist = files["data"].parent / "by_distance.csv"
+    dist.write_text("distance,accuracy,n\n" + "".join(f"{d},0.{6 + d % 4},20\n" for d in range(1, 7)))
+    return [
+        ["fit", "-n", "7", "--data", str(dist), "--distance-column", "distance"],
+        ["fit", "-n", "7", "--data", str(dist), "--distance-column", "distance", "--kind", "accuracy"],
+        ["fit", "-n", "3", "--data", str(files["data"])],
+        ["fit", "-n", "3", "--data", str(files["data"]), "--count-column", "n"],
+        ["design", "-n", "3", "--hypothesis", "exchangeable:alpha=1/10", "--hypothesis", "exchangeable:alpha=1/2",
+         "--data", str(files["data"])],
+    ]
+
+
+def test_a_file_without_the_default_value_column_asks_for_value_column(capsys, tmp_path, files):
+    for argv in _no_default_column(files):
+        line = _check_contract(capsys, [*argv, "-o", str(tmp_path / "fit.json")], tmp_path, {"--value-column"})
+        columns = "distance, accuracy, n" if "--distance-column" in argv else "item_a, item_b, p, n, a, b, c, d"
+        assert line.startswith("symbolic-ti: error: argument --value-column: is needed: ") and \
+            "has no column 'mean_prob_yes' (the default, the LM table's)" in line and line.endswith(columns), line
+    dist = files["data"].parent / "by_distance.csv"  # named, it is read
+    assert main(["fit", "-n", "7", "--data", str(dist), "--distance-column", "distance", "--value-column",
+                 "accuracy", "--count-column", "n", "-q"]) == 0
+    capsys.readouterr()
+
+
 @pytest.mark.parametrize("argv, line", [
     (["derive", "-n", "4", "--trial", "-1,2"], "argument --trial: trial (-1, 2): item -1 is out of range"),
     (["derive", "-n", "4", "--ridge", "1", "--ridge", "2"], "argument --ridge: given twice with different values "
