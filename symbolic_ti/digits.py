@@ -174,6 +174,8 @@ def message_repr(value: Any, limit: int | None = None) -> str:
         else:  # a container (a dict of a report from anyone): its repr, each long number written short
             with unlimited_digits():
                 text = short_numbers(repr(value))
+    if limit is not None and len(text) > limit:
+        text = short_numbers(text)  # a long number is written short before the text is cut, never cut itself
     return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -26,7 +26,19 @@ __all__ = ["DataWarning",
 
 
 class SymbolicTIError(ValueError):
-    """Base class of every user-facing error of symbolic_ti."""
+    """Base class of every user-facing error of symbolic_ti.
+
+    A message stays one short line: every number of more than 20 digits in it is written short, in scientific
+    notation with its count of digits (:func:`symbolic_ti.digits.short_numbers`; ``derive(10**1000)`` says
+    ``1.000e+1000 (1001 digits)``), as the command line writes its error lines.
+    """
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            from .digits import short_numbers
+
+            args = (short_numbers(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class TaskError(SymbolicTIError):
