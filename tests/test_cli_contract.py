@@ -362,6 +362,24 @@ def test_a_file_without_the_default_value_column_asks_for_value_column(capsys, t
     capsys.readouterr()
 
 
+#: An empty or blank path says so, and what was expected (a directory for sweep's dataset); never '.'.
+EMPTY_PATHS = [
+    (["sweep", "{spec}", "-o", ""], "argument --output/-o: the path is empty: expected a directory path, got ''"),
+    (["sweep", "{spec}", "--output="], "argument --output/-o: the path is empty: expected a directory path"),
+    (["sweep", "{spec}", "-o", "  "], "the path is blank (only spaces): expected a directory path, got '  '"),
+    (["derive", "-n", "4", "-o", ""], "argument --output/-o: the path is empty: expected a file name, got ''"),
+    (["fit", "-n", "3", "--data", ""], "argument --data: the path is empty: expected a file name, got ''"),
+    (["plot", "phase", "-n", "4", "-o", ""], "argument --output/-o: the path is empty: expected a file name"),
+]
+
+
+@pytest.mark.parametrize("argv, line", EMPTY_PATHS, ids=[" ".join(a) for a, _ in EMPTY_PATHS])
+def test_an_empty_path_is_called_empty(capsys, tmp_path, files, argv, line):
+    argv = [str(files["spec"]) if a == "{spec}" else a for a in argv]
+    message = _check_contract(capsys, argv, tmp_path, {"--output", "--data"})
+    assert line in message and "'.'" not in message, message
+
+
 @pytest.mark.parametrize("argv, line", [
     (["derive", "-n", "4", "--trial", "-1,2"], "argument --trial: trial (-1, 2): item -1 is out of range"),
     (["derive", "-n", "4", "--ridge", "1", "--ridge", "2"], "argument --ridge: given twice with different values "

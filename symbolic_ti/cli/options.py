@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..task import Task
 
 __all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext", "option_type", "fail", "given",
-           "Requires", "Excludes", "add_rules", "parse_path", "parse_items", "parse_assignment", "parse_ridge_option",
+           "Requires", "Excludes", "add_rules", "parse_path", "parse_directory", "parse_items", "parse_assignment", "parse_ridge_option",
            "parse_trial", "parse_lists", "parse_labels", "PARADIGM_NAMES", "TASK_RULES", "parse_interval_option", "parse_span", "parse_columns", "parse_positive_int",
            "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution", "debug_options", "task_options",
            "budget_options", "budget_of", "parse_budget", "BUDGET_HINT", "data_options", "DATA_KINDS",
@@ -237,12 +237,18 @@ def parse_resolution(text: str) -> tuple[int, ...]:
     return vals
 
 
-def parse_path(text: str) -> str:
+def parse_path(text: str, what: str = "a file name") -> str:
     """``--output FILE``, ``--plot FILE``, ``--data FILE``: a non-empty file name (``-`` is standard output where
-    the option allows it)."""
+    the option allows it); ``what`` names what is expected (``"a directory path"`` for ``sweep --output``)."""
     if not text.strip():
-        raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}")
+        blank = "empty" if not text else "blank (only spaces)"
+        raise argparse.ArgumentTypeError(f"the path is {blank}: expected {what}, got {text!r}")
     return text
+
+
+def parse_directory(text: str) -> str:
+    """``sweep --output DIR``: a non-empty directory path (:func:`parse_path`)."""
+    return parse_path(text, "a directory path")
 
 
 # ---------------------------------------------------------------------------------- option builders
