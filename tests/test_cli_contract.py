@@ -366,7 +366,7 @@ def test_a_file_without_the_default_value_column_asks_for_value_column(capsys, t
 EMPTY_PATHS = [
     (["sweep", "{spec}", "-o", ""], "argument --output/-o: the path is empty: expected a directory path, got ''"),
     (["sweep", "{spec}", "--output="], "argument --output/-o: the path is empty: expected a directory path"),
-    (["sweep", "{spec}", "-o", "  "], "the path is blank (only spaces): expected a directory path, got '  '"),
+    (["sweep", "{spec}", "-o", " "], "the path is blank (only spaces): expected a directory path, got ' '"),
     (["derive", "-n", "4", "-o", ""], "argument --output/-o: the path is empty: expected a file name, got ''"),
     (["fit", "-n", "3", "--data", ""], "argument --data: the path is empty: expected a file name, got ''"),
     (["plot", "phase", "-n", "4", "-o", ""], "argument --output/-o: the path is empty: expected a file name"),
