@@ -204,6 +204,10 @@ class LikelihoodModel:
         Observed trials.
     notes : list of str
         Parameters that do not change the predictions (not fitted).
+    rows_text : str
+        What the ``m`` rows of the likelihood are, for the sentence on what the intervals rest on
+        (:func:`~symbolic_ti.behaviour.diagnostics.likelihood_basis`; empty: rows of trials; a fit by distance
+        names its pooled rows).
 
     Raises
     ------
@@ -220,6 +224,7 @@ class LikelihoodModel:
 
         self.data = data
         self.response = response
+        self.rows_text = ""  # rows of trials (a fit by distance sets its own, in observe)
         self.task: Task = data.task
         self.family = family
         lam = parse_ridge("lambda" if ridge in (None, "fit", "fitted") else ridge)
