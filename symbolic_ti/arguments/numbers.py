@@ -169,10 +169,10 @@ def _check_literal(part: str, name: str, shown: str, inverted: bool = False) -> 
         raise ParameterError(f"{name} has too many digits to use exactly: {shown} has {about}; exact numbers may "
                              f"have at most {_MAX_TEXT_DIGITS:,}")
     if abs(exponent) >= 10**12:  # the exponent itself has more than 12 digits
-        size = "is less than 10^-(10^12)" if order < 0 else "is more than 10^(10^12)"
+        magnitude = "is less than 10^-(10^12)" if order < 0 else "is more than 10^(10^12)"
     else:
-        size = f"is about 10^{order:,}"
-    raise ParameterError(f"{name} is too {'small' if order < 0 else 'large'} to use exactly: {shown} {size} "
+        magnitude = f"is about 10^{order:,}"
+    raise ParameterError(f"{name} is too {'small' if order < 0 else 'large'} to use exactly: {shown} {magnitude} "
                          f"({about}); exact numbers may have at most {_MAX_TEXT_DIGITS:,} digits, so "
                          f"magnitudes from 10^-{_MAX_TEXT_DIGITS:,} to 10^{_MAX_TEXT_DIGITS:,}")
 
