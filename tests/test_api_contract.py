@@ -343,6 +343,16 @@ def test_messages_abbreviate_numbers_of_a_thousand_digits(k):
     assert "0" * 30 not in message
 
 
+def test_library_errors_shorten_numbers_as_the_digits_helper_does():
+    from symbolic_ti.digits import short_numbers
+    from symbolic_ti.errors import _short_numbers
+
+    for text in ("n = " + "9" * 21, "x 12345678901234567890 y", "0.1000000000000000055511151231257827 and 3/7",
+                 "a " + "1" * 5000 + "/" + "7" * 30, "no digits"):
+        assert _short_numbers(text) == short_numbers(text)
+        assert str(st.ParameterError(text)) == short_numbers(text)
+
+
 def test_short_numbers_of_a_million_digits():
     from symbolic_ti.digits import short_int
 
