@@ -218,13 +218,14 @@ class LikelihoodModel:
         If the predictions depend on a symbol that cannot be fitted.
     """
 
+    rows_text: str = ""  # rows of trials (a fit by distance sets its own, in observe; subclasses inherit it)
+
     def __init__(self, data: BehaviourData, family: Family, ridge: Any, budget: BudgetLike = DEFAULT,
                  response: ResponseModel = PLAIN) -> None:
         from ..solvers.dispatch import solve
 
         self.data = data
         self.response = response
-        self.rows_text = ""  # rows of trials (a fit by distance sets its own, in observe)
         self.task: Task = data.task
         self.family = family
         lam = parse_ridge("lambda" if ridge in (None, "fit", "fitted") else ridge)
