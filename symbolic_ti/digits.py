@@ -26,7 +26,8 @@ from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["unlimited_digits", "int_text", "short_int", "message_text", "message_repr", "short_numbers"]
+__all__ = ["unlimited_digits", "int_text", "short_int", "message_text", "message_repr", "short_numbers",
+           "decimal_size"]
 
 _LOCK = threading.Lock()
 _DEPTH = 0
@@ -159,11 +160,22 @@ def message_text(value: Any) -> str:
 
 def message_repr(value: Any, limit: int | None = None) -> str:
     """``repr(value)`` for a message (at most ``limit`` characters, cut with ``...``); as :func:`message_text`
-    where ``repr`` cannot print a number in full."""
+    where ``repr`` cannot print a number in full (in a container such as a dict or a list: its ``repr`` with each
+    long number written short, :func:`short_numbers`)."""
     try:
         text = repr(value)
     except ValueError:
-        text = message_text(value)
+        from fractions import Fraction
+
+        import sympy as sp
+
+        if isinstance(value, (int, Fraction, sp.Basic)):
+            text = message_text(value)
+        else:  # a container (a dict of a report from anyone): its repr, each long number written short
+            with unlimited_digits():
+                text = short_numbers(repr(value))
+    if limit is not None and len(text) > limit:
+        text = short_numbers(text)  # a long number is written short before the text is cut, never cut itself
     return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -195,3 +207,43 @@ def short_numbers(text: str, digits: int = 20) -> str:
         return f"{Decimal(token):.3e} ({count} digits)"
 
     return _LONG_DIGITS.sub(shorten, text)
+
+
+#: A decimal literal as Python's ``Fraction``/``int`` and sympy's number constructors read it (``_`` groups digits).
+_DECIMAL = re.compile(r"\s*[+-]?(?P<int>[0-9_]*)(?:\.(?P<frac>[0-9_]*))?(?:[eE](?P<exp>[+-]?[0-9_]+))?\s*")
+#: Exponents of more digits than this are reported as +-10**12 (never converted from text).
+_EXPONENT_DIGITS = 12
+
+
+def decimal_size(text: str) -> tuple[int, int, int | None] | None:
+    """The digits written, the decimal exponent and the order of magnitude of a decimal literal such as
+    ``"1.25e-7"``, read from the text without building the number (``Fraction("1e99999999")`` builds an integer
+    of 10**8 digits).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    (digits, exponent, order) or None
+        ``digits``: the digits of the mantissa, leading zeros included; ``exponent``: the number after ``e``
+        (0 without one; ``+-10**12`` for an exponent of more than 12 digits); ``order``: ``floor(log10 |x|)``
+        (None for zero). None for a text that is no decimal literal (``"1/3"``, ``"sqrt(2)"``, ``"abc"``).
+    """
+    m = _DECIMAL.fullmatch(text)
+    if m is None or not (m["int"] + (m["frac"] or "")).strip("_"):
+        return None
+    whole, frac = m["int"].replace("_", ""), (m["frac"] or "").replace("_", "")
+    exp_text = (m["exp"] or "0").replace("_", "")
+    if len(exp_text.lstrip("+-")) > _EXPONENT_DIGITS:
+        exponent = (-1 if exp_text.startswith("-") else 1) * 10**_EXPONENT_DIGITS
+    else:
+        exponent = int(exp_text)
+    if whole.lstrip("0"):
+        order: int | None = len(whole.lstrip("0")) - 1 + exponent
+    elif frac.strip("0"):
+        order = exponent - (len(frac) - len(frac.lstrip("0"))) - 1
+    else:
+        order = None
+    return len(whole) + len(frac), exponent, order

@@ -8,6 +8,8 @@ output the operating system could not write: exit code 74); anything else is an 
 from __future__ import annotations
 
 import errno
+import re
+from decimal import Decimal
 
 __all__ = ["DataWarning",
     "SymbolicTIError",
@@ -26,7 +28,31 @@ __all__ = ["DataWarning",
 
 
 class SymbolicTIError(ValueError):
-    """Base class of every user-facing error of symbolic_ti."""
+    """Base class of every user-facing error of symbolic_ti.
+
+    A message stays one short line: every number of more than 20 digits in it is written short, in scientific
+    notation with its count of digits (the rule of :func:`symbolic_ti.digits.short_numbers`; ``derive(10**1000)`` says
+    ``1.000e+1000 (1001 digits)``), as the command line writes its error lines.
+    """
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            args = (_short_numbers(args[0]), *args[1:])
+        super().__init__(*args)
+
+
+_LONG_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _short_numbers(text: str, digits: int = 20) -> str:
+    """:func:`symbolic_ti.digits.short_numbers` (the same rule; this module imports no sibling of its layer,
+    tests/test_architecture.py; tests/test_api_contract.py checks that the two agree)."""
+    def shorten(match: re.Match[str]) -> str:
+        token = match.group(0)
+        count = len(token.replace(".", ""))
+        return token if count <= digits else f"{Decimal(token):.3e} ({count} digits)"
+
+    return _LONG_NUMBER.sub(shorten, text)
 
 
 class TaskError(SymbolicTIError):

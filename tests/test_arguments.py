@@ -252,3 +252,40 @@ def test_long_exact_numbers_are_read_and_too_large_ones_refused():
         exact_number("1e999999", "ridge")
     with pytest.raises(ParameterError, match="ridge is too long to read"):
         exact_number("9" * 100_001, "ridge")
+
+
+#: Texts whose exact value has more digits than an exact number may have: each refused from its text, before it is
+#: built (review findings: 1e-999999 was called "too large", and 1e9999999999 ran without bound building 10**10
+#: digits), with what is wrong: too large, too small, or too many digits.
+_BEYOND_THE_DIGITS = [
+    ("1e999999", "alpha is too large to use exactly: '1e999999' is about 10^999,999"),
+    ("1e-999999", "alpha is too small to use exactly: '1e-999999' is about 10^-999,999"),
+    ("-1e-999999", "alpha is too small to use exactly: '-1e-999999' is about 10^-999,999"),
+    ("1e9999999999", "alpha is too large to use exactly: '1e9999999999' is about 10^9,999,999,999"),
+    ("1e-9999999999", "alpha is too small to use exactly: '1e-9999999999' is about 10^-9,999,999,999"),
+    ("1e-99999999999999", "alpha is too small to use exactly: '1e-99999999999999' is less than 10^-(10^12)"),
+    ("1/1e999999", "alpha is too small to use exactly: '1e999999' in '1/1e999999' is about 10^-999,999"),
+    ("1e999999/3", "alpha is too large to use exactly: '1e999999' in '1e999999/3' is about 10^999,999"),
+    ("sqrt(1e-999999)", "alpha is too small to use exactly: '1e-999999' in 'sqrt(1e-999999)'"),
+    ("2*1e9999999999", "alpha is too large to use exactly: '1e9999999999' in '2*1e9999999999'"),
+    ("1" * 50_001 + "e-50001", "alpha has too many digits to use exactly"),
+]
+
+
+@pytest.mark.parametrize("text, message", _BEYOND_THE_DIGITS, ids=[t[:20] for t, _ in _BEYOND_THE_DIGITS])
+def test_numbers_beyond_the_digits_say_whether_they_are_too_large_or_too_small(text, message):
+    from symbolic_ti.arguments import exact_number
+    from symbolic_ti.errors import ParameterError
+
+    with pytest.raises(ParameterError) as err:
+        exact_number(text, "alpha")
+    assert message in str(err.value) and "at most 100,000" in str(err.value) and len(str(err.value)) < 300
+
+
+def test_numbers_just_inside_the_digits_are_read():
+    import sympy as sp
+
+    from symbolic_ti.arguments import exact_number
+
+    assert exact_number("1e-99999", "alpha") == sp.Rational(1, 10**99999)
+    assert exact_number("1e50000/1e-49999", "alpha") == sp.Integer(10) ** 99999

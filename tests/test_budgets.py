@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import mpmath
 import pytest
 import sympy as sp
 
@@ -252,7 +253,7 @@ HOSTILE = [
     ("Mul(" * 160 + "Integer(1)" + ")" * 160, "nested more than 150 deep"),
     ("Rational(1, 0)", "a division by zero"),
     ("Mul(Symbol('x'), Pow(Integer(0), Integer(-1)))", "a division by zero"),
-    ("Float('1e999999999', precision=53)", "a Float of magnitude"),
+    ("Float('1e999999999', precision=53)", "a Float with a decimal exponent 999,999,999"),
     ("Pow(Integer(2), Float('1e300', precision=53))", "a Float of magnitude"),
 ]
 
@@ -302,6 +303,94 @@ def test_integers_up_to_the_documented_digits_read_past_pythons_limit():
     assert expression_from_dict({"srepr": f"Integer({'1' + '0' * 9_995 + '0007'})"}) == big
     with pytest.raises(ValueError):
         int("9" * 5000)  # the interpreter's guard is back after the read
+
+
+#: Numbers of 4,301 to 10,000 digits, written in every way a constructor reads digits (review finding: those
+#: given as text raised Python's "Exceeds the limit (4300 digits)" instead of being read).
+_D = "9" * 5000
+WITHIN_THE_DIGITS = [
+    (f"Integer('{_D}')", sp.Integer(10**5000 - 1)),
+    (f"Integer({'7' * 9999})", sp.Integer((10**9999 - 1) // 9 * 7)),
+    (f"Rational('{_D}', 7)", sp.Rational(10**5000 - 1, 7)),
+    (f"Rational('{_D}/7')", sp.Rational(10**5000 - 1, 7)),
+    (f"Rational('1/{_D}')", sp.Rational(1, 10**5000 - 1)),
+    (f"Rational('{_D}.5')", sp.Rational(2 * 10**5000 - 1, 2)),
+    (f"Float('{_D}', precision=53)", sp.Float(mpmath.mpf(10**5000 - 1), precision=53)),  # mpmath's rounding
+    (f"Float(Integer({_D}), precision=53)", sp.Float(mpmath.mpf(10**5000 - 1), precision=53)),
+]
+
+
+@pytest.mark.parametrize("text, value", WITHIN_THE_DIGITS, ids=[t[:22] for t, _ in WITHIN_THE_DIGITS])
+def test_numbers_of_4301_to_10000_digits_written_as_text_are_read(text, value):
+    from symbolic_ti.export.srepr_reader import read_srepr
+
+    assert read_srepr(text) == value  # the values: Python's own integers above, never the reader's
+    with pytest.raises(ValueError):
+        int("9" * 5000)  # the interpreter's guard is back after the read
+
+
+#: Short texts that sympy would turn into numbers of 10**8 digits (review finding: Float('1e99999999') and
+#: Rational('1e99999999') hung the reader; the magnitude was checked after the number was built).
+HUGE_FROM_SHORT_TEXT = [
+    ("Float('1e99999999')", r"a Float with a decimal exponent 99,999,999 \(at most 30,103 either way"),
+    ("Float('-1e99999999', 53)", "a Float with a decimal exponent 99,999,999"),
+    ("Float('1e-99999999', precision=53)", "a Float with a decimal exponent -99,999,999"),
+    ("Float('1.5e2147483648', precision=53)", "a Float with a decimal exponent 2,147,483,648"),
+    ("Float('1e" + "9" * 5000 + "')", "a Float with a decimal exponent of more than 12 digits"),
+    ("Float('1e31000')", "a Float with a decimal exponent 31,000"),
+    ("Rational('1e99999999')", r"Rational\('1e99999999'\) has more than 10,000 digits"),
+    ("Rational('1/1e99999999')", r"Rational\('1e99999999'\) has more than 10,000 digits"),
+    ("Rational('1e-99999999')", r"Rational\('1e-99999999'\) has more than 10,000 digits"),
+    ("Rational('1e11000', 3)", "more than 10,000 digits"),
+    ("Integer('1e99999999')", "more than 10,000 digits"),
+    ("Mul(" + ", ".join(["Pow(Integer(2), Integer(9999))"] * 300) + ")",
+     "a product of numbers with more than 10,000 digits"),  # 9 kB of text, a product of 900,000 digits
+]
+
+
+@pytest.mark.parametrize("text, why", HUGE_FROM_SHORT_TEXT, ids=[t[:24] for t, _ in HUGE_FROM_SHORT_TEXT])
+def test_numbers_made_huge_by_a_short_text_are_refused_before_they_are_built(text, why):
+    from symbolic_ti.export.srepr_reader import read_srepr
+
+    with pytest.raises(ExportError, match=why) as err:
+        read_srepr(text)
+    assert "\n" not in str(err.value) and len(str(err.value)) < 300
+
+
+def test_numbers_just_inside_the_bounds_still_read():
+    from symbolic_ti.export.srepr_reader import read_srepr
+
+    assert int(read_srepr("Float('1e30000')")) == 10**30000
+    assert read_srepr("Float('1e-30000', precision=53)") == sp.Float("1e-30000", precision=53)
+    assert read_srepr("Rational('1e9000', 3)") == sp.Rational(10**9000, 3)
+    assert read_srepr("Mul(" + ", ".join(["Pow(Integer(2), Integer(9999))"] * 3) + ")") == sp.Integer(2) ** 29997
+
+
+def test_a_report_file_with_a_json_integer_past_pythons_limit_is_refused_naming_the_file(tmp_path):
+    import json
+
+    report = derive(4).to_dict()
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(report).replace('"n": 4', '"n": ' + "9" * 5000, 1), encoding="utf-8")
+    with pytest.raises(ExportError, match=r"long\.json.*a JSON integer of 5,000 digits .*at most 4,300") as err:
+        read_report(path)
+    assert "\n" not in str(err.value)
+    report["task"]["n"] = 10**5000  # a dict: a message that echoes the number writes it short
+    with pytest.raises(ExportError, match=r"'n' \(an integer from 3 to 2000.*1\.000e\+5000 \(5001 digits\)"):
+        read_report(report)
+
+
+def test_poly_coefficients_of_4301_to_10000_digits_read_and_longer_ones_are_refused():
+    from symbolic_ti.export.reading import expression_from_poly
+
+    poly = {"gens": ["x"], "gens_srepr": ["Symbol('x')"], "num": [[[1], _D]], "den": [[[0], "7"]]}
+    assert expression_from_poly(poly) == sp.Symbol("x") * (10**5000 - 1) / 7
+    poly["num"] = [[[1], "9" * 10_001]]
+    with pytest.raises(ExportError, match="a coefficient of 'num' has more than 10,000 digits"):
+        expression_from_poly(poly)
+    poly["num"] = [[[10**9], "1"]]
+    with pytest.raises(ExportError, match="an exponent of a term of 'num' is above 100,000"):
+        expression_from_poly(poly)
 
 
 def test_a_report_of_parameters_of_thousands_of_digits_is_refused_with_the_bound():

@@ -316,6 +316,75 @@ def test_a_repeated_trial_is_reported_once(capsys):
     assert out.count("f(1, 3) = ") == 1 and out.count("f(2, 4) = ") == 1
 
 
+#: ``-n`` values: an integer written otherwise than in digits is too large or a hint, what is no integer keeps its
+#: message (review finding: 10**10 and 1e10 were told "must be an integer >= 3").
+ITEMS_MESSAGES = [
+    ("10**10", "the number of items '10**10' = 10000000000 is too large; symbolic_ti handles up to 2000 items"),
+    ("1e10", "the number of items '1e10' = 10000000000 is too large; symbolic_ti handles up to 2000 items"),
+    ("2e3+1", "'2e3+1' = 2001 is too large; symbolic_ti handles up to 2000 items"),
+    ("10**10**10", "the number of items '10**10**10' is too large; symbolic_ti handles up to 2000 items"),
+    ("1e9999999999", "the number of items '1e9999999999' is too large; symbolic_ti handles up to 2000 items"),
+    ("2001", "n (number of items) = 2001 is too large; symbolic_ti handles up to 2000 items"),
+    ("1e3", "the number of items must be an integer >= 3 written in digits, got '1e3' (write 1000)"),
+    ("2.5", "the number of items must be an integer >= 3, got '2.5'"),
+    ("abc", "the number of items must be an integer >= 3, got 'abc'"),
+    ("2", "the number of items must be an integer >= 3, got 2"),
+]
+
+
+@pytest.mark.parametrize("value, line", ITEMS_MESSAGES, ids=[v for v, _ in ITEMS_MESSAGES])
+def test_the_number_of_items_says_what_is_wrong_with_it(capsys, tmp_path, value, line):
+    message = _check_contract(capsys, ["derive", "-n", value, "-o", str(tmp_path / "r.json")], tmp_path,
+                              {"--items"})
+    assert line in message, message
+
+
+#: Files without the default value column (the LM table's ``mean_prob_yes``) and no --value-column: the option is
+#: named as needed with the file's columns (review finding: by distance the default's kind, "probability", was
+#: refused as a wrong --kind instead).
+def _no_default_column(files: dict[str, Path]) -> list[list[str]]:
+    dist = files["data"].parent / "by_distance.csv"
+    dist.write_text("distance,accuracy,n\n" + "".join(f"{d},0.{6 + d % 4},20\n" for d in range(1, 7)))
+    return [
+        ["fit", "-n", "7", "--data", str(dist), "--distance-column", "distance"],
+        ["fit", "-n", "7", "--data", str(dist), "--distance-column", "distance", "--kind", "accuracy"],
+        ["fit", "-n", "3", "--data", str(files["data"])],
+        ["fit", "-n", "3", "--data", str(files["data"]), "--count-column", "n"],
+        ["design", "-n", "3", "--hypothesis", "exchangeable:alpha=1/10", "--hypothesis", "exchangeable:alpha=1/2",
+         "--data", str(files["data"])],
+    ]
+
+
+def test_a_file_without_the_default_value_column_asks_for_value_column(capsys, tmp_path, files):
+    for argv in _no_default_column(files):
+        line = _check_contract(capsys, [*argv, "-o", str(tmp_path / "fit.json")], tmp_path, {"--value-column"})
+        columns = "distance, accuracy, n" if "--distance-column" in argv else "item_a, item_b, p, n, a, b, c, d"
+        assert line.startswith("symbolic-ti: error: argument --value-column: is needed: ") and \
+            "has no column 'mean_prob_yes' (the default, the LM table's)" in line and line.endswith(columns), line
+    dist = files["data"].parent / "by_distance.csv"  # named, it is read
+    assert main(["fit", "-n", "7", "--data", str(dist), "--distance-column", "distance", "--value-column",
+                 "accuracy", "--count-column", "n", "-q"]) == 0
+    capsys.readouterr()
+
+
+#: An empty or blank path says so, and what was expected (a directory for sweep's dataset); never '.'.
+EMPTY_PATHS = [
+    (["sweep", "{spec}", "-o", ""], "argument --output/-o: the path is empty: expected a directory path, got ''"),
+    (["sweep", "{spec}", "--output="], "argument --output/-o: the path is empty: expected a directory path"),
+    (["sweep", "{spec}", "-o", " "], "the path is blank (only spaces): expected a directory path, got ' '"),
+    (["derive", "-n", "4", "-o", ""], "argument --output/-o: the path is empty: expected a file name, got ''"),
+    (["fit", "-n", "3", "--data", ""], "argument --data: the path is empty: expected a file name, got ''"),
+    (["plot", "phase", "-n", "4", "-o", ""], "argument --output/-o: the path is empty: expected a file name"),
+]
+
+
+@pytest.mark.parametrize("argv, line", EMPTY_PATHS, ids=[" ".join(a) for a, _ in EMPTY_PATHS])
+def test_an_empty_path_is_called_empty(capsys, tmp_path, files, argv, line):
+    argv = [str(files["spec"]) if a == "{spec}" else a for a in argv]
+    message = _check_contract(capsys, argv, tmp_path, {"--output", "--data"})
+    assert line in message and "'.'" not in message, message
+
+
 @pytest.mark.parametrize("argv, line", [
     (["derive", "-n", "4", "--trial", "-1,2"], "argument --trial: trial (-1, 2): item -1 is out of range"),
     (["derive", "-n", "4", "--ridge", "1", "--ridge", "2"], "argument --ridge: given twice with different values "

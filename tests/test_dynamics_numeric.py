@@ -139,6 +139,25 @@ def test_cli_numeric_path(capsys):
     assert len(msg) == 1 and "--dps" in msg[0] and "10 to 1000" in msg[0]
 
 
+@pytest.mark.parametrize("argv", [
+    ["--set", "alpha=1/5"],  # exchangeable, a rational Gram matrix
+    ["--set", "alpha=1/5", "--ridge", "1/10", "--exception", "4>2"],
+    ["--family", "geometric", "--set", "alpha=1/2", "--set", "rho=1/3"],
+    ["--set", "alpha=1/5", "--ridgeless"],
+])
+def test_cli_dps_on_the_exact_path_is_refused_not_ignored(capsys, tmp_path, argv):
+    """Review finding: --dps was accepted silently where the flow is exact; like --ridges without --window, an
+    option without effect is refused with one line naming it (issue 24, section 5)."""
+    out = tmp_path / "d.json"
+    assert main(["dynamics", "--items", "5", *argv, "--dps", "50", "-o", str(out)]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert captured.out == "" and len(lines) == 1 and not out.exists()
+    assert lines[0].startswith("symbolic-ti: error: argument --dps: has no effect here:") and "exact" in lines[0]
+    assert main(["dynamics", "--items", "5", *argv, "-q"]) == 0  # without it the same command runs
+    capsys.readouterr()
+
+
 def test_early_stopping_phases_on_the_numeric_path_match_the_dense_flow():
     from symbolic_ti.dynamics.window import early_stopping
 

@@ -255,3 +255,32 @@ def test_cli_negative_count_weight_names_count_column(capsys, tmp_path):
                      "--value-column", "p", "--count-column", "n"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "argument --count-column" in err and "> 0" in err
+
+
+#: Fits by distance: the note on what the intervals rest on calls the rows distance rows, with the data rows pooled
+#: into them and the trials their predictions average (review finding: "rest on the 6 rows" of a fit pooled from
+#: many rows read as six observations). n = 7, both orders, end items included: the 42 ordered trials with ground
+#: truth, 2 (7 - d) of them at distance d (docs/conventions.md).
+_BY_DISTANCE = [
+    ("distance,acc\n" + "".join(f"{d},0.{6 + d % 4}\n" for d in range(1, 7)), ["--value-column", "acc"],
+     "the intervals rest on the 6 distance rows (6 data rows pooled by distance; the prediction of each averages "
+     "its distance's trials, 42 in all), not on a number of choices"),
+    ("distance,acc,subject\n" + "".join(f"{d},0.{6 + (d + s) % 4},s{s}\n" for d in range(1, 7) for s in range(5)),
+     ["--value-column", "acc"],
+     "the intervals rest on the 6 distance rows (30 data rows pooled by distance; the prediction of each averages "
+     "its distance's trials, 42 in all), not on a number of choices"),
+    ("distance,correct,total\n" + "".join(f"{d},{12 + d},20\n" for d in range(2, 7)),
+     ["--correct-column", "correct", "--total-column", "total"],
+     "the intervals rest on the 100 counted choices in 5 distance rows (5 data rows pooled by distance; the "
+     "prediction of each averages its distance's trials, 30 in all)"),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_BY_DISTANCE)))
+def test_cli_a_fit_by_distance_says_what_its_rows_are(capsys, tmp_path, k):
+    body, options, note = _BY_DISTANCE[k]
+    code = cli.main(["fit", "--items", "7", "--data", table(tmp_path, body), "--distance-column", "distance",
+                     *options, "--no-intervals", "--starts", "2"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert note in " ".join(out.split()), out

@@ -154,8 +154,8 @@ ARGUMENTS: dict[str, Argument] = {a.name: a for a in (
 )}
 
 
-def check_mapping(value: Any, name: str, *, symbols: bool = False) -> dict[str, Any]:
-    """A mapping from names to values as a dict (``None``: empty), keys checked to be names.
+def check_mapping(value: Any, name: str, *, symbols: bool = False, none: bool = True) -> dict[str, Any]:
+    """A mapping from names to values as a dict (``None``: empty, where ``none``), keys checked to be names.
 
     Parameters
     ----------
@@ -164,20 +164,25 @@ def check_mapping(value: Any, name: str, *, symbols: bool = False) -> dict[str, 
         The argument's name: a key of :data:`ARGUMENTS`, whose ``allowed`` the message quotes.
     symbols : bool
         Also accept sympy Symbols as keys (kept as they are).
+    none : bool
+        Accept ``None`` as no values (``derive(parameters=None)``); False where values are needed
+        (``Result.subs``).
 
     Raises
     ------
     ParameterError
-        If ``value`` is not a mapping or a key is not a str (or Symbol); the message names ``name``.
+        If ``value`` is not a mapping (or None where ``none``) or a key is not a str (or Symbol); the message
+        names ``name``.
     """
-    if value is None:
+    if value is None and none:
         return {}
     allowed = ARGUMENTS[name].allowed
     if not isinstance(value, Mapping):
         raise ParameterError(f"{name} must be {allowed}, got {type(value).__name__} {message_repr(value, 80)}")
     for key in value:
         if not (isinstance(key, str) or (symbols and isinstance(key, sp.Symbol))):
-            raise ParameterError(f"{name} must be {allowed}; its keys are names, got the key {key!r}")
+            raise ParameterError(f"{name} must be {allowed}; its keys are names, got the key "
+                                 f"{message_repr(key, 80)}")
     return dict(value)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..digits import message_repr, unlimited_digits
+from ..digits import decimal_size, message_repr, unlimited_digits
 from ..errors import ParameterError
 from ..formatting import rounded
 
@@ -146,6 +146,37 @@ def _digits(q: sp.Rational) -> int:
     return max(int(abs(q.p)).bit_length(), int(q.q).bit_length()) * 30103 // 100000 + 1
 
 
+def _check_literal(part: str, name: str, shown: str, inverted: bool = False) -> None:
+    """Refuse a decimal literal whose exact value would have more than ``_MAX_TEXT_DIGITS`` digits, from its text
+    (before ``Fraction`` builds it: ``1e9999999999`` is an integer of 10**10 digits). ``inverted``: the literal is a
+    denominator (``1/1e999999`` is tiny)."""
+    size = decimal_size(part)
+    if size is None:
+        return
+    written, exponent, order = size
+    if written + abs(exponent) <= _MAX_TEXT_DIGITS:
+        return
+    order = 0 if order is None else -order if inverted else order
+    if abs(exponent) >= 10**12:
+        about = "more than 10^12 digits"
+    else:
+        about = f"about {max(written, abs(exponent)):,} digits"
+    if part.strip() != shown.strip():  # a literal inside an expression: name both
+        shown = f"{message_repr(part.strip(), 30)} in {message_repr(shown, 40)}"
+    else:
+        shown = message_repr(shown, 40)
+    if abs(order) < _MAX_TEXT_DIGITS:  # neither large nor small: only long
+        raise ParameterError(f"{name} has too many digits to use exactly: {shown} has {about}; exact numbers may "
+                             f"have at most {_MAX_TEXT_DIGITS:,}")
+    if abs(exponent) >= 10**12:  # the exponent itself has more than 12 digits
+        magnitude = "is less than 10^-(10^12)" if order < 0 else "is more than 10^(10^12)"
+    else:
+        magnitude = f"is about 10^{order:,}"
+    raise ParameterError(f"{name} is too {'small' if order < 0 else 'large'} to use exactly: {shown} {magnitude} "
+                         f"({about}); exact numbers may have at most {_MAX_TEXT_DIGITS:,} digits, so "
+                         f"magnitudes from 10^-{_MAX_TEXT_DIGITS:,} to 10^{_MAX_TEXT_DIGITS:,}")
+
+
 def _exact_text(text: str, name: str) -> sp.Expr:
     """A text such as ``"sqrt(2)/3"``, ``"2**(1/3)"`` or ``"pi/4"`` as an exact real number.
 
@@ -171,7 +202,10 @@ def _exact_text(text: str, name: str) -> sp.Expr:
 
     def build(node: ast.AST) -> sp.Expr:
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            return sp.Rational(ast.get_source_segment(text, node) or repr(node.value))
+            literal = ast.get_source_segment(text, node) or repr(node.value)
+            _check_literal(literal, name, text)
+            with unlimited_digits():
+                return sp.Rational(literal)
         if isinstance(node, ast.Name) and node.id in EXACT_CONSTANTS:
             return EXACT_CONSTANTS[node.id]
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
@@ -264,6 +298,9 @@ def exact_number(value: Any, name: str) -> sp.Expr:
         if len(text) > _MAX_TEXT_DIGITS:  # 5001 digits read exactly; a text of a million digits is refused
             raise ParameterError(f"{name} is too long to read: a text of {len(text):,} characters; exact numbers "
                                  f"are read from at most {_MAX_TEXT_DIGITS:,}")
+        parts = text.split("/", 1)
+        for k, part in enumerate(parts):
+            _check_literal(part.strip(), name, text, inverted=k == 1)
         try:
             with unlimited_digits():  # Python reads at most 4300 digits by default
                 if "/" in text:
@@ -274,8 +311,8 @@ def exact_number(value: Any, name: str) -> sp.Expr:
         except (ValueError, ZeroDivisionError):
             return _exact_text(text, name)
         if max(q.numerator.bit_length(), q.denominator.bit_length()) > _MAX_TEXT_DIGITS * 3.33:
-            # 1e999999: short text, a million digits, and an exact solve that takes minutes with it
-            raise ParameterError(f"{name} is too large to use exactly: {message_repr(text, 40)} has about "
+            # 1e99999/1e-99999: a short text, 200,000 digits, and an exact solve that takes minutes with it
+            raise ParameterError(f"{name} has too many digits to use exactly: {message_repr(text, 40)} has about "
                                  f"{max(q.numerator.bit_length(), q.denominator.bit_length()) * 30103 // 100000:,} "
                                  f"digits; exact numbers may have at most {_MAX_TEXT_DIGITS:,}")
         return sp.Rational(q.numerator, q.denominator)

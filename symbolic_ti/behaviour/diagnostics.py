@@ -123,7 +123,7 @@ def gradient_check(model: LikelihoodModel, z: np.ndarray, bounds: list[BoundInfo
 
 
 def likelihood_basis(likelihood: str, counted: bool, integral: bool, m: int, total: float, dispersion: float,
-                     scaled: bool, counts_given: bool = True) -> str:
+                     scaled: bool, counts_given: bool = True, rows: str = "") -> str:
     """What the likelihood is and what its intervals rest on (one sentence for the report).
 
     Parameters
@@ -144,19 +144,24 @@ def likelihood_basis(likelihood: str, counted: bool, integral: bool, m: int, tot
     counts_given : bool
         Whether the data named counts (a count column, or correct-out-of-total counts); without them every row
         is one observation of weight 1 and a trial's count is its number of rows (proportions).
+    rows : str
+        What the ``m`` rows are, after their number (default: ``"rows"``, or ``"rows (trials)"`` for scores);
+        a fit by distance says ``"distance rows (pooled from R data rows over T trials)"``
+        (:attr:`~symbolic_ti.behaviour.model.LikelihoodModel.rows_text`), so that a few rows are not taken for
+        few data.
     """
     widened = (f", widened by the dispersion {rounded(dispersion, '.3g')}" if scaled else
                f"; the dispersion {rounded(dispersion, '.3g')} is not above 1 and is not applied")
     if likelihood == "gaussian":
-        return (f"Gaussian for scores, sigma estimated from the residuals: the intervals rest on the {m} rows "
-                f"(trials), weighted by their counts")
+        return (f"Gaussian for scores, sigma estimated from the residuals: the intervals rest on the {m} "
+                f"{rows or 'rows (trials)'}, weighted by their counts")
     if counted or integral:
         what = ("correct-out-of-total counts" if counted else "whole counts of choices" if counts_given else
                 "whole counts of choices (no count column: each data row is one choice)")
-        return (f"binomial with {what}: the intervals rest on the {rounded(total, '.0f')} counted choices in {m} rows"
-                f"{widened}")
+        return (f"binomial with {what}: the intervals rest on the {rounded(total, '.0f')} counted choices in {m} "
+                f"{rows or 'rows'}{widened}")
     if not counts_given:
         return (f"quasi-binomial over proportions (no count column: each data row is one observation of weight 1), "
-                f"dispersion estimated: the intervals rest on the {m} rows, not on a number of choices{widened}")
+                f"dispersion estimated: the intervals rest on the {m} {rows or 'rows'}, not on a number of choices{widened}")
     return (f"quasi-binomial over averaged proportions (counts times values are not whole numbers), dispersion "
-            f"estimated: the intervals rest on the {m} rows, not on a number of choices{widened}")
+            f"estimated: the intervals rest on the {m} {rows or 'rows'}, not on a number of choices{widened}")

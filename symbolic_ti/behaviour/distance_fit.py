@@ -58,6 +58,9 @@ class DistanceModel(LikelihoodModel):
         self.signs = np.array([self.task.ground_truth(t) or 0 for t in trials], dtype=float)
         self.obs_index = np.arange(len(trials))
         self.observations(data.observed, data.counts_array, data.is_choice)
+        pooled = f"{sum(data.n_rows)} data row{'s' * (sum(data.n_rows) != 1)}"
+        self.rows_text = (f"distance rows ({pooled} pooled by distance; the prediction of each averages its "
+                          f"distance's trials, {sum(len(ts) for ts in data.trials)} in all)")
 
     def predicted(self, nat: Mapping[str, float]) -> np.ndarray:
         """Per distance: the mean predicted P(correct) (accuracies) or signed score ``beta g f``, shape (m,);

@@ -171,7 +171,8 @@ def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, ov
                         "rerun with more --starts")
     integral = bool(np.all(np.abs(model.k - np.round(model.k)) < 1e-6)) if model.choice else False
     basis = likelihood_basis("binomial" if model.choice else "gaussian", counted, integral, m,
-                             float(np.sum(model.n)), float(dispersion), scale > 1, counts_given)
+                             float(np.sum(model.n)), float(dispersion), scale > 1, counts_given,
+                             model.rows_text)
     return Estimate(nat, loglik, sigma, k, m, predicted, float(dispersion), scale, estimates, problems, basis,
                     len(opt_starts), open_ends)
 

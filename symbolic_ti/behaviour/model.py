@@ -204,6 +204,10 @@ class LikelihoodModel:
         Observed trials.
     notes : list of str
         Parameters that do not change the predictions (not fitted).
+    rows_text : str
+        What the ``m`` rows of the likelihood are, for the sentence on what the intervals rest on
+        (:func:`~symbolic_ti.behaviour.diagnostics.likelihood_basis`; empty: rows of trials; a fit by distance
+        names its pooled rows).
 
     Raises
     ------
@@ -213,6 +217,8 @@ class LikelihoodModel:
     SolveError
         If the predictions depend on a symbol that cannot be fitted.
     """
+
+    rows_text: str = ""  # rows of trials (a fit by distance sets its own, in observe; subclasses inherit it)
 
     def __init__(self, data: BehaviourData, family: Family, ridge: Any, budget: BudgetLike = DEFAULT,
                  response: ResponseModel = PLAIN) -> None:

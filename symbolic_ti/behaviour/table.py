@@ -15,7 +15,8 @@ from pathlib import Path
 
 from ..errors import DataError
 
-__all__ = ["parse_filter", "parse_filters", "select_rows", "subject_values", "read_rows", "column_index", "read_number",
+__all__ = ["parse_filter", "parse_filters", "select_rows", "subject_values", "read_rows", "read_header", "column_index",
+           "read_number",
            "read_item", "listing"]
 
 #: A data row with its line number in the file.
@@ -101,6 +102,21 @@ def read_parquet_rows(path: Path) -> tuple[list[str], list[list[str]]]:
     header = [str(h).strip() for h in table.column_names]
     columns = [table.column(k).to_pylist() for k in range(table.num_columns)]
     return header, [[_cell(col[r]) for col in columns] for r in range(table.num_rows)]
+
+
+def read_header(path: Path) -> list[str] | None:
+    """The column names of a CSV, gzip-compressed CSV or Parquet file (its first row or schema only), or None when
+    the file cannot be read (:func:`read_rows` then says why)."""
+    try:
+        if _is_parquet(path):
+            import pyarrow.parquet as pq
+
+            return [str(h).strip() for h in pq.read_schema(path).names]
+        with _open_text(path) as fh:
+            header = next(csv.reader(fh), None)
+    except Exception:  # noqa: BLE001 - any unreadable file: the loader reports it in its own words
+        return None
+    return None if header is None else [h.strip() for h in header]
 
 
 def read_rows(path: Path) -> tuple[list[str], list[list[str]]]:

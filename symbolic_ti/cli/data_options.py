@@ -12,10 +12,13 @@ from collections.abc import Sequence
 
 from .parsing import Parser, option_type
 
-__all__ = ["DATA_KINDS", "data_options", "parse_filter_option", "parse_columns"]
+__all__ = ["DATA_KINDS", "DEFAULT_VALUE_COLUMN", "data_options", "parse_filter_option", "parse_columns",
+           "value_column_of"]
 
 #: What the value column of a behaviour file may hold (``--kind``).
 DATA_KINDS = ("probability", "accuracy", "score")
+#: The value column read when ``--value-column`` is not given and the file has it (the LM table's column).
+DEFAULT_VALUE_COLUMN = "mean_prob_yes"
 
 
 def parse_columns(text: str) -> tuple[str, str]:
@@ -53,8 +56,9 @@ def data_options(p: argparse.ArgumentParser | Parser, kinds: Sequence[str] = DAT
     p.add_argument("--item-columns", default=("item_a", "item_b"), metavar="A,B",
                    type=option_type("--item-columns", parse_columns),
                    help=lead + "columns of the first and second item (default: item_a,item_b)")
-    p.add_argument("--value-column", default="mean_prob_yes", metavar="C",
-                   help=lead + "column of the observed quantity (default: mean_prob_yes)")
+    p.add_argument("--value-column", default=None, metavar="C",
+                   help=lead + f"column of the observed quantity (default: {DEFAULT_VALUE_COLUMN}, the column of the "
+                               "LM table, if the file has it; otherwise needed)")
     words = {"probability": "P(first item wins)", "accuracy": "fraction correct", "score": "a real score"}
     guess = {"probability": "", "accuracy": "accuracy if the column name contains 'acc', ",
              "score": "score if it contains 'logit' or 'score', "}
@@ -69,3 +73,27 @@ def data_options(p: argparse.ArgumentParser | Parser, kinds: Sequence[str] = DAT
                                "--value-column and --count-column are not read; default: not used)")
     p.add_argument("--total-column", metavar="C", default=None,
                    help=lead + "column of choices per row (>= the correct count), with --correct-column")
+
+
+def value_column_of(args: argparse.Namespace, path: str | None) -> str:
+    """The value column to read: ``--value-column``, or :data:`DEFAULT_VALUE_COLUMN` when the file has it.
+
+    Raises
+    ------
+    UsageError
+        ``--value-column`` not given (nor ``--correct-column``, which reads counts instead) and the file has no
+        column :data:`DEFAULT_VALUE_COLUMN`: the message says the option is needed and lists the file's columns.
+    """
+    from pathlib import Path
+
+    from ..behaviour.table import read_header
+    from .parsing import UsageError
+
+    if args.value_column is not None:
+        return str(args.value_column)
+    header = read_header(Path(path)) if path is not None and args.correct_column is None else None
+    if header is None or DEFAULT_VALUE_COLUMN in header:
+        return DEFAULT_VALUE_COLUMN  # (an unreadable file: the loader says why)
+    raise UsageError(f"argument --value-column: is needed: {Path(str(path)).name} has no column "
+                     f"{DEFAULT_VALUE_COLUMN!r} (the default, the LM table's); name the column of the observed "
+                     f"quantity, one of: {', '.join(header)}")

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..datasets import data_argument
+from .data_options import value_column_of
 from .options import (BUDGET_HINT, FORMATS, CliContext, Excludes, Requires, parse_int_at_least, parse_items,
                       parse_lists, parse_path, parse_positive_int, parse_trial)
 from .task_options import PARADIGM_NAMES
@@ -447,7 +448,8 @@ def _from_data(args: argparse.Namespace, context: CliContext, hypotheses: list[A
     count = None if args.correct_column is not None else args.count_column
     try:
         data = load_behaviour(args.data, space.tasks[0], filters=args.filter, item_columns=args.item_columns,
-                              value_column=args.value_column, kind=args.kind or "auto", count_column=count,
+                              value_column=value_column_of(args, args.data), kind=args.kind or "auto",
+                              count_column=count,
                               correct_column=args.correct_column, total_column=args.total_column,
                               coding=ItemCoding(labels=args.item_labels))
     except DataError as err:

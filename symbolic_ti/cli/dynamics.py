@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetError, ParameterError, SymbolicTIError
-from .options import BUDGET_HINT, FORMATS, PROG, CliContext, Requires, option_type, parse_trial
+from .options import BUDGET_HINT, FORMATS, PROG, CliContext, Requires, given, option_type, parse_trial
 from ..formatting import rounded
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,7 +98,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     c.add_argument("--level", metavar="C", help="first time the exception margin reaches the level C")
     c.add_argument("--dps", type=option_type("--dps", _dps), default=30, metavar="D",
                    help="digits of the certified numeric path (irrational Gram matrices, e.g. relu-ntk), 10..1000; "
-                        "default 30")
+                        "default 30; refused where the flow is exact")
     context.output_options(c, FORMATS)
     context.standalone_option(c)
     context.budget_options(c)
@@ -176,6 +176,10 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
         raise
     except SymbolicTIError as err:
         raise context.fail("--set", err) from None
+    if given(args, "--dps") and d.dps is None:  # no effect where the flow is exact: refused, as RULES refuse
+        raise context.fail("--dps", "has no effect here: the Gram matrix of this task and family is rational, so "
+                                    "the flow is exact; --dps sets the digits of the certified numeric path "
+                                    "(irrational Gram matrices, e.g. --family relu-ntk)")
     if (args.critical or args.window or args.level is not None) and not d.is_numeric:
         raise context.fail("--set", "critical times, windows and levels need every parameter set to a number "
                                     "(e.g. --set alpha=0.1) and a numeric ridge")

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..datasets import data_argument
 from ..errors import DataError, DataWarning, ExportError, ParameterError
+from .data_options import value_column_of
 from .fit_curves import RULES as CURVE_RULES, add_options as add_curve_options, run_curves
 from .options import CliContext, Excludes, Requires, parse_int, parse_path, parse_positive_int
 
@@ -224,6 +225,7 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
         return _run_distances(args, context, task, family, plot_path)
 
     _check_pairs(args, context)
+    args.value_column = value_column_of(args, args.data)  # the default only if the file has it
     kind = args.kind or "auto"
     count = None if (args.count_column or "none").strip().lower() == "none" else args.count_column
     if args.correct_column is not None:
@@ -358,6 +360,7 @@ def _run_distances(args: argparse.Namespace, context: Any, task: Any, family: An
     if plot_path is not None and (args.per_subject or args.compare):
         raise context.fail("--plot", "is drawn for one fit, not with --per-subject or --compare")
     _check_pairs(args, context)
+    args.value_column = value_column_of(args, args.data)  # the default only if the file has it
     try:
         kind = args.kind or ("accuracy" if args.correct_column is not None else infer_kind(args.value_column))
         count = None if (args.count_column or "none").strip().lower() == "none" else args.count_column

@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..task import Task
 
 __all__ = ["PROG", "FORMATS", "DEBUG_ENV", "UsageError", "Parser", "CliContext", "option_type", "fail", "given",
-           "Requires", "Excludes", "add_rules", "parse_path", "parse_items", "parse_assignment", "parse_ridge_option",
+           "Requires", "Excludes", "add_rules", "parse_path", "parse_directory", "parse_items", "parse_assignment", "parse_ridge_option",
            "parse_trial", "parse_lists", "parse_labels", "PARADIGM_NAMES", "TASK_RULES", "parse_interval_option", "parse_span", "parse_columns", "parse_positive_int",
            "parse_int_at_least", "parse_int", "parse_pair", "parse_resolution", "debug_options", "task_options",
            "budget_options", "budget_of", "parse_budget", "BUDGET_HINT", "data_options", "DATA_KINDS",
@@ -67,11 +67,28 @@ def fail(option: str, err: Exception | str) -> UsageError | OutputIOError:
 # ------------------------------------------------------------------------------------ value parsers
 def parse_items(text: str) -> int:
     """``--items``: the number of items, an integer >= 3."""
-    from ..arguments import check_int
+    from ..arguments import check_int, exact_number
+    from ..digits import message_text
+    from ..task import MAX_ITEMS
 
+    too_large = (f"is too large; symbolic_ti handles up to {MAX_ITEMS} items (the task's n (n - 1) ordered trials "
+                 f"grow as n^2)")
     try:
         value = int(text.strip())
     except ValueError:
+        # 10**10 or 1e10 are integers too, only too large: say so (a value that is no integer keeps its message)
+        try:
+            exact = exact_number(text, "the number of items")
+        except ParameterError as err:
+            if " too large " in str(err):
+                raise argparse.ArgumentTypeError(f"the number of items {text.strip()!r} {too_large}") from None
+            exact = None
+        if exact is not None and exact.is_Integer and exact > MAX_ITEMS:
+            raise argparse.ArgumentTypeError(f"the number of items {text.strip()!r} = {message_text(exact)} "
+                                             f"{too_large}") from None
+        if exact is not None and exact.is_Integer and exact >= 3:
+            raise argparse.ArgumentTypeError(f"the number of items must be an integer >= 3 written in digits, got "
+                                             f"{text!r} (write {message_text(exact)})") from None
         raise argparse.ArgumentTypeError(f"the number of items must be an integer >= 3, got {text!r}") from None
     return check_int(value, "the number of items", minimum=3)
 
@@ -220,12 +237,18 @@ def parse_resolution(text: str) -> tuple[int, ...]:
     return vals
 
 
-def parse_path(text: str) -> str:
+def parse_path(text: str, what: str = "a file name") -> str:
     """``--output FILE``, ``--plot FILE``, ``--data FILE``: a non-empty file name (``-`` is standard output where
-    the option allows it)."""
+    the option allows it); ``what`` names what is expected (``"a directory path"`` for ``sweep --output``)."""
     if not text.strip():
-        raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}")
+        blank = "empty" if not text else "blank (only spaces)"
+        raise argparse.ArgumentTypeError(f"the path is {blank}: expected {what}, got {text!r}")
     return text
+
+
+def parse_directory(text: str) -> str:
+    """``sweep --output DIR``: a non-empty directory path (:func:`parse_path`)."""
+    return parse_path(text, "a directory path")
 
 
 # ---------------------------------------------------------------------------------- option builders

@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 
 from .. import exit_codes
-from .options import CliContext, Excludes, option_type, parse_int_at_least, parse_path, parse_positive_int
+from .options import CliContext, Excludes, option_type, parse_directory, parse_int_at_least, parse_path, parse_positive_int
 
 __all__ = ["register", "FAILED_EXIT"]
 
@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                               "workers are stopped; the shards written are complete).")
     s.add_argument("spec", metavar="SPEC", type=option_type("SPEC", parse_path), help="the sweep spec, a TOML file")
     s.add_argument("--output", "-o", dest="directory", metavar="DIR", default=None,
-                   type=option_type("--output", parse_path),
+                   type=option_type("--output", parse_directory),
                    help="dataset directory (default: the spec's output)")
     engine = s.add_mutually_exclusive_group()
     engine.add_argument("--jobs", "-j", type=option_type("--jobs", _jobs), metavar="K", default=None,

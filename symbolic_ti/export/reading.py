@@ -10,8 +10,9 @@ reads each entry once and :func:`read_report` gives every trial's exact values f
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,11 +22,12 @@ from typing import Any
 
 import sympy as sp
 
+from ..digits import message_repr, unlimited_digits
 from ..errors import ExportError
 from ..results import PolyFraction
 from ..task import CATEGORIES as _CATEGORIES
 from ..task import MAX_ITEMS, Task
-from .srepr_reader import read_srepr, root_budget
+from .srepr_reader import MAX_DIGITS, MAX_EXPONENT, read_srepr, root_budget
 from .taskblock import task_from_dict
 
 __all__ = ["expression_from_dict", "expression_from_poly", "FormsTable", "ReportValues", "read_report", "TRIALS_FORMAT",
@@ -71,7 +73,7 @@ def expression_from_dict(d: Mapping[str, Any] | None,
         return None
     if isinstance(d, Mapping) and "form" in d:
         if forms is None:
-            raise ExportError(f"the expression object {dict(d)!r} refers to the report's 'forms' table "
+            raise ExportError(f"the expression object {message_repr(dict(d))} refers to the report's 'forms' table "
                               "(format_version 2): pass forms=report['forms'], or read the report with read_report")
         table = forms if isinstance(forms, FormsTable) else FormsTable(forms)
         return table.resolve(d)
@@ -80,7 +82,7 @@ def expression_from_dict(d: Mapping[str, Any] | None,
     if isinstance(d, Mapping) and "srepr" not in d and "poly" in d:
         return expression_from_poly(d["poly"])
     if not isinstance(d, Mapping) or not isinstance(d.get("srepr"), str):
-        raise ExportError(f"an expression object needs an 'srepr' string or a 'poly' object, got {d!r}")
+        raise ExportError(f"an expression object needs an 'srepr' string or a 'poly' object, got {message_repr(d)}")
     return read_srepr(d["srepr"])
 
 
@@ -106,7 +108,7 @@ class FormsTable:
         if k not in self._read:
             entry = self.entries[k]
             if not isinstance(entry, Mapping):
-                raise ExportError(f"forms[{k}] must be an expression object, got {entry!r}")
+                raise ExportError(f"forms[{k}] must be an expression object, got {message_repr(entry)}")
             if "form" in entry:
                 raise ExportError(f"forms[{k}] is a reference; a 'forms' entry must be an expression object")
             value = expression_from_dict(entry)
@@ -122,7 +124,7 @@ class FormsTable:
         if type(k) is not int or not 0 <= k < len(self.entries) or sign not in (1, -1) or type(sign) is not int \
                 or nsign not in (1, -1) or type(nsign) is not int:
             raise ExportError(f"a reference needs 'form' an index into the {len(self.entries)} entries of 'forms', "
-                              f"'sign' 1 or -1 (and optionally 'numerator_sign' 1 or -1), got {dict(d)!r}")
+                              f"'sign' 1 or -1 (and optionally 'numerator_sign' 1 or -1), got {message_repr(dict(d))}")
         value = self[k] if nsign == 1 else _numerator_negated(self[k])
         return value if sign == 1 else -value
 
@@ -140,7 +142,7 @@ _COEFFICIENT = re.compile(r"-?[0-9]+(/[0-9]+)?")
 
 def _list(x: Any, key: str) -> list[Any]:
     if not isinstance(x, list):
-        raise ValueError(f"'{key}' must be a list, got {x!r}")
+        raise ValueError(f"'{key}' must be a list, got {message_repr(x)}")
     return x
 
 
@@ -149,15 +151,20 @@ def _terms(raw: Any, key: str, ngens: int) -> dict[tuple[int, ...], Fraction]:
     out: dict[tuple[int, ...], Fraction] = {}
     for term in _list(raw, key):
         if not isinstance(term, list) or len(term) != 2:
-            raise ValueError(f"a term of '{key}' must be [exponents, coefficient], got {term!r}")
+            raise ValueError(f"a term of '{key}' must be [exponents, coefficient], got {message_repr(term)}")
         m, c = term
         if not isinstance(m, list) or len(m) != ngens or any(type(x) is not int or x < 0 for x in m):
-            raise ValueError(f"the exponents of a term of '{key}' must be {ngens} integers >= 0, got {m!r}")
+            raise ValueError(f"the exponents of a term of '{key}' must be {ngens} integers >= 0, got {message_repr(m)}")
         if not isinstance(c, str) or not _COEFFICIENT.fullmatch(c) or c.endswith("/0"):
-            raise ValueError(f"a coefficient of '{key}' must be a string 'p' or 'p/q' (q > 0), got {c!r}")
+            raise ValueError(f"a coefficient of '{key}' must be a string 'p' or 'p/q' (q > 0), got {message_repr(c)}")
+        if any(x > MAX_EXPONENT for x in m):
+            raise ValueError(f"an exponent of a term of '{key}' is above {MAX_EXPONENT:,}")
+        if any(len(part.lstrip("-")) > MAX_DIGITS for part in c.split("/")):
+            raise ValueError(f"a coefficient of '{key}' has more than {MAX_DIGITS:,} digits")
         if tuple(m) in out:
-            raise ValueError(f"the monomial {m!r} appears twice in '{key}'")
-        value = Fraction(c)
+            raise ValueError(f"the monomial {message_repr(m)} appears twice in '{key}'")
+        with unlimited_digits():  # at most MAX_DIGITS (checked above), past the interpreter's 4,300
+            value = Fraction(c)
         if value:
             out[tuple(m)] = value
     return out
@@ -191,10 +198,10 @@ def expression_from_poly(p: Mapping[str, Any]) -> sp.Expr:
             raise ValueError(f"it lacks the key(s) {', '.join(map(repr, missing))}")
         gens = tuple(read_srepr(g) for g in _list(p["gens_srepr"], "gens_srepr"))
         if len(set(gens)) != len(gens):
-            raise ValueError(f"a generator is listed twice in gens_srepr {p['gens_srepr']!r}")
+            raise ValueError(f"a generator is listed twice in gens_srepr {message_repr(p['gens_srepr'])}")
         if _list(p["gens"], "gens") != [str(g) for g in gens]:
-            raise ValueError(f"'gens' {p['gens']!r} does not name the generators of 'gens_srepr' "
-                             f"({[str(g) for g in gens]!r})")
+            raise ValueError(f"'gens' {message_repr(p['gens'])} does not name the generators of 'gens_srepr' "
+                             f"({message_repr([str(g) for g in gens])})")
         terms = [_terms(p[k], k, len(gens)) for k in ("num", "den")]
         if not terms[1]:
             raise ValueError("the denominator 'den' is zero")
@@ -274,6 +281,21 @@ def read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVal
         return _read_report(source)
 
 
+class _LongInteger(ValueError):
+    """A JSON integer past the interpreter's limit of digits (:func:`_json_int`)."""
+
+
+def _json_int(text: str) -> int:
+    """A JSON integer of a report (a count or an index; exact values are strings), refused past the interpreter's
+    limit of digits (4,300 by default) with the library's error instead of Python's ``ValueError``."""
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+    digits = len(text.lstrip("-"))
+    if limit and digits > limit:
+        raise _LongInteger(f"it holds a JSON integer of {digits:,} digits (a report's integers are counts and "
+                           f"indices; at most {limit:,} digits are read)")
+    return int(text)
+
+
 def _read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportValues:
     if isinstance(source, Mapping):
         d = dict(source)
@@ -282,9 +304,11 @@ def _read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVa
     else:
         try:
             with Path(source).open(encoding="utf-8") as fh:
-                d = json.load(fh)
+                d = json.load(fh, parse_int=_json_int)
         except OSError as err:
             raise ExportError(f"cannot read report {os.fspath(source)!r}: {err.strerror or err}") from None
+        except _LongInteger as err:
+            raise ExportError(f"cannot read report {os.fspath(source)!r}: {err}") from None
         except ValueError as err:
             raise ExportError(f"cannot read report {os.fspath(source)!r}: not JSON ({err})") from None
         except RecursionError:  # [[[[...]]]] nested deeper than the interpreter's stack
@@ -297,7 +321,7 @@ def _read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVa
     if isinstance(meta, dict) and (meta.get("format"), version) == CRITICAL_FORMAT:
         return _read_critical(d)
     if not isinstance(meta, dict) or meta.get("format") != "symbolic_ti.result" or version not in READ_VERSIONS:
-        got = f"{meta.get('format')!r} version {version!r}" if isinstance(meta, dict) else "no 'meta' block"
+        got = f"{message_repr(meta.get('format'))} version {message_repr(version)}" if isinstance(meta, dict) else "no 'meta' block"
         raise ExportError(f"read_report reads symbolic_ti.result reports of format_version "
                           f"{' or '.join(map(str, READ_VERSIONS))}, got {got}")
     if version >= 2 and "forms" not in d:
@@ -310,7 +334,7 @@ def _read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVa
     def condition(obj: Any) -> Any:
         if isinstance(obj, Mapping) and "form" in obj:
             raise ExportError(f"cannot read report: ridgeless_conditions hold expression objects, never references "
-                              f"into 'forms', got {dict(obj)!r}")
+                              f"into 'forms', got {message_repr(dict(obj))}")
         return expression_from_dict(obj)
 
     n = _items(d)
@@ -326,7 +350,7 @@ def _read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVa
             if t in out:
                 raise ExportError(f"cannot read report: trial {list(t)} appears twice in '{key}'")
             if "category" in rec and rec["category"] not in known:
-                raise ExportError(f"cannot read report: category {rec['category']!r} of trial {list(t)} in '{key}' "
+                raise ExportError(f"cannot read report: category {message_repr(rec['category'])} of trial {list(t)} in '{key}' "
                                   f"is none of {', '.join(_CATEGORIES)}")
             out[t] = make(rec, t)
         return out
@@ -339,14 +363,14 @@ def _read_report(source: str | os.PathLike[str] | Mapping[str, Any]) -> ReportVa
 
     def exception(rec: Mapping[str, Any], t: tuple[int, int]) -> sp.Expr:
         if rec.get("exception") != f"{t[0]}>{t[1]}":
-            raise ExportError(f"cannot read report: exception margin {rec.get('exception')!r} does not name its "
+            raise ExportError(f"cannot read report: exception margin {message_repr(rec.get('exception'))} does not name its "
                               f"trial {list(t)} (expected '{t[0]}>{t[1]}')")
         return value(rec, t)
 
     def fit(rec: Mapping[str, Any], t: tuple[int, int]) -> tuple[sp.Expr, sp.Expr]:
         if rec.get("target") not in (1, -1) or type(rec.get("target")) is not int:
             raise ExportError(f"cannot read report: the target of training trial {list(t)} must be 1 or -1, got "
-                              f"{rec.get('target')!r}")
+                              f"{message_repr(rec.get('target'))}")
         return value(rec, t, "prediction"), value(rec, t, "residual")
     with _malformed_records():
         predictions = records("predictions", value)
@@ -404,9 +428,10 @@ def _malformed_records() -> Iterator[None]:
 def _items(d: Mapping[str, Any]) -> int:
     task = d.get("task")
     n = task.get("n") if isinstance(task, Mapping) else None
-    if type(n) is not int or n < 3:
-        raise ExportError(f"cannot read report: it needs 'task' with the number of items 'n' (an integer >= 3), "
-                          f"got {task!r}"[:300])
+    if type(n) is not int or not 3 <= n <= MAX_ITEMS:
+        raise ExportError(f"cannot read report: it needs 'task' with the number of items 'n' (an integer from 3 to "
+                          f"{MAX_ITEMS}, the largest task), "
+                          f"got {message_repr(task)}"[:300])
     return n
 
 
@@ -415,5 +440,5 @@ def _trial_of(rec: Any, n: int, key: str) -> tuple[int, int]:
     if not isinstance(t, list) or len(t) != 2 or any(type(x) is not int or not 1 <= x <= n for x in t) or \
             t[0] == t[1]:
         raise ExportError(f"cannot read report: a record's 'trial' in '{key}' must be [i, j], two different items "
-                          f"of 1..{n}, got {t!r}")
+                          f"of 1..{n}, got {message_repr(t)}")
     return (t[0], t[1])

@@ -25,7 +25,7 @@ import sympy as sp
 from sympy.core.symbol import Str
 from sympy.functions.elementary.piecewise import ExprCondPair
 
-from ..digits import unlimited_digits
+from ..digits import decimal_size, short_numbers, unlimited_digits
 from ..errors import ExportError
 from ..families.kernel_values import NetworkKernelValue
 from ..families.relu import ReluKernelConstant
@@ -57,6 +57,9 @@ MAX_LAYERS = 100
 MAX_SYMBOLS = 100
 
 _SHOWN = 80  # characters of the text quoted in a message
+#: Largest decimal exponent of a Float written as text: 2**MAX_EXPONENT is about 10**30,103.
+_FLOAT_DECIMAL_EXPONENT = MAX_EXPONENT * 30103 // 100000
+_NUMBERS = ("Integer", "Rational", "Float")
 
 
 # Names an srepr string may call or mention, and what they build. Only these are ever called.
@@ -161,6 +164,23 @@ def _digits(value: int) -> int:
     return max(1, int(abs(value).bit_length() * 0.30103) + 1)
 
 
+def _coefficient_digits(args: list[Any]) -> int:
+    """An upper bound of the digits of the number that ``Mul(*args)`` computes from its numeric factors (numerators
+    and denominators of the rational coefficients, and of the numeric powers that Mul combines)."""
+    out = 0
+    for a in args:
+        if isinstance(a, bool) or not isinstance(a, (int, sp.Expr)):
+            continue
+        a = sp.sympify(a)
+        if a.is_Mul:
+            out += _coefficient_digits(list(a.args))
+        elif a.is_Rational:
+            out += _digits(int(a.p)) + _digits(int(a.q))
+        elif a.is_Pow and a.base.is_Rational and a.exp.is_Rational:
+            out += _digits(int(a.base.p)) + _digits(int(a.base.q))
+    return out
+
+
 def _number_digits(e: sp.Basic) -> int:
     """An upper bound of the digits of a number's integers (numerator and denominator of each rational part)."""
     out = 1
@@ -213,8 +233,29 @@ class _Builder:
                     raise self.fail("'**' is not allowed")
                 kwargs[kw.arg] = self.build(kw.value, level + 1)
             self.check(name, args, kwargs)
+            if name in _NUMBERS:  # digits checked (literal): past the interpreter's 4,300, up to MAX_DIGITS
+                with unlimited_digits():
+                    return _CONSTRUCTORS[name](*args, **kwargs)
             return _CONSTRUCTORS[name](*args, **kwargs)
         raise self.fail(f"unsupported syntax {type(node).__name__}")
+
+    def literal(self, name: str, text: str) -> None:
+        """Refuse a number written as text (``Integer('...')``, ``Rational('p/q')``, ``Float('1e99999999')``) whose
+        digits or exponent pass a bound, before sympy builds it: sympy turns the exponent of ``Float('1e99999999')``
+        and ``Rational('1e99999999')`` into an integer of 10**8 digits (the review found the reader hanging)."""
+        for part in text.split("/") if name == "Rational" else (text,):
+            size = decimal_size(part)
+            if size is None:
+                continue  # not a decimal literal: the constructor refuses it in one line
+            written, exponent, _ = size
+            if written > MAX_DIGITS:
+                raise self.fail(f"a number of more than {MAX_DIGITS:,} digits in {name}(...)")
+            if name == "Float" and abs(exponent) > _FLOAT_DECIMAL_EXPONENT:
+                shown = f"{exponent:,}" if abs(exponent) < 10**12 else "of more than 12 digits"
+                raise self.fail(f"a Float with a decimal exponent {shown} (at most {_FLOAT_DECIMAL_EXPONENT:,} "
+                                f"either way, a magnitude of 2**{MAX_EXPONENT:,} or 2**-{MAX_EXPONENT:,})")
+            if name != "Float" and written + abs(exponent) > MAX_DIGITS:  # the exact value's digits, at most
+                raise self.fail(f"{name}({short_numbers(part.strip())!r}) has more than {MAX_DIGITS:,} digits")
 
     def check(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         """Refuse a call whose result would pass a bound, before it is made."""
@@ -230,7 +271,14 @@ class _Builder:
                 if not base.free_symbols and base.is_number and \
                         abs(int(exp.p)) * _number_digits(base) > MAX_DIGITS:
                     raise self.fail(f"a power of a number with more than {MAX_DIGITS:,} digits")
-        elif name == "Float":
+        elif name == "Mul" and _coefficient_digits(args) > MAX_DIGITS:
+            # Mul(Pow(Integer(2), Integer(9999)), ...) 3,000 times: 90 kB of text, a product of 9 million digits
+            raise self.fail(f"a product of numbers with more than {MAX_DIGITS:,} digits")
+        if name in _NUMBERS:
+            for a in args[:1] if name == "Float" else args:
+                if isinstance(a, str):
+                    self.literal(name, a)
+        if name == "Float":
             precision = kwargs.get("precision", kwargs.get("dps", args[1] if len(args) > 1 else None))
             if isinstance(precision, int) and precision > MAX_PRECISION:
                 raise self.fail(f"a Float with more than {MAX_PRECISION:,} bits of precision")

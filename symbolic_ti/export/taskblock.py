@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..digits import message_repr
 from ..errors import ExportError, SymbolicTIError
 from ..formatting import rounded
 from ..task import Design, Task
@@ -63,7 +64,7 @@ def _design(d: Any) -> Design | None:
     if not isinstance(d, Mapping) or not isinstance(d.get("name"), str) or not isinstance(d.get("parameters", {}),
                                                                                           Mapping):
         raise ExportError(f"cannot read report: the task's 'design' must be {{'name': ..., 'parameters': {{...}}}}, "
-                          f"got {d!r}"[:300])
+                          f"got {message_repr(d)}"[:300])
     params = tuple((str(k), tuple(v) if isinstance(v, list) else v) for k, v in d.get("parameters", {}).items())
     return Design(d["name"], params)
 
@@ -84,7 +85,7 @@ def task_from_dict(d: Any) -> Task:
             return Task(d.get("n"), d.get("exceptions", ()))  # type: ignore[arg-type]  # (Task checks n)
         comparisons = d["comparisons"]
         if not isinstance(comparisons, list):
-            raise ExportError(f"cannot read report: the task's 'comparisons' must be a list, got {comparisons!r}"[:300])
+            raise ExportError(f"cannot read report: the task's 'comparisons' must be a list, got {message_repr(comparisons)}"[:300])
         reference = d.get("reference")
         n = d.get("n")
         if isinstance(reference, list) and not reference:
@@ -99,8 +100,8 @@ def task_from_dict(d: Any) -> Task:
     except SymbolicTIError as err:
         raise ExportError(f"cannot read report: its task is invalid: {err}") from None
     if [str(e) for e in task.exceptions] != list(d.get("exceptions", [])):
-        raise ExportError(f"cannot read report: the task's 'exceptions' {d.get('exceptions')!r} are not those of "
-                          f"its comparisons ({[str(e) for e in task.exceptions]!r})")
+        raise ExportError(f"cannot read report: the task's 'exceptions' {message_repr(d.get('exceptions'))} are not those of "
+                          f"its comparisons ({message_repr([str(e) for e in task.exceptions])})")
     return task
 
 

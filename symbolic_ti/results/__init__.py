@@ -340,7 +340,7 @@ class Result(Rendered):
         ParameterError
             For a name that is not a parameter of this result, or a value outside its domain.
         """
-        values = check_mapping(values, "values", symbols=True)
+        values = check_mapping(values, "values", symbols=True, none=False)  # subs(None): no values to set
         if _SUBSTITUTION is None:  # the solvers are not imported yet (import symbolic_ti imports them lazily)
             importlib.import_module(SUBSTITUTION_MODULE)  # registers it (tests/test_api_contract.py, fresh process)
         if _SUBSTITUTION is None:  # pragma: no cover - SUBSTITUTION_MODULE registers it

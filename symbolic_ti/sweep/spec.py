@@ -375,7 +375,8 @@ def spec_from_dict(data: Mapping[str, Any]) -> SweepSpec:
         raise _fail("mirror", f"must be true or false, got {mirror!r}")
     output = data.get("output")
     if output is not None and (not isinstance(output, str) or not output.strip()):
-        raise _fail("output", f"must be a directory path, got {output!r}")
+        why = "" if not isinstance(output, str) else " (it is empty)" if not output else " (it is blank, only spaces)"
+        raise _fail("output", f"must be a directory path{why}, got {output!r}")
     spec = SweepSpec(
         n=_n_axis(data["n"]) if "n" in data else (), exceptions=axes, **paradigms,
         family=tuple(str(f) for f in _as_list(data.get("family", "exchangeable"), "family")),
