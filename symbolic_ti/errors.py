@@ -8,8 +8,8 @@ output the operating system could not write: exit code 74); anything else is an 
 from __future__ import annotations
 
 import errno
-import re
-from decimal import Decimal
+
+from .digits import short_numbers
 
 __all__ = ["DataWarning",
     "SymbolicTIError",
@@ -37,22 +37,8 @@ class SymbolicTIError(ValueError):
 
     def __init__(self, *args: object) -> None:
         if args and isinstance(args[0], str):
-            args = (_short_numbers(args[0]), *args[1:])
+            args = (short_numbers(args[0]), *args[1:])
         super().__init__(*args)
-
-
-_LONG_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-
-
-def _short_numbers(text: str, digits: int = 20) -> str:
-    """:func:`symbolic_ti.digits.short_numbers` (the same rule; this module imports no sibling of its layer,
-    tests/test_architecture.py; tests/test_api_contract.py checks that the two agree)."""
-    def shorten(match: re.Match[str]) -> str:
-        token = match.group(0)
-        count = len(token.replace(".", ""))
-        return token if count <= digits else f"{Decimal(token):.3e} ({count} digits)"
-
-    return _LONG_NUMBER.sub(shorten, text)
 
 
 class TaskError(SymbolicTIError):

@@ -39,9 +39,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("symbolic_ti.task",),
     ("symbolic_ti.arguments", "symbolic_ti.display", "symbolic_ti.progress", "symbolic_ti.files",
      "symbolic_ti.datasets", "symbolic_ti.budgets"),
-    ("symbolic_ti.symbols", "symbolic_ti.errors", "symbolic_ti.digits", "symbolic_ti._version", "symbolic_ti.formatting",
+    ("symbolic_ti.symbols", "symbolic_ti.errors", "symbolic_ti._version", "symbolic_ti.formatting",
      "symbolic_ti.interrupts", "symbolic_ti.flint_values", "symbolic_ti.peak_memory"),
-    ("symbolic_ti.exit_codes", "symbolic_ti.deprecation"),
+    ("symbolic_ti.exit_codes", "symbolic_ti.deprecation", "symbolic_ti.digits"),
 )
 #: Outside the contract: the package's public surface, ``python -m symbolic_ti`` and the deprecated aliases.
 UNLAYERED = {"symbolic_ti", "symbolic_ti.__main__", "symbolic_ti._compat"}

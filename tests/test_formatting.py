@@ -96,9 +96,9 @@ def _fixed_decimal_specs(path: Path) -> list[str]:
 #: Fixed decimals (``.2f``, ``.1%``), and the ``g`` and ``e`` presentations (``g``, ``.3g``, ``>12.6e``), which print
 #: ``-0`` / ``-0.0e+00`` for a negative zero.
 _PRINTS_A_SIGNED_ZERO = re.compile(r"(\.(\d+|\{\w*\})[fF%]|[eEgG])$")
-#: Fields that print a value that has no sign: digits.py and errors.py abbreviate runs of digits (the unsigned token
-#: of a long number) and cannot import formatting.py (the same base layer, tests/test_architecture.py).
-_UNSIGNED = {("digits.py", "Decimal(token)"), ("errors.py", "Decimal(token)")}
+#: Fields that print a value that has no sign: digits.py abbreviates runs of digits (the unsigned token of a long
+#: number) and cannot import formatting.py (a layer above it, tests/test_architecture.py).
+_UNSIGNED = {("digits.py", "Decimal(token)")}
 
 
 def test_every_fixed_decimal_number_is_printed_through_rounded():
