@@ -431,7 +431,7 @@ def _predictive(pop: Population, modes: Modes, subjects: Sequence[tuple[str, Beh
     for s, (_, data) in enumerate(subjects):
         model = pop.models[s]
         nat = {c.name: np.array([c.to_natural(float(v)) for v in zdraws[s, :, k]]) for k, c in enumerate(pop.coords)}
-        f = model.f_all(nat)
+        f = model.f_all(nat)  # type: ignore[arg-type]  # (arrays: the compiled forms broadcast)
         f = np.broadcast_to(f.reshape(len(task.trials), -1), (len(task.trials), draws))[model.obs_index]
         p_first = expit(nat["beta"][None, :] * f)  # (m, draws)
         n = np.rint(model.n).astype(int)
