@@ -141,7 +141,6 @@ RULES: tuple[Requires | Excludes, ...] = (
     Excludes("--bias", "--compare-response", why=": the comparison fits every response model"),
     Excludes("--bias", "--distance-column", why=": rows by distance do not record which item was shown first"),
     Excludes("--per-subject", "--compare-response", why=": compare the pooled data"),
-    Requires("--hierarchical", "--subject-column", why=" (the column naming each row's subject)"),
     *(Excludes("--hierarchical", option, why=why) for option, why in (
         ("--per-subject", ": the hierarchical fit replaces the separate fits"),
         ("--compare", ": compare pooled fits"), ("--compare-response", ": compare pooled fits"),
@@ -189,9 +188,12 @@ def _data_option(message: str, args: argparse.Namespace) -> str:
 
 
 def _check_pairs(args: argparse.Namespace, context: Any) -> None:
-    """Options that need each other: ``--per-subject`` a subject column, the two count columns each other."""
+    """Options that need each other: ``--per-subject`` and ``--hierarchical`` a subject column, the two count
+    columns each other."""
     if args.per_subject and args.subject_column is None:
         raise context.fail("--per-subject", "needs --subject-column C, the column naming each row's subject")
+    if getattr(args, "hierarchical", False) and args.subject_column is None:
+        raise context.fail("--hierarchical", "needs --subject-column C, the column naming each row's subject")
     if (args.correct_column is None) != (args.total_column is None):
         raise context.fail("--correct-column" if args.correct_column is None else "--total-column",
                            "correct and total counts come together: give both --correct-column and --total-column")
