@@ -140,9 +140,9 @@ class Population:
 
         x0 = np.clip(z0, self.lo, self.hi)
         res = opt.minimize(lambda z: parts(z)[0], x0, jac=lambda z: parts(z)[1], hess=lambda z: parts(z)[2],
-                           method="trust-exact", options={"maxiter": 200, "gtol": 1e-7})
+                           method="trust-exact", options={"maxiter": 200, "gtol": 2e-5})
         z = np.asarray(res.x, dtype=float)  # (a start already at the mode ends "without success", gradient ~ 0)
-        return z, bool(res.success) or float(np.max(np.abs(parts(z)[1]))) < 1e-5
+        return z, bool(res.success) or float(np.max(np.abs(parts(z)[1]))) < 1e-4
 
     # ------------------------------------------------------------------ all subjects
     def modes(self, mu: np.ndarray, log_tau: np.ndarray, warm: bool = True, gradient: bool = False) -> Modes:
@@ -240,7 +240,7 @@ class Population:
         x0 = np.clip(np.asarray(x0, dtype=float), [b[0] for b in bounds], [b[1] for b in bounds])
         self._warm[:] = x0[:self.d]
         res = opt.minimize(lambda x: self.objective(x, gradient=True), x0, jac=True, method="L-BFGS-B",
-                           bounds=bounds, options={"maxiter": 200, "gtol": 1e-5, "ftol": 1e-13})
+                           bounds=bounds, options={"maxiter": 200, "gtol": 1e-4, "ftol": 1e-12})
         return np.asarray(res.x, dtype=float), float(res.fun), bool(res.success), str(res.message)
 
     def observed_information(self, x: np.ndarray, free: Sequence[int]) -> np.ndarray:
