@@ -11,7 +11,7 @@ per subject) maximise the Laplace approximation of the marginal likelihood over 
   information of the marginal likelihood on ``(mu, log tau)`` (the interval of ``tau`` is ``exp`` of that of
   ``log tau``), and the population median ``x(mu)`` on the parameter's own scale;
 * the shrunken subject estimates: the conditional modes at the fitted ``(mu, tau)``, with the intervals
-  ``z* +- z_(level) / sqrt((H_s^{-1})_kk)`` mapped to the parameter's scale (conditional on ``mu``, ``tau``:
+  ``z* +- q sqrt((H_s^{-1})_kk)`` (``q`` the normal quantile of ``level``) mapped to the parameter's scale (conditional on ``mu``, ``tau``:
   they leave out the uncertainty of the population estimates);
 * a posterior predictive check: per trial, the observed accuracy against the mean of the predictive
   distribution (draws of each subject's ``z`` from ``N(z*, H_s^{-1})``, then binomial choices with the observed
