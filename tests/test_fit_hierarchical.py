@@ -254,11 +254,14 @@ def coverage(populations: int, subjects: int = 12, n_items: int = 4, count: int 
 
 @pytest.mark.slow
 def test_the_intervals_cover_the_truth_over_200_populations(tmp_path):
-    """Coverage of the 95% Wald intervals of mu (within three binomial standard errors of 0.95 over 200
-    populations of 12 subjects); that of tau is recorded in docs/fitting.md (the Wald interval of log tau is
-    approximate for 12 subjects)."""
+    """Coverage of the 95% Wald intervals over 200 populations of 12 subjects (4 items, 10 choices per trial):
+    that of mu within three binomial standard errors of 0.95 (measured 187 and 185 of 200 for alpha and beta).
+    The Wald interval of log tau undercovers with 12 subjects (measured 173 of 200 for alpha, 193 for beta;
+    docs/fitting.md): asserted above 0.8 only."""
     n = 200
     inside = coverage(n, tmp_dir=tmp_path)
     band = 3 * math.sqrt(0.95 * 0.05 / n)
     for name in ("mu_alpha", "mu_beta"):
         assert abs(inside[name] / n - 0.95) <= band, inside
+    for name in ("tau_alpha", "tau_beta"):
+        assert inside[name] / n >= 0.8, inside
