@@ -248,7 +248,7 @@ def coverage(populations: int, subjects: int = 12, n_items: int = 4, count: int 
         r = fit_hierarchical(path, Task(n_items), "subject", load=LOAD, ridge="1/2", starts=1, draws=20)
         for p, mu, tau in zip(r.population, TRUTH["mu"], TRUTH["tau"], strict=True):
             inside[f"mu_{p.name}"] += int(p.mean_lower <= mu <= p.mean_upper)
-            inside[f"tau_{p.name}"] += int(p.spread_lower <= tau <= p.spread_upper)
+            inside[f"tau_{p.name}"] += int(p.spread_lower <= tau <= p.spread_upper)  # (not with tau at 0: upper nan)
     return inside
 
 
