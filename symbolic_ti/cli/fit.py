@@ -5,7 +5,7 @@
     symbolic-ti fit --data FILE|example:NAME --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
                     [--ridge VALUE | --ridgeless] [--filter COL=VALUE ...] [--item-columns A,B]
                     [--value-column C] [--kind probability|accuracy|score] [--count-column C|none]
-                    [--correct-column C --total-column T] [--subject-column C [--per-subject]]
+                    [--correct-column C --total-column T] [--subject-column C [--per-subject | --hierarchical]]
                     [--distance-column D [--distance-orders both|forward] [--exclude-end-items]]
                     [--lapse] [--bias] [--compare | --compare-response]
                     [--target-item first|second] [--item-base 0|1] [--reversed] [--item-labels A,B,...]
@@ -66,6 +66,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     p.add_argument("--per-subject", action="store_true",
                    help="fit each subject of --subject-column on its own and print the population summary "
                         "(mean, sd, median, range of the estimates)")
+    p.add_argument("--hierarchical", action="store_true",
+                   help="fit the subjects of --subject-column with partial pooling: subject-level parameters "
+                        "drawn from a population Normal(mu, tau^2) on the fitted scale (logit alpha, log ridge, "
+                        "log beta), mu and tau by empirical Bayes (Laplace approximation); per-trial choices")
     p.add_argument("--distance-column", metavar="C", default=None,
                    help="the rows are by symbolic distance |i - j| (this column, 1..n-1), not per trial: the "
                         "prediction for a distance is the mean over its trials (default: per-trial rows)")
@@ -138,6 +142,14 @@ RULES: tuple[Requires | Excludes, ...] = (
     Excludes("--bias", "--compare-response", why=": the comparison fits every response model"),
     Excludes("--bias", "--distance-column", why=": rows by distance do not record which item was shown first"),
     Excludes("--per-subject", "--compare-response", why=": compare the pooled data"),
+    *(Excludes("--hierarchical", option, why=why) for option, why in (
+        ("--per-subject", ": the hierarchical fit replaces the separate fits"),
+        ("--compare", ": compare pooled fits"), ("--compare-response", ": compare pooled fits"),
+        ("--distance-column", ": the hierarchical fit reads per-trial rows"),
+        ("--lapse", ": the hierarchical fit has the response P = sigmoid(beta f)"),
+        ("--bias", ": the hierarchical fit has the response P = sigmoid(beta f)"),
+        ("--time-column", ": the hierarchical fit fits end points"),
+        ("--plot", ": no figure is drawn for a hierarchical fit"))),
 )
 
 
@@ -177,9 +189,12 @@ def _data_option(message: str, args: argparse.Namespace) -> str:
 
 
 def _check_pairs(args: argparse.Namespace, context: Any) -> None:
-    """Options that need each other: ``--per-subject`` a subject column, the two count columns each other."""
+    """Options that need each other: ``--per-subject`` and ``--hierarchical`` a subject column, the two count
+    columns each other."""
     if args.per_subject and args.subject_column is None:
         raise context.fail("--per-subject", "needs --subject-column C, the column naming each row's subject")
+    if getattr(args, "hierarchical", False) and args.subject_column is None:
+        raise context.fail("--hierarchical", "needs --subject-column C, the column naming each row's subject")
     if (args.correct_column is None) != (args.total_column is None):
         raise context.fail("--correct-column" if args.correct_column is None else "--total-column",
                            "correct and total counts come together: give both --correct-column and --total-column")
@@ -250,6 +265,8 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
         raise context.fail(_data_option(str(err), args), err) from None
     if args.per_subject:
         return _run_subjects(args, context, task, family, load)
+    if args.hierarchical:
+        return _run_hierarchical(args, context, task, family, load)
     if args.compare or args.compare_response:
         return _run_compare(args, context, data, family)
     ridge = context.ridge(args)
@@ -413,6 +430,32 @@ def _run_subjects(args: argparse.Namespace, context: Any, task: Any, family: Any
         raise context.fail(_data_option(str(err), args), err) from None
     except ParameterError as err:
         raise _response_error(context, args, err) from None
+    if args.format == "json":
+        from ..export.jsonreport import dumps
+
+        return dumps(result.to_dict())
+    return result.to_text()
+
+
+def _run_hierarchical(args: argparse.Namespace, context: Any, task: Any, family: Any, load: dict[str, Any]) -> str:
+    """``--hierarchical``: partial pooling over the subjects (text or JSON)."""
+    import warnings
+
+    from ..behaviour.hierarchical import fit_hierarchical
+
+    ridge = context.ridge(args)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DataWarning)  # shown once for the pooled data above
+            result = fit_hierarchical(args.data, task, args.subject_column, filters=args.filter, load=load,
+                                      family=family, ridge="fit" if ridge is None else ridge, starts=args.starts,
+                                      seed=args.seed, intervals=not args.no_intervals, budget=context.budget(args))
+    except DataError as err:
+        raise context.fail(_data_option(str(err), args), err) from None
+    except ParameterError as err:
+        if "real scores" in str(err):
+            raise context.fail("--hierarchical", err) from None
+        raise
     if args.format == "json":
         from ..export.jsonreport import dumps
 

@@ -33,6 +33,7 @@ RENDERER_MODULES = (
     "fit",
     "fit_reports",
     "general",
+    "hierarchical",
     "latex",
     "latex_parse",
     "latex_printer",
