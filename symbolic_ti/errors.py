@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import errno
 
-__all__ = ["DataWarning",
+__all__ = ["DataWarning", "SamplingWarning",
     "SymbolicTIError",
     "TaskError",
     "ParameterError",
@@ -104,3 +104,8 @@ class UndecidedCheckWarning(UserWarning):
 
 class DataWarning(UserWarning):
     """Behavioural data that load but look inconsistent with the task (e.g. the largest items never appear)."""
+
+
+class SamplingWarning(UserWarning):
+    """A Bayesian fit whose sampler diagnostics fail their stated thresholds (R-hat, effective sample size,
+    divergent transitions; :mod:`symbolic_ti.behaviour.bayes`): its posterior summaries are not reliable."""
