@@ -28,7 +28,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: Commands that only set up or test the project (they are what CI itself runs).
 SKIP = re.compile(r"^(python -m pip install|python -m pytest|pip install)")
 #: Examples that take long on two cores (each well over ten seconds): run with ``-m slow``.
-SLOW = re.compile(r"(--family geometric(?!.*--set alpha)|derivations/|benchmarks/|\bfit\b.*--family geometric)")
+SLOW = re.compile(r"(--family geometric(?!.*--set alpha)|derivations/|benchmarks/|\bfit\b.*--family geometric|--bayes)")
 TIMEOUT = 600
 
 

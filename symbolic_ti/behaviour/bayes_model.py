@@ -119,7 +119,10 @@ class PopulationLikelihood:
 
     def jax_predictions(self) -> Callable[..., Any]:
         """``f(*kernel_values) -> (T, S)``: the predictions of every trial of the task (task order) at ``S``
-        points, in ``jax.numpy`` (the factored program of the grid compiler)."""
+        points, in ``jax.numpy`` (the factored program of the grid compiler), float64."""
+        import jax
+
+        jax.config.update("jax_enable_x64", True)
         import jax.numpy as jnp
 
         cr = self.compiled

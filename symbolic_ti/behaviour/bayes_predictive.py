@@ -30,8 +30,9 @@ def _grid_predictions(like: PopulationLikelihood, nat: list[np.ndarray]) -> tupl
         values = cr.evaluate().values
         return np.broadcast_to(values.reshape((-1,) + (1,) * len(shape)), (len(values),) + shape), 0.0, []
     args = [nat[q].ravel() for q in like.arguments]
+    arrays: dict[str, Any] = dict(zip(cr.parameters, args, strict=True))
     try:
-        grid = cr.evaluate(**dict(zip(cr.parameters, args, strict=True)))
+        grid = cr.evaluate(**arrays)
     except ParameterError as err:  # a draw at a domain end in float64 (alpha = 1.0 after the sigmoid)
         note = f"the grid compiler could not check the draws ({err}); the predictive check uses the sampler's values"
         f = np.asarray(like.jax_predictions()(*args))
