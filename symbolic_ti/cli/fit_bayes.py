@@ -15,9 +15,9 @@ __all__ = ["add_options", "RULES", "run_bayes"]
 
 #: Options that need ``--bayes`` or do not go with it (:func:`symbolic_ti.cli.parsing.add_rules`).
 RULES: tuple[Requires | Excludes, ...] = (
+    Excludes("--bayes", "--no-intervals", why=": the posterior intervals come with the draws"),
     Requires("--bayes", "--hierarchical", why=" (the Bayesian fit is of the hierarchical model)"),
     *(Requires(option, "--bayes", why=" (an option of the sampler)") for option in ("--draws", "--warmup", "--chains")),
-    Excludes("--bayes", "--no-intervals", why=": the posterior intervals come with the draws"),
 )
 
 
