@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, n
 import symbolic_ti.export  # noqa: E402, F401  (registers the renderers)
 from symbolic_ti import derive  # noqa: E402
 from symbolic_ti.analysis import crossings as C  # noqa: E402
-from symbolic_ti.analysis import polynomials as P  # noqa: E402
+from symbolic_ti.analysis.roots import polynomials as P  # noqa: E402
 from symbolic_ti.analysis.critical_report import Crossing  # noqa: E402
 from symbolic_ti.analysis.margin_crossings import UncertainCrossing  # noqa: E402
 from symbolic_ti.export import critical as export_critical  # noqa: E402

@@ -36,6 +36,20 @@ MOVED_MODULES: dict[str, str] = {
     "symbolic_ti.plot": "symbolic_ti.figures.plot",
     "symbolic_ti.cli_fit": "symbolic_ti.cli.fit",
     "symbolic_ti.cli_plot": "symbolic_ti.cli.plot",
+    # issue 27, section 3: the root engine is one subpackage, symbolic_ti.analysis.roots
+    "symbolic_ti.analysis.isolation": "symbolic_ti.analysis.roots.isolation",
+    "symbolic_ti.analysis.polynomials": "symbolic_ti.analysis.roots.polynomials",
+    "symbolic_ti.analysis.roots_ball": "symbolic_ti.analysis.roots.ball",
+    "symbolic_ti.analysis.roots_irrational": "symbolic_ti.analysis.roots.irrational",
+    "symbolic_ti.analysis.roots_numeric": "symbolic_ti.analysis.roots.numeric",
+    # issue 27, section 3: the data families are one subpackage, symbolic_ti.families.data
+    "symbolic_ti.families.data_family": "symbolic_ti.families.data.common",
+    "symbolic_ti.families.data_loading": "symbolic_ti.families.data.loading",
+    "symbolic_ti.families.similarity_checks": "symbolic_ti.families.data.checks",
+    "symbolic_ti.families.data_similarity": "symbolic_ti.families.data.similarity",
+    "symbolic_ti.families.embedding": "symbolic_ti.families.data.embedding",
+    "symbolic_ti.families.precomputed": "symbolic_ti.families.data.precomputed",
+    "symbolic_ti.families.precomputed_loading": "symbolic_ti.families.data.trial_gram",
 }
 
 #: Old paths that were packages (their old submodules import through them).

@@ -95,7 +95,7 @@ class UntrustedNumericWarning(IllConditionedWarning):
 class UndecidedCheckWarning(UserWarning):
     """A validity check that could not be decided exactly and was done at sample points instead.
 
-    Issued by the ``similarity`` family (:mod:`symbolic_ti.families.data_similarity`) when an item-similarity
+    Issued by the ``similarity`` family (:mod:`symbolic_ti.families.data.similarity`) when an item-similarity
     matrix with free symbols is checked for positive semidefiniteness only at sample values of its symbols,
     or when sympy cannot decide the sign of an algebraic pivot. Bind every symbol to a value to have the check
     decided exactly.

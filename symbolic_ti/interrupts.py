@@ -24,12 +24,15 @@ import signal
 import sys
 from types import FrameType, TracebackType
 
+from . import exit_codes
+
 __all__ = ["install", "raising", "restore", "running_the_command", "MESSAGE", "EXIT_CODE"]
 
 #: What a Ctrl-C prints, on standard error.
 MESSAGE = "symbolic-ti: interrupted\n"
-#: The exit status of an interrupted command (128 + SIGINT, as a shell reports a process ended by Ctrl-C).
-EXIT_CODE = 130
+#: The exit status of an interrupted command (128 + SIGINT, as a shell reports a process ended by Ctrl-C):
+#: :data:`symbolic_ti.exit_codes.INTERRUPTED`.
+EXIT_CODE = exit_codes.INTERRUPTED
 
 
 def running_the_command() -> bool:

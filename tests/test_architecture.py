@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("symbolic_ti.figures",),
     ("symbolic_ti.export",),
     ("symbolic_ti.interop",),
-    ("symbolic_ti.design",),
+    ("symbolic_ti.design",),  # design/refit.py (refit="all") refits through behaviour/'s likelihood: the layer below
     ("symbolic_ti.behaviour",),
     ("symbolic_ti.api",),
     ("symbolic_ti.dynamics",),
@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "symbolic_ti.datasets", "symbolic_ti.budgets"),
     ("symbolic_ti.symbols", "symbolic_ti.errors", "symbolic_ti.digits", "symbolic_ti._version", "symbolic_ti.formatting",
      "symbolic_ti.interrupts", "symbolic_ti.flint_values", "symbolic_ti.peak_memory"),
+    ("symbolic_ti.exit_codes", "symbolic_ti.deprecation"),
 )
 #: Outside the contract: the package's public surface, ``python -m symbolic_ti`` and the deprecated aliases.
 UNLAYERED = {"symbolic_ti", "symbolic_ti.__main__", "symbolic_ti._compat"}
@@ -239,7 +240,7 @@ def test_old_module_paths_still_import_with_a_warning():
     for old, new in MOVED_MODULES.items():
         module = importlib.import_module(old)
         target = importlib.import_module(new)
-        public = [n for n in getattr(target, "__all__", dir(target)) if not n.startswith("_")]
+        public = [n for n in (getattr(target, "__all__", None) or dir(target)) if not n.startswith("_")]
         assert public, new
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -261,6 +262,7 @@ RUNTIME_IMPORTS = {
     "symbolic_ti.display": "the renderer modules named by renderers_from (export/, upward: REGISTRIES)",
     "symbolic_ti.results": "SUBSTITUTION_MODULE, which registers Result.subs (solvers/, upward: REGISTRIES)",
     "symbolic_ti.families.activations": "math or mpmath as the arithmetic of one kernel evaluation",
+    "symbolic_ti.deprecation": "the new home of a name a module kept from before a move (moved_names, until 0.3)",
 }
 
 #: The runtime registries: ``(owner, registering function, what imports the registrants)``. Their registrants are

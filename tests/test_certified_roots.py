@@ -1,4 +1,4 @@
-"""Certified critical values of margins with irrational coefficients (symbolic_ti.analysis.roots_numeric,
+"""Certified critical values of margins with irrational coefficients (symbolic_ti.analysis.roots.numeric,
 roots_irrational, roots_ball) against constructions whose roots are known exactly.
 
 A constructed margin is ``s * (p - c)^m * prod_i (p - r_i)^k_i * Q(p) / D(p)`` along the ridge ``p = lambda``,
@@ -173,7 +173,7 @@ def test_relu_margin_times_a_multiple_root(c, m):
 def test_end_points_excluded_irrational(c, m):
     """An irrational end point that is a root (only reachable through the engine's own interface) is never
     reported as a crossing inside."""
-    from symbolic_ti.analysis.roots_numeric import numeric_sign_changes
+    from symbolic_ti.analysis.roots.numeric import numeric_sign_changes
 
     f = sp.expand((LAM - c) ** m * (LAM - sp.Rational(1, 10)) * (LAM**2 + sp.pi))
     cs = sp.Poly(f, LAM).all_coeffs()
@@ -231,7 +231,7 @@ def test_denominator_with_a_hidden_double_root_outside():
     and the crossings of the numerator are still exact."""
     from fractions import Fraction
 
-    from symbolic_ti.analysis.roots_ball import root_free
+    from symbolic_ti.analysis.roots.ball import root_free
 
     den = sp.expand((LAM + sp.sqrt(3)) ** 2 * (LAM + sp.pi))
     assert root_free(sp.Poly(den, LAM).all_coeffs(), Fraction(0), None, 256)

@@ -120,7 +120,7 @@ CONSTRAINTS: dict[str, str] = {
     "--exception-position": "position", "--all-trials": "flag", "--presentations": "int>=1", "--total": "int>=1",
     "--fisher": "fisher", "--criterion": "choice", "--mi-method": "choice", "--samples": "samples", "--top": "int>=1",
     "--power": "power", "--simulations": "samples", "--next": "int>=1", "--refit": "choice", "--outcome": "choice",
-    "--score-sd": "score_sd",
+    "--score-sd": "score_sd", "--refit-starts": "int>=1",
 }
 #: Per subcommand: the same option with another constraint.
 OVERRIDES: dict[tuple[str, str], str] = {
@@ -299,6 +299,11 @@ def test_an_option_without_effect_in_its_combination_is_refused(capsys, tmp_path
         if (isinstance(other, Requires) and other.values and other is not rule
                 and other.option in {o for o, _ in extra} and other.other not in {o for o, _ in extra}):
             extra.append((other.other, other.values[0]))
+        elif (isinstance(rule, Requires) and rule.values and isinstance(other, Requires) and not other.values
+              and other.option == rule.other and other.other not in {o for o, _ in extra}):
+            # a chain: the refused value of the rule's other option keeps its own requirement
+            # (--refit-starts needs --refit all, and --refit needs --power)
+            extra.append((other.other, _valid(command, other.other)))
     if rule.option == "--output" and command == "sweep":
         extra[0] = ("--output", str(tmp_path / "dataset"))
     ruled = frozenset(o for r in COMMANDS[command].rules for o in (r.option, r.other))  # so that no other rule fires

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import symbolic_ti as sti
-from symbolic_ti.analysis import polynomials as P
+from symbolic_ti.analysis.roots import polynomials as P
 from symbolic_ti.analysis.conjunctivity import critical_conjunctivity
 from symbolic_ti.symbols import alpha as ALPHA
 from strategies import examples

@@ -62,4 +62,4 @@ def test_design_report_carries_the_refitted_power():
     with pytest.raises(ParameterError, match="refit"):
         design_experiment([f"exchangeable:alpha={a}" for a in ALPHAS], TASK, refit="beta")
     with pytest.raises(ParameterError, match="refit"):
-        design_experiment([f"exchangeable:alpha={a}" for a in ALPHAS], TASK, power=0.8, refit="all")
+        design_experiment([f"exchangeable:alpha={a}" for a in ALPHAS], TASK, power=0.8, refit="every")

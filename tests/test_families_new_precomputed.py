@@ -16,7 +16,7 @@ import sympy as sp
 from symbolic_ti import Task, solve
 from symbolic_ti.errors import ParameterError
 from symbolic_ti.families import FAMILIES, Exchangeable, Geometric, Precomputed
-from symbolic_ti.families.precomputed_loading import standard_trials
+from symbolic_ti.families.data.trial_gram import standard_trials
 
 R = sp.Rational
 

@@ -81,7 +81,7 @@ RIDGE = 1.0
 
 def laplace_and_integral(count: int) -> tuple[float, float]:
     """The Laplace term of one subject (``count`` choices per trial) and the log of the direct integral over
-    ``z = (logit alpha, log beta)`` of ``L(z) N(z; mu, tau)``: a Riemann sum on 401 x 401 points over the
+    ``z = (logit alpha, log beta)`` of ``L(z) N(z; mu, tau)``: a Riemann sum on 201 x 201 points over the
     Laplace mode +- 10 posterior standard deviations (the integrand there is below ``e^-20`` of its maximum)."""
     task = Task(4)
     data, trials, k = subject_data(task, 0.25, 3.0, count)
@@ -93,8 +93,8 @@ def laplace_and_integral(count: int) -> tuple[float, float]:
         binomial_loglik(gram_predictions(4, float(expit(za)), RIDGE), trials, k, [count] * len(trials),
                         math.exp(zb)), abs=1e-8)
     centre, sd = modes.z[0], np.sqrt(np.diag(np.linalg.inv(modes.posterior[0])))
-    ga = np.linspace(centre[0] - 10 * sd[0], centre[0] + 10 * sd[0], 401)
-    gb = np.linspace(centre[1] - 10 * sd[1], centre[1] + 10 * sd[1], 401)
+    ga = np.linspace(centre[0] - 10 * sd[0], centre[0] + 10 * sd[0], 201)
+    gb = np.linspace(centre[1] - 10 * sd[1], centre[1] + 10 * sd[1], 201)
     kk, nn = np.asarray(k, float), np.full(len(trials), float(count))
     const = float(np.sum(gammaln(nn + 1) - gammaln(kk + 1) - gammaln(nn - kk + 1)))
     rows = []
@@ -204,18 +204,20 @@ def test_the_report_renders_as_text_json_and_latex(population):
         r.level = 0.5  # type: ignore[misc]
 
 
-def test_the_cli_fits_a_population(population, capsys):
+def test_the_cli_fits_a_population(tmp_path, capsys):
     from symbolic_ti.cli import main
 
-    path, r = population
-    argv = ["fit", "--data", str(path), "--items", "5", "--item-columns", "first,second", "--correct-column",
+    path = tmp_path / "small.csv"
+    simulate(path, seed=3, subjects=4, n_items=4)
+    argv = ["fit", "--data", str(path), "--items", "4", "--item-columns", "first,second", "--correct-column",
             "correct", "--total-column", "total", "--subject-column", "subject", "--hierarchical", "--ridge",
-            "1/2", "--starts", "2", "--no-intervals", "--format", "json"]
+            "1/2", "--starts", "1", "--no-intervals", "--format", "json"]
     assert main(argv) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["meta"]["format"] == "symbolic_ti.fit_hierarchical"
-    assert d["population"][0]["mu"] == pytest.approx(r.population[0].mean, abs=1e-4)
-    assert d["intervals"].startswith("not computed")
+    r = fit_hierarchical(path, Task(4), "subject", load=LOAD, ridge="1/2", starts=1, intervals=False)
+    assert d["meta"]["format"] == "symbolic_ti.fit_hierarchical" and len(d["subjects"]) == 4
+    assert [p["mu"] for p in d["population"]] == pytest.approx([p.mean for p in r.population], abs=1e-9)
+    assert d["intervals"].startswith("not computed") and d["predictive"]["rows"] == 4 * 12
 
 
 def test_bad_input_is_refused(tmp_path):
@@ -246,17 +248,20 @@ def coverage(populations: int, subjects: int = 12, n_items: int = 4, count: int 
         r = fit_hierarchical(path, Task(n_items), "subject", load=LOAD, ridge="1/2", starts=1, draws=20)
         for p, mu, tau in zip(r.population, TRUTH["mu"], TRUTH["tau"], strict=True):
             inside[f"mu_{p.name}"] += int(p.mean_lower <= mu <= p.mean_upper)
-            inside[f"tau_{p.name}"] += int(p.spread_lower <= tau <= p.spread_upper)
+            inside[f"tau_{p.name}"] += int(p.spread_lower <= tau <= p.spread_upper)  # (not with tau at 0: upper nan)
     return inside
 
 
 @pytest.mark.slow
 def test_the_intervals_cover_the_truth_over_200_populations(tmp_path):
-    """Coverage of the 95% Wald intervals of mu (within three binomial standard errors of 0.95 over 200
-    populations of 12 subjects); that of tau is recorded in docs/fitting.md (the Wald interval of log tau is
-    approximate for 12 subjects)."""
+    """Coverage of the 95% Wald intervals over 200 populations of 12 subjects (4 items, 10 choices per trial):
+    that of mu within three binomial standard errors of 0.95 (measured 187 and 185 of 200 for alpha and beta).
+    The Wald interval of log tau undercovers with 12 subjects (measured 173 of 200 for alpha, 193 for beta;
+    docs/fitting.md): asserted above 0.8 only."""
     n = 200
     inside = coverage(n, tmp_dir=tmp_path)
     band = 3 * math.sqrt(0.95 * 0.05 / n)
     for name in ("mu_alpha", "mu_beta"):
         assert abs(inside[name] / n - 0.95) <= band, inside
+    for name in ("tau_alpha", "tau_beta"):
+        assert inside[name] / n >= 0.8, inside

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from symbolic_ti import Exchangeable, IllConditionedWarning, Task, numeric_predictions, solve
 from symbolic_ti.errors import UntrustedNumericWarning
-from symbolic_ti.families.data_similarity import Embedding
+from symbolic_ti.families.data.similarity import Embedding
 from symbolic_ti.families.similarity import Geometric
 from symbolic_ti.numeric import systems, trusted
 from symbolic_ti.numeric.predictions import FLOAT64_TOL, NumericPredictions, numeric_result

@@ -21,7 +21,7 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings, strategies as st
 
-from symbolic_ti.analysis import isolation, polynomials as P
+from symbolic_ti.analysis.roots import isolation, polynomials as P
 from symbolic_ti.analysis.roots import (RealRoot, RootRegistry, compare, exact_root, real_roots, roots_below,
                                         same_number, separate)
 from strategies import examples
@@ -138,10 +138,12 @@ def test_isolate_with_roots_on_bisection_points():
 
 
 def test_pure_python_isolation_matches_flint(monkeypatch):
-    """The fallback without python-flint gives the same intervals."""
+    """The bisection on pure-Python integer tuples (tests/roots_oracle.py) gives FLINT's intervals."""
+    from roots_oracle import _Python
+
     polys = [(1, 0, -2), (1, -3, -1, 2, 1), tuple(int(c) for c in sp.Poly(sp.chebyshevt(9, X), X).all_coeffs())]
     flint_ivs = [isolation.isolate(p) for p in polys]
-    monkeypatch.setattr(isolation, "_ops", lambda: isolation._Python)
+    monkeypatch.setattr(isolation, "_ops", lambda: _Python)
     assert [isolation.isolate(p) for p in polys] == flint_ivs
     # Chebyshev T_9: roots cos((2k - 1) pi / 18), all real and simple
     assert len(flint_ivs[2]) == 9

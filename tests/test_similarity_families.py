@@ -27,7 +27,7 @@ from symbolic_ti import Task, cli, solve
 from symbolic_ti import symbols as S
 from symbolic_ti.errors import FamilyError, ParameterError, SolveError, UndecidedCheckWarning
 from symbolic_ti.families import FAMILIES, Embedding, Geometric, Similarity, get_family
-from symbolic_ti.families.data_similarity import check_similarity_matrix
+from symbolic_ti.families.data.similarity import check_similarity_matrix
 from symbolic_ti.numeric.predictions import numeric_predictions
 from symbolic_ti import verify
 from strategies import examples
@@ -253,7 +253,7 @@ BAD_MATRICES = [
     ([], "matrix is empty"),
     (np.ones((2, 2, 2)), "matrix must be a 2-D array"),
     (np.array([["a", "b"], ["c", "d"]]), "matrix must hold numbers"),
-    (42, "matrix must be a sympy Matrix, a 2-D numpy array, a list of rows, or a CSV/JSON file path"),
+    (42, "matrix must be a sympy Matrix, a 2-D numpy array, a list of rows, or a CSV, JSON or .npy file path"),
     ([[1, S.alpha], [S.alpha, 1]], "matrix: the symbol name\\(s\\) alpha are reserved"),
     ([[1, sp.Symbol("s")], [sp.Symbol("t"), 1]], "matrix must be symmetric"),
 ]
@@ -359,6 +359,29 @@ def test_file_formats(tmp_path):
     assert fam.numeric and fam.n_items == 4
     assert Embedding(vectors=hidden, alpha=0, numeric=False).numeric is False
 
+
+
+def test_npy_files_read_like_the_other_formats(tmp_path):
+    """One reader for every data family (issue 27, section 3): a ``.npy`` file gives the ``similarity`` and
+    ``embedding`` families the same data as a CSV file or a Python table (before, only ``precomputed`` read
+    ``.npy``), and a broken ``.npy`` is one ParameterError naming the argument."""
+    m = geometric_matrix(4, Q(1, 2))
+    npy = tmp_path / "s.npy"
+    np.save(npy, np.array([[float(v) for v in row] for row in m]))
+    fam = Similarity(matrix=npy, alpha=0)
+    assert fam.similarity_matrix() == Similarity(matrix=m, alpha=0).similarity_matrix() and not fam.numeric
+    assert "file s.npy" in fam.describe()
+    vectors = tmp_path / "v.npy"
+    np.save(vectors, np.array(PYTH, dtype=float))
+    from_npy, from_list = Embedding(vectors=vectors, alpha=0), Embedding(vectors=[list(r) for r in PYTH], alpha=0)
+    assert from_npy.similarity_matrix() == from_list.similarity_matrix()
+    broken = tmp_path / "broken.npy"
+    broken.write_bytes(b"not an array")
+    with pytest.raises(ParameterError, match=r"^matrix: cannot read the file .*broken\.npy.* as a numpy \.npy array"):
+        Similarity(matrix=broken)
+    np.save(tmp_path / "flat.npy", np.ones(4))
+    with pytest.raises(ParameterError, match=r"^vectors must be a 2-D array"):
+        Embedding(vectors=tmp_path / "flat.npy")
 
 # ----------------------------------------------------------------------------- CLI
 def run(capsys, *argv):

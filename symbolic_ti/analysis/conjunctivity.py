@@ -34,11 +34,13 @@ from .effective_ridge import alpha_from_gamma, gamma_from_alpha, rescaled_ridge
 from .gamma import GammaAnalysis, GammaRoot, TrialGammas, critical_gammas, margin_gammas
 from .roots import ROOT_ORDER, RealRoot
 
-# names this module had before the split (symbolic_ti 0.1), importable from here as before
-from .. import symbols as S  # noqa: F401, E402
-from ..arguments import parse_ridge  # noqa: F401, E402
-from ..errors import TaskError  # noqa: F401, E402
-from ..solvers.laplacian import GAMMA, RankSolution, rank_solution  # noqa: F401, E402
+from ..deprecation import moved_names
+
+# names this module had before the split (symbolic_ti 0.1): from their modules, with a DeprecationWarning, until 0.3
+__getattr__ = moved_names(__name__, {"parse_ridge": "symbolic_ti.arguments", "TaskError": "symbolic_ti.errors",
+                                     "GAMMA": "symbolic_ti.solvers.laplacian",
+                                     "RankSolution": "symbolic_ti.solvers.laplacian",
+                                     "rank_solution": "symbolic_ti.solvers.laplacian"})
 
 __all__ = [
     "GammaRoot", "TrialGammas", "GammaAnalysis", "critical_gammas", "margin_gammas",

@@ -15,7 +15,7 @@ semidefinite kernel with a positive ridge, but handled). Derived in docs/theory.
   exactly with the real-root engine :mod:`.roots`
   (factoring over ZZ in FLINT, Descartes' rule of signs with exact bisection, exact signs at rational points
   between the roots: ``"to_error"`` for ``+`` to ``-``, ``"to_correct"`` for ``-`` to ``+``, ``"touch"`` for a
-  zero of even multiplicity), certified for irrational coefficients (:mod:`.roots_numeric`: exact
+  zero of even multiplicity), certified for irrational coefficients (:mod:`.roots.numeric`: exact
   algebraic roots, or ball arithmetic for pi and other transcendental constants), or as closed forms with
   direction ``"unknown"`` when other parameters are symbolic;
 * :mod:`.gamma`: the effective-ridge path of exchangeable results (``method="laplacian"``);
@@ -43,13 +43,14 @@ from .gamma import gamma_applies, margin_gammas
 from .margin_crossings import (UncertainCrossing, exact_coefficient_trial, exact_trial, fraction_coefficients,
                                numeric_trial, rational_coefficients, ridgeless_notes, symbolic_trial)
 from .parameters import check_parameter, joint_range
-from .roots_numeric import NUMERIC_DPS
+from .roots.numeric import NUMERIC_DPS
 
-# names this module had before the split (symbolic_ti 0.1), importable from here as before
-from ..arguments import RIDGE_NAMES, exact_number  # noqa: F401, E402
-from ..errors import TaskError  # noqa: F401, E402
-from ..families.base import Family, Parameter  # noqa: F401, E402
-from ..task import Task  # noqa: F401, E402
+from ..deprecation import moved_names
+
+# names this module had before the split (symbolic_ti 0.1): from their modules, with a DeprecationWarning, until 0.3
+__getattr__ = moved_names(__name__, {"RIDGE_NAMES": "symbolic_ti.arguments", "exact_number": "symbolic_ti.arguments",
+                                     "TaskError": "symbolic_ti.errors", "Family": "symbolic_ti.families.base",
+                                     "Parameter": "symbolic_ti.families.base", "Task": "symbolic_ti.task"})
 
 __all__ = ["Crossing", "TrialCritical", "CriticalReport", "critical_values", "DIRECTIONS", "check_parameter"]
 

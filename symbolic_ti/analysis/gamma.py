@@ -11,7 +11,7 @@ Method (docs/critical_conjunctivity.md#method-and-what-is-certified), on the eng
 1. ``gamma^k`` is divided out of ``M``; the sign as ``gamma -> 0+`` is that of the lowest nonzero coefficient,
    as ``gamma -> oo`` that of the leading one.
 2. Descartes' rule of signs: no sign variation, no positive root; one variation, exactly one positive root,
-   simple, bracketed by :func:`symbolic_ti.analysis.isolation.single_positive_root` (the fast path).
+   simple, bracketed by :func:`symbolic_ti.analysis.roots.isolation.single_positive_root` (the fast path).
 3. More variations: ``M / gcd(M, D)`` (FLINT) is factored over ZZ (FLINT) and the positive roots of each
    irreducible factor are isolated (Descartes with exact bisection).
 4. Equal roots of different trials share one object (:class:`symbolic_ti.analysis.roots.RootRegistry`), so
@@ -34,10 +34,10 @@ from ..errors import ParameterError, SolveError, TaskError
 from ..solvers.laplacian import GAMMA, RankSolution, rank_solution
 from ..solvers.graph_ranks import graph_laplacian
 from ..task import Task
-from . import polynomials as P
+from .roots import polynomials as P
 from .effective_ridge import rescaled_ridge, root_alpha
-from .isolation import single_positive_root
-from .polynomials import IntPoly, sgn, variations
+from .roots.isolation import single_positive_root
+from .roots.polynomials import IntPoly, sgn, variations
 from .roots import ROOT_ORDER, RealRoot, RootRegistry, positive_roots, same_number
 from ..formatting import rounded
 

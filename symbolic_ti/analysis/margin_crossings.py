@@ -5,7 +5,7 @@ rational coefficients, and the margin can change sign inside an open interval on
 multiplicity of ``num`` (a *zero*) or of ``den`` (a *pole*). :func:`exact_trial` isolates those roots with the
 engine of :mod:`.roots` (factoring over ZZ in FLINT, Descartes with exact bisection) and decides the direction of
 each sign change by exact evaluation at rational points between consecutive roots
-(docs/theory.md#critical-values). Irrational coefficients go to :func:`numeric_trial` (:mod:`.roots_numeric`:
+(docs/theory.md#critical-values). Irrational coefficients go to :func:`numeric_trial` (:mod:`.roots.numeric`:
 exact square-free parts, then exact algebraic roots or certified ball arithmetic; a root that cannot be
 certified is an :class:`UncertainCrossing`, never a crossing), other symbolic parameters to
 :func:`symbolic_trial`.
@@ -21,12 +21,12 @@ from fractions import Fraction
 import sympy as sp
 
 from ..results import PolyFraction, Result
-from . import polynomials as P
+from .roots import polynomials as P
 from .critical_report import Crossing, LazyRoot
-from .isolation import isolate
+from .roots.isolation import isolate
 from .roots import RealRoot, points_between, real_roots, separate, end_fraction
-from .roots_ball import MAX_PREC
-from .roots_numeric import UnsupportedNumber, numeric_sign_changes
+from .roots.ball import MAX_PREC
+from .roots.numeric import UnsupportedNumber, numeric_sign_changes
 from ..formatting import rounded
 
 __all__ = ["exact_trial", "exact_coefficient_trial", "fraction_coefficients", "numeric_trial", "symbolic_trial",
@@ -40,7 +40,7 @@ Coeffs = Sequence[sp.Rational | Fraction | int]
 @dataclass(frozen=True)
 class UncertainCrossing(Crossing):
     """A root of a margin with irrational coefficients that could not be certified (isolated, placed inside the
-    interval, or given a direction) up to the precision cap of :mod:`.roots_ball`: not a crossing. ``value`` is
+    interval, or given a direction) up to the precision cap of :mod:`.roots.ball`: not a crossing. ``value`` is
     an uncertified estimate, ``direction`` is ``"unknown"``; the report's notes say so."""
 
     uncertain: bool = True
@@ -96,8 +96,8 @@ def _roots_inside(cs: P.IntPoly, lo: Fraction | None, hi: Fraction | None) -> li
 
     Only the roots inside are isolated: each irreducible factor ``g`` (FLINT) of degree >= 2 is sent by the
     increasing Moebius map ``y = (x - lo) / (hi - x)`` (``y = x - lo`` when ``hi = oo``) of ``(lo, hi)`` onto
-    ``(0, oo)`` (:func:`symbolic_ti.analysis.polynomials.moebius_transform`, an irreducible polynomial of the same
-    degree), its positive roots are isolated (:func:`symbolic_ti.analysis.isolation.isolate`) and the intervals
+    ``(0, oo)`` (:func:`symbolic_ti.analysis.roots.polynomials.moebius_transform`, an irreducible polynomial of the same
+    degree), its positive roots are isolated (:func:`symbolic_ti.analysis.roots.isolation.isolate`) and the intervals
     mapped back, where ``g`` changes sign as its image does. Measured on the margins of the geometric n = 13 rho
     scan, about 7 times faster than isolating every real root and keeping those inside."""
     if len(cs) <= 1:
@@ -186,7 +186,7 @@ def exact_coefficient_trial(trial: Trial, num: Coeffs, den: Coeffs, sym: sp.Symb
 def numeric_trial(trial: Trial, num: sp.Expr, den: sp.Expr, sym: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
                   notes: list[str]) -> tuple[tuple[Crossing, ...], bool | None]:
     """Crossings of a margin whose coefficients are irrational numbers, certified
-    (:func:`symbolic_ti.analysis.roots_numeric.numeric_sign_changes`), and whether it is negative just above
+    (:func:`symbolic_ti.analysis.roots.numeric.numeric_sign_changes`), and whether it is negative just above
     ``lo`` (None if that is not certified). Exact algebraic values when every coefficient is algebraic, else
     Floats; a root that is not certified comes back as an :class:`UncertainCrossing`, with a note."""
     where = f"({trial[0]}, {trial[1]})"

@@ -11,7 +11,7 @@ per subject) maximise the Laplace approximation of the marginal likelihood over 
   information of the marginal likelihood on ``(mu, log tau)`` (the interval of ``tau`` is ``exp`` of that of
   ``log tau``), and the population median ``x(mu)`` on the parameter's own scale;
 * the shrunken subject estimates: the conditional modes at the fitted ``(mu, tau)``, with the intervals
-  ``z* +- z_(level) / sqrt((H_s^{-1})_kk)`` mapped to the parameter's scale (conditional on ``mu``, ``tau``:
+  ``z* +- q sqrt((H_s^{-1})_kk)`` (``q`` the normal quantile of ``level``) mapped to the parameter's scale (conditional on ``mu``, ``tau``:
   they leave out the uncertainty of the population estimates);
 * a posterior predictive check: per trial, the observed accuracy against the mean of the predictive
   distribution (draws of each subject's ``z`` from ``N(z*, H_s^{-1})``, then binomial choices with the observed
@@ -332,6 +332,7 @@ def fit_hierarchical_data(subjects: Sequence[tuple[str, BehaviourData]], family:
     z0 = pop.pooled(starts, seed)
     x0 = np.concatenate([np.clip(z0, pop.lo + 1.0, pop.hi - 1.0), np.full(d, math.log(0.5))])
     x, nlp, success, message = pop.maximise(x0)
+    x, nlp = _onto_complete_pooling(pop, x, nlp)
     modes = pop.modes(x[:d], x[d:])
     problems = [] if success else [f"the optimiser of the marginal likelihood did not report success ({message})"]
     problems += modes.problems
@@ -345,6 +346,25 @@ def fit_hierarchical_data(subjects: Sequence[tuple[str, BehaviourData]], family:
         n_obs=sum(m.m for m in models), level=level, intervals=how, predictive=predictive, predictive_inside=inside,
         predictive_rows=rows, draws=int(draws), seed=seed, converged=not problems, convergence=tuple(problems),
         notes=tuple(notes), seconds=time.perf_counter() - start)
+
+
+def _onto_complete_pooling(pop: Population, x: np.ndarray, nlp: float) -> tuple[np.ndarray, float]:
+    """Each ``log tau`` within 1 of its lower limit moved onto it when that loses less than ``1e-6`` in the log
+    marginal likelihood: the likelihood flattens toward complete pooling, where L-BFGS-B stops short of the box
+    (``tau ~ 1e-3``) although the maximum is the boundary estimate."""
+    for k in range(pop.d, 2 * pop.d):
+        if LOG_TAU_BOUNDS[0] < x[k] < LOG_TAU_BOUNDS[0] + 1.0:
+            y = x.copy()
+            y[k] = LOG_TAU_BOUNDS[0]
+            value = pop.objective(y)[0]
+            if value <= nlp + 1e-6:
+                x, nlp = y, min(value, nlp)
+    return x, nlp
+
+
+def _exp(v: float) -> float:
+    """``exp(v)``, ``inf`` above the float range (an interval of ``log tau`` that the data leave unbounded)."""
+    return math.exp(v) if v < 709.0 else math.inf
 
 
 def _zq(level: float) -> float:
@@ -385,7 +405,7 @@ def _population(pop: Population, x: np.ndarray, level: float, intervals: bool
         notes = []
         if k in boxed:
             notes.append(f"mu at the optimiser box {rounded(mu, '.3g')}")
-        tau_lo, tau_hi = math.exp(lt - q * se[d + k]), math.exp(lt + q * se[d + k])
+        tau_lo, tau_hi = _exp(lt - q * se[d + k]), _exp(lt + q * se[d + k])
         if d + k in boxed:
             side = "lower" if lt <= LOG_TAU_BOUNDS[0] + 1e-6 else "upper"
             notes.append(f"tau at its {side} limit e^{rounded(lt, '.0f')}"

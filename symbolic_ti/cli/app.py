@@ -72,7 +72,7 @@ import warnings
 from collections.abc import Sequence
 
 from .._version import __version__
-from .. import interrupts
+from .. import exit_codes, interrupts
 from ..errors import ExportError, OutputIOError, SymbolicTIError
 from . import critical, derive, design, dynamics, families, fit, general, paradigms, plot, sweep
 from .options import DEBUG_ENV, PROG, CliContext, Parser, UsageError, debug_options, fail
@@ -107,8 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ------------------------------------------------------------------------------------------- output
-#: Exit code of an output the operating system could not write (``EX_IOERR`` of sysexits).
-EXIT_IO_ERROR = 74
+#: Exit code of an output the operating system could not write (:data:`symbolic_ti.exit_codes.IO_ERROR`).
+EXIT_IO_ERROR = exit_codes.IO_ERROR
 
 
 class _OutputError(Exception):
@@ -200,13 +200,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         for w in caught:  # one line each, without the Python source location
             _say(f"{PROG}: warning: {_one_line(w.message)}")
         _emit(text, args.output)
-        return int(getattr(args, "exit_code", 0))
+        return int(getattr(args, "exit_code", exit_codes.SUCCESS))
     except (_OutputError, OutputIOError) as err:
         _say(f"{PROG}: error: {_one_line(err)}")
-        return EXIT_IO_ERROR
+        return exit_codes.IO_ERROR
     except (UsageError, SymbolicTIError) as err:
         _say(f"{PROG}: error: {_one_line(err)}")
-        return 2
+        return exit_codes.BAD_INPUT
     except KeyboardInterrupt as interrupt:  # Ctrl-C 130, SIGTERM 143, SIGHUP 129
         return interrupted(interrupt)
     except BrokenPipeError:
@@ -215,14 +215,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError, AttributeError):  # best effort: stdout may not be a real file
             pass
-        return 141
+        return exit_codes.BROKEN_PIPE
     except Exception as err:  # an internal failure: a bug
         if _debug_wanted(args, argv):
             traceback.print_exc()
         _say(f"{PROG}: internal error: {type(err).__name__}: {_one_line(err)} -- this is a bug in symbolic_ti; "
              f"please report it with the command you ran (rerun with --debug or {DEBUG_ENV}=1 for the "
              f"traceback)")
-        return 1
+        return exit_codes.INTERNAL_ERROR
     finally:
         interrupts.restore(changed)
         stop_signals.restore()

@@ -8,7 +8,8 @@
                         | --paradigm list-linking --lists K1,K2,... [--link W>L ...] | --task FILE)
                        [--trial I,J ... | --all-trials] [--presentations K | --total N] [--fisher NAMES]
                        [--criterion mutual-information|log-bayes-factor] [--mi-method auto|exact|monte-carlo]
-                       [--samples S] [--seed S] [--dps D] [--power P [--simulations S] [--refit none|beta]]
+                       [--samples S] [--seed S] [--dps D] [--power P [--simulations S] [--refit none|beta|all
+                       [--refit-starts K]]]
                        [--outcome binomial|score [--score-sd SIGMA]]
                        [--data FILE [--filter COL=VALUE ...] [--item-columns A,B] [--value-column C] [--kind K]
                         [--count-column C] [--correct-column C --total-column C] [--next K]] [--top K] [--budget SECONDS | --no-budget]
@@ -48,6 +49,7 @@ RULES: tuple[Requires | Excludes, ...] = (
     Requires("--samples", "--mi-method", ("auto", "monte-carlo"), why=" (the Monte Carlo samples)"),
     Requires("--simulations", "--power", why=" (the simulated experiments of the power)"),
     Requires("--refit", "--power", why=" (the refitted power)"),
+    Requires("--refit-starts", "--refit", ("all",), why=" (the optimiser starts of each refit)"),
     Requires("--score-sd", "--outcome", ("score",), why=" (the spread of a score)"),
     Excludes("--outcome", "--data", why=": the posterior reads choices"),
     *(Excludes("--task", option, why=_SPACE) for option in
@@ -183,9 +185,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     p.add_argument("--simulations", metavar="S", default=4000,
                    type=context.option_type("--simulations", lambda t: parse_int_at_least(t, 100)),
                    help="simulated experiments of a Monte Carlo power (default 4000)")
-    p.add_argument("--refit", choices=("none", "beta"), default="none",
-                   help="with --power: also the power when each hypothesis's beta is refitted by maximum likelihood "
-                        "to each simulated experiment, as fit does (beta; default none)")
+    p.add_argument("--refit", choices=("none", "beta", "all"), default="none",
+                   help="with --power: also the power when each hypothesis's beta (beta), or every free parameter "
+                        "(all: family parameters, a nonzero ridge, beta), is refitted by maximum likelihood to each "
+                        "simulated experiment, as fit does (default none)")
+    p.add_argument("--refit-starts", metavar="K", default=2,
+                   type=context.option_type("--refit-starts", lambda t: parse_int_at_least(t, 1)),
+                   help="with --refit all: optimiser starts per refit, the hypothesis's values first (default 2)")
     p.add_argument("--outcome", choices=("binomial", "score"), default="binomial",
                    help="a presentation's outcome: a choice (binomial, default) or a real score, Normal(beta f, "
                         "sigma^2) as fit models scores (no --power, --total, --plot)")
@@ -361,13 +367,14 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool, plo
             report = design_experiment(hypotheses, space, fisher=args.fisher, criterion=args.criterion,
                                        mi_method=args.mi_method, samples=args.samples, seed=args.seed, dps=args.dps,
                                        power=args.power, simulations=args.simulations, refit=args.refit,
+                                       refit_starts=args.refit_starts,
                                        outcome=args.outcome, score_sd=args.score_sd, budget=context.budget(args))
     except BudgetError as err:
         raise context.fail("--budget", err) from None
     except SymbolicTIError as err:
         text = str(err)
         option = ("--fisher" if text.startswith("fisher") else "--outcome" if text.startswith("outcome") else
-                  "--hypothesis")
+                  "--refit" if text.startswith("refit") else "--hypothesis")
         raise context.fail(option, err) from None
     if plot is not None:
         from ..figures.design import write_design_plot

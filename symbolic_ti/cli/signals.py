@@ -20,6 +20,7 @@ import sys
 import threading
 from types import FrameType
 
+from .. import exit_codes
 from .options import PROG
 
 __all__ = ["Stopped", "StopSignals", "STOP_SIGNALS", "stop_on_signals", "interrupted", "exit_code"]
@@ -84,7 +85,7 @@ def stop_on_signals() -> StopSignals:
 
 def exit_code(interrupt: KeyboardInterrupt) -> int:
     """128 + the signal's number: 130 for Ctrl-C (a plain KeyboardInterrupt), 143 for SIGTERM, 129 for SIGHUP."""
-    return 128 + (interrupt.signum if isinstance(interrupt, Stopped) else int(signal.SIGINT))
+    return exit_codes.stopped_by(interrupt.signum if isinstance(interrupt, Stopped) else signal.SIGINT)
 
 
 def interrupted(interrupt: KeyboardInterrupt) -> int:

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 
+from .. import exit_codes
 from .options import CliContext, Excludes, option_type, parse_int_at_least, parse_path, parse_positive_int
 
 __all__ = ["register", "FAILED_EXIT"]
 
-#: Exit code of a sweep that finished with failed configurations or lost shards.
-FAILED_EXIT = 3
+#: Exit code of a sweep that finished with failed configurations or lost shards
+#: (:data:`symbolic_ti.exit_codes.SWEEP_FAILED`).
+FAILED_EXIT = exit_codes.SWEEP_FAILED
 
 
 def _jobs(text: str) -> int:

@@ -29,6 +29,7 @@ from ..results import FrozenMapping
 from ..task import Task
 from .hypotheses import Hypothesis, normalised
 from .information import MP_MAX_OUTCOMES
+from .refit import REFIT_STARTS, RefitAll, refit_estimate
 from .predictions import GUARD_DIGITS, _mpf, choice_probabilities, exact_predictions, fisher_parameters, logit_jacobian
 from .report import CRITERIA, POWER_CRITERIA, DesignEvaluation, DesignReport, FisherSummary, PowerSummary, \
     TrialInformation
@@ -55,8 +56,9 @@ _FISHER_FORM_SECONDS = {False: 0.06, True: 0.01}
 #: simulated trial and hypothesis (its bisection steps, each a sigmoid of the experiments x trials).
 _REFIT_FACTOR = 48
 #: How the hypotheses are scored in the power: at their values only (``"none"``), or also with ``beta``
-#: refitted by maximum likelihood to each simulated experiment (``"beta"``).
-REFITS = ("none", "beta")
+#: refitted by maximum likelihood to each simulated experiment (``"beta"``), or with every free parameter refitted
+#: through ``fit``'s likelihood and optimiser (``"all"``, :mod:`symbolic_ti.design.refit`).
+REFITS = ("none", "beta", "all")
 #: The outcomes of a presentation: a binomial choice, or a real score (fit's Gaussian model, :mod:`.scores`).
 OUTCOMES = ("binomial", "score")
 
@@ -81,12 +83,13 @@ def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> 
 
 
 def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher: bool,
-                    power_simulations: int = 0, refit: str = "none") -> Estimate:
+                    power_simulations: int = 0, refit: str = "none", refit_starts: int = REFIT_STARTS) -> Estimate:
     """The estimated cost of :func:`design_experiment` (docs/performance.md#budgets): the exact solves (one per
     hypothesis and task at its values, and with the Fisher information one with the parameters symbolic), then
     the information values of every ordered pair of hypotheses and trial, and with ``power_simulations > 0`` the
     Monte Carlo power of every ordered pair, both criteria and the multiplier search (an upper bound where the
-    power is exact)."""
+    power is exact); with ``refit="all"`` the refits of every hypothesis to the experiments simulated from each
+    hypothesis in each design (:func:`symbolic_ti.design.refit.refit_estimate`)."""
     seconds, trials = 0.0, 0
     for task in space.tasks:
         for h in hypotheses:
@@ -104,6 +107,11 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
     seconds += _POWER_TRIAL_SECONDS * power_simulations * _POWER_EVALUATIONS * 2 * pairs * trials
     if refit == "beta":
         seconds += _POWER_TRIAL_SECONDS * power_simulations * _REFIT_FACTOR * 2 * 2 * pairs * trials
+    if refit == "all" and power_simulations:
+        per_task = -(-len(space) // len(space.tasks))  # designs per task, rounded up
+        full = refit_estimate(space.tasks, hypotheses, refit_starts, per_task * len(hypotheses) * power_simulations)
+        return Estimate(seconds + full.seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, "
+                                                f"{len(hypotheses)} hypotheses, {trials} trials; {full.detail}")
     return Estimate(seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, {len(hypotheses)} hypotheses, "
                              f"{trials} trials")
 
@@ -112,8 +120,8 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                       presentations: int = 10, total: int | None = None, fisher: Sequence[str] | None = (),
                       criterion: str = "mutual-information", mi_method: str = "auto", samples: int = 20000,
                       seed: int = 0, dps: int = 30, power: float | None = None, simulations: int = 4000,
-                      refit: str = "none", outcome: str = "binomial", score_sd: Any = 1,
-                      budget: BudgetLike = DEFAULT) -> DesignReport:
+                      refit: str = "none", refit_starts: int = REFIT_STARTS, outcome: str = "binomial",
+                      score_sd: Any = 1, budget: BudgetLike = DEFAULT) -> DesignReport:
     """Rank the designs of a design space by how well they tell the hypotheses apart.
 
     Parameters
@@ -155,7 +163,15 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
         maximum likelihood to each simulated experiment (:func:`symbolic_ti.design.power.beta_refit`: what
         :func:`symbolic_ti.behaviour.fit` does with the family parameters and the ridge held at the hypothesis's
         values), by Monte Carlo with ``simulations`` experiments, the BIC counting that one parameter
-        (:attr:`PowerSummary.refitted <symbolic_ti.design.report.PowerSummary.refitted>`).
+        (:attr:`PowerSummary.refitted <symbolic_ti.design.report.PowerSummary.refitted>`). ``"all"``: every free
+        parameter of each hypothesis (its family parameters at nonzero values, its ridge unless ridgeless, and
+        ``beta``) is refitted by maximum likelihood through ``fit``'s likelihood and optimiser
+        (:class:`symbolic_ti.design.refit.RefitAll`), the BIC counting the coordinates fitted; the smallest
+        multiplier stays the fixed-parameter one (:func:`symbolic_ti.design.refit.smallest_presentations_refitted`
+        scans with the refit). Hypotheses with a training time take no ``"all"``.
+    refit_starts : int
+        With ``refit="all"``: optimiser starts per refit (>= 1, default 2): the hypothesis's own values, then
+        ``fit``'s starts (the centre of the domain, then random ones), against local optima.
     outcome : {"binomial", "score"}
         A presentation's outcome: a choice (``sigmoid(beta f)``), or a real score ``Normal(beta f, score_sd^2)``,
         the Gaussian model of ``fit`` (:mod:`symbolic_ti.design.scores`: exact divergences ``(mu_a - mu_b)^2 /
@@ -187,6 +203,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     seed = check_int(seed, "seed", minimum=0)
     simulations = check_int(simulations, "simulations", minimum=100)
     refit = check_choice(refit, "refit", REFITS)
+    refit_starts = check_int(refit_starts, "refit_starts", minimum=1)
     outcome = check_choice(outcome, "outcome", OUTCOMES)
     from .scores import score_sd as _check_sd
 
@@ -213,7 +230,8 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     fisher_names = [fisher_parameters(h, n) for h, n in zip(hyps, names, strict=True)] if fisher is None or tuple(
         fisher) else []
     check_budget("design", design_estimate(space, hyps, bool(fisher_names),
-                                           0 if power is None else simulations, refit), budget)
+                                           0 if power is None else simulations, refit, refit_starts), budget)
+    refits: list[Any] = []
     evaluations = []
     all_designs = space.designs()
     imprecise: list[float] = []
@@ -232,7 +250,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                 evaluations.append(evaluation)
             if power is not None:
                 evaluations[-1] = _with_power(evaluations[-1], hyps, float(power), simulations, seed, refit,
-                                              budget)
+                                              budget, refit_starts, refits)
             for w in caught:  # the standard error is in the report: one note for every design, not a warning each
                 if type(w.message).__name__ == "MonteCarloPrecisionWarning":
                     imprecise.append(float(evaluations[-1].information.standard_error))
@@ -249,6 +267,8 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
         notes += (f"the exact mutual information of {floats} of {len(all_designs)} designs is summed in float64 "
                   f"(about 15 digits, not {dps}): above {MP_MAX_OUTCOMES} outcome vectors to sum at {dps} digits",)
     notes += _identical_note(hyps, evaluations)
+    if refits:
+        notes += _refit_notes(refits)
     ranked = sorted(evaluations, key=lambda e: e.score(criterion), reverse=True)
     search = "fixed" if space.total is None else (f"greedy: a budget of {space.total} presentations placed one by "
                                                   f"one on the trial of largest gain in mutual information; "
@@ -293,28 +313,23 @@ def scan_estimate(p: Any, counts: Any, target: float, simulations: int) -> Estim
     its mean and variance per base design under hypothesis 0, so ``m* = (z_target sigma / mu)^2``; each
     computation costed as a Monte Carlo one (an upper bound where the outcomes are few enough to enumerate). A
     pair the design cannot tell apart (``mu = 0``) costs the doubling alone (13 computations up to 4096)."""
-    import math
-    from statistics import NormalDist
-
     import numpy as np
 
-    p = np.clip(np.asarray(p, dtype=float), 1e-300, 1 - 1e-16)
+    from .refit import scan_computations
+
     n = np.asarray(counts, dtype=float)
-    a, b = p[0], p[1]
-    step = np.log(a * (1 - b) / (b * (1 - a)))
-    mu = float(np.sum(n * (a * np.log(a / b) + (1 - a) * np.log((1 - a) / (1 - b)))))
-    var = float(np.sum(n * a * (1 - a) * step**2))
-    z = max(NormalDist().inv_cdf(min(target, 1 - 1e-12)), 0.0)
-    evaluations = 13.0 if not mu > 0 else min(2 * 4096, 2 * math.ceil((z * math.sqrt(var) / mu) ** 2) + 13)
+    evaluations = scan_computations(p, n, target)
     trials = int(np.count_nonzero(n))
     return Estimate(_POWER_TRIAL_SECONDS * simulations * trials * evaluations,
                     f"about {int(evaluations)} power computations of {simulations} experiments")
 
 
 def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, simulations: int,
-                seed: int, refit: str = "none", budget: BudgetLike = DEFAULT) -> DesignEvaluation:
+                seed: int, refit: str = "none", budget: BudgetLike = DEFAULT, refit_starts: int = REFIT_STARTS,
+                refits: list[Any] | None = None) -> DesignEvaluation:
     """``e`` with the power of every ordered pair and criterion, and the multiplier reaching ``target`` (each
-    pair's scan estimated and checked against ``budget`` first, :func:`scan_estimate`)."""
+    pair's scan estimated and checked against ``budget`` first, :func:`scan_estimate`); with ``refit="all"`` the
+    design's :class:`~symbolic_ti.design.refit.RefitAll` is appended to ``refits``."""
     import dataclasses
 
     import numpy as np
@@ -325,6 +340,11 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
     counts = np.array(e.design.counts, dtype=int)
     k = np.array([free_parameter_count(h) for h in hyps])
     f = np.array([[float(x) for x in row] for row in e.predictions])
+    full = None
+    if refit == "all":
+        full = RefitAll(e.design.task, e.design.trials, hyps, starts=refit_starts, seed=seed, budget=budget)
+        if refits is not None:
+            refits.append(full)
     out = []
     for a in range(len(hyps)):
         for b in range(len(hyps)):
@@ -336,10 +356,33 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
                 kw: Any = {"criterion": criterion, "n_params": k[[a, b]], "simulations": simulations, "seed": seed}
                 est = power_layer.power(p[[a, b]], counts, 0, **kw)
                 smallest = power_layer.smallest_presentations(p[[a, b]], counts, 0, target, **kw)
-                refitted = None if refit == "none" else power_layer.power(
-                    p[[a, b]], counts, 0, **{**kw, "n_params": [1, 1]}, log_likelihood=power_layer.beta_refit(f[[a, b]]))
-                out.append(PowerSummary(a, b, criterion, est, smallest, refitted))
+                refitted: Any
+                if full is not None:
+                    refitted = power_layer.power(p[[a, b]], counts, 0, **{**kw, "n_params": [
+                        full.n_params(a, counts), full.n_params(b, counts)]}, log_likelihood=full.pair([a, b]))
+                else:
+                    refitted = None if refit == "none" else power_layer.power(
+                        p[[a, b]], counts, 0, **{**kw, "n_params": [1, 1]},
+                        log_likelihood=power_layer.beta_refit(f[[a, b]]))
+                out.append(PowerSummary(a, b, criterion, est, smallest, refitted, refit))
     return dataclasses.replace(e, power=tuple(out))
+
+
+def _refit_notes(refits: Sequence[Any]) -> tuple[str, ...]:
+    """The report's lines of ``refit="all"``: the fits and their starts, and the parameters held or not fitted."""
+    fits = sum(r.fits for r in refits)
+    bad = sum(r.unconverged for r in refits)
+    starts = refits[0].starts
+    text = (f"refit all: every free parameter of each hypothesis refitted by maximum likelihood (fit's likelihood "
+            f"and optimiser) to each simulated experiment: {fits:,} fits, {starts} optimiser start"
+            f"{'s' if starts != 1 else ''} each (the hypothesis's values" + (", then fit's starts" if starts > 1
+                                                                           else "") + ")")
+    if bad:
+        text += f"; {bad:,} of them did not report convergence from any start (more --refit-starts)"
+    seen: list[str] = []
+    for r in refits:
+        seen += [n for n in r.notes if n not in seen]
+    return (text, *seen)
 
 
 def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],

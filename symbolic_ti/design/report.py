@@ -85,7 +85,11 @@ class PowerSummary:
         With ``refit="beta"``: the power when each hypothesis's response scale ``beta`` is refitted by maximum
         likelihood to each simulated experiment, as ``fit`` does with the family parameters and the ridge held
         at the hypothesis's values (Monte Carlo; the BIC then counts one parameter per hypothesis, so both
-        criteria agree). ``None`` otherwise.
+        criteria agree); with ``refit="all"``: the power when every free parameter of each hypothesis (family
+        parameters, ridge unless ridgeless, ``beta``) is refitted (:mod:`symbolic_ti.design.refit`; the BIC
+        counts the coordinates fitted). ``None`` otherwise.
+    refit : {"none", "beta", "all"}
+        What :attr:`refitted` refits.
     """
 
     true: int
@@ -94,6 +98,7 @@ class PowerSummary:
     power: Any
     smallest: Any = None
     refitted: Any = None
+    refit: str = "none"
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from typing import Any
 import flint
 import sympy as sp
 
-from ..analysis.roots_ball import ball_coefficients
+from ..analysis.roots.ball import ball_coefficients
 from ..errors import SolveError
 from ..families.base import Family, Trial
 from ..gram import is_swap_invariant, system_entries

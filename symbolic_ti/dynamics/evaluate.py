@@ -16,7 +16,7 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-from ..analysis.roots_ball import ball
+from ..analysis.roots.ball import ball
 from ..errors import SolveError
 from ..families.base import Trial
 from ..flint_values import arb_horner, to_fmpq

@@ -24,7 +24,7 @@ from typing import Any
 
 import flint
 
-from ..analysis.roots_ball import to_fraction_bounds
+from ..analysis.roots.ball import to_fraction_bounds
 from ..flint_values import arb_of
 from .evaluate import ArbTerms
 

@@ -110,7 +110,8 @@ def _power_lines(report: DesignReport, e: DesignEvaluation) -> list[str]:
                  f"m = {m.multiplier} ({int(m.counts.sum())} presentations)" + (
                      f", at every m from {m.stable_multiplier} to {m.scanned_to}" if m.stable_multiplier else
                      f", not at m = {m.scanned_to}"))
-        refit = "" if s.refitted is None else f"; beta refitted: {_power_value(s.refitted)}"
+        what = "every parameter" if s.refit == "all" else "beta"
+        refit = "" if s.refitted is None else f"; {what} refitted: {_power_value(s.refitted)}"
         lines.append(f"    H{s.true + 1} true vs H{s.other + 1}, {_CRITERION[s.criterion]}: {_power_value(s.power)}; "
                      f"{reach}{refit}")
     return lines
@@ -129,7 +130,12 @@ def _power_dict(s: Any) -> dict[str, Any]:
                 "power": est(m.power), "power_below": est(m.power_below),
                 "stable_multiplier": m.stable_multiplier, "scanned_to": m.scanned_to,
                 "curve": [[j, v] for j, v in m.curve]},
-            "refitted": est(s.refitted)}
+            "refitted": est(s.refitted), "refit": s.refit}
+
+
+def _refit_what(report: DesignReport) -> str:
+    """What the refitted power refits: ``beta`` or every parameter."""
+    return "every parameter" if any(s.refit == "all" for e in report.evaluations for s in e.power) else "beta"
 
 
 def _m(smallest: Any, name: str) -> str:
@@ -256,7 +262,8 @@ def design_latex(report: DesignReport, trials: int = 8) -> str:
                 for k, e in enumerate(report.evaluations) for s in e.power]
         out += ("\n\n" f"% power; m: the smallest multiplier of the presentations reaching power "
                 f"{rounded(report.power_target, 'g')}; stable: from which it stays there (up to at least twice m)"
-                + ("; refit: the power with beta refitted to each experiment" if refit else "") + "\n"
+                + (f"; refit: the power with {_refit_what(report)} refitted to each experiment" if refit else "")
+                + "\n"
                 r"\begin{tabular}{rllrrrr" + ("r" if refit else "") + "}\n" r"\hline" "\n"
                 r"rank & design & true vs other & comparison & power & $m$ & stable"
                 + (" & refit" if refit else "") + r" \\" "\n" r"\hline" "\n"

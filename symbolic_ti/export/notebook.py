@@ -8,7 +8,7 @@ one prediction) only ``_repr_latex_``, which MathJax renders:
 * :func:`result_to_html` for :meth:`symbolic_ti.Result._repr_html_` (numeric results; ``None`` for symbolic ones,
   which then show as LaTeX);
 * the two critical-value reports' HTML: :mod:`symbolic_ti.export.critical`, :mod:`symbolic_ti.export.conjunctivity`;
-* :func:`general_to_latex` for the general-n reports' ``_repr_latex_``;
+* :func:`symbolic_ti.export.general.general_to_latex` for the general-n reports' ``_repr_latex_`` (in :mod:`symbolic_ti.export.general`);
 * :class:`Formula`, one expression with a label (:meth:`symbolic_ti.Result.formula`): the plain-data class
   lives in :mod:`symbolic_ti.results`; its ``"latex"``, ``"notebook_latex"`` and ``"text"`` renderers are here.
 
@@ -28,13 +28,16 @@ import sympy as sp
 
 from ..display import renderer
 from ..results import Formula, Result
-from .general import general_to_latex  # noqa: F401  (moved to export/general.py, kept importable here)
+from ..deprecation import moved_names
 from .latex import expr_latex
 from .summary import summary_if_large
 from .text import expr_text
 from ..formatting import rounded
 
-__all__ = ["Formula", "formula_to_latex", "formula_to_text", "result_to_html", "general_to_latex"]
+# general_to_latex moved to export/general.py: from there, with a DeprecationWarning, until 0.3
+__getattr__ = moved_names(__name__, {"general_to_latex": "symbolic_ti.export.general"})
+
+__all__ = ["Formula", "formula_to_latex", "formula_to_text", "result_to_html"]
 
 _STYLE = "border-collapse:collapse;text-align:right;font-family:monospace"
 _CELL = "padding:2px 8px;border:1px solid #ccc"

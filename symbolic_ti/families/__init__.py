@@ -15,11 +15,10 @@ from ..errors import FamilyError, ParameterError
 from .base import Family, Parameter
 from .exchangeable import Exchangeable
 from .relu import ReluNNGP, ReluNTK
-from .data_similarity import Embedding, Similarity
+from .data import Embedding, Precomputed, Similarity
 from .similarity import Geometric, ItemSimilarityFamily
 from .compose import SumFamily
 from .pnas import PnasHidden, PnasNTK
-from .precomputed import Precomputed
 from .activations import ActivationNNGP, ActivationNTK
 
 __all__ = ["Family", "Parameter", "Exchangeable", "Geometric", "ItemSimilarityFamily", "ReluNNGP", "ReluNTK",

@@ -24,11 +24,7 @@ from ..results import PolyFraction, Result, Terms, lifted_terms
 
 __all__ = ["poly_fraction", "flint_factored", "signed_lookup"]
 
-_flint: Any
-try:  # python-flint is a dependency; keep the grid working without it (sympy path)
-    import flint as _flint
-except ImportError:  # pragma: no cover
-    _flint = None
+import flint as _flint  # python-flint, a dependency
 
 
 def _to_terms(poly: Any) -> Terms:
@@ -122,10 +118,10 @@ def flint_factored(result: Result, chosen: tuple[Trial, ...], syms: tuple[sp.Sym
     (factors, polys, pairs) or None
         ``factors``: tuple of term tuples ``((exponents, int), ...)``, irreducible, positive leading
         coefficient; ``polys``: list of :data:`Factored`; ``pairs``: per trial ``(numerator index, sign,
-        denominator index, sign)``. ``None`` when FLINT is missing or a closed form is no polynomial fraction
+        denominator index, sign)``. ``None`` when there are no symbols or a closed form is no polynomial fraction
         over the rationals in ``syms`` (then sympy's path is used).
     """
-    if _flint is None or not syms:
+    if not syms:
         return None
     index = {g: k for k, g in enumerate(syms)}
     ctx = _flint.fmpz_mpoly_ctx.get(tuple(f"x{k}" for k in range(len(syms))), "lex")

@@ -50,11 +50,7 @@ from .flint_limit import DIVERGES, lowest_order
 
 __all__ = ["algebraic_values", "NumberFieldValues", "solve_at_algebraic"]
 
-_flint: Any
-try:
-    import flint as _flint
-except ImportError:  # pragma: no cover - python-flint is a dependency
-    _flint = None
+import flint as _flint  # python-flint, a dependency
 
 #: ``solve(task, family, ridge, method=..., ridgeless_method=...)``: the exact solver for the generic system.
 GenericSolver = Callable[..., Result]
@@ -68,13 +64,11 @@ def _is_irrational_algebraic(value: object) -> bool:
 def algebraic_values(task: Task, family: Family, ridge: sp.Expr | None) -> dict[sp.Symbol, sp.Expr]:
     """The irrational algebraic values of ``family``'s bound parameters and of ``ridge``, by their Symbol.
 
-    Returns an empty mapping when there are none, when python-flint is missing, when the family cannot leave
+    Returns an empty mapping when there are none, when the family cannot leave
     those parameters symbolic (e.g. a sum of families whose values are all bound), or when the kernel with them
     symbolic still has irrational coefficients (an embedding whose cosines are square roots, the ReLU
     constants); then the caller solves over the number field directly (slow, but exact).
     """
-    if _flint is None:  # pragma: no cover - python-flint is a dependency
-        return {}
     active = {p.name: p for p in family.active_parameters}
     out: dict[sp.Symbol, sp.Expr] = {}
     for name, value in family.values.items():

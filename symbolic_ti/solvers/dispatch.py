@@ -112,7 +112,7 @@ def solve(
     if resolve_budget(budget) is not None:  # the solve's own cost, from the sizes (docs/performance.md#budgets)
         plan = _plan(task, family, lam, method, ridgeless_method)
         check_budget("solve", solve_estimate(task.n, _symbolic(family, lam), **plan), budget)  # type: ignore[arg-type]
-    if family.numeric_only:  # float data (families/data_similarity.py): no exact kernel
+    if family.numeric_only:  # float data (families/data/similarity.py): no exact kernel
         from ..numeric.predictions import numeric_result
 
         return numeric_result(task, family, lam, method=method)

@@ -28,20 +28,23 @@ from ..results import PolyFraction
 __all__ = ["available", "fraction_free_solve", "Solution", "solve_predictions", "canceled", "as_form", "factor_list",
            "poly_expr"]
 
-_flint: Any
-try:  # python-flint is a dependency, but keep the library importable if a platform lacks its wheel
-    import flint as _flint
-except ImportError:  # pragma: no cover - exercised only without python-flint
-    _flint = None
+import flint as _flint  # python-flint, a dependency
 
 
 def available() -> bool:
-    """Whether python-flint (``fmpz_mpoly``) can be used."""
-    return _flint is not None and hasattr(getattr(_flint, "fmpz_mpoly_ctx", None), "get")
+    """Always True: python-flint is a dependency (kept until 0.3; the library does not import without it).
+
+    .. deprecated:: 0.2
+    """
+    import warnings
+
+    warnings.warn("symbolic_ti.solvers.flint_backend.available() is deprecated and will be removed in symbolic_ti 0.3: python-flint is a "
+                  "dependency, so it is always True", DeprecationWarning, stacklevel=2)
+    return True
 
 
 def _applies(domain: Any) -> bool:
-    return available() and bool(getattr(domain, "is_PolynomialRing", False)) and \
+    return bool(getattr(domain, "is_PolynomialRing", False)) and \
         (domain.domain.is_ZZ or domain.domain.is_QQ)
 
 
@@ -240,8 +243,6 @@ def factor_list(expr: sp.Expr) -> tuple[sp.Expr, list[tuple[sp.Expr, int]]] | No
     (coefficient, [(factor, multiplicity), ...]) with ``coefficient * prod(factor**multiplicity) == expr``; the
     factors are primitive integer polynomials, as sympy returns them (signs may differ from sympy's choice).
     """
-    if not available():
-        return None
     syms = sorted(expr.free_symbols, key=lambda s: s.name)
     if len(syms) < 2:
         return None

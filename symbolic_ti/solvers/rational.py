@@ -47,11 +47,7 @@ from .graph_ranks import check_rank_task, graph_rank_values
 __all__ = ["available", "rational_parameters", "rank_values", "laplacian_rational_predictor",
            "dense_rational_predictions", "to_sympy"]
 
-_flint: Any
-try:
-    import flint as _flint
-except ImportError:  # pragma: no cover - python-flint is a dependency
-    _flint = None
+import flint as _flint  # python-flint, a dependency
 
 
 #: sympy >= 1.13 builds a Rational from coprime integers without a gcd
@@ -59,8 +55,15 @@ _COPRIME = getattr(sp.Rational, "from_coprime_ints", None)
 
 
 def available() -> bool:
-    """Whether python-flint's ``fmpq`` and ``fmpq_mat`` can be used."""
-    return _flint is not None and hasattr(_flint, "fmpq_mat")
+    """Always True: python-flint is a dependency (kept until 0.3; the library does not import without it).
+
+    .. deprecated:: 0.2
+    """
+    import warnings
+
+    warnings.warn("symbolic_ti.solvers.rational.available() is deprecated and will be removed in symbolic_ti 0.3: python-flint is a "
+                  "dependency, so it is always True", DeprecationWarning, stacklevel=2)
+    return True
 
 
 
@@ -78,8 +81,6 @@ def rational_parameters(family: Family, ridge: sp.Expr | None) -> tuple[Any, Any
     ``lambda' = ridge / (scale (1 - kappa_d))`` is the rescaled ridge (:meth:`Family.exchangeable_form`); it is 0
     for the ridgeless limit (``ridge=None``).
     """
-    if not available():
-        return None
     scale, alpha, kd = (sp.sympify(v) for v in family.exchangeable_form())
     values = [scale, alpha, kd] + ([] if ridge is None else [sp.sympify(ridge)])
     if not all(v.is_Rational for v in values):
@@ -252,7 +253,7 @@ def dense_rational_predictions(system: Any) -> list[sp.Expr] | None:
         If ``K + lambda I`` is singular; the caller turns it into a SolveError.
     """
     dom = system.domain
-    if not available() or not (dom.is_ZZ or dom.is_QQ):
+    if not (dom.is_ZZ or dom.is_QQ):
         return None
     k = _as_fmpq_mat(system.gram.to_list(), dom)
     y = _as_fmpq_mat(system.targets.to_list(), dom)

@@ -2,8 +2,8 @@ r"""A precomputed trial kernel (family ``precomputed``): the Gram matrix over al
 
 For a kernel that is not a formula, e.g. the representational similarity of a network's hidden states on every
 trial: an ``n(n-1) x n(n-1)`` matrix ``G`` with ``K(a, b) = G[a, b]``, rows and columns in the standard trial
-order (:func:`~symbolic_ti.families.precomputed_loading.standard_trials`) or labelled
-(:mod:`symbolic_ti.families.precomputed_loading`). Validation (docs/families.md, "Precomputed trial kernels"):
+order (:func:`~symbolic_ti.families.data.trial_gram.standard_trials`) or labelled
+(:mod:`symbolic_ti.families.data.trial_gram`). Validation (docs/families.md, "Precomputed trial kernels"):
 square of size ``n(n-1)``, labels covering every trial, symmetric, positive semidefinite -- exactly (LDL^T over
 QQ) for rational entries; for algebraic entries in mpmath at :data:`ALGEBRAIC_PSD_DPS` digits; for machine
 floats within :data:`GRAM_FLOAT_TOL` (relative to the largest entry) with numpy.
@@ -24,17 +24,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import mpmath
 import sympy as sp
 
-from ..errors import FamilyError, ParameterError
-from .base import Family, Parameter, Trial
-from .data_loading import _auto_numeric, _parse_numeric_flag
-from .precomputed_loading import read_gram, standard_trials
-from .similarity_checks import _psd_rational
-from ..formatting import rounded
+from ...errors import FamilyError, ParameterError
+from ..base import Family, Parameter, Trial
+from .loading import _auto_numeric, _parse_numeric_flag
+from .trial_gram import read_gram, standard_trials
+from .checks import _psd_rational
+from ...formatting import rounded
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..task import Task
+    from ...task import Task
 
 __all__ = ["Precomputed", "GRAM_FLOAT_TOL", "ALGEBRAIC_PSD_DPS"]
 

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 import sympy as sp
 from sympy.polys.domains import QQ
 
-from ..arguments import short_numbers
-from ..errors import ParameterError, UndecidedCheckWarning
-from .data_loading import DataArgument, _entry, _load_rows
-from ..formatting import rounded
+from ...arguments import short_numbers
+from ...errors import ParameterError, UndecidedCheckWarning
+from .loading import DataArgument, _entry, _load_rows
+from ...formatting import rounded
 
 if TYPE_CHECKING:
     import numpy as np
@@ -133,7 +133,7 @@ def check_similarity_matrix(matrix: DataArgument, name: str = "matrix") -> sp.Im
     -----
     UndecidedCheckWarning
         If positive semidefiniteness cannot be decided exactly (free symbols: checked at
-        :data:`PSD_SAMPLE_POINTS` sample values instead; see :class:`~symbolic_ti.families.data_similarity.Similarity`).
+        :data:`PSD_SAMPLE_POINTS` sample values instead; see :class:`~symbolic_ti.families.data.similarity.Similarity`).
 
     Examples
     --------

@@ -175,7 +175,7 @@ class RealRoot:
         """The exact value of ``y = (a x + b) / (c x + d)`` at this root ``x``, for an increasing map on the
         interval (``a d - b c > 0`` and ``c x + d > 0`` on ``[s, t]``).
 
-        ``y`` is a root of :func:`symbolic_ti.analysis.polynomials.moebius_transform` of the minimal polynomial
+        ``y`` is a root of :func:`symbolic_ti.analysis.roots.polynomials.moebius_transform` of the minimal polynomial
         ``g``, irreducible of the same degree. Its index: for ``c > 0`` the map sends the real roots of ``g``
         above its pole ``-d / c`` (this root's branch, since ``c x + d > 0``), in order, below ``a / c`` and the
         roots below the pole above ``a / c``, so the index of ``y`` is the index of ``x`` less the number of

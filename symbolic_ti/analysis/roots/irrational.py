@@ -9,7 +9,7 @@ With every generator an indeterminate, ``num`` and ``den`` are polynomials in ``
 (a part square-free in ``QQ[x, z, y]`` and of positive degree in ``x`` is square-free in ``QQ(z, y)[x]`` by
 Gauss' lemma). These are identities, so they hold at the true values. A part can still have a multiple root at
 the true values (``x^2 - 2 y x / 3 + 2/9`` is ``(x - sqrt(2)/3)^2`` at ``y = sqrt(2)``); the ball isolation
-(:mod:`.roots_ball`) never certifies such a root, and the caller then asks for the exact structure. For ``z =
+(:mod:`.ball`) never certifies such a root, and the caller then asks for the exact structure. For ``z =
 pi`` alone and no ``y`` the generic structure is the square-free decomposition at the true value: ``pi`` is
 transcendental (Lindemann 1882), so a discriminant or resultant that is a nonzero polynomial in ``pi`` does not
 vanish at ``pi``.
@@ -22,7 +22,7 @@ intervals exclude their end points).
 
 **Algebraic coefficients** (:func:`algebraic_roots`, no ``z``). The real roots of a part ``f`` are among the real
 roots of a rational polynomial ``N(f)`` (the norm: resultants with the minimal polynomials of the generators,
-FLINT; ``Poly.norm`` over ``K``), which the engine of :mod:`.roots` factors and isolates (:class:`RealRoot`).
+FLINT; ``Poly.norm`` over ``K``), which the engine of :mod:`.real` factors and isolates (:class:`RealRoot`).
 After :func:`separate`, the isolating interval ``[s, t]`` of a root ``r`` of ``N(f)`` holds no other root of
 ``N(f)``, so ``f`` (square-free at the true values, real) has at most one root there, simple, and ``f(s)``,
 ``f(t)`` are nonzero: ``r`` is a root of ``f`` exactly when their signs differ (certified with balls). Values
@@ -40,8 +40,8 @@ import flint
 import sympy as sp
 
 from . import polynomials as P
-from .roots import RealRoot, real_roots, separate, end_fraction
-from .roots_ball import sign_at
+from .real import RealRoot, real_roots, separate, end_fraction
+from .ball import sign_at
 
 __all__ = ["FIELD_PREC", "Part", "MarginStructure", "NeedsField", "margin_structure", "algebraic_roots", "AlgebraicRoot"]
 

@@ -1,25 +1,25 @@
 r"""Sign changes of a margin whose coefficients are irrational real numbers (pi, square roots, ``acos``, the ReLU
 kernel constants, algebraic parameter values such as ``alpha = sqrt(2)/3``): certified.
 
-1. **Exact structure** (:func:`symbolic_ti.analysis.roots_irrational.margin_structure`): ``num / den`` is
+1. **Exact structure** (:func:`symbolic_ti.analysis.roots.irrational.margin_structure`): ``num / den`` is
    canceled and split into square-free parts, first with every generator of the coefficients an indeterminate
    (FLINT), which is exact at the true values unless algebraic relations hide a multiple root; when the balls
-   below do not certify that structure by :data:`~symbolic_ti.analysis.roots_irrational.FIELD_PREC` bits, it
+   below do not certify that structure by :data:`~symbolic_ti.analysis.roots.irrational.FIELD_PREC` bits, it
    is computed again over the number field of the algebraic generators (sympy). A part vanishing identically at
    an end point loses that factor: open intervals exclude their end points.
-2. **Roots.** With algebraic coefficients only, exactly: norms to ``QQ[x]`` and the engine of :mod:`.roots`
-   (:func:`symbolic_ti.analysis.roots_irrational.algebraic_roots`); values are exact algebraic numbers. Otherwise
-   with ball arithmetic (:func:`symbolic_ti.analysis.roots_ball.real_root_balls`): every real root of every part
-   in a certified ball, the precision doubled from :data:`~symbolic_ti.analysis.roots_ball.START_PREC` until
+2. **Roots.** With algebraic coefficients only, exactly: norms to ``QQ[x]`` and the engine of :mod:`.real`
+   (:func:`symbolic_ti.analysis.roots.irrational.algebraic_roots`); values are exact algebraic numbers. Otherwise
+   with ball arithmetic (:func:`symbolic_ti.analysis.roots.ball.real_root_balls`): every real root of every part
+   in a certified ball, the precision doubled from :data:`~symbolic_ti.analysis.roots.ball.START_PREC` until
    the balls are disjoint and each lies strictly inside or strictly outside the interval; values are decimals
    of ``NUMERIC_DPS // 2`` digits. A part whose roots do not isolate (a multiple root elsewhere) is enough when
-   it is certified root-free on the interval (:func:`symbolic_ti.analysis.roots_ball.root_free`).
+   it is certified root-free on the interval (:func:`symbolic_ti.analysis.roots.ball.root_free`).
 3. **Signs and directions.** The sign of ``num * den`` at a rational point in each gap between consecutive
-   roots is certified (:func:`symbolic_ti.analysis.roots_ball.sign_at`); the signs on both sides give each
+   roots is certified (:func:`symbolic_ti.analysis.roots.ball.sign_at`); the signs on both sides give each
    root's direction, a root of even multiplicity is a ``"touch"`` (the signs must agree with the
    multiplicity's parity; a disagreement is an internal error). A pole without sign change is left out.
 
-What the precision cap (:data:`~symbolic_ti.analysis.roots_ball.MAX_PREC`) does not certify is returned with
+What the precision cap (:data:`~symbolic_ti.analysis.roots.ball.MAX_PREC`) does not certify is returned with
 ``certified=False`` and direction ``"unknown"``, never as a crossing: roots whose balls still overlap each other
 or an end point (the other roots keep their certified directions), or, when a part does not isolate at all,
 every root of the margin in the interval (estimates from ``mpmath.polyroots``), with the sign at the start
@@ -36,10 +36,10 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from .roots import points_between
-from .roots_ball import (MAX_PREC, BallRoot, UnsupportedNumber, ball, ball_coefficients, ball_mpf, precisions,
+from .real import points_between
+from .ball import (MAX_PREC, BallRoot, UnsupportedNumber, ball, ball_coefficients, ball_mpf, precisions,
                          real_root_balls, root_free, sign_at, to_fraction_bounds)
-from .roots_irrational import FIELD_PREC, MarginStructure, NeedsField, Part, algebraic_roots, margin_structure
+from .irrational import FIELD_PREC, MarginStructure, NeedsField, Part, algebraic_roots, margin_structure
 
 __all__ = ["NUMERIC_DPS", "NumericCrossing", "numeric_sign_changes", "UnsupportedNumber"]
 

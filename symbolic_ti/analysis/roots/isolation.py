@@ -22,10 +22,7 @@ from typing import Any
 from . import polynomials as P
 from .polynomials import IntPoly, sign_at, variations
 
-try:  # see symbolic_ti.analysis.polynomials
-    import flint as _flint
-except ImportError:  # pragma: no cover - exercised only without python-flint
-    _flint = None  # type: ignore[assignment]
+import flint as _flint  # python-flint, a dependency
 
 __all__ = ["isolate", "single_positive_root"]
 
@@ -35,7 +32,8 @@ def _linear(x: Fraction) -> IntPoly:
 
 
 class _Ops:
-    """Node operations of the bisection (the interface of :class:`_Python` and :class:`_Flint`)."""
+    """Node operations of the bisection: the interface of :class:`_Flint` (and of the pure-Python operations on
+    integer tuples in ``tests/roots_oracle.py``, the tests' independent check of the same bisection)."""
 
     @staticmethod
     def start(p: IntPoly) -> Any:
@@ -62,42 +60,10 @@ class _Ops:
         raise NotImplementedError
 
 
-class _Python(_Ops):
-    """Node operations of the bisection on integer tuples (highest degree first), without FLINT."""
-
-    @staticmethod
-    def start(p: IntPoly) -> Any:
-        return p
-
-    @staticmethod
-    def count(q: Any) -> int:  # sign variations of (x + 1)^d q(1 / (x + 1))
-        return variations(P.taylor_shift(P.reverse(q)))
-
-    @staticmethod
-    def halve(q: Any) -> Any:  # 2^d q(x / 2)
-        return P.halve(q)
-
-    @staticmethod
-    def at_one(q: Any) -> int:
-        return sum(q)
-
-    @staticmethod
-    def deflate_one(q: Any) -> Any:  # q / (x - 1) for q(1) = 0 (synthetic division)
-        acc, quot = 0, []
-        for coef in q[:-1]:
-            acc += coef
-            quot.append(acc)
-        return tuple(quot)
-
-    @staticmethod
-    def shift(q: Any) -> Any:  # q(x + 1)
-        return P.taylor_shift(q)
-
-
 class _Flint(_Ops):
     """The same operations on FLINT's ``fmpz_poly`` (lowest degree first): about 2.5 times faster than sympy's
     ``Poly.intervals`` on the minimal polynomials of critical conjunctivity at n = 41 (benchmarks/bench_roots.py),
-    where the pure-Python version is about as fast as sympy."""
+    where pure-Python operations on integer tuples are about as fast as sympy."""
 
     @staticmethod
     def start(p: IntPoly) -> Any:
@@ -126,11 +92,11 @@ class _Flint(_Ops):
         return q(_X1)
 
 
-_X1 = _flint.fmpz_poly([1, 1]) if _flint is not None else None
+_X1 = _flint.fmpz_poly([1, 1])
 
 
 def _ops() -> type[_Ops]:
-    return _Flint if (_flint is not None and P.uses_flint()) else _Python
+    return _Flint
 
 
 def _positive_intervals(p: IntPoly) -> tuple[list[tuple[Fraction, Fraction]], list[Fraction]]:

@@ -1,9 +1,8 @@
-r"""Exact univariate integer polynomials: the arithmetic under the real-root engine (:mod:`.roots`).
+r"""Exact univariate integer polynomials: the arithmetic under the real-root engine (:mod:`.real`).
 
 A polynomial is a tuple of Python ints, highest degree first (``(3, -8, 1)`` is ``3 x^2 - 8 x + 1``); points are
 :class:`fractions.Fraction`. Everything here is exact. Greatest common divisors, exact division and
-factorization over ZZ go to FLINT (python-flint's ``fmpz_poly``, a dependency), with sympy as the fallback
-where python-flint has no wheel. Measured on the margin numerators of critical conjunctivity at n = 41
+factorization over ZZ go to FLINT (python-flint's ``fmpz_poly``, a dependency). Measured on the margin numerators of critical conjunctivity at n = 41
 (``benchmarks/bench_roots.py``): FLINT's gcd is about 20 times faster than sympy's ``PolyElement.gcd``;
 factoring is about 1.3 times faster (sympy's univariate factoring over ZZ already calls FLINT when installed,
 so only the conversions differ).
@@ -19,10 +18,7 @@ from collections.abc import Iterable, Sequence
 
 import sympy as sp
 
-try:  # python-flint is a dependency, but keep the library importable if a platform lacks its wheel
-    import flint as _flint
-except ImportError:  # pragma: no cover - exercised only without python-flint
-    _flint = None  # type: ignore[assignment]
+import flint as _flint  # python-flint, a dependency
 
 __all__ = ["IntPoly", "sgn", "variations", "sign_at", "float_eval", "primitive", "strip_low", "cauchy_bound",
            "divides", "reverse", "sign_at_python", "subtract", "taylor_shift", "halve", "scale", "negate_variable", "multiply",
@@ -33,8 +29,15 @@ IntPoly = tuple[int, ...]
 
 
 def uses_flint() -> bool:
-    """Whether gcd, exact division and factoring run in FLINT (python-flint installed) rather than sympy."""
-    return _flint is not None
+    """Always True: python-flint is a dependency (kept until 0.3; the library does not import without it).
+
+    .. deprecated:: 0.2
+    """
+    import warnings
+
+    warnings.warn("symbolic_ti.analysis.roots.polynomials.uses_flint() is deprecated and will be removed in symbolic_ti 0.3: python-flint is a "
+                  "dependency, so it is always True", DeprecationWarning, stacklevel=2)
+    return True
 
 
 def sgn(x: int | Fraction) -> int:
@@ -78,7 +81,7 @@ def sign_at(coeffs: IntPoly, x: Fraction) -> int:
     evaluation is about 60 times faster than the Python scheme and the exact FLINT one about 2 to 6 times
     (docs/performance.md, "Critical conjunctivity in FLINT").
     """
-    if _flint is not None and len(coeffs) >= _FLINT_FROM:
+    if len(coeffs) >= _FLINT_FROM:
         f = _cached_flint(coeffs)
         q = _flint.fmpq(x.numerator, x.denominator)
         for prec in _BALL_PRECISIONS:
@@ -145,7 +148,7 @@ def divides(g: IntPoly, p: IntPoly) -> bool:
     dg = len(g) - 1
     if len(p) - 1 < dg:
         return False
-    if _flint is not None and len(p) >= _FLINT_FROM:
+    if len(p) >= _FLINT_FROM:
         return bool((_cached_flint(p) % _cached_flint(g)).is_zero())
     rem = list(p)
     lc = g[0]
@@ -244,7 +247,7 @@ def moebius_transform(cs: IntPoly, a: int, b: int, c: int, d: int) -> IntPoly:
     return primitive(h)
 
 
-# --------------------------------------------------------------------------------------- FLINT (or sympy)
+# --------------------------------------------------------------------------------------- FLINT
 def _to_flint(cs: IntPoly) -> Any:
     return _flint.fmpz_poly(list(reversed(cs)))
 
@@ -253,47 +256,24 @@ def _from_flint(p: Any) -> IntPoly:
     return tuple(int(c) for c in reversed(p.coeffs()))
 
 
-_X = sp.Dummy("x")
-
-
-def _to_sympy(cs: IntPoly) -> sp.Poly:
-    return sp.Poly.from_list(list(cs), _X, domain="ZZ")
-
-
 def gcd(a: IntPoly, b: IntPoly) -> IntPoly:
     """The greatest common divisor, primitive with a positive leading coefficient (``(1,)`` when coprime)."""
-    if _flint is not None:
-        g = _from_flint(_to_flint(a).gcd(_to_flint(b)))
-    else:  # pragma: no cover - without python-flint
-        g = tuple(int(c) for c in _to_sympy(a).gcd(_to_sympy(b)).all_coeffs())
-    return primitive(g)
+    return primitive(_from_flint(_to_flint(a).gcd(_to_flint(b))))
 
 
 def exquo(a: IntPoly, b: IntPoly) -> IntPoly:
     """The exact quotient ``a / b`` (``b`` divides ``a``)."""
-    if _flint is not None:
-        q, r = divmod(_to_flint(a), _to_flint(b))
-        if not r.is_zero():
-            raise ArithmeticError("exquo: the division is not exact")
-        return _from_flint(q)
-    return tuple(int(c) for c in _to_sympy(a).exquo(_to_sympy(b)).all_coeffs())  # pragma: no cover
+    q, r = divmod(_to_flint(a), _to_flint(b))
+    if not r.is_zero():
+        raise ArithmeticError("exquo: the division is not exact")
+    return _from_flint(q)
 
 
 def factor(cs: IntPoly) -> tuple[int, list[tuple[IntPoly, int]]]:
     """Factorization over ZZ: ``(content, [(irreducible factor, multiplicity), ...])`` with primitive factors of
     positive leading coefficient and ``cs = content * prod(factor^multiplicity)``."""
-    if _flint is not None:
-        content, facs = _to_flint(cs).factor()
-        out = [(_from_flint(g), int(m)) for g, m in facs]
-        return int(content), out
-    content, facs = _to_sympy(cs).factor_list()  # pragma: no cover - without python-flint
-    out, sign = [], 1  # pragma: no cover
-    for g, m in facs:  # pragma: no cover
-        gc = tuple(int(c) for c in g.all_coeffs())
-        if gc[0] < 0:
-            sign *= (-1) ** m
-        out.append((primitive(gc), int(m)))
-    return sign * int(content), out  # pragma: no cover
+    content, facs = _to_flint(cs).factor()
+    return int(content), [(_from_flint(g), int(m)) for g, m in facs]
 
 
 def from_rationals(coeffs: Sequence[sp.Rational | int | Fraction]) -> tuple[Fraction, IntPoly]:

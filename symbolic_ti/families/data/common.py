@@ -3,7 +3,7 @@ the validated data (:class:`_Data`), the symbols of a user matrix as parameters,
 :class:`_DataSimilarity` (the data travel through ``with_values``, equality and ``describe``).
 
 Private to :mod:`symbolic_ti.families`; the families are
-:class:`~symbolic_ti.families.data_similarity.Similarity` and :class:`~symbolic_ti.families.embedding.Embedding`.
+:class:`~symbolic_ti.families.data.similarity.Similarity` and :class:`~symbolic_ti.families.data.embedding.Embedding`.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import mpmath
 import sympy as sp
 
-from ..errors import FamilyError, ParameterError
-from .base import Parameter
-from .data_loading import _parse_numeric_flag
-from .similarity import ALPHA, BETA, DELTA, ItemSimilarityFamily
-from .similarity_checks import _check_psd_symbolic, _is_zero
+from ...errors import FamilyError, ParameterError
+from ..base import Parameter
+from .loading import _parse_numeric_flag
+from ..similarity import ALPHA, BETA, DELTA, ItemSimilarityFamily
+from .checks import _check_psd_symbolic, _is_zero
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..task import Task
+    from ...task import Task
 
 __all__: list[str] = []
 

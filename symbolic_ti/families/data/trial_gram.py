@@ -8,17 +8,16 @@ trial kernels"). Every failure is a :class:`~symbolic_ti.errors.ParameterError` 
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
 
-from ..errors import ParameterError
-from .data_loading import _entry, _split_csv_line
+from ...errors import ParameterError
+from .loading import _entry, _split_csv_line, read_source, rows_of
 
 __all__ = ["standard_trials", "items_of_size", "read_gram"]
 
@@ -70,7 +69,15 @@ def _is_label(text: str) -> bool:
     return bool(_LABEL.match(text.strip()))
 
 
-def _read_csv(text: str, origin: str) -> tuple[list[list[Any]], list[tuple[int, int]] | None]:
+@dataclass(frozen=True)
+class _Labelled:
+    """A table read from text, with the trial labels it carried (``None`` if none)."""
+
+    rows: Any
+    labels: list[tuple[int, int]] | None
+
+
+def _read_csv(text: str, origin: str) -> _Labelled:
     """Rows of cells and, for a labelled table, the trial labels of the columns (row labels must match)."""
     rows = [_split_csv_line(body) for line in text.splitlines() if (body := line.split("#", 1)[0].strip())]
     if not rows:
@@ -78,7 +85,7 @@ def _read_csv(text: str, origin: str) -> tuple[list[list[Any]], list[tuple[int, 
     header = rows[0]
     labelled = any(_is_label(c) for c in header)
     if not labelled:
-        return rows, None
+        return _Labelled(rows, None)
     cells = header[1:] if header and not _is_label(header[0]) else header
     labels = [_label(c, "column") for c in cells]
     table: list[list[Any]] = []
@@ -91,10 +98,10 @@ def _read_csv(text: str, origin: str) -> tuple[list[list[Any]], list[tuple[int, 
                                      f"{shown}; rows and columns must list the trials in the same order")
             row = row[1:]
         table.append(row)
-    return table, labels
+    return _Labelled(table, labels)
 
 
-def _from_json(data: Any, origin: str) -> tuple[Any, list[tuple[int, int]] | None]:
+def _from_json(data: Any, origin: str) -> _Labelled:
     if isinstance(data, dict):
         extra = set(data) - {"gram", "trials"}
         if "gram" not in data or extra:
@@ -102,53 +109,19 @@ def _from_json(data: Any, origin: str) -> tuple[Any, list[tuple[int, int]] | Non
                                  f"and optionally 'trials' (the labels), got keys {sorted(data)}")
         trials = data.get("trials")
         labels = None if trials is None else [_label(t, "trial") for t in trials]
-        return data["gram"], labels
-    return data, None
+        return _Labelled(data["gram"], labels)
+    return _Labelled(data, None)
 
 
 def _load(raw: Any) -> tuple[list[list[Any]], list[tuple[int, int]] | None, str]:
-    """Rows of raw entries, optional labels, and where they came from."""
-    import numpy as np
-
-    origin = "given"
-    labels = None
-    if isinstance(raw, (str, os.PathLike)):
-        text = raw.strip() if isinstance(raw, str) else ""
-        if text[:1] in ("[", "{"):
-            try:
-                raw, labels = _from_json(json.loads(text, parse_float=str), "the inline JSON")
-            except json.JSONDecodeError as err:
-                raise ParameterError(f"{_NAME}: the inline JSON is not valid ({err.msg})") from None
-            origin = "inline"
-        else:
-            path = os.fspath(raw)
-            origin = f"file {os.path.basename(path)}"
-            try:
-                if path.lower().endswith(".npy"):
-                    raw = np.load(path, allow_pickle=False)
-                else:
-                    with open(path, encoding="utf-8-sig") as fh:
-                        content = fh.read()
-                    if content.lstrip()[:1] in ("[", "{"):
-                        raw, labels = _from_json(json.loads(content, parse_float=str), f"the file {path!r}")
-                    else:
-                        raw, labels = _read_csv(content, f"the file {path!r}")
-            except OSError as err:
-                raise ParameterError(f"{_NAME}: cannot read the file {path!r}: {err.strerror or err}") from None
-            except (ValueError, UnicodeDecodeError) as err:  # json.JSONDecodeError is a ValueError
-                raise ParameterError(f"{_NAME}: cannot parse the file {path!r} ({err}); expected CSV, JSON or "
-                                     f".npy") from None
-    if isinstance(raw, sp.MatrixBase):
-        return raw.tolist(), labels, origin
-    if isinstance(raw, np.ndarray):
-        if raw.ndim != 2 or raw.dtype.kind not in "iuf":
-            raise ParameterError(f"{_NAME} must be a 2-D array of numbers, got shape {raw.shape}, dtype {raw.dtype}")
-        return [list(r) for r in raw], labels, origin
-    if isinstance(raw, Sequence) and not isinstance(raw, str) and raw and \
-            all(isinstance(r, (Sequence, np.ndarray)) and not isinstance(r, str) for r in raw):
-        return [list(r) for r in raw], labels, origin
-    raise ParameterError(f"{_NAME} must be a matrix (list of rows, numpy array, sympy Matrix) or a CSV, JSON or "
-                         f".npy file, got {type(raw).__name__}")
+    """Rows of raw entries, optional labels, and where they came from: the data families' one reader
+    (:func:`symbolic_ti.families.data.loading.read_source`) with this format's CSV (trial labels) and JSON
+    (``{"gram": ..., "trials": ...}``)."""
+    value, origin = read_source(raw, _NAME, _read_csv, _from_json,
+                                'a list of rows or {"gram": [[...], ...], "trials": ["1-2", ...]}')
+    if isinstance(value, _Labelled):
+        return rows_of(value.rows, _NAME), value.labels, origin
+    return rows_of(value, _NAME), None, origin
 
 
 def read_gram(raw: Any, trials: Sequence[Any] | None = None) -> tuple[list[list[sp.Expr]], bool, int, str]:

@@ -22,7 +22,7 @@ from an approximation. Derived in docs/theory.md#critical-values ("Irrational co
   ``(a, b)``, and when the balls of the coefficients of ``(1 + t)^d p(x(t))`` all exclude 0 and have one sign,
   Descartes' rule of signs (zero sign variations) leaves no positive ``t``.
 
-The square-free factorization that makes the input square-free is exact (:mod:`.roots_irrational`); only the
+The square-free factorization that makes the input square-free is exact (:mod:`.irrational`); only the
 isolation is numerical, and it is certified.
 """
 
@@ -35,8 +35,8 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-from ..families.relu_kappas import ReluKernelConstant
-from ..flint_values import arb_of
+from ...families.relu_kappas import ReluKernelConstant
+from ...flint_values import arb_of
 
 __all__ = ["START_PREC", "MAX_PREC", "precisions", "UnsupportedNumber", "ball", "ball_coefficients", "sign_at",
            "BallRoot", "real_root_balls", "root_free", "to_fraction_bounds", "ball_mpf"]

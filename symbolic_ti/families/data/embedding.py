@@ -14,10 +14,10 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from ..errors import ParameterError, UndecidedCheckWarning
-from .data_family import _Data, _DataSimilarity
-from .data_loading import _auto_numeric, _entry, _load_rows
-from .similarity_checks import _is_zero
+from ...errors import ParameterError, UndecidedCheckWarning
+from .common import _Data, _DataSimilarity
+from .loading import _auto_numeric, _entry, _load_rows
+from .checks import _is_zero
 
 __all__ = ["Embedding", "MAX_EXACT_SQUARE_ROOTS"]
 
@@ -89,7 +89,7 @@ class Embedding(_DataSimilarity):
         of ``|x_i|^2`` (docs/families.md#exactness-of-data). Float (True): ``S`` is computed in float64 and
         :func:`symbolic_ti.solve` returns float64 predictions cross-checked by an independent mpmath solve.
         ``"auto"``: float exactly when an entry looks like a machine float (more than
-        :data:`~symbolic_ti.families.data_loading.EXACT_DECIMALS` digits after the point, exponent notation).
+        :data:`~symbolic_ti.families.data.loading.EXACT_DECIMALS` digits after the point, exponent notation).
 
     Raises
     ------

@@ -28,10 +28,11 @@ symbols: symmetry and the diagonal are decided exactly; positive semidefinitenes
 an :class:`~symbolic_ti.errors.UndecidedCheckWarning`, and exactly as soon as every symbol has a value.
 Float data: within the tolerances :data:`FLOAT_SYMMETRY_TOL` and :data:`FLOAT_PSD_TOL`.
 
-The code: :class:`Similarity` here; :class:`~symbolic_ti.families.embedding.Embedding` in
-:mod:`~symbolic_ti.families.embedding`; reading files and Python data in :mod:`~symbolic_ti.families.data_loading`;
-the matrix checks in :mod:`~symbolic_ti.families.similarity_checks`; the machinery both families share in
-:mod:`~symbolic_ti.families.data_family`. Every public name of these modules is importable from here.
+The code: :class:`Similarity` here; :class:`~symbolic_ti.families.data.embedding.Embedding` in
+:mod:`~symbolic_ti.families.data.embedding`; reading files and Python data in
+:mod:`~symbolic_ti.families.data.loading`; the matrix checks in :mod:`~symbolic_ti.families.data.checks`; the
+machinery both families share in :mod:`~symbolic_ti.families.data.common` (the package
+:mod:`symbolic_ti.families.data` lists them all).
 """
 
 from __future__ import annotations
@@ -40,11 +41,11 @@ from typing import Any
 
 import sympy as sp
 
-from ..errors import ParameterError
-from .data_family import _RESERVED, _Data, _DataSimilarity
-from .data_loading import EXACT_DECIMALS, _auto_numeric, _entry, _load_rows
+from ...errors import ParameterError
+from .common import _RESERVED, _Data, _DataSimilarity
+from .loading import EXACT_DECIMALS, _auto_numeric, _entry, _load_rows
 from .embedding import MAX_EXACT_SQUARE_ROOTS, Embedding
-from .similarity_checks import (FLOAT_PSD_TOL, FLOAT_SYMMETRY_TOL, PSD_SAMPLE_POINTS, _check_psd_symbolic,
+from .checks import (FLOAT_PSD_TOL, FLOAT_SYMMETRY_TOL, PSD_SAMPLE_POINTS, _check_psd_symbolic,
                                 _check_structure, _float_similarity, check_similarity_matrix)
 
 __all__ = ["Similarity", "Embedding", "EXACT_DECIMALS", "FLOAT_SYMMETRY_TOL", "FLOAT_PSD_TOL",

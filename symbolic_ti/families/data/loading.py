@@ -1,5 +1,7 @@
-"""Reading the data of the ``similarity`` and ``embedding`` families: a matrix or vector table given in Python
-(sympy Matrix, numpy array, list of rows), in a CSV or JSON file, or as inline JSON text, entry by entry exactly.
+"""Reading the data of the data families (``similarity``, ``embedding``, ``precomputed``): a matrix or vector table
+given in Python (sympy Matrix, numpy array, list of rows), in a CSV, JSON or ``.npy`` file, or as inline JSON
+text, entry by entry exactly. One reader of files and inline text (:func:`read_source`) and one of Python tables
+(:func:`rows_of`) for every data family; each format gives only its CSV and JSON layouts.
 
 Format and exactness rules: docs/families.md#data-files and docs/families.md#exactness-of-data. Every failure is
 a :class:`~symbolic_ti.errors.ParameterError` naming the data argument (``matrix`` or ``vectors``).
@@ -10,20 +12,20 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from numbers import Integral, Rational as _PyRational
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import sympy as sp
 
-from ..arguments import exact_number
-from ..errors import ParameterError
+from ...arguments import exact_number
+from ...errors import ParameterError
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["EXACT_DECIMALS", "DataArgument"]
+__all__ = ["EXACT_DECIMALS", "DataArgument", "read_source", "rows_of"]
 
 #: Data of a family as given: a sympy Matrix, a 2-D numpy array, a list of rows, a CSV or JSON file path, or an
 #: inline JSON string (docs/families.md#data-files).
@@ -121,62 +123,94 @@ def _read_csv(text: str, name: str, origin: str) -> list[list[str]]:
     return rows
 
 
-def _read_json(text: str, name: str, origin: str) -> Any:
+def _read_json(text: str, name: str, origin: str, hint: str) -> Any:
     try:
-        data = json.loads(text, parse_float=str, parse_int=int)
+        return json.loads(text, parse_float=str, parse_int=int)
     except json.JSONDecodeError as err:
-        raise ParameterError(f"{name}: {origin} is not valid JSON ({err.msg}, line {err.lineno} column {err.colno}); "
-                             f"expected a list of rows or {{\"{name}\": [[...], ...]}}") from None
-    if isinstance(data, dict):
-        if set(data) != {name}:
-            raise ParameterError(f"{name}: the JSON object in {origin} must have the single key {name!r}, "
-                                 f"got keys {sorted(data)}")
-        data = data[name]
-    return data
+        raise ParameterError(f"{name}: {origin} is not valid JSON ({err.msg}, line {err.lineno} column "
+                             f"{err.colno}); expected {hint}") from None
 
 
-def _load_rows(raw: DataArgument, name: str) -> tuple[list[list[Any]], str]:
-    """The data as rows of raw entries, and where they came from (for messages and ``describe``).
+def read_source(raw: Any, name: str, read_csv: Callable[[str, str], Any], from_json: Callable[[Any, str], Any],
+                json_hint: str) -> tuple[Any, str]:
+    """The one reader of a data argument given as text: a file path (``.npy``; JSON when the content starts with
+    ``[`` or ``{``; else CSV) or an inline JSON string starting with ``[`` or ``{``. Anything else is returned as
+    given, for :func:`rows_of`.
 
-    ``raw``: a sympy Matrix, a 2-D numpy array, a list of rows, a file path (str or os.PathLike; JSON when the
-    content starts with ``[`` or ``{``, else CSV), or an inline JSON string starting with ``[`` or ``{``.
+    Parameters
+    ----------
+    raw : DataArgument
+    name : str
+        The argument's name in messages (``matrix``, ``vectors``, ``gram``).
+    read_csv : callable ``(text, origin) -> value``
+        The format's CSV reader (what a row and a header are differs between a matrix and a labelled Gram).
+    from_json : callable ``(data, origin) -> value``
+        The format's reading of a parsed JSON value (the keys of its object form).
+    json_hint : str
+        What the format's JSON looks like, for the message about invalid JSON.
+
+    Returns
+    -------
+    (value, origin)
+        The parsed value (or ``raw`` itself) and where it came from: ``"given"``, ``"inline"`` or
+        ``"file NAME"``.
+
+    Raises
+    ------
+    ParameterError
+        For a file that cannot be read or parsed, naming ``name`` and the file.
     """
     import numpy as np
 
-    origin = "given"
-    if isinstance(raw, (str, os.PathLike)):
-        text = raw.strip() if isinstance(raw, str) else None
-        if text is not None and text[:1] in ("[", "{"):
-            raw, origin = _read_json(text, name, "the inline JSON"), "inline"
-        else:
-            path = os.fspath(raw)
-            try:
-                with open(path, encoding="utf-8-sig") as fh:
-                    content = fh.read()
-            except OSError as err:
-                raise ParameterError(f"{name}: cannot read the file {path!r}: {err.strerror or err}") from None
-            except UnicodeDecodeError:
-                raise ParameterError(f"{name}: the file {path!r} is not a text file (expected CSV or JSON)") \
-                    from None
-            origin = f"file {os.path.basename(path)}"
-            body = content.lstrip()
-            if body[:1] in ("[", "{"):
-                raw = _read_json(body, name, f"the file {path!r}")
-            else:
-                raw = _read_csv(content, name, f"the file {path!r}")
-                if not raw:
-                    raise ParameterError(f"{name}: the file {path!r} has no rows of numbers")
+    if not isinstance(raw, (str, os.PathLike)):
+        return raw, "given"
+    text = raw.strip() if isinstance(raw, str) else None
+    if text is not None and text[:1] in ("[", "{"):
+        return from_json(_read_json(text, name, "the inline JSON", json_hint), "the inline JSON"), "inline"
+    path = os.fspath(raw)
+    origin = f"file {os.path.basename(path)}"
+    if path.lower().endswith(".npy"):
+        try:
+            return np.load(path, allow_pickle=False), origin
+        except OSError as err:
+            raise ParameterError(f"{name}: cannot read the file {path!r}: {err.strerror or err}") from None
+        except ValueError as err:
+            raise ParameterError(f"{name}: cannot read the file {path!r} as a numpy .npy array ({err})") from None
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            content = fh.read()
+    except OSError as err:
+        raise ParameterError(f"{name}: cannot read the file {path!r}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise ParameterError(f"{name}: the file {path!r} is not a text file (expected CSV, JSON or .npy)") \
+            from None
+    body = content.lstrip()
+    if body[:1] in ("[", "{"):
+        return from_json(_read_json(body, name, f"the file {path!r}", json_hint), f"the file {path!r}"), origin
+    return read_csv(content, f"the file {path!r}"), origin
+
+
+def rows_of(raw: Any, name: str) -> list[list[Any]]:
+    """A sympy Matrix, a 2-D numpy array or a list (or tuple) of rows as a list of rows of raw entries.
+
+    Raises
+    ------
+    ParameterError
+        For anything else, an array that is not 2-D or not of numbers, an empty list, or a row that is not a list.
+    """
+    import numpy as np
+
     if isinstance(raw, sp.MatrixBase):
-        return raw.tolist(), origin
+        return raw.tolist()
     if isinstance(raw, np.ndarray):
         if raw.ndim != 2:
-            raise ParameterError(f"{name} must be a 2-D array (one row per item), got an array of shape {raw.shape}")
+            raise ParameterError(f"{name} must be a 2-D array (a table of rows), got an array of shape {raw.shape}")
         if raw.dtype.kind not in "iufO":
             raise ParameterError(f"{name} must hold numbers, got a numpy array of dtype {raw.dtype}")
-        return [list(r) for r in raw], origin
+        return [list(r) for r in raw]
     if isinstance(raw, (list, tuple)):
         if not raw:
-            raise ParameterError(f"{name} is empty; expected one row per item")
+            raise ParameterError(f"{name} is empty; expected a table of rows")
         rows = []
         for r, row in enumerate(raw, 1):
             if isinstance(row, np.ndarray):
@@ -185,9 +219,32 @@ def _load_rows(raw: DataArgument, name: str) -> tuple[list[list[Any]], str]:
                 raise ParameterError(f"{name} must be a list of rows (lists of numbers); row {r} is "
                                      f"{type(row).__name__} {row!r}")
             rows.append(list(row))
-        return rows, origin
-    raise ParameterError(f"{name} must be a sympy Matrix, a 2-D numpy array, a list of rows, or a CSV/JSON file "
-                         f"path, got {type(raw).__name__}")
+        return rows
+    raise ParameterError(f"{name} must be a sympy Matrix, a 2-D numpy array, a list of rows, or a CSV, JSON or "
+                         f".npy file path, got {type(raw).__name__}")
+
+
+def _load_rows(raw: DataArgument, name: str) -> tuple[list[list[Any]], str]:
+    """The data of ``similarity`` / ``embedding`` as rows of raw entries, and where they came from (for messages
+    and ``describe``): :func:`read_source` with this format's CSV (an optional header row of labels) and JSON (a
+    list of rows or ``{name: rows}``), then :func:`rows_of`."""
+    def read_csv(text: str, origin: str) -> list[list[str]]:
+        rows = _read_csv(text, name, origin)
+        if not rows:
+            raise ParameterError(f"{name}: {origin} has no rows of numbers")
+        return rows
+
+    def from_json(data: Any, origin: str) -> Any:
+        if isinstance(data, dict):
+            if set(data) != {name}:
+                raise ParameterError(f"{name}: the JSON object in {origin} must have the single key {name!r}, "
+                                     f"got keys {sorted(data)}")
+            data = data[name]
+        return data
+
+    hint = f"a list of rows or {{\"{name}\": [[...], ...]}}"
+    value, origin = read_source(raw, name, read_csv, from_json, hint)
+    return rows_of(value, name), origin
 
 
 def _parse_numeric_flag(value: Any) -> bool | None:
