@@ -6,12 +6,12 @@ computations and the library's own diagnostics.
   [j=l]) + alpha [i=k][j=l]``, ``kappa_d = 0``, premise pairs in both orders), to 1e-9;
 * a simulated population: the population's central 95% posterior intervals contain the generating values and
   the empirical-Bayes (Laplace) estimates of :func:`fit_hierarchical`; NumPyro's split R-hat and effective sample
-  size pass :data:`RHAT_MAX` and :data:`ESS_MIN` at a fixed seed, without divergences (``slow``: the sampling
-  itself is fast, but XLA's compilation of NUTS takes tens of seconds on two busy cores);
+  size pass :data:`RHAT_MAX` and :data:`ESS_MIN` at a fixed seed, without divergences; the same draws for a seed;
 * the report's renderers, the CLI and the refusals.
 
-JAX compiles every new sampler (its cost does not depend on the draws), so the default suite samples once, a
-small run whose diagnostics are not asserted.
+XLA compiles every new sampler, whatever the number of draws: 20 to 40 s on two busy cores. So every test that
+samples is ``slow`` (the small run of 6 subjects too, whose diagnostics are not asserted); the default suite
+checks the likelihood, the refusals and the CLI's rules (about 2 s).
 """
 
 from __future__ import annotations
@@ -118,6 +118,7 @@ def small(tmp_path_factory):
     return path, fit, truth
 
 
+@pytest.mark.slow
 def test_a_small_run_reports_the_population_and_the_predictive_check(small):
     _, r, truth = small
     assert [p.name for p in r.population] == ["alpha", "beta"] and len(r.subjects) == 6
@@ -134,6 +135,7 @@ def test_a_small_run_reports_the_population_and_the_predictive_check(small):
     assert len(r.diagnostics) == (r.max_rhat >= RHAT_MAX) + (r.min_ess <= ESS_MIN) + (r.divergences > 0)
 
 
+@pytest.mark.slow
 def test_the_report_renders_as_text_json_and_latex(small):
     _, r, _ = small
     text = r.to_text()
