@@ -11,7 +11,7 @@ import errno
 
 from .digits import short_numbers
 
-__all__ = ["DataWarning",
+__all__ = ["DataWarning", "SamplingWarning",
     "SymbolicTIError",
     "TaskError",
     "ParameterError",
@@ -116,3 +116,8 @@ class UndecidedCheckWarning(UserWarning):
 
 class DataWarning(UserWarning):
     """Behavioural data that load but look inconsistent with the task (e.g. the largest items never appear)."""
+
+
+class SamplingWarning(UserWarning):
+    """A Bayesian fit whose sampler diagnostics fail their stated thresholds (R-hat, effective sample size,
+    divergent transitions; :mod:`symbolic_ti.behaviour.bayes`): its posterior summaries are not reliable."""

@@ -105,7 +105,7 @@ CONSTRAINTS: dict[str, str] = {
     "--dps": "dps", "--exception-span": "span", "--form": "form", "--data": "path", "--filter": "filter",
     "--item-columns": "columns", "--value-column": "column", "--kind": "kind", "--count-column": "count",
     "--correct-column": "column", "--total-column": "column", "--subject-column": "column", "--per-subject": "flag",
-    "--hierarchical": "flag",
+    "--hierarchical": "flag", "--bayes": "flag", "--draws": "int>=1", "--warmup": "int>=1", "--chains": "int>=1",
     "--distance-column": "column", "--distance-orders": "choice", "--exclude-end-items": "flag",
     "--target-item": "choice", "--item-base": "choice", "--reversed": "flag", "--item-labels": "labels",
     "--starts": "int>=1", "--seed": "int>=0", "--compare": "flag", "--no-intervals": "flag", "--lapse": "flag", "--bias": "flag",

@@ -38,7 +38,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: Commands that only set up or test the project (they are what CI itself runs).
 SKIP = re.compile(r"^(python -m pip install|python -m pytest|pip install)")
 #: Examples that take long on two cores (each well over ten seconds): run with ``-m slow``.
-SLOW = re.compile(r"(--family geometric(?!.*--set alpha)|derivations/|benchmarks/|\bfit\b.*--family geometric)")
+SLOW = re.compile(r"(--family geometric(?!.*--set alpha)|derivations/|benchmarks/|\bfit\b.*--family geometric|--bayes)")
 TIMEOUT = 600
 #: One plain ``symbolic-ti`` command: words bash takes literally (no expansion, globbing, redirection or pipe).
 _WORD = r"""(?:[A-Za-z0-9_=.,:/+@%^-]|'[^']*'|"[^"$`\\!]*")+"""

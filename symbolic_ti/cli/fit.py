@@ -5,7 +5,7 @@
     symbolic-ti fit --data FILE|example:NAME --items N [--exception W>L ...] [--family NAME] [--set NAME=VALUE ...]
                     [--ridge VALUE | --ridgeless] [--filter COL=VALUE ...] [--item-columns A,B]
                     [--value-column C] [--kind probability|accuracy|score] [--count-column C|none]
-                    [--correct-column C --total-column T] [--subject-column C [--per-subject | --hierarchical]]
+                    [--correct-column C --total-column T] [--subject-column C [--per-subject | --hierarchical [--bayes]]]
                     [--distance-column D [--distance-orders both|forward] [--exclude-end-items]]
                     [--lapse] [--bias] [--compare | --compare-response]
                     [--target-item first|second] [--item-base 0|1] [--reversed] [--item-labels A,B,...]
@@ -33,6 +33,7 @@ from typing import Any
 from ..datasets import data_argument
 from ..errors import DataError, DataWarning, ExportError, ParameterError
 from .data_options import value_column_of
+from .fit_bayes import RULES as BAYES_RULES, add_options as add_bayes_options, run_bayes
 from .fit_curves import RULES as CURVE_RULES, add_options as add_curve_options, run_curves
 from .options import CliContext, Excludes, Requires, parse_int, parse_path, parse_positive_int
 
@@ -108,11 +109,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
     p.add_argument("--no-intervals", action="store_true", help="skip the profile-likelihood intervals (faster)")
     context.budget_options(p)
     add_curve_options(p, context)
+    add_bayes_options(p, context)
     p.add_argument("--plot", metavar="FILE", type=context.option_type("--plot", parse_path),
                    help="write the observed and predicted P(first item wins) heatmaps side by side (png, pdf, "
                         "svg; needs matplotlib)")
     context.output_options(p, ("text", "json"))
-    context.add_rules(p, RULES + CURVE_RULES)
+    context.add_rules(p, RULES + CURVE_RULES + BAYES_RULES)
     p.set_defaults(run=lambda args: _budgeted(args, context))
 
 
@@ -266,6 +268,8 @@ def _run_fit(args: argparse.Namespace, context: Any) -> str:
     if args.per_subject:
         return _run_subjects(args, context, task, family, load)
     if args.hierarchical:
+        if args.bayes:
+            return run_bayes(args, context, task, family, load, _data_option)
         return _run_hierarchical(args, context, task, family, load)
     if args.compare or args.compare_response:
         return _run_compare(args, context, data, family)

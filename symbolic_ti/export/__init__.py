@@ -25,6 +25,7 @@ RENDERER_MODULES = (
     "text",
     "latex_result",
     "jsonreport",
+    "bayes",
     "conjunctivity",
     "critical",
     "curves",
