@@ -14,7 +14,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def _documented() -> str:
     text = " ".join(README.read_text(encoding="utf-8").split())
-    match = re.search(r"Exit codes: (.*?)\. A Ctrl-C", text)
+    match = re.search(r"Exit codes: (.*?)\. From the package", text)
     assert match, "the README's sentence on exit codes"
     return match.group(1)
 
