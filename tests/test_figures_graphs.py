@@ -46,5 +46,5 @@ def test_curves_and_trajectories_name_trials_by_label():
     dyn = gradient_flow(LABELLED, make_family("exchangeable", {"alpha": R(1, 10)}), R(1, 10))
     data = trajectory_data(dyn, [(2, 4), (1, 3)], count=20)
     fig = draw_trajectories(data)
-    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    texts = [t.get_text() for t in (fig.axes[0].get_legend() or fig.axes[0].figure.legends[0]).get_texts()]
     assert any(t.startswith("(B, D)") for t in texts) and any(t.startswith("(A, C)") for t in texts)

@@ -35,7 +35,7 @@ def test_heatmap_keeps_the_value_of_wrong_trials(n9):
     assert {(round(t.get_position()[1]), round(t.get_position()[0])) for t in wrong} == \
         {(3, 6), (4, 7), (6, 3), (7, 4)}
     assert min(t.get_fontsize() for t in texts) >= 8  # n = 9: readable at paper size
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    labels = [t.get_text() for t in (ax.get_legend() or ax.figure.legends[0]).get_texts()]
     assert "wrong (margin < 0)" in labels and "exception" in labels
 
 
@@ -57,7 +57,7 @@ def test_phase_title_and_curve_labels(n9):
     assert len(labels) == len(data.curves) >= 2
     # the first-failing trials (3, 6), (4, 7) (tutorial: alpha* = (41 - 11 sqrt 13)/30 at lambda = 1/10)
     assert "(3,6), (4,7)" in labels
-    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    legend = [t.get_text() for t in (fig.axes[0].get_legend() or fig.axes[0].figure.legends[0]).get_texts()]
     assert "a transitive margin = 0 (exact)" in legend
 
 
@@ -67,7 +67,7 @@ def test_phase_with_exact_points_draws_the_boundary_as_a_line():
     assert data.curves and all(c.exact == "points" for c in data.curves)
     fig = plot.phase(data)
     ax = fig.axes[0]
-    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    legend = [t.get_text() for t in (ax.get_legend() or ax.figure.legends[0]).get_texts()]
     assert "a transitive margin = 0" in legend and "exact critical values (one per row)" in legend
     # the dashed boundary: a zero-level contour with at least one segment of many points, not only dots
     from matplotlib.contour import ContourSet
@@ -144,5 +144,26 @@ def test_phase_regions_have_smooth_boundaries_also_where_the_exception_is_not_me
     assert len(fills) >= 2 and any(c.get_clip_path() is not None for c in fills)
     white = [c for c in fig.axes[1].collections if isinstance(c, ContourSet) and c.filled]
     assert white  # the generalizing region on the right, bounded by the zero level of the smallest margin
-    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    legend = [t.get_text() for t in (fig.axes[0].get_legend() or fig.axes[0].figure.legends[0]).get_texts()]
     assert "exception not memorized, some transitive trial wrong" in legend
+
+
+def test_a_long_title_and_the_key_stay_inside_a_small_heatmap():
+    """n = 5: the title (the task, the family and its parameters, the ridge) is wider than the figure on one line;
+    it is wrapped, and it, the x label and the key below do not overlap or leave the figure (review of issue 24:
+    the title was cut at both edges and the key ran over the x label)."""
+    result = st.derive(5, ["4>2"], parameters={"alpha": "1/10"}, ridge=1)
+    fig = plot.heatmap(result, None, "p_first")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    box = fig.bbox
+    ax = fig.axes[0]
+    title = ax.title.get_window_extent(renderer)
+    assert box.x0 <= title.x0 and title.x1 <= box.x1, (title, box)
+    assert "\n" in ax.title.get_text()
+    key = fig.legends[0].get_window_extent(renderer)
+    xlabel = ax.xaxis.label.get_window_extent(renderer)
+    assert key.y1 <= xlabel.y0 and box.y0 <= key.y0, (key, xlabel)

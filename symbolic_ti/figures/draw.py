@@ -17,7 +17,7 @@ import numpy as np
 from ..results import Result
 from .backend import new_figure, require_matplotlib
 from .heatmaps import HeatmapData, heatmap_data
-from .labels import cell_text, diverging_ticks, trial_text
+from .labels import cell_text, diverging_ticks, trial_text, wrapped
 from .margin_curves import CurveData, curve_data
 from .phase_diagrams import PhaseData, phase_data
 from ..formatting import rounded
@@ -133,9 +133,10 @@ def heatmap(data: HeatmapData | Result, values: Mapping[str, Any] | None = None,
                            markersize=5, label="wrong (margin < 0)"))
     if data.no_ground_truth.any():
         keys.append(Patch(fill=False, hatch="///", edgecolor="0.45", label="no ground truth"))
-    ax.legend(handles=keys, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(keys), fontsize=7,
-              frameon=False, handlelength=1.6, columnspacing=1.0)
-    ax.set_title(title if title is not None else data.label, fontsize=8)
+    # below the figure, outside the axes: the constrained layout makes room for it (no overlap with the x label)
+    fig.legend(handles=keys, loc="outside lower center", ncol=len(keys), fontsize=7, frameon=False,
+               handlelength=1.6, columnspacing=1.0)
+    ax.set_title(wrapped(title if title is not None else data.label, fig, 8), fontsize=8)
 
     return fig
 
@@ -270,7 +271,7 @@ def phase(data: PhaseData | Result, x: str = "alpha", y: str = "lambda", *, titl
                        title_fontsize=7)
     axes[0].set_title("regions", fontsize=9)
     axes[1].set_title("first failing test trials (white: all transitive margins > 0)", fontsize=9)
-    fig.suptitle(title if title is not None else data.label, fontsize=9)
+    fig.suptitle(wrapped(title if title is not None else data.label, fig, 9), fontsize=9)
     return fig
 
 
@@ -460,5 +461,5 @@ def curve(data: CurveData | Result, parameter: str = "alpha", trials: Iterable[S
     ax.set_xlabel(_symbol(data.parameter))
     ax.set_ylabel("margin")
     ax.legend(fontsize=7, loc="best")
-    ax.set_title(title if title is not None else data.label, fontsize=9)
+    ax.set_title(wrapped(title if title is not None else data.label, fig, 9), fontsize=9)
     return fig

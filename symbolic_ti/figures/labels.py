@@ -4,10 +4,11 @@ readable colour-bar ticks (0 and nice round values on each side of a diverging s
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ..formatting import rounded
 
-__all__ = ["cell_text", "diverging_ticks", "trial_text"]
+__all__ = ["cell_text", "diverging_ticks", "trial_text", "wrapped"]
 
 
 def trial_text(trial: tuple[int, int], names: tuple[str, ...] | None = None, sep: str = ", ") -> str:
@@ -72,3 +73,26 @@ def diverging_ticks(centre: float, down: float, up: float, per_side: int = 3) ->
             ticks.append(round(centre + sign * k * step, 12))
             k += 1
     return sorted(ticks)
+
+
+def wrapped(title: str, fig: Any, fontsize: float) -> str:
+    """``title`` broken into lines that fit the width of ``fig`` at ``fontsize`` points (a title wider than its
+    figure is cut at both edges: matplotlib's layout does not shrink text).
+
+    Parameters
+    ----------
+    title : str
+    fig : matplotlib Figure
+    fontsize : float
+        Points.
+
+    Returns
+    -------
+    str
+        Lines of at most as many characters as 85 % of the figure's width holds (a character taken as 0.62 of
+        the font size: DejaVu Sans's average is about 0.55, digits and capitals are wider).
+    """
+    import textwrap
+
+    width = max(20, int(0.85 * fig.get_figwidth() * 72 / (0.62 * fontsize)))
+    return "\n".join(textwrap.fill(line, width) for line in title.split("\n"))
