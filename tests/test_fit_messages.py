@@ -67,3 +67,29 @@ def test_pooling_note_names_design_columns_not_measurements(tmp_path):
     f.write_text("\n".join(rows) + "\n")
     d = load_behaviour(f, Task(3), value_column="p", count_column="n")
     assert [c for c, _ in d.averaged_over] == ["session"]
+
+
+def test_a_fit_with_as_many_parameters_as_rows_is_flagged(tmp_path):
+    """Review of issue 24: one data row and three fitted parameters (alpha, the ridge, beta) printed AIC/BIC with
+    no word that the fit is not identified; now a DataWarning says so, and the note says "1 row"."""
+    import warnings
+
+    from symbolic_ti.errors import DataWarning
+
+    data = tmp_path / "one.csv"
+    data.write_text("first,second,accuracy\n1,2,0.8\n")
+    from symbolic_ti.cli import main
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        import contextlib
+        import io
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()) as err:
+            code = main(["fit", "--data", str(data), "--items", "3", "--value-column", "accuracy",
+                         "--item-columns", "first,second"])
+    assert code == 0
+    text = err.getvalue() + " ".join(str(w.message) for w in caught if issubclass(w.category, DataWarning))
+    assert "3 parameters fitted to 1 data row: the fit is not identified" in text
+    assert "rest on the 1 row," in out.getvalue()

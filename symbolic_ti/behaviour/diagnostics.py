@@ -150,18 +150,19 @@ def likelihood_basis(likelihood: str, counted: bool, integral: bool, m: int, tot
         (:attr:`~symbolic_ti.behaviour.model.LikelihoodModel.rows_text`), so that a few rows are not taken for
         few data.
     """
+    plain = "row" if m == 1 else "rows"
     widened = (f", widened by the dispersion {rounded(dispersion, '.3g')}" if scaled else
                f"; the dispersion {rounded(dispersion, '.3g')} is not above 1 and is not applied")
     if likelihood == "gaussian":
         return (f"Gaussian for scores, sigma estimated from the residuals: the intervals rest on the {m} "
-                f"{rows or 'rows (trials)'}, weighted by their counts")
+                f"{rows or plain + ' (trials)'}, weighted by their counts")
     if counted or integral:
         what = ("correct-out-of-total counts" if counted else "whole counts of choices" if counts_given else
                 "whole counts of choices (no count column: each data row is one choice)")
         return (f"binomial with {what}: the intervals rest on the {rounded(total, '.0f')} counted choices in {m} "
-                f"{rows or 'rows'}{widened}")
+                f"{rows or plain}{widened}")
     if not counts_given:
         return (f"quasi-binomial over proportions (no count column: each data row is one observation of weight 1), "
-                f"dispersion estimated: the intervals rest on the {m} {rows or 'rows'}, not on a number of choices{widened}")
+                f"dispersion estimated: the intervals rest on the {m} {rows or plain}, not on a number of choices{widened}")
     return (f"quasi-binomial over averaged proportions (counts times values are not whole numbers), dispersion "
-            f"estimated: the intervals rest on the {m} {rows or 'rows'}, not on a number of choices{widened}")
+            f"estimated: the intervals rest on the {m} {rows or plain}, not on a number of choices{widened}")

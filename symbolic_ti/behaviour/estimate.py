@@ -7,6 +7,7 @@ the optimiser's starts, the dispersion, profile intervals and the honest converg
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -15,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..budgets import DEFAULT, BudgetLike, Estimate as CostEstimate, check_budget, resolve_budget
-from ..errors import FamilyError, ParameterError
+from ..errors import DataWarning, FamilyError, ParameterError
 from ..families import FAMILIES, Family
 from .diagnostics import bound_of, gradient_check, likelihood_basis, limit_text
 from .fit_parts import ParameterEstimate
@@ -132,6 +133,11 @@ def maximise(model: LikelihoodModel, *, starts: int, seed: int, level: float, ov
     loglik, sigma = model.loglik_natural(nat)
     k = len(model.coords) + (0 if model.choice else 1)
     m = model.m
+    if k >= m:
+        warnings.warn(f"{k} parameter{'s' if k != 1 else ''} fitted to {m} data row{'s' if m != 1 else ''}: the fit "
+                      f"is not identified (as many parameters as rows or more), so its estimates, intervals and "
+                      f"AIC/BIC say little; fix parameters (--set, --ridge) or give more rows", DataWarning,
+                      stacklevel=3)
     predicted = model.predicted(nat)
     if model.choice:
         p = predicted
