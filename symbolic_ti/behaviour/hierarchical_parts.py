@@ -71,20 +71,9 @@ S = TypeVar("S")
 @dataclass(frozen=True, repr=False)
 class HierarchicalReport(Rendered, Generic[P, S]):
     """The leading fields of :class:`~symbolic_ti.behaviour.hierarchical.HierarchicalFit` and
-    :class:`~symbolic_ti.behaviour.bayes.BayesianFit`, :attr:`values` and the ``repr``.
-
-    Attributes
-    ----------
-    family, family_description : str
-    task : Task
-    ridge : str
-        ``"fitted"`` (a subject-level parameter), ``"ridgeless"`` or the fixed ridge as text.
-    subject_column : str
-    population : tuple
-        One estimate per subject-level parameter.
-    subjects : tuple
-        One estimate per subject.
-    """
+    :class:`~symbolic_ti.behaviour.bayes.BayesianFit` (the family and its description, the task, the ridge, the
+    subject column, one population estimate per subject-level parameter and one estimate per subject, described
+    there), :attr:`values` and the ``repr`` (``mu`` and ``tau`` of each parameter from :meth:`_mu_tau`)."""
 
     family: str
     family_description: str
