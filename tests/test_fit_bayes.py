@@ -16,7 +16,6 @@ checks the likelihood, the refusals and the CLI's rules (about 2 s).
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import json
 import math
@@ -36,23 +35,9 @@ from symbolic_ti.behaviour.estimate import fit_family  # noqa: E402
 from symbolic_ti.behaviour.model import LikelihoodModel  # noqa: E402
 from symbolic_ti.errors import ParameterError, SamplingWarning  # noqa: E402
 
+from population_reference import LOAD, TRUTH, gram_predictions, population_argv, simulate_population  # noqa: E402
+
 FAMILY = fit_family("exchangeable", None)
-TRUTH = {"mu": (logit(0.25), math.log(4.0)), "tau": (0.5, 0.3)}
-LOAD = {"item_columns": ("first", "second"), "correct_column": "correct", "total_column": "total"}
-
-
-def gram_predictions(n: int, alpha: float, ridge: float) -> dict[tuple[int, int], float]:
-    """``f(i, j)`` of every ordered trial by a direct Gram solve (exchangeable, ``kappa_d = 0``, no exception)."""
-    train = [(i, i + 1) for i in range(1, n)] + [(i + 1, i) for i in range(1, n)]
-    trials = [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
-    pts = trials + train
-    add = np.array([[((a[0] == b[0]) + (a[1] == b[1])) / 2 for b in train] for a in pts], float)
-    conj = np.array([[(a[0] == b[0]) * (a[1] == b[1]) for b in train] for a in pts], float)
-    y = np.array([1.0] * (n - 1) + [-1.0] * (n - 1))
-    K = (1 - alpha) * add + alpha * conj
-    m = len(trials)
-    c = np.linalg.solve(K[m:] + ridge * np.eye(len(y)), y)
-    return dict(zip(trials, (K[:m] @ c).tolist(), strict=True))
 
 
 def test_the_independent_predictions_give_the_reference_values():
@@ -88,23 +73,8 @@ def test_the_jax_likelihood_equals_an_independent_binomial_likelihood():
 
 
 def simulate(path, seed: int, subjects: int, n_items: int = 4, count: int = 20) -> list[tuple[float, float]]:
-    """A population file: subject, first, second, correct, total (every ordered trial, ``count`` choices); returns
-    the subjects' generating ``(alpha, beta)``."""
-    rng = np.random.default_rng(seed)
-    task = Task(n_items)
-    truth = []
-    with open(path, "w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["subject", "first", "second", "correct", "total"])
-        for s in range(subjects):
-            a = float(expit(rng.normal(TRUTH["mu"][0], TRUTH["tau"][0])))
-            b = float(math.exp(rng.normal(TRUTH["mu"][1], TRUTH["tau"][1])))
-            truth.append((a, b))
-            f = gram_predictions(n_items, a, 0.5)
-            for t in task.trials:
-                g = 1 if t[0] < t[1] else -1
-                w.writerow([f"s{s:02d}", t[0], t[1], int(rng.binomial(count, expit(b * g * f[t]))), count])
-    return truth
+    """A population file of ``subjects`` from :data:`TRUTH`; returns the subjects' generating ``(alpha, beta)``."""
+    return simulate_population(path, seed, subjects, n_items, count)
 
 
 @pytest.fixture(scope="module")
@@ -175,8 +145,7 @@ def test_the_cli_refuses_bayes_without_hierarchical(capsys, tmp_path):
 
     path = tmp_path / "p.csv"
     simulate(path, seed=2, subjects=2)
-    argv = ["fit", "--data", str(path), "--items", "4", "--item-columns", "first,second", "--correct-column",
-            "correct", "--total-column", "total", "--subject-column", "subject", "--bayes", "--ridge", "1/2"]
+    argv = population_argv(path, 4, "--bayes", "--ridge", "1/2")
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--bayes" in err[0] and "--hierarchical" in err[0]
@@ -194,9 +163,7 @@ def test_the_posterior_covers_the_truth_and_the_laplace_fit_with_passing_diagnos
 
     path = tmp_path / "population.csv"
     simulate(path, seed=7, subjects=12, n_items=5)
-    argv = ["fit", "--data", str(path), "--items", "5", "--item-columns", "first,second", "--correct-column",
-            "correct", "--total-column", "total", "--subject-column", "subject", "--hierarchical", "--bayes",
-            "--ridge", "1/2", "--seed", "0", "--format", "json"]
+    argv = population_argv(path, 5, "--hierarchical", "--bayes", "--ridge", "1/2", "--seed", "0", "--format", "json")
     assert main(argv) == 0
     d = json.loads(capsys.readouterr().out)
     diag = d["diagnostics"]

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import json
 import math
@@ -31,27 +30,10 @@ from symbolic_ti.behaviour.model import LikelihoodModel
 from symbolic_ti.behaviour.subjects import fit_subjects
 from symbolic_ti.errors import DataError, ParameterError
 
+from population_reference import LOAD, TRUTH, gram_predictions, population_argv, simulate_population
+
 
 # ------------------------------------------------------------------ independent predictions
-def _gram_parts(n: int):
-    """The additive and conjunctive parts of the kernel between all ordered trials and the premise pairs."""
-    train = [(i, i + 1) for i in range(1, n)] + [(i + 1, i) for i in range(1, n)]
-    trials = [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
-    add = np.array([[((a[0] == b[0]) + (a[1] == b[1])) / 2 for b in train] for a in trials + train], float)
-    conj = np.array([[(a[0] == b[0]) * (a[1] == b[1]) for b in train] for a in trials + train], float)
-    y = np.array([1.0] * (n - 1) + [-1.0] * (n - 1))
-    return trials, len(trials), add, conj, y
-
-
-def gram_predictions(n: int, alpha: float, ridge: float) -> dict[tuple[int, int], float]:
-    """``f(i, j)`` of every ordered trial by a direct Gram solve (exchangeable, ``kappa_d = 0``, no exception):
-    ``f = k(x)^T (K + ridge I)^{-1} y`` with ``K = (1 - alpha) * additive + alpha * conjunctive``."""
-    trials, m, add, conj, y = _gram_parts(n)
-    K = (1 - alpha) * add + alpha * conj
-    c = np.linalg.solve(K[m:] + ridge * np.eye(len(y)), y)
-    return dict(zip(trials, (K[:m] @ c).tolist(), strict=True))
-
-
 def test_the_independent_predictions_give_the_reference_values():
     f = gram_predictions(4, 0.0, 1.0)  # CONVENTIONS.md: n=4, alpha=0, lambda=1: row 1 2/7, 3/7, 5/7; row 2 1/7, 3/7
     assert [f[(1, 2)], f[(1, 3)], f[(1, 4)], f[(2, 3)], f[(2, 4)]] == pytest.approx([2 / 7, 3 / 7, 5 / 7, 1 / 7, 3 / 7])
@@ -136,26 +118,9 @@ def test_the_gradient_of_the_marginal_likelihood_against_central_differences():
 
 
 # ------------------------------------------------------------------ a simulated population
-TRUTH = {"mu": (logit(0.25), math.log(4.0)), "tau": (0.5, 0.3)}
-
-
 def simulate(path, seed: int, subjects: int, n_items: int = 5, count: int = 10) -> None:
-    """A population file: subject, first, second, correct, total (every ordered trial, ``count`` choices)."""
-    rng = np.random.default_rng(seed)
-    task = Task(n_items)
-    with open(path, "w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["subject", "first", "second", "correct", "total"])
-        for s in range(subjects):
-            a = float(expit(rng.normal(TRUTH["mu"][0], TRUTH["tau"][0])))
-            b = float(math.exp(rng.normal(TRUTH["mu"][1], TRUTH["tau"][1])))
-            f = gram_predictions(n_items, a, 0.5)
-            for t in task.trials:
-                g = 1 if t[0] < t[1] else -1
-                w.writerow([f"s{s:02d}", t[0], t[1], int(rng.binomial(count, expit(b * g * f[t]))), count])
-
-
-LOAD = {"item_columns": ("first", "second"), "correct_column": "correct", "total_column": "total"}
+    """A population file of ``subjects`` from :data:`TRUTH` (``count`` choices on every ordered trial)."""
+    simulate_population(path, seed, subjects, n_items, count)
 
 
 @pytest.fixture(scope="module")
@@ -209,9 +174,8 @@ def test_the_cli_fits_a_population(tmp_path, capsys):
 
     path = tmp_path / "small.csv"
     simulate(path, seed=3, subjects=4, n_items=4)
-    argv = ["fit", "--data", str(path), "--items", "4", "--item-columns", "first,second", "--correct-column",
-            "correct", "--total-column", "total", "--subject-column", "subject", "--hierarchical", "--ridge",
-            "1/2", "--starts", "1", "--no-intervals", "--format", "json"]
+    argv = population_argv(path, 4, "--hierarchical", "--ridge", "1/2", "--starts", "1", "--no-intervals", "--format",
+                           "json")
     assert main(argv) == 0
     d = json.loads(capsys.readouterr().out)
     r = fit_hierarchical(path, Task(4), "subject", load=LOAD, ridge="1/2", starts=1, intervals=False)

@@ -43,16 +43,16 @@ import numpy as np
 
 from ..budgets import DEFAULT, BudgetLike, check_budget, resolve_budget
 from ..display import Rendered
-from ..errors import DataError, ParameterError, SamplingWarning
+from ..errors import ParameterError, SamplingWarning
 from ..families import Family
 from ..formatting import rounded
 from ..task import Task
 from .bayes_model import PopulationLikelihood, check_models, require_numpyro
 from .bayes_predictive import predictive_check
-from .data import BehaviourData, load_behaviour
+from .data import BehaviourData
 from .estimate import check_options, fit_cost, fit_family, ridge_argument
 from .fit_parts import ParameterEstimate
-from .hierarchical import PredictiveTrial, scale_name
+from .hierarchical_parts import HierarchicalReport, PredictiveTrial, check_subjects, load_subjects, scale_name
 from .model import LikelihoodModel
 
 __all__ = ["BayesianFit", "PosteriorPopulation", "PosteriorSubject", "sample_hierarchical",
@@ -133,8 +133,8 @@ class PosteriorSubject(Rendered):
     ess: tuple[float, ...]
 
 
-@dataclass(frozen=True)
-class BayesianFit(Rendered):
+@dataclass(frozen=True, repr=False)
+class BayesianFit(HierarchicalReport[PosteriorPopulation, PosteriorSubject]):
     """A Bayesian hierarchical fit (immutable; text, LaTeX, JSON by :mod:`symbolic_ti.export.bayes`).
 
     Attributes
@@ -174,13 +174,6 @@ class BayesianFit(Rendered):
     seconds : float
     """
 
-    family: str
-    family_description: str
-    task: Task
-    ridge: str
-    subject_column: str
-    population: tuple[PosteriorPopulation, ...]
-    subjects: tuple[PosteriorSubject, ...]
     n_obs: int
     level: float
     library: str
@@ -203,15 +196,8 @@ class BayesianFit(Rendered):
     notes: tuple[str, ...] = ()
     seconds: float = field(default=0.0, compare=False)
 
-    @property
-    def values(self) -> dict[str, float]:
-        """The population medians ``x(mu)`` (at ``mu``'s posterior median) by name."""
-        return {p.name: p.median for p in self.population}
-
-    def __repr__(self) -> str:
-        pops = ", ".join(f"{p.name}: mu={rounded(p.mu_median, '.4g')} tau={rounded(p.tau_median, '.3g')}"
-                         for p in self.population)
-        return f"BayesianFit({self.family}, {len(self.subjects)} subjects of {self.subject_column!r}, {pops})"
+    def _mu_tau(self, p: PosteriorPopulation) -> tuple[float, float]:
+        return p.mu_median, p.tau_median
 
 
 def sample_hierarchical(path: str | os.PathLike[str], task: Task, subject_column: str, *,
@@ -238,14 +224,8 @@ def sample_hierarchical(path: str | os.PathLike[str], task: Task, subject_column
         As :func:`sample_hierarchical_data` (also when NumPyro is not installed).
     """
     require_numpyro()
-    load = dict(load or {})
-    pooled = load_behaviour(path, task, filters=filters, subject_column=subject_column, **load)
-    if len(pooled.subjects) < 2:
-        raise DataError(f"subject column {subject_column!r} holds {len(pooled.subjects)} subject among the selected "
-                        "rows; a hierarchical fit needs at least two")
-    kept = [f for f in pooled.filters if f[0] != subject_column]
-    data = [(s, load_behaviour(path, task, filters=kept + [(subject_column, s)], **load)) for s in pooled.subjects]
-    return sample_hierarchical_data(data, family, subject_column=subject_column, **options)
+    return sample_hierarchical_data(load_subjects(path, task, subject_column, filters, load), family,
+                                    subject_column=subject_column, **options)
 
 
 def _count(name: str, value: Any, least: int) -> int:
@@ -314,16 +294,7 @@ def sample_hierarchical_data(subjects: Sequence[tuple[str, BehaviourData]], fami
     draws, warmup, chains = _count("draws", draws, 10), _count("warmup", warmup, 10), _count("chains", chains, 2)
     target_accept = _positive("target_accept", target_accept, 1.0)
     mu_scale, tau_scale = _positive("mu_scale", mu_scale), _positive("tau_scale", tau_scale)
-    subjects = list(subjects)
-    if len(subjects) < 2:
-        raise ParameterError(f"a hierarchical fit needs at least two subjects, got {len(subjects)}")
-    if any(not isinstance(d, BehaviourData) for _, d in subjects):
-        raise ParameterError("subjects must be (name, BehaviourData) pairs (symbolic_ti.behaviour.data)")
-    task = subjects[0][1].task
-    if any(d.task != task for _, d in subjects):
-        raise ParameterError("every subject's data must be of one task")
-    if any(not d.is_choice for _, d in subjects):
-        raise ParameterError("a hierarchical fit models choices (binomial); these data are real scores")
+    subjects, task = check_subjects(subjects)
     fam = fit_family(family, parameters)
     if resolve_budget(budget) is not None:
         check_budget("sample_hierarchical", fit_cost(task, [fam], ridge, starts=1, intervals=False,

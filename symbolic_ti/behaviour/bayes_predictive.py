@@ -3,7 +3,7 @@ float64 check of the sampler's predictions against the grid compiler's checked v
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -11,14 +11,13 @@ import numpy as np
 from ..errors import ParameterError
 from .bayes_model import PopulationLikelihood
 from .data import BehaviourData
-from .hierarchical import PredictiveTrial
+from .hierarchical_parts import PredictiveTally, PredictiveTrial
 
 __all__ = ["predictive_check", "MAX_PREDICTIVE_DRAWS"]
 
 #: Posterior draws used by the predictive check (evenly thinned when there are more).
 MAX_PREDICTIVE_DRAWS = 1000
 
-Trial = tuple[int, int]
 
 
 def _grid_predictions(like: PopulationLikelihood, nat: list[np.ndarray]) -> tuple[np.ndarray, float, list[str]]:
@@ -46,6 +45,12 @@ def _grid_predictions(like: PopulationLikelihood, nat: list[np.ndarray]) -> tupl
     return values.reshape((-1,) + shape), error, notes
 
 
+def _first_wins(expit: Callable[[np.ndarray], np.ndarray], beta: np.ndarray, f: np.ndarray
+                ) -> Callable[[int], np.ndarray]:
+    """``r -> sigmoid(beta f[r])``: the draws' probabilities that the first item of observed row ``r`` wins."""
+    return lambda r: expit(beta * f[r])
+
+
 def predictive_check(like: PopulationLikelihood, subjects: Sequence[tuple[str, BehaviourData]], z: np.ndarray,
                      level: float, seed: int) -> tuple[tuple[PredictiveTrial, ...], int, int, float, list[str]]:
     """Posterior predictive check at the draws ``z`` (shape ``(N, S, d)``, thinned to
@@ -70,38 +75,9 @@ def predictive_check(like: PopulationLikelihood, subjects: Sequence[tuple[str, B
     beta = nat[[c.name for c in like.coords].index("beta")]
     rng = np.random.default_rng(seed + 1)
     task = like.models[0].task
-    lo_q, hi_q = 0.5 - level / 2, 0.5 + level / 2
-    pooled_obs: dict[Trial, float] = {}
-    pooled_n: dict[Trial, float] = {}
-    pooled_sim: dict[Trial, np.ndarray] = {}
-    inside = rows = 0
+    tally = PredictiveTally(N, level)
     for s, (_, data) in enumerate(subjects):
         model = like.models[s]
-        n = np.rint(model.n).astype(int)
-        if np.any(np.abs(model.n - n) > 1e-9) and not any("rounded" in x for x in notes):
-            notes.append("the counts are not integers: the predictive intervals use rounded counts")
-        for r, (t, g) in enumerate(zip(data.trials, data.ground_truth, strict=True)):
-            if g is None:
-                continue
-            p_first = expit(beta[:, s] * f[model.obs_index[r], :, s])
-            sim_first = rng.binomial(n[r], p_first)
-            sim = sim_first if g == 1 else n[r] - sim_first
-            obs = model.k[r] if g == 1 else model.n[r] - model.k[r]
-            a, b = np.quantile(sim, [lo_q, hi_q])
-            rows += 1
-            inside += int(a - 1e-9 <= obs <= b + 1e-9)
-            pooled_obs[t] = pooled_obs.get(t, 0.0) + float(obs)
-            pooled_n[t] = pooled_n.get(t, 0.0) + float(n[r])
-            pooled_sim[t] = pooled_sim.get(t, np.zeros(N)) + sim
-    out: list[PredictiveTrial] = []
-    for t in task.trials:
-        if t not in pooled_n or pooled_n[t] == 0:
-            continue
-        acc: Any = pooled_sim[t] / pooled_n[t]
-        a, b = np.quantile(acc, [lo_q, hi_q])
-        o = pooled_obs[t] / pooled_n[t]
-        out.append(PredictiveTrial(t, task.categories[t], pooled_n[t], o, float(acc.mean()), float(a), float(b),
-                                   bool(a - 1e-9 <= o <= b + 1e-9)))
-    if any(g is None for _, dd in subjects for g in dd.ground_truth):
-        notes.append("trials without ground truth are left out of the predictive check")
-    return tuple(out), inside, rows, error, notes
+        p_first = _first_wins(expit, beta[:, s], f[model.obs_index, :, s])
+        tally.subject(model, data, p_first, rng, notes)
+    return tally.trials(task, subjects, notes), tally.inside, tally.rows, error, notes

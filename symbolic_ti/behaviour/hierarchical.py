@@ -34,20 +34,21 @@ import numpy as np
 
 from ..budgets import DEFAULT, BudgetLike, check_budget, resolve_budget
 from ..display import Rendered
-from ..errors import DataError, ParameterError
+from ..errors import ParameterError
 from ..families import Family
 from ..task import Task
-from .data import BehaviourData, load_behaviour
+from .data import BehaviourData
 from .estimate import check_options, fit_cost, fit_family, ridge_argument
 from .fit_parts import ParameterEstimate
 from .hierarchical_laplace import LOG_TAU_BOUNDS, Modes, Population
-from .model import Coord, LikelihoodModel
+from .hierarchical_parts import (HierarchicalReport, PredictiveTally, PredictiveTrial, check_subjects, load_subjects,
+                                 scale_name)
+from .model import LikelihoodModel
 from ..formatting import rounded
 
 __all__ = ["HierarchicalFit", "PopulationEstimate", "SubjectEstimate", "PredictiveTrial", "fit_hierarchical",
            "fit_hierarchical_data", "HIERARCHICAL_FORMAT_NAME", "HIERARCHICAL_FORMAT_VERSION"]
 
-Trial = tuple[int, int]
 
 #: ``meta.format`` of :meth:`HierarchicalFit.to_dict`.
 HIERARCHICAL_FORMAT_NAME = "symbolic_ti.fit_hierarchical"
@@ -116,38 +117,8 @@ class SubjectEstimate(Rendered):
     loglik: float
 
 
-@dataclass(frozen=True)
-class PredictiveTrial(Rendered):
-    """The posterior predictive check of one trial, pooled over the subjects that saw it.
-
-    Attributes
-    ----------
-    trial : (i, j)
-    category : str
-    count : float
-        Choices over the subjects.
-    observed : float
-        Observed accuracy (correct / count).
-    predicted : float
-        Mean of the predictive accuracy.
-    lower, upper : float
-        Central ``level`` interval of the predictive accuracy.
-    inside : bool
-        ``lower <= observed <= upper``.
-    """
-
-    trial: Trial
-    category: str
-    count: float
-    observed: float
-    predicted: float
-    lower: float
-    upper: float
-    inside: bool
-
-
-@dataclass(frozen=True)
-class HierarchicalFit(Rendered):
+@dataclass(frozen=True, repr=False)
+class HierarchicalFit(HierarchicalReport[PopulationEstimate, SubjectEstimate]):
     """A hierarchical fit with partial pooling (immutable; text, LaTeX, JSON by
     :mod:`symbolic_ti.export.hierarchical`).
 
@@ -183,13 +154,6 @@ class HierarchicalFit(Rendered):
     seconds : float
     """
 
-    family: str
-    family_description: str
-    task: Task
-    ridge: str
-    subject_column: str
-    population: tuple[PopulationEstimate, ...]
-    subjects: tuple[SubjectEstimate, ...]
     log_marginal: float
     n_obs: int
     level: float
@@ -204,25 +168,8 @@ class HierarchicalFit(Rendered):
     notes: tuple[str, ...] = ()
     seconds: float = field(default=0.0, compare=False)
 
-    @property
-    def values(self) -> dict[str, float]:
-        """The population medians ``x(mu)`` by name."""
-        return {p.name: p.median for p in self.population}
-
-    def __repr__(self) -> str:
-        pops = ", ".join(f"{p.name}: mu={rounded(p.mean, '.4g')} tau={rounded(p.spread, '.3g')}" for p in self.population)
-        return f"HierarchicalFit({self.family}, {len(self.subjects)} subjects of {self.subject_column!r}, {pops})"
-
-
-def scale_name(c: Coord) -> str:
-    """The fitted scale of ``c`` in words: ``"logit"``, ``"log"``, ``"logit((x - a)/(b - a))"``, ``"log(x - a)"``
-    or ``"identity"``."""
-    if c.kind == "logistic":
-        a, b = rounded(c.lower, "g"), rounded(c.upper, "g")
-        return "logit" if (c.lower, c.upper) == (0.0, 1.0) else f"logit((x - {a})/({b} - {a}))"
-    if c.kind == "exp":
-        return "log" if c.lower == 0.0 else f"log(x - {rounded(c.lower, 'g')})"
-    return "identity"
+    def _mu_tau(self, p: PopulationEstimate) -> tuple[float, float]:
+        return p.mean, p.spread
 
 
 def fit_hierarchical(path: str | os.PathLike[str], task: Task, subject_column: str, *,
@@ -256,14 +203,8 @@ def fit_hierarchical(path: str | os.PathLike[str], task: Task, subject_column: s
     ParameterError, FamilyError, BudgetError
         As :func:`fit_hierarchical_data`.
     """
-    load = dict(load or {})
-    pooled = load_behaviour(path, task, filters=filters, subject_column=subject_column, **load)
-    if len(pooled.subjects) < 2:
-        raise DataError(f"subject column {subject_column!r} holds {len(pooled.subjects)} subject among the selected "
-                        "rows; a hierarchical fit needs at least two")
-    kept = [f for f in pooled.filters if f[0] != subject_column]
-    data = [(s, load_behaviour(path, task, filters=kept + [(subject_column, s)], **load)) for s in pooled.subjects]
-    return fit_hierarchical_data(data, family, subject_column=subject_column, **options)
+    return fit_hierarchical_data(load_subjects(path, task, subject_column, filters, load), family,
+                                 subject_column=subject_column, **options)
 
 
 def fit_hierarchical_data(subjects: Sequence[tuple[str, BehaviourData]], family: str | Family = "exchangeable", *,
@@ -310,16 +251,7 @@ def fit_hierarchical_data(subjects: Sequence[tuple[str, BehaviourData]], family:
     starts, seed, level = check_options(starts, seed, level)
     if isinstance(draws, bool) or not isinstance(draws, Integral) or draws < 20:
         raise ParameterError(f"draws must be an integer >= 20 (predictive draws per subject), got {draws!r}")
-    subjects = list(subjects)
-    if len(subjects) < 2:
-        raise ParameterError(f"a hierarchical fit needs at least two subjects, got {len(subjects)}")
-    if any(not isinstance(d, BehaviourData) for _, d in subjects):
-        raise ParameterError("subjects must be (name, BehaviourData) pairs (symbolic_ti.behaviour.data)")
-    task = subjects[0][1].task
-    if any(d.task != task for _, d in subjects):
-        raise ParameterError("every subject's data must be of one task")
-    if any(not d.is_choice for _, d in subjects):
-        raise ParameterError("a hierarchical fit models choices (binomial); these data are real scores")
+    subjects, task = check_subjects(subjects)
     fam = fit_family(family, parameters)
     if resolve_budget(budget) is not None:
         check_budget("fit_hierarchical", fit_cost(task, [fam], ridge, starts=starts, intervals=False,
@@ -442,42 +374,13 @@ def _predictive(pop: Population, modes: Modes, subjects: Sequence[tuple[str, Beh
     rng = np.random.default_rng(seed + 1)
     zdraws = pop.draws(modes, draws, seed)
     task = pop.models[0].task
-    pooled_obs: dict[Trial, float] = {}
-    pooled_n: dict[Trial, float] = {}
-    pooled_sim: dict[Trial, np.ndarray] = {}
-    inside = rows = 0
+    tally = PredictiveTally(draws, level)
     notes: list[str] = []
-    lo_q, hi_q = 0.5 - level / 2, 0.5 + level / 2
     for s, (_, data) in enumerate(subjects):
         model = pop.models[s]
         nat = {c.name: np.array([c.to_natural(float(v)) for v in zdraws[s, :, k]]) for k, c in enumerate(pop.coords)}
         f = model.f_all(nat)  # type: ignore[arg-type]  # (arrays: the compiled forms broadcast)
         f = np.broadcast_to(f.reshape(len(task.trials), -1), (len(task.trials), draws))[model.obs_index]
         p_first = expit(nat["beta"][None, :] * f)  # (m, draws)
-        n = np.rint(model.n).astype(int)
-        if np.any(np.abs(model.n - n) > 1e-9) and not notes:
-            notes.append("the counts are not integers: the predictive intervals use rounded counts")
-        for r, (t, g) in enumerate(zip(data.trials, data.ground_truth, strict=True)):
-            if g is None:
-                continue
-            sim_first = rng.binomial(n[r], p_first[r])
-            sim = sim_first if g == 1 else n[r] - sim_first
-            obs = model.k[r] if g == 1 else model.n[r] - model.k[r]
-            a, b = np.quantile(sim, [lo_q, hi_q])
-            rows += 1
-            inside += int(a - 1e-9 <= obs <= b + 1e-9)
-            pooled_obs[t] = pooled_obs.get(t, 0.0) + float(obs)
-            pooled_n[t] = pooled_n.get(t, 0.0) + float(n[r])
-            pooled_sim[t] = pooled_sim.get(t, np.zeros(draws)) + sim
-    out = []
-    for t in task.trials:
-        if t not in pooled_n or pooled_n[t] == 0:
-            continue
-        acc = pooled_sim[t] / pooled_n[t]
-        a, b = np.quantile(acc, [lo_q, hi_q])
-        o = pooled_obs[t] / pooled_n[t]
-        out.append(PredictiveTrial(t, task.categories[t], pooled_n[t], o, float(acc.mean()), float(a), float(b),
-                                   bool(a - 1e-9 <= o <= b + 1e-9)))
-    if any(g is None for _, dd in subjects for g in dd.ground_truth):
-        notes.append("trials without ground truth are left out of the predictive check")
-    return tuple(out), inside, rows, notes
+        tally.subject(model, data, p_first.__getitem__, rng, notes)
+    return tally.trials(task, subjects, notes), tally.inside, tally.rows, notes

@@ -12,25 +12,21 @@ from ..behaviour.bayes import (BAYES_FORMAT_NAME, BAYES_FORMAT_VERSION, ESS_MIN,
 from ..display import render, renderer
 from ..formatting import rounded
 from .fit import json_float, number_text
-from .hierarchical import predictive_text
+from .hierarchical import (_LATEX_NAMES, _display_math, _interval, _latex_estimate, _model_line,
+                           _mu_tau_median, _population_head, _predictive_lines, _predictive_trials,
+                           _subject_lines, _tabular)
 from .taskblock import task_block
 from .values import meta_block
 
 __all__ = ["posterior_population_text"]
 
-_LATEX_NAMES = {"alpha": r"\alpha", "lambda": r"\lambda", "beta": r"\beta", "rho": r"\rho"}
-
-
-def _interval(lo: float, hi: float) -> str:
-    return f"[{number_text(lo)}, {number_text(hi)}]"
-
 
 def posterior_population_text(p: PosteriorPopulation) -> str:
     """One line: name, scale, ``mu`` and ``tau`` (posterior medians) with their central intervals, the median on
     the parameter's scale, and the worst R-hat and effective sample size of the two."""
-    return (f"{p.name:<8} {p.scale:<6} {number_text(p.mu_median):>9} {_interval(p.mu_lower, p.mu_upper):<20}"
-            f"{number_text(p.tau_median):>9} {_interval(p.tau_lower, p.tau_upper):<20}"
-            f"{number_text(p.median):>9} {_interval(p.median_lower, p.median_upper):<20}"
+    return (_mu_tau_median(p.name, p.scale, (p.mu_median, p.mu_lower, p.mu_upper),
+                           (p.tau_median, p.tau_lower, p.tau_upper), p.median)
+            + f"{_interval(p.median_lower, p.median_upper):<20}"
             f"{rounded(max(p.rhat_mu, p.rhat_tau), '.3f'):>6} {rounded(min(p.ess_mu, p.ess_tau), '.0f'):>6}")
 
 
@@ -41,8 +37,7 @@ def bayes_text(r: BayesianFit, max_subjects: int | None = None) -> str:
     pct = int(round(r.level * 100))
     status = "pass" if r.diagnostics_ok else "FAIL: see below"
     lines = [f"symbolic_ti Bayesian hierarchical fit: {r.family_description}, {r.task.label()}",
-             f"  model       z_s ~ Normal(mu, diag(tau^2)) over {len(r.subjects)} subjects ({r.subject_column}) on "
-             f"the fitted scale z; P(first wins) = sigmoid(beta f); ridge {r.ridge}",
+             _model_line(r),
              f"  priors      mu_k ~ Normal(0, {rounded(r.mu_scale, 'g')}^2), tau_k ~ HalfNormal("
              f"{rounded(r.tau_scale, 'g')}); non-centred (z = mu + tau e, e ~ Normal(0, 1))",
              f"  sampler     NUTS ({r.library}): {r.chains} chains x {r.draws} draws after {r.warmup} warm-up, "
@@ -54,28 +49,13 @@ def bayes_text(r: BayesianFit, max_subjects: int | None = None) -> str:
     lines += [f"  FAILED: {c}" for c in r.diagnostics]
     lines += [f"  note: {n}" for n in r.notes]
     lines += ["", f"population (posterior medians and central {pct}% intervals; z = the fitted scale; median = the "
-              "parameter at z = mu):",
-              f"  {'':<8} {'scale':<6} {'mu':>9} {f'{pct}% interval':<20}{'tau':>9} {f'{pct}% interval':<20}"
-              f"{'median':>9} {f'{pct}% interval':<20}{'R-hat':>6} {'ESS':>6}"]
+              "parameter at z = mu):", _population_head(pct) + f"{f'{pct}% interval':<20}{'R-hat':>6} {'ESS':>6}"]
     lines += ["  " + posterior_population_text(p) for p in r.population]
-    names = [p.name for p in r.population]
-    shown = r.subjects if max_subjects is None else r.subjects[:max_subjects]
-    lines += ["", f"subjects (shrunken estimates: posterior medians, central {pct}% intervals):",
-              f"  {r.subject_column[:9]:<10}{'trials':>6}  " + "".join(f"{n:<28}" for n in names) + "R-hat    ESS"]
-    for s in shown:
-        cells = "".join(f"{number_text(p.value) + ' ' + _interval(p.lower, p.upper):<28}" for p in s.parameters)
-        lines.append(f"  {s.subject:<10}{s.n_trials:>6}  {cells}{rounded(max(s.rhat), '.3f'):>5} "
-                     f"{rounded(min(s.ess), '.0f'):>6}")
-    if len(shown) < len(r.subjects):
-        lines.append(f"  ... {len(r.subjects) - len(shown)} more (to_text() or --format json for all)")
-    lines += ["", "posterior predictive check (binomial choices at the observed counts from the posterior draws, "
-              f"seed {r.seed}):",
-              f"  (subject, trial) rows with the observed correct count inside its central {pct}% predictive "
-              f"interval: {r.predictive_inside} of {r.predictive_rows}",
-              f"  per trial, pooled over subjects: {sum(t.inside for t in r.predictive)} of {len(r.predictive)} "
-              "inside (! outside)",
-              f"  {'trial':<7}{'category':<16}{'count':>6}{'observed':>10}{'predicted':>11}   {pct}% interval"]
-    lines += ["  " + predictive_text(t) for t in r.predictive]
+    lines += ["", f"subjects (shrunken estimates: posterior medians, central {pct}% intervals):"]
+    lines += _subject_lines(r, max_subjects, "R-hat    ESS",
+                            lambda s: f"{rounded(max(s.rhat), '.3f'):>5} {rounded(min(s.ess), '.0f'):>6}")
+    lines += _predictive_lines(r, pct, "posterior predictive check (binomial choices at the observed counts from the "
+                               f"posterior draws, seed {r.seed}):")
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -103,32 +83,23 @@ def bayes_dict(r: BayesianFit) -> dict[str, Any]:
                           "z_sd": list(s.z_sd), "rhat": list(s.rhat), "ess": list(s.ess),
                           "parameters": [render("dict", p) for p in s.parameters]} for s in r.subjects],
             "predictive": {"seed": r.seed, "inside": r.predictive_inside, "rows": r.predictive_rows,
-                           "trials": [{"trial": list(t.trial), "category": t.category, "count": t.count,
-                                       "observed": t.observed, "predicted": t.predicted, "lower": t.lower,
-                                       "upper": t.upper, "inside": t.inside} for t in r.predictive]}}
+                           "trials": _predictive_trials(r)}}
 
 
 @renderer("latex", BayesianFit)
 def bayes_latex(r: BayesianFit) -> str:
     """A LaTeX tabular of the population posteriors (a ``%`` comment line first)."""
     pct = int(round(r.level * 100))
-    rows = []
-    for p in r.population:
-        name = _LATEX_NAMES.get(p.name, p.name)
-        rows.append(f"${name}$ & {p.scale} & {number_text(p.mu_median)} $[{number_text(p.mu_lower)}, "
-                    f"{number_text(p.mu_upper)}]$ & {number_text(p.tau_median)} $[{number_text(p.tau_lower)}, "
-                    f"{number_text(p.tau_upper)}]$ & {number_text(p.median)} & "
-                    f"{rounded(max(p.rhat_mu, p.rhat_tau), '.3f')} \\\\")
+    rows = [f"${_LATEX_NAMES.get(p.name, p.name)}$ & {p.scale} & {_latex_estimate(p.mu_median, p.mu_lower, p.mu_upper)}"
+            f" & {_latex_estimate(p.tau_median, p.tau_lower, p.tau_upper)} & {number_text(p.median)} & "
+            f"{rounded(max(p.rhat_mu, p.rhat_tau), '.3f')} \\\\" for p in r.population]
     task = r.task.label().replace(">", "{>}")
-    return (f"% symbolic_ti Bayesian hierarchical fit: {r.family_description}, {r.task.label()}\n"
-            r"\begin{tabular}{llllll}" "\n" r"\hline" "\n"
-            f"parameter & scale & $\\mu$ [{pct}\\%] & $\\tau$ [{pct}\\%] & median & $\\hat R$ \\\\\n"
-            r"\hline" "\n" + "\n".join(rows) + "\n" r"\hline" "\n"
-            f"\\multicolumn{{6}}{{l}}{{{len(r.subjects)} subjects, NUTS {r.chains} $\\times$ {r.draws} draws, "
-            f"{r.family}, {task}}} \\\\\n" r"\end{tabular}")
+    return _tabular(f"symbolic_ti Bayesian hierarchical fit: {r.family_description}, {r.task.label()}", 6,
+                    f"parameter & scale & $\\mu$ [{pct}\\%] & $\\tau$ [{pct}\\%] & median & $\\hat R$", rows,
+                    f"{len(r.subjects)} subjects, NUTS {r.chains} $\\times$ {r.draws} draws, {r.family}, {task}")
 
 
 @renderer("notebook_latex", BayesianFit)
 def bayes_notebook_latex(r: BayesianFit) -> str:
     """The tabular of :func:`bayes_latex` without its comment line, as display math."""
-    return "$$" + bayes_latex(r).split("\n", 1)[1] + "$$"
+    return _display_math(bayes_latex(r))

@@ -5,7 +5,8 @@ with a ``meta`` block of format ``symbolic_ti.fit_hierarchical``."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..behaviour.hierarchical import (HIERARCHICAL_FORMAT_NAME, HIERARCHICAL_FORMAT_VERSION, HierarchicalFit,
                                       PopulationEstimate, PredictiveTrial)
@@ -14,6 +15,9 @@ from ..formatting import rounded
 from .fit import json_float, number_text
 from .taskblock import task_block
 from .values import meta_block
+
+if TYPE_CHECKING:
+    from ..behaviour.bayes import BayesianFit
 
 __all__ = ["population_text", "predictive_text"]
 
@@ -24,11 +28,80 @@ def _interval(lo: float, hi: float) -> str:
     return f"[{number_text(lo)}, {number_text(hi)}]"
 
 
+def _mu_tau_median(name: str, scale: str, mu: tuple[float, float, float], tau: tuple[float, float, float],
+                   median: float) -> str:
+    """The cells of a population line up to the median: name, scale, ``mu`` and ``tau`` (each ``(value, lower,
+    upper)``) with their intervals, the median."""
+    return (f"{name:<8} {scale:<6} {number_text(mu[0]):>9} {_interval(mu[1], mu[2]):<20}"
+            f"{number_text(tau[0]):>9} {_interval(tau[1], tau[2]):<20}{number_text(median):>9} ")
+
+
+def _population_head(pct: int) -> str:
+    """The column heads of the population lines up to the median's interval."""
+    return (f"  {'':<8} {'scale':<6} {'mu':>9} {f'{pct}% interval':<20}{'tau':>9} {f'{pct}% interval':<20}"
+            f"{'median':>9} ")
+
+
+def _subject_lines(r: HierarchicalFit | BayesianFit, max_subjects: int | None, head: str = "",
+                   tail: Callable[[Any], str] = lambda s: "") -> list[str]:
+    """The subjects' table (the first ``max_subjects``): the column heads (``head`` after the parameters), one
+    line per subject (its parameters with their intervals, then ``tail(subject)``), each right-stripped, and how
+    many more."""
+    shown = r.subjects if max_subjects is None else r.subjects[:max_subjects]
+    lines = [(f"  {r.subject_column[:9]:<10}{'trials':>6}  " + "".join(f"{p.name:<28}" for p in r.population)
+              + head).rstrip()]
+    for s in shown:
+        cells = "".join(f"{number_text(p.value) + ' ' + _interval(p.lower, p.upper):<28}" for p in s.parameters)
+        lines.append(f"  {s.subject:<10}{s.n_trials:>6}  {cells}{tail(s)}".rstrip())
+    if len(shown) < len(r.subjects):
+        lines.append(f"  ... {len(r.subjects) - len(shown)} more (to_text() or --format json for all)")
+    return lines
+
+
+def _predictive_lines(r: HierarchicalFit | BayesianFit, pct: int, caption: str) -> list[str]:
+    """The posterior predictive check's block: a blank line, ``caption``, the row and trial counts inside, one
+    line per trial."""
+    lines = ["", caption,
+             f"  (subject, trial) rows with the observed correct count inside its central {pct}% predictive "
+             f"interval: {r.predictive_inside} of {r.predictive_rows}",
+             f"  per trial, pooled over subjects: {sum(t.inside for t in r.predictive)} of {len(r.predictive)} "
+             "inside (! outside)",
+             f"  {'trial':<7}{'category':<16}{'count':>6}{'observed':>10}{'predicted':>11}   {pct}% interval"]
+    return lines + ["  " + predictive_text(t) for t in r.predictive]
+
+
+def _predictive_trials(r: HierarchicalFit | BayesianFit) -> list[dict[str, Any]]:
+    """The JSON rows of the per-trial predictive check."""
+    return [{"trial": list(t.trial), "category": t.category, "count": t.count, "observed": t.observed,
+             "predicted": t.predicted, "lower": t.lower, "upper": t.upper, "inside": t.inside} for t in r.predictive]
+
+
+def _model_line(r: HierarchicalFit | BayesianFit) -> str:
+    return (f"  model       z_s ~ Normal(mu, diag(tau^2)) over {len(r.subjects)} subjects ({r.subject_column}) on "
+            f"the fitted scale z; P(first wins) = sigmoid(beta f); ridge {r.ridge}")
+
+
+def _latex_estimate(value: float, lower: float, upper: float) -> str:
+    return f"{number_text(value)} $[{number_text(lower)}, {number_text(upper)}]$"
+
+
+def _tabular(comment: str, columns: int, head: str, rows: list[str], foot: str) -> str:
+    """A LaTeX tabular of ``columns`` left-aligned columns after a ``%`` comment line: ``head``, ``rows`` and a
+    ``foot`` spanning the columns, between rules."""
+    return (f"% {comment}\n\\begin{{tabular}}{{{'l' * columns}}}\n\\hline\n{head} \\\\\n\\hline\n"
+            + "\n".join(rows) + f"\n\\hline\n\\multicolumn{{{columns}}}{{l}}{{{foot}}} \\\\\n\\end{{tabular}}")
+
+
+def _display_math(latex: str) -> str:
+    """A tabular without its comment line, as display math."""
+    return "$$" + latex.split("\n", 1)[1] + "$$"
+
+
 def population_text(p: PopulationEstimate) -> str:
     """One line: name, scale, ``mu`` and ``tau`` with their intervals, the median with its interval."""
-    line = (f"{p.name:<8} {p.scale:<6} {number_text(p.mean):>9} {_interval(p.mean_lower, p.mean_upper):<20}"
-            f"{number_text(p.spread):>9} {_interval(p.spread_lower, p.spread_upper):<20}"
-            f"{number_text(p.median):>9} {_interval(p.median_lower, p.median_upper)}")
+    line = (_mu_tau_median(p.name, p.scale, (p.mean, p.mean_lower, p.mean_upper),
+                           (p.spread, p.spread_lower, p.spread_upper), p.median)
+            + _interval(p.median_lower, p.median_upper))
     return line + (f"   ({p.at_bound})" if p.at_bound else "")
 
 
@@ -44,9 +117,7 @@ def hierarchical_text(r: HierarchicalFit, max_subjects: int | None = None) -> st
     """The report: model, estimation and status, the population, the subjects' shrunken estimates (the first
     ``max_subjects``; all by default) and the posterior predictive check."""
     pct = int(round(r.level * 100))
-    lines = [f"symbolic_ti hierarchical fit: {r.family_description}, {r.task.label()}",
-             f"  model       z_s ~ Normal(mu, diag(tau^2)) over {len(r.subjects)} subjects ({r.subject_column}) on "
-             f"the fitted scale z; P(first wins) = sigmoid(beta f); ridge {r.ridge}",
+    lines = [f"symbolic_ti hierarchical fit: {r.family_description}, {r.task.label()}", _model_line(r),
              "  estimation  empirical Bayes: (mu, tau) maximise the Laplace approximation of the marginal likelihood"
              + ("" if r.converged else " (NOT converged: see below)"),
              f"  intervals   {r.intervals}",
@@ -55,27 +126,13 @@ def hierarchical_text(r: HierarchicalFit, max_subjects: int | None = None) -> st
     lines += [f"  not converged: {c}" for c in r.convergence]
     lines += [f"  note: {n}" for n in r.notes]
     lines += ["", "population (z = the fitted scale; median = the parameter at z = mu):",
-              f"  {'':<8} {'scale':<6} {'mu':>9} {f'{pct}% interval':<20}{'tau':>9} {f'{pct}% interval':<20}"
-              f"{'median':>9} {pct}% interval"]
+              _population_head(pct) + f"{pct}% interval"]
     lines += ["  " + population_text(p) for p in r.population]
-    names = [p.name for p in r.population]
-    shown = r.subjects if max_subjects is None else r.subjects[:max_subjects]
     lines += ["", f"subjects (shrunken estimates: the conditional modes at the fitted population, {pct}% Laplace "
-              "intervals given mu and tau):",
-              f"  {r.subject_column[:9]:<10}{'trials':>6}  " + "".join(f"{n:<28}" for n in names).rstrip()]
-    for s in shown:
-        cells = "".join(f"{number_text(p.value) + ' ' + _interval(p.lower, p.upper):<28}" for p in s.parameters)
-        lines.append(f"  {s.subject:<10}{s.n_trials:>6}  {cells.rstrip()}")
-    if len(shown) < len(r.subjects):
-        lines.append(f"  ... {len(r.subjects) - len(shown)} more (to_text() or --format json for all)")
-    lines += ["", f"posterior predictive check ({r.draws} draws per subject from the Laplace posteriors, seed "
-              f"{r.seed}; binomial choices at the observed counts):",
-              f"  (subject, trial) rows with the observed correct count inside its central {pct}% predictive "
-              f"interval: {r.predictive_inside} of {r.predictive_rows}",
-              f"  per trial, pooled over subjects: {sum(t.inside for t in r.predictive)} of {len(r.predictive)} "
-              "inside (! outside)",
-              f"  {'trial':<7}{'category':<16}{'count':>6}{'observed':>10}{'predicted':>11}   {pct}% interval"]
-    lines += ["  " + predictive_text(t) for t in r.predictive]
+              "intervals given mu and tau):"]
+    lines += _subject_lines(r, max_subjects)
+    lines += _predictive_lines(r, pct, f"posterior predictive check ({r.draws} draws per subject from the Laplace "
+                               f"posteriors, seed {r.seed}; binomial choices at the observed counts):")
     return "\n".join(lines)
 
 
@@ -98,32 +155,24 @@ def hierarchical_dict(r: HierarchicalFit) -> dict[str, Any]:
                           "se": list(s.se), "parameters": [render("dict", p) for p in s.parameters]}
                          for s in r.subjects],
             "predictive": {"draws": r.draws, "seed": r.seed, "inside": r.predictive_inside,
-                           "rows": r.predictive_rows,
-                           "trials": [{"trial": list(t.trial), "category": t.category, "count": t.count,
-                                       "observed": t.observed, "predicted": t.predicted, "lower": t.lower,
-                                       "upper": t.upper, "inside": t.inside} for t in r.predictive]}}
+                           "rows": r.predictive_rows, "trials": _predictive_trials(r)}}
 
 
 @renderer("latex", HierarchicalFit)
 def hierarchical_latex(r: HierarchicalFit) -> str:
     """A LaTeX tabular of the population estimates (a ``%`` comment line first)."""
     pct = int(round(r.level * 100))
-    rows = []
-    for p in r.population:
-        name = _LATEX_NAMES.get(p.name, p.name)
-        rows.append(f"${name}$ & {p.scale} & {number_text(p.mean)} $[{number_text(p.mean_lower)}, "
-                    f"{number_text(p.mean_upper)}]$ & {number_text(p.spread)} $[{number_text(p.spread_lower)}, "
-                    f"{number_text(p.spread_upper)}]$ & {number_text(p.median)} \\\\")
+    rows = [f"${_LATEX_NAMES.get(p.name, p.name)}$ & {p.scale} & {_latex_estimate(p.mean, p.mean_lower, p.mean_upper)}"
+            f" & {_latex_estimate(p.spread, p.spread_lower, p.spread_upper)} & {number_text(p.median)} \\\\"
+            for p in r.population]
     task = r.task.label().replace(">", "{>}")
-    return (f"% symbolic_ti hierarchical fit: {r.family_description}, {r.task.label()}\n"
-            r"\begin{tabular}{lllll}" "\n" r"\hline" "\n"
-            f"parameter & scale & $\\mu$ [{pct}\\%] & $\\tau$ [{pct}\\%] & median \\\\\n" r"\hline" "\n"
-            + "\n".join(rows) + "\n" r"\hline" "\n"
-            f"\\multicolumn{{5}}{{l}}{{{len(r.subjects)} subjects, $\\log p(y) = {rounded(r.log_marginal, '.2f')}$ "
-            f"(Laplace), {r.family}, {task}}} \\\\\n" r"\end{tabular}")
+    return _tabular(f"symbolic_ti hierarchical fit: {r.family_description}, {r.task.label()}", 5,
+                    f"parameter & scale & $\\mu$ [{pct}\\%] & $\\tau$ [{pct}\\%] & median", rows,
+                    f"{len(r.subjects)} subjects, $\\log p(y) = {rounded(r.log_marginal, '.2f')}$ (Laplace), {r.family}, "
+                    f"{task}")
 
 
 @renderer("notebook_latex", HierarchicalFit)
 def hierarchical_notebook_latex(r: HierarchicalFit) -> str:
     """The tabular of :func:`hierarchical_latex` without its comment line, as display math."""
-    return "$$" + hierarchical_latex(r).split("\n", 1)[1] + "$$"
+    return _display_math(hierarchical_latex(r))
