@@ -265,7 +265,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                 evaluations.append(evaluation)
             if power is not None:
                 evaluations[-1] = _with_power(evaluations[-1], hyps, float(power), simulations, seed, refit,
-                                              budget, refit_starts, refits)
+                                              budget, refit_starts, refits, dps)
             for w in caught:  # the standard error is in the report: one note for every design, not a warning each
                 if type(w.message).__name__ == "MonteCarloPrecisionWarning":
                     imprecise.append(float(evaluations[-1].information.standard_error))
@@ -349,7 +349,7 @@ def scan_estimate(p: Any, counts: Any, target: float, simulations: int) -> Estim
 
 def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, simulations: int,
                 seed: int, refit: str = "none", budget: BudgetLike = DEFAULT, refit_starts: int = REFIT_STARTS,
-                refits: list[Any] | None = None) -> DesignEvaluation:
+                refits: list[Any] | None = None, dps: int = 30) -> DesignEvaluation:
     """``e`` with the power of every ordered pair and criterion, and the multiplier reaching ``target`` (each
     pair's scan estimated and checked against ``budget`` first, :func:`scan_estimate`); with ``refit="all"`` the
     design's :class:`~symbolic_ti.design.refit.RefitAll` is appended to ``refits``."""
@@ -363,6 +363,9 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
     counts = np.array(e.design.counts, dtype=int)
     k = np.array([free_parameter_count(h) for h in hyps])
     f = np.array([[float(x) for x in row] for row in e.predictions])
+    # the exact logits beta f: the power's log-likelihood differences from them (ties decided to dps digits)
+    logits = np.array([[sp.sympify(h.beta) * v for v in row] for h, row in zip(hyps, e.predictions, strict=True)],
+                      dtype=object)
     full = None
     if refit == "all":
         full = RefitAll(e.design.task, e.design.trials, hyps, starts=refit_starts, seed=seed, budget=budget)
@@ -377,8 +380,9 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
                          scan_estimate(p[[a, b]], counts, target, simulations), budget)
             for criterion in POWER_CRITERIA:
                 kw: Any = {"criterion": criterion, "n_params": k[[a, b]], "simulations": simulations, "seed": seed}
-                est = power_layer.power(p[[a, b]], counts, 0, **kw)
-                smallest = power_layer.smallest_presentations(p[[a, b]], counts, 0, target, **kw)
+                exact_kw = {**kw, "logits": logits[[a, b]], "dps": dps}
+                est = power_layer.power(p[[a, b]], counts, 0, **exact_kw)
+                smallest = power_layer.smallest_presentations(p[[a, b]], counts, 0, target, **exact_kw)
                 refitted: Any
                 if full is not None:
                     refitted = power_layer.power(p[[a, b]], counts, 0, **{**kw, "n_params": [

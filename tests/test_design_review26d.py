@@ -1,0 +1,85 @@
+"""The review of ``symbolic-ti design`` (issue 26, fix26d): each defect against an independent value (an mpmath
+enumeration written here, or the exact line of a message)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from symbolic_ti.design.power import power
+
+
+def _enumerated_power(logits, counts, true, dps=50):
+    """Every outcome vector in mpmath at ``dps`` digits: P(k | true) summed where the log-likelihood of ``true``
+    beats every other's; and where it equals one (a tie)."""
+    with mpmath.workdps(dps):
+        lg = [[mpmath.mpf(sp.Rational(x).p) / sp.Rational(x).q for x in row] for row in logits]
+        sig = [[1 / (1 + mpmath.exp(-x)) for x in row] for row in lg]
+        win = tie = mpmath.mpf(0)
+        for ks in itertools.product(*(range(m + 1) for m in counts)):
+            loglik = [mpmath.fsum(k * mpmath.log(s) + (m - k) * mpmath.log(1 - s)
+                                  for k, m, s in zip(ks, counts, row, strict=True)) for row in sig]
+            prob = mpmath.exp(loglik[true]) * math.prod(math.comb(m, k) for k, m in zip(ks, counts, strict=True))
+            best = max(v for h, v in enumerate(loglik) if h != true)
+            gap = loglik[true] - best
+            if abs(gap) < mpmath.mpf(10) ** -(dps - 5):
+                tie += prob
+            elif gap > 0:
+                win += prob
+        return float(win), float(tie)
+
+
+# logits of two hypotheses whose probabilities agree to float64 (a large beta): the logits differ by 1e-12
+_LOGITS = [[sp.Rational(40), sp.Rational(35), sp.Rational(30)],
+           [sp.Rational(40) + sp.Rational(1, 10**12), sp.Rational(35) - sp.Rational(2, 10**12),
+            sp.Rational(30) + sp.Rational(3, 10**12)]]
+
+
+@pytest.mark.parametrize("true", [0, 1])
+def test_power_at_a_large_beta_from_the_exact_logits_against_an_mpmath_enumeration(true):
+    counts = [1, 2, 1]
+    p = np.array([[float(1 / (1 + mpmath.exp(-float(x)))) for x in row] for row in _LOGITS])
+    expected, expected_tie = _enumerated_power(_LOGITS, counts, true)
+    got = power(p, counts, true, logits=np.array(_LOGITS, dtype=object))
+    assert got.method == "exact"
+    assert got.value == pytest.approx(expected, rel=1e-12)
+    assert got.ties == pytest.approx(expected_tie, abs=1e-300)
+    # the float64 probabilities alone cannot tell them apart: every outcome is a tie (the documented tolerance)
+    assert power(p, counts, true).ties == pytest.approx(1.0)
+
+
+def test_power_at_beta_1000_keeps_a_tiny_probability_against_an_mpmath_enumeration():
+    logits = [[sp.Rational(1000) * x for x in (sp.Rational(1, 10), sp.Rational(1, 20))],
+              [sp.Rational(1000) * x for x in (sp.Rational(1, 11), sp.Rational(1, 19))]]
+    counts = [2, 3]
+    p = np.array([[float(1 / (1 + mpmath.exp(-x))) for x in row] for row in logits])
+    for true in (0, 1):
+        expected, _ = _enumerated_power(logits, counts, true)
+        got = power(p, counts, true, logits=np.array(logits, dtype=object))
+        assert got.value == pytest.approx(expected, rel=1e-10)
+
+
+def test_monte_carlo_power_from_the_logits_decides_the_tiny_differences():
+    counts = [1, 2, 1]
+    p = np.array([[float(1 / (1 + mpmath.exp(-float(x)))) for x in row] for row in _LOGITS])
+    got = power(p, counts, 0, logits=np.array(_LOGITS, dtype=object), method="monte-carlo", simulations=500)
+    # every simulated experiment is almost surely all wins (P(a loss) ~ e^-30), whose log-likelihood difference
+    # (~1e-25) has the sign of the enumeration's (power ~1e-13: H2 wins the all-win outcome); never a tie
+    assert got.ties == 0.0
+    expected, _ = _enumerated_power(_LOGITS, counts, 0)
+    assert got.value == round(expected)
+
+
+def test_an_exact_tie_of_the_logits_is_a_tie_against_an_mpmath_enumeration():
+    # two trials with the logits swapped: k_1 = k_2 gives equal log-likelihoods exactly
+    logits = [[sp.Rational(30) + sp.Rational(1, 10**13), sp.Rational(31)],
+              [sp.Rational(31), sp.Rational(30) + sp.Rational(1, 10**13)]]
+    p = np.array([[float(1 / (1 + mpmath.exp(-float(x)))) for x in row] for row in logits])
+    expected, expected_tie = _enumerated_power(logits, [2, 2], 0)
+    got = power(p, [2, 2], 0, logits=np.array(logits, dtype=object))
+    assert (got.value, got.ties) == (pytest.approx(expected, rel=1e-12), pytest.approx(expected_tie, rel=1e-12))
