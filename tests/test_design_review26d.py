@@ -83,3 +83,29 @@ def test_an_exact_tie_of_the_logits_is_a_tie_against_an_mpmath_enumeration():
     expected, expected_tie = _enumerated_power(logits, [2, 2], 0)
     got = power(p, [2, 2], 0, logits=np.array(logits, dtype=object))
     assert (got.value, got.ties) == (pytest.approx(expected, rel=1e-12), pytest.approx(expected_tie, rel=1e-12))
+
+
+# -- 3. options with no effect with --data ------------------------------------------------------------------------
+
+_H = ["-H", "exchangeable:alpha=1/10;ridge=1/10", "-H", "exchangeable:alpha=1/2;ridge=1/10"]
+_DATA_WHY = ": with --data the report is the posterior and the next trials; leave one of them out"
+
+
+@pytest.mark.parametrize("option, line", [
+    (["--presentations", "5"], "argument --presentations: has no effect with --data" + _DATA_WHY),
+    (["--samples", "500"], "argument --samples: has no effect with --data" + _DATA_WHY),
+    (["--seed", "3"], "argument --seed: has no effect with --data" + _DATA_WHY),
+    (["--mi-method", "exact"], "argument --mi-method: has no effect with --data" + _DATA_WHY),
+    (["--dps", "50"], "argument --dps: has no effect with --data: with --data the posterior and the gains are "
+                      "float64 (the exact predictions rounded to float64 at any --dps); leave one of them out"),
+])
+def test_options_without_effect_are_refused_with_data(tmp_path, capsys, option, line):
+    from symbolic_ti.cli import main
+
+    data = tmp_path / "choices.csv"
+    data.write_text("first,second,correct,total\n1,2,5,6\n2,3,4,6\n")
+    args = ["design", *_H, "-n", "5", "--data", str(data), "--item-columns", "first,second",
+            "--correct-column", "correct", "--total-column", "total", "-q", *option]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["symbolic-ti: error: " + line]

@@ -79,7 +79,10 @@ RULES: tuple[Requires | Excludes, ...] = (
     *(Requires(option, "--data", why=" (how the data file is read)") for option in _DATA_READING),
     Requires("--next", "--data", why=" (the next trials after the data)"),
     *(Excludes(option, "--data", why=": with --data the report is the posterior and the next trials") for option in
-      ("--total", "--fisher", "--criterion", "--power", "--top", "--placements", "--plot")),
+      ("--total", "--fisher", "--criterion", "--power", "--top", "--placements", "--plot", "--presentations",
+       "--samples", "--seed", "--mi-method")),
+    Excludes("--dps", "--data", why=": with --data the posterior and the gains are float64 (the exact predictions "
+                                    "rounded to float64 at any --dps)"),
 )
 
 
