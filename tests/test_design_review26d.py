@@ -109,3 +109,46 @@ def test_options_without_effect_are_refused_with_data(tmp_path, capsys, option, 
     assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["symbolic-ti: error: " + line]
+
+
+# -- 2. --samples bounded, and costed in the budget --------------------------------------------------------------
+
+
+def test_samples_beyond_the_bound_one_line(capsys):
+    from symbolic_ti import design_experiment
+    from symbolic_ti.cli import main
+    from symbolic_ti.errors import ParameterError
+
+    assert main(["design", *_H, "-n", "5", "--samples", "1000000000000", "-q"]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "symbolic-ti: error: argument --samples: expected an integer from 100 to 1,000,000,000 (Monte Carlo "
+        "samples), got '1000000000000'"]
+    with pytest.raises(ParameterError, match="samples"):
+        design_experiment([_H[1], _H[3]], 5, samples=10**12)
+    from symbolic_ti.design.information import mutual_information
+
+    with pytest.raises(ParameterError, match=r"^samples: expected an integer from 2 to 1,000,000,000, got 10{12}$"):
+        mutual_information([[0.2, 0.3], [0.4, 0.5]], [1, 1], [1, 1], method="monte-carlo", samples=10**12)
+
+
+def test_many_samples_are_refused_with_their_estimate(capsys):
+    from symbolic_ti.cli import main
+
+    # 5 items: 12 test trials (not every pair of the task: its 20 ordered pairs), 101^12 outcome vectors, so the
+    # mutual information is Monte Carlo; 10^8 samples x 12 trials x 3e-7 s = 360 s
+    assert main(["design", *_H, "-n", "5", "--presentations", "100", "--samples", "100000000", "--budget", "1",
+                 "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("symbolic-ti: error: argument --budget: design: estimated 360 s of CPU")
+    assert "a Monte Carlo mutual information of 100,000,000 samples" in err[0]
+
+
+def test_monte_carlo_in_blocks_equals_one_draw(monkeypatch):
+    from symbolic_ti.design import information
+
+    p = np.array([[0.2, 0.7, 0.5], [0.4, 0.6, 0.45]])
+    w, n = np.array([0.3, 0.7]), np.array([5, 3, 4])
+    whole = information._mi_monte_carlo(p, w, n, 2000, 7)
+    monkeypatch.setattr(information, "_MC_BLOCK", 64)  # 1000 per hypothesis: 16 blocks, the same random stream
+    blocks = information._mi_monte_carlo(p, w, n, 2000, 7)
+    assert blocks == (pytest.approx(whole[0], rel=1e-12), pytest.approx(whole[1], rel=1e-9))

@@ -190,8 +190,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="mutual information by exact summation over outcomes, by Monte Carlo with its standard "
                         "error, or exact where the outcomes are few (auto, default)")
     p.add_argument("--samples", metavar="S", default=20000,
-                   type=context.option_type("--samples", lambda t: parse_int_at_least(t, 100)),
-                   help="Monte Carlo samples (default 20000)")
+                   type=context.option_type("--samples", _parse_samples),
+                   help="Monte Carlo samples, 100 to 10^9 (default 20000; their cost is estimated first, --budget)")
     p.add_argument("--seed", metavar="S", default=0,
                    type=context.option_type("--seed", lambda t: parse_int_at_least(t, 0)),
                    help="seed of the Monte Carlo samples (default 0)")
@@ -271,6 +271,20 @@ def _dps(text: str) -> int:
         value = None
     if value is None or not 15 <= value <= 1000:
         raise argparse.ArgumentTypeError(f"expected an integer from 15 to 1000, got {text!r}")
+    return value
+
+
+def _parse_samples(text: str) -> int:
+    """``--samples``: an integer from 100 to :data:`symbolic_ti.design.information.MAX_SAMPLES`."""
+    from ..design.information import MAX_SAMPLES
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 100 <= value <= MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f"expected an integer from 100 to {MAX_SAMPLES:,} (Monte Carlo samples), "
+                                         f"got {text!r}")
     return value
 
 

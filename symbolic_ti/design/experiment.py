@@ -28,12 +28,12 @@ from ..progress import Progress
 from ..results import FrozenMapping
 from ..task import Task
 from .hypotheses import Hypothesis, normalised
-from .information import MP_MAX_OUTCOMES
-from .refit import REFIT_STARTS, RefitAll, refit_estimate
+from .information import MAX_OUTCOMES, MAX_SAMPLES, MP_MAX_OUTCOMES
+from .refit import REFIT_STARTS, RefitAll, refit_estimate, refit_notes
 from .predictions import GUARD_DIGITS, _mpf, choice_probabilities, exact_predictions, fisher_parameters, logit_jacobian
 from .report import CRITERIA, POWER_CRITERIA, DesignEvaluation, DesignReport, FisherSummary, PowerSummary, \
     TrialInformation
-from .space import DesignSpace, ExperimentDesign, design_space
+from .space import DesignSpace, ExperimentDesign, design_space, design_trials
 
 __all__ = ["design_experiment", "MI_METHODS", "REFITS", "OUTCOMES", "design_estimate", "scan_estimate", "free_parameter_count"]
 
@@ -46,6 +46,9 @@ _PAIR_TRIAL_SECONDS = 2e-5
 #: criterion: the power at the design, then the doubling and bisection of the multiplier search (typically;
 #: the 13 single-exception designs of docs/design.md with --power 0.8 took 12 s of CPU against 31 s estimated).
 _POWER_TRIAL_SECONDS = 5e-7
+#: Estimated seconds of a Monte Carlo mutual information per sample and trial (measured 10^6 samples of 12
+#: trials: 3.7 s with 2 hypotheses, 3.5 s with 4; of 50 trials: 14.8 s; numpy, the development machine).
+_MC_SAMPLE_TRIAL_SECONDS = 3e-7
 _POWER_EVALUATIONS = 4
 #: Estimated seconds of the Fisher information per trial and symbolic parameter (the closed form with that one
 #: parameter symbolic, built and differentiated at the hypothesis's values; :func:`.predictions.logit_jacobian`),
@@ -83,14 +86,18 @@ def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> 
 
 
 def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher: bool,
-                    power_simulations: int = 0, refit: str = "none", refit_starts: int = REFIT_STARTS) -> Estimate:
+                    power_simulations: int = 0, refit: str = "none", refit_starts: int = REFIT_STARTS,
+                    mi_method: str = "exact", samples: int = 0) -> Estimate:
     """The estimated cost of :func:`design_experiment` (docs/performance.md#budgets): the exact solves (one per
     hypothesis and task at its values, and with the Fisher information one with the parameters symbolic), then
     the information values of every ordered pair of hypotheses and trial, and with ``power_simulations > 0`` the
     Monte Carlo power of every ordered pair, both criteria and the multiplier search (an upper bound where the
     power is exact); with ``refit="all"`` the refits of every hypothesis to the experiments simulated from each
-    hypothesis in each design (:func:`symbolic_ti.design.refit.refit_estimate`)."""
-    seconds, trials = 0.0, 0
+    hypothesis in each design (:func:`symbolic_ti.design.refit.refit_estimate`); with ``samples``, the Monte Carlo
+    mutual information of every design where ``mi_method`` draws it (``"auto"``: where its outcome vectors are
+    above :data:`~symbolic_ti.design.information.MAX_OUTCOMES` before the exact reductions, or under a greedy
+    search)."""
+    seconds, trials, sampled = 0.0, 0, 0
     for task in space.tasks:
         for h in hypotheses:
             method = "laplacian" if h.family.exchangeable else "halved"
@@ -102,13 +109,16 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
                                                exceptions=len(task.exceptions)).seconds
                                 + per_form * len(task.trials))
         trials += len(task.trials)
+        shown = len(design_trials(task, space.trials))
+        if mi_method == "monte-carlo" or (mi_method == "auto" and (space.total is not None or (
+                space.presentations + 1) ** shown > MAX_OUTCOMES)):
+            sampled += shown
         if space.total is not None:  # the greedy search over the design's trials
             from .search import greedy_estimate
-            from .space import design_trials
 
             seconds += greedy_estimate(len(hypotheses), len(design_trials(task, space.trials)), space.total).seconds
     pairs = len(hypotheses) * (len(hypotheses) - 1)
-    seconds += _PAIR_TRIAL_SECONDS * pairs * trials
+    seconds += _PAIR_TRIAL_SECONDS * pairs * trials + _MC_SAMPLE_TRIAL_SECONDS * samples * sampled
     seconds += _POWER_TRIAL_SECONDS * power_simulations * _POWER_EVALUATIONS * 2 * pairs * trials
     if refit == "beta":
         seconds += _POWER_TRIAL_SECONDS * power_simulations * _REFIT_FACTOR * 2 * 2 * pairs * trials
@@ -120,7 +130,9 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
         return Estimate(seconds + full.seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, "
                                                 f"{len(hypotheses)} hypotheses, {trials} trials{search}; {full.detail}")
     return Estimate(seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, {len(hypotheses)} hypotheses, "
-                             f"{trials} trial{'s' if trials != 1 else ''}{search}")
+                             f"{trials} trial{'s' if trials != 1 else ''}{search}"
+                             + (f", a Monte Carlo mutual information of {samples:,} samples" if sampled and samples
+                                else ""))
 
 
 def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, trials: Any = "test",
@@ -207,7 +219,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     dps = check_int(dps, "dps", minimum=15, maximum=1000)
     criterion = check_choice(criterion, "criterion", CRITERIA)
     mi_method = check_choice(mi_method, "mi_method", MI_METHODS)
-    samples = check_int(samples, "samples", minimum=100)
+    samples = check_int(samples, "samples", minimum=100, maximum=MAX_SAMPLES)
     seed = check_int(seed, "seed", minimum=0)
     simulations = check_int(simulations, "simulations", minimum=100)
     refit = check_choice(refit, "refit", REFITS)
@@ -244,7 +256,8 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     fisher_names = [fisher_parameters(h, n) for h, n in zip(hyps, names, strict=True)] if fisher is None or tuple(
         fisher) else []
     check_budget("design", design_estimate(space, hyps, bool(fisher_names),
-                                           0 if power is None else simulations, refit, refit_starts), budget)
+                                           0 if power is None else simulations, refit, refit_starts,
+                                           mi_method, samples if outcome == "binomial" else 0), budget)
     refits: list[Any] = []
     evaluations = []
     all_designs = space.designs()
@@ -286,7 +299,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                   f"(about 15 digits, not {dps}): above {MP_MAX_OUTCOMES} outcome vectors to sum at {dps} digits",)
     notes += _identical_note(hyps, evaluations)
     if refits:
-        notes += _refit_notes(refits)
+        notes += refit_notes(refits)
     if below:
         notes += (f"the mutual information of {len(below)} of {len(all_designs)} design{'s' if len(all_designs) != 1 else ''} "
                   f"is below float64's range in part (probabilities sigmoid(beta f) that round to 0 or 1): the value "
@@ -393,23 +406,6 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
                         log_likelihood=power_layer.beta_refit(f[[a, b]]))
                 out.append(PowerSummary(a, b, criterion, est, smallest, refitted, refit))
     return dataclasses.replace(e, power=tuple(out))
-
-
-def _refit_notes(refits: Sequence[Any]) -> tuple[str, ...]:
-    """The report's lines of ``refit="all"``: the fits and their starts, and the parameters held or not fitted."""
-    fits = sum(r.fits for r in refits)
-    bad = sum(r.unconverged for r in refits)
-    starts = refits[0].starts
-    text = (f"refit all: every free parameter of each hypothesis refitted by maximum likelihood (fit's likelihood "
-            f"and optimiser) to each simulated experiment: {fits:,} fits, {starts} optimiser start"
-            f"{'s' if starts != 1 else ''} each (the hypothesis's values" + (", then fit's starts" if starts > 1
-                                                                           else "") + ")")
-    if bad:
-        text += f"; {bad:,} of them did not report convergence from any start (more --refit-starts)"
-    seen: list[str] = []
-    for r in refits:
-        seen += [n for n in r.notes if n not in seen]
-    return (text, *seen)
 
 
 def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],

@@ -52,6 +52,11 @@ __all__ = ["InformationEstimate", "MonteCarloPrecisionWarning", "InformationRang
 
 #: Default cap on the number of outcome vectors that exact summation enumerates (:data:`._arrays.MAX_OUTCOMES`).
 MAX_OUTCOMES = _arrays_max
+#: Largest number of Monte Carlo samples: drawn in blocks of :data:`_MC_BLOCK` (bounded memory), at about 3e-7 s
+#: per sample and trial (``symbolic_ti.design.experiment``'s estimate), 10^9 samples of 10 trials is an hour.
+MAX_SAMPLES = 10**9
+#: Samples per hypothesis drawn at once by the Monte Carlo (above it, in blocks of this many).
+_MC_BLOCK = 2**18
 
 
 class MonteCarloPrecisionWarning(UserWarning):
@@ -279,21 +284,36 @@ def _mi_monte_carlo(p: np.ndarray, w: np.ndarray, n: np.ndarray, samples: int, s
     log_w = np.log(w)
     value = var = 0.0
     for a in range(h):
-        k = rng.binomial(n[None, :], p[a][None, :], size=(per, len(n))).astype(float)
-        ratios = np.zeros((h, per))
-        for t in range(len(n)):
-            win, loss = _log_ratios(p[:, t], p[a, t])
-            wins, losses = k[None, :, t], n[t] - k[None, :, t]
-            if np.isfinite(win).all() and np.isfinite(loss).all():  # no 0 * inf to mask: the same sums, faster
-                ratios += wins * win[:, None] + losses * loss[:, None]
-                continue
-            with np.errstate(invalid="ignore"):
-                ratios += (np.where(wins == 0, 0.0, wins * win[:, None])
-                           + np.where(losses == 0, 0.0, losses * loss[:, None]))
-        v = _posterior_divergence(log_w, ratios)
-        value += w[a] * float(v.mean())
-        var += w[a] ** 2 * float(v.var(ddof=1)) / per
+        mean, m2, drawn = 0.0, 0.0, 0
+        for size in [min(_MC_BLOCK, per - s) for s in range(0, per, _MC_BLOCK)] if per > _MC_BLOCK else [per]:
+            v = _mc_block(rng, p, n, a, log_w, size)
+            # (Chan, Golub & LeVeque 1983: the blocks' means and sums of squared deviations combined)
+            bm, bm2 = float(v.mean()), float(v.var()) * size
+            if drawn:
+                delta, total = bm - mean, drawn + size
+                bm, bm2 = mean + delta * size / total, m2 + bm2 + delta * delta * drawn * size / total
+            mean, m2, drawn = bm, bm2, drawn + size
+        value += w[a] * mean
+        var += w[a] ** 2 * (float(v.var(ddof=1)) if per <= _MC_BLOCK else m2 / (per - 1)) / per
     return value, math.sqrt(var)
+
+
+def _mc_block(rng: np.random.Generator, p: np.ndarray, n: np.ndarray, a: int, log_w: np.ndarray,
+              per: int) -> np.ndarray:
+    """The divergences of ``per`` experiments simulated from hypothesis ``a`` (:func:`_mi_monte_carlo`)."""
+    h = p.shape[0]
+    k = rng.binomial(n[None, :], p[a][None, :], size=(per, len(n))).astype(float)
+    ratios = np.zeros((h, per))
+    for t in range(len(n)):
+        win, loss = _log_ratios(p[:, t], p[a, t])
+        wins, losses = k[None, :, t], n[t] - k[None, :, t]
+        if np.isfinite(win).all() and np.isfinite(loss).all():  # no 0 * inf to mask: the same sums, faster
+            ratios += wins * win[:, None] + losses * loss[:, None]
+            continue
+        with np.errstate(invalid="ignore"):
+            ratios += (np.where(wins == 0, 0.0, wins * win[:, None])
+                       + np.where(losses == 0, 0.0, losses * loss[:, None]))
+    return _posterior_divergence(log_w, ratios)
 
 
 def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto", "exact", "monte-carlo"] = "auto",
@@ -324,7 +344,8 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
     method : {"auto", "exact", "monte-carlo"}
         ``"auto"``: exact when at most ``max_outcomes`` outcome vectors remain, Monte Carlo otherwise.
     samples : int
-        Simulated experiments for Monte Carlo (at least 2 per hypothesis).
+        Simulated experiments for Monte Carlo (at least 2 per hypothesis), at most :data:`MAX_SAMPLES` (drawn in
+        blocks: bounded memory).
     seed : int, numpy.random.Generator or None
         Seed of ``numpy.random.default_rng`` (default 0: reproducible).
     max_outcomes : int
@@ -357,8 +378,9 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
     n = _counts(counts, arr.shape[1])
     if method not in ("auto", "exact", "monte-carlo"):
         raise ParameterError(f"method: expected 'auto', 'exact' or 'monte-carlo', got {method!r}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
-        raise ParameterError(f"samples: expected an integer of at least 2, got {samples!r}")
+    if (isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2
+            or samples > MAX_SAMPLES):
+        raise ParameterError(f"samples: expected an integer from 2 to {MAX_SAMPLES:,}, got {samples!r}")
     live = w > 0
     lost = False
     if logits is not None and dps is not None and method != "monte-carlo":
