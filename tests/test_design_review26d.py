@@ -152,3 +152,15 @@ def test_monte_carlo_in_blocks_equals_one_draw(monkeypatch):
     monkeypatch.setattr(information, "_MC_BLOCK", 64)  # 1000 per hypothesis: 16 blocks, the same random stream
     blocks = information._mi_monte_carlo(p, w, n, 2000, 7)
     assert blocks == (pytest.approx(whole[0], rel=1e-12), pytest.approx(whole[1], rel=1e-9))
+
+
+# -- 4. a repeated --trial --------------------------------------------------------------------------------------
+
+
+def test_a_repeated_trial_is_refused_in_one_line(capsys):
+    from symbolic_ti.cli import main
+
+    assert main(["design", *_H, "-n", "5", "--trial", "1,2", "--trial", "1,2", "-q"]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "symbolic-ti: error: argument --trial: trial 1,2 is given twice; give each trial once (--presentations "
+        "sets how often each trial is presented)"]

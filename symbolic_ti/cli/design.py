@@ -173,7 +173,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="one task from a TOML task file (docs/paradigms.md#task-files)")
     p.add_argument("--trial", "-t", action="append", default=[], metavar="I,J",
                    type=context.option_type("--trial", parse_trial),
-                   help="a trial presented at test (repeat; default every test trial)")
+                   help="a trial presented at test (repeat for more trials, each once; default every test trial)")
     p.add_argument("--all-trials", action="store_true", help="present every trial, the trained ones too")
     p.add_argument("--presentations", metavar="K", default=10,
                    type=context.option_type("--presentations", _parse_count),
@@ -308,6 +308,10 @@ def _space(args: argparse.Namespace, context: CliContext) -> Any:
     from ..task import Task
 
     trials: Any = "all" if args.all_trials else ("test" if not args.trial else tuple(args.trial))
+    twice = next((t for k, t in enumerate(args.trial) if t in args.trial[:k]), None)
+    if twice is not None:  # (a repeat could mean more presentations of it: refused, not read either way)
+        raise context.fail("--trial", f"trial {twice[0]},{twice[1]} is given twice; give each trial once "
+                                      f"(--presentations sets how often each trial is presented)")
     total = args.total
     if args.task is not None:
         try:
