@@ -164,3 +164,20 @@ def test_a_repeated_trial_is_refused_in_one_line(capsys):
     assert capsys.readouterr().err.strip().splitlines() == [
         "symbolic-ti: error: argument --trial: trial 1,2 is given twice; give each trial once (--presentations "
         "sets how often each trial is presented)"]
+
+
+# -- 5. a Monte Carlo mutual information in LaTeX -------------------------------------------------------------
+
+
+def test_latex_writes_a_monte_carlo_mutual_information_with_its_standard_error_and_method():
+    from symbolic_ti import design_experiment
+
+    report = design_experiment([_H[1], _H[3]], 4, mi_method="monte-carlo", samples=2000)
+    info = report.best.information
+    value, se = mpmath.nstr(mpmath.mpf(info.value), 6), mpmath.nstr(mpmath.mpf(info.standard_error), 2)
+    row = next(line for line in report.to_latex().splitlines() if line.startswith("1 & "))
+    assert f" & ${value} \\pm {se}$ (monte-carlo) & " in row
+    assert f"{value} +- {se} (monte-carlo)" in report.to_text()
+    exact = design_experiment([_H[1], _H[3]], 4, mi_method="exact", presentations=1)
+    row = next(line for line in exact.to_latex().splitlines() if line.startswith("1 & "))
+    assert "\\pm" not in row and "$" not in row.split(" & ")[3]
