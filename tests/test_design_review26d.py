@@ -181,3 +181,40 @@ def test_latex_writes_a_monte_carlo_mutual_information_with_its_standard_error_a
     exact = design_experiment([_H[1], _H[3]], 4, mi_method="exact", presentations=1)
     row = next(line for line in exact.to_latex().splitlines() if line.startswith("1 & "))
     assert "\\pm" not in row and "$" not in row.split(" & ")[3]
+
+
+# -- 6. the power curve's methods, the --total estimate's text, the exact mutual information's option ------------
+
+
+def test_the_power_curve_names_the_method_of_each_point():
+    from symbolic_ti import design_experiment
+
+    report = design_experiment([_H[1], _H[3]], 4, presentations=1, power=0.9)
+    trials = len(report.best.design.counts)  # 6 test trials, 1 presentation each
+    for entry in report.to_dict()["designs"][0]["power"]:
+        curve = entry["smallest"]["curve"]
+        # exact while the (m + 1)^6 outcome vectors are at most 10^6 (m <= 9), simulated above
+        assert [method for _, _, method in curve] == [
+            "exact" if (m + 1) ** trials <= 10**6 else "monte-carlo" for m, _, _ in curve]
+        assert {method for _, _, method in curve} == {"exact", "monte-carlo"}
+
+
+def test_the_total_refusal_says_how_its_estimate_grows(capsys):
+    from symbolic_ti.cli import main
+
+    assert main(["design", *_H, "-n", "5", "--total", "4000", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert ("a greedy search of 4,000 presentations each (growing as total^3 while a step's outcome vectors are at "
+            "most 1,000,000, then linearly: Monte Carlo gains)") in err
+
+
+def test_an_exact_mutual_information_too_large_names_the_cli_options(capsys):
+    from symbolic_ti.cli import main
+
+    assert main(["design", *_H, "-n", "5", "--mi-method", "exact", "--presentations", "1000", "-q"]) == 2
+    # after the exact reductions, 12 test trials are 8 columns: 4 alone (1001 outcomes each) and 4 identical
+    # pairs pooled (2001 each, the exchangeable family's mirror symmetry): 1001^4 2001^4 outcome vectors
+    assert f"{1001**4 * 2001**4:.3e}" == "1.610e+25"
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "symbolic-ti: error: argument --mi-method: exact enumerates 1.610e+25 outcome vectors, above 1,000,000; "
+        "use --mi-method auto or monte-carlo, or fewer presentations (--presentations, --total)"]

@@ -426,6 +426,12 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool, plo
                                        score_sd=args.score_sd if args.outcome == "score" else None,
                                        budget=context.budget(args))
     except BudgetError as err:
+        if str(err).startswith("counts: "):  # the exact mutual information asked for, too many outcome vectors
+            from ..design.information import MAX_OUTCOMES
+
+            raise context.fail("--mi-method", f"exact enumerates {str(err).split()[1]} outcome vectors, above "
+                                              f"{MAX_OUTCOMES:,}; use --mi-method auto or monte-carlo, or fewer "
+                                              f"presentations (--presentations, --total)") from None
         raise context.fail("--budget", err) from None
     except SymbolicTIError as err:
         text = str(err)

@@ -123,7 +123,8 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
     if refit == "beta":
         seconds += _POWER_TRIAL_SECONDS * power_simulations * _REFIT_FACTOR * 2 * 2 * pairs * trials
     search = "" if space.total is None else (f", a greedy search of {space.total:,} presentations each (growing as "
-                                             f"total^3)")
+                                             f"total^3 while a step's outcome vectors are at most "
+                                             f"{MAX_OUTCOMES:,}, then linearly: Monte Carlo gains)")
     if refit == "all" and power_simulations:
         per_task = -(-len(space) // len(space.tasks))  # designs per task, rounded up
         full = refit_estimate(space.tasks, hypotheses, refit_starts, per_task * len(hypotheses) * power_simulations)

@@ -116,6 +116,9 @@ class SmallestPresentations(FrozenArrays):
         The largest ``m`` evaluated by the scan: ``min(max_multiplier, 2 * multiplier)`` or more.
     curve : tuple of (int, float)
         ``(m, power)`` for every ``m`` from 1 to ``scanned_to`` (point estimates), in order.
+    curve_methods : tuple of str
+        The method of each point of ``curve`` (``"exact"`` or ``"monte-carlo"``: the exact summation gives way to
+        simulation where ``m`` makes the outcome vectors too many).
     """
 
     multiplier: int | None
@@ -127,6 +130,7 @@ class SmallestPresentations(FrozenArrays):
     stable_multiplier: int | None = None
     scanned_to: int | None = None
     curve: tuple[tuple[int, float], ...] = ()
+    curve_methods: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         self._freeze()
@@ -413,7 +417,7 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
             stable_m -= 1
     curve = tuple((j, cache[j].value) for j in range(1, scanned_to + 1))
     return SmallestPresentations(m, m * base, at(m), at(m - 1) if m > 1 else None, target, len(cache),
-                                 stable_m, scanned_to, curve)
+                                 stable_m, scanned_to, curve, tuple(cache[j].method for j in range(1, scanned_to + 1)))
 
 
 def beta_refit(f: Any) -> LogLikelihood:

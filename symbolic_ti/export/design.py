@@ -161,7 +161,7 @@ def _power_dict(s: Any) -> dict[str, Any]:
                 "presentations": None if m.counts is None else int(m.counts.sum()),
                 "power": est(m.power), "power_below": est(m.power_below),
                 "stable_multiplier": m.stable_multiplier, "scanned_to": m.scanned_to,
-                "curve": [[j, v] for j, v in m.curve]},
+                "curve": [[j, v, method] for (j, v), method in zip(m.curve, m.curve_methods, strict=True)]},
             "refitted": est(s.refitted), "refit": s.refit}
 
 
