@@ -144,7 +144,7 @@ def test_many_samples_are_refused_with_their_estimate(capsys):
 
 
 def test_monte_carlo_in_blocks_equals_one_draw(monkeypatch):
-    from symbolic_ti.design import information
+    from symbolic_ti.design import _arrays as information
 
     p = np.array([[0.2, 0.7, 0.5], [0.4, 0.6, 0.45]])
     w, n = np.array([0.3, 0.7]), np.array([5, 3, 4])
