@@ -22,33 +22,38 @@ import sympy as sp
 from ..arguments import check_choice, check_int
 from ..budgets import DEFAULT, BudgetLike, Estimate, check_budget, resolve_budget, solve_estimate
 from ..digits import message_repr
-from ..errors import ParameterError, SymbolicTIError
+from ..errors import ParameterError
 from ..formatting import rounded
 from ..progress import Progress
 from ..results import FrozenMapping
-from ..task import Task
 from .hypotheses import Hypothesis, normalised
 from .information import MAX_OUTCOMES, MAX_SAMPLES, MP_MAX_OUTCOMES
 from .refit import REFIT_STARTS, RefitAll, refit_estimate, refit_notes
 from .predictions import GUARD_DIGITS, _mpf, choice_probabilities, exact_predictions, fisher_parameters, logit_jacobian
 from .report import CRITERIA, POWER_CRITERIA, DesignEvaluation, DesignReport, FisherSummary, PowerSummary, \
     TrialInformation
-from .space import DesignSpace, ExperimentDesign, design_space, design_trials
+from .space import DesignSpace, ExperimentDesign, as_design_space, design_trials
 
 __all__ = ["design_experiment", "MI_METHODS", "REFITS", "OUTCOMES", "design_estimate", "scan_estimate", "free_parameter_count"]
 
 #: How the mutual information is computed (the information layer's ``method``).
 MI_METHODS = ("auto", "exact", "monte-carlo")
-#: Estimated seconds of one design's information values per hypothesis pair and trial (mpmath at 30 digits).
-_PAIR_TRIAL_SECONDS = 2e-5
+#: Estimated seconds of one design's information values per ordered hypothesis pair and trial (the mpmath
+#: divergences from the exact logits at 30 digits; measured 20 items, 342 test trials, 2 hypotheses: 0.5 s, 7e-4
+#: s each, 2026-12-02; was 2e-5, 35 times too low).
+_PAIR_TRIAL_SECONDS = 8e-4
 #: Estimated seconds of one simulated experiment's trial in a Monte Carlo power (numpy; 0.1 s for 4000
 #: experiments of 54 trials measured on the development machine), and the power computations of one pair and
 #: criterion: the power at the design, then the doubling and bisection of the multiplier search (typically;
 #: the 13 single-exception designs of docs/design.md with --power 0.8 took 12 s of CPU against 31 s estimated).
 _POWER_TRIAL_SECONDS = 5e-7
-#: Estimated seconds of a Monte Carlo mutual information per sample and trial (measured 10^6 samples of 12
-#: trials: 3.7 s with 2 hypotheses, 3.5 s with 4; of 50 trials: 14.8 s; numpy, the development machine).
-_MC_SAMPLE_TRIAL_SECONDS = 3e-7
+#: Estimated seconds of a Monte Carlo mutual information per sample and trial (numpy, measured on the development
+#: machine at load 8: 1.5e-7 s at 10 presentations a trial (342 trials, 2 or 3 hypotheses), 2.3e-7 s at 100).
+_MC_SAMPLE_TRIAL_SECONDS = 2e-7
+#: Estimated seconds of the exact mutual information in mpmath per outcome vector and hypothesis (where at most
+#: ``MP_MAX_OUTCOMES`` are enumerated; measured 5 items, one presentation of 12 test trials, 1296 outcome vectors
+#: after the exact reductions, 2 hypotheses: 0.6 s).
+_MP_OUTCOME_SECONDS = 2.5e-4
 _POWER_EVALUATIONS = 4
 #: Estimated seconds of the Fisher information per trial and symbolic parameter (the closed form with that one
 #: parameter symbolic, built and differentiated at the hypothesis's values; :func:`.predictions.logit_jacobian`),
@@ -64,25 +69,6 @@ _REFIT_FACTOR = 48
 REFITS = ("none", "beta", "all")
 #: The outcomes of a presentation: a binomial choice, or a real score (fit's Gaussian model, :mod:`.scores`).
 OUTCOMES = ("binomial", "score")
-
-
-def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> DesignSpace:
-    if isinstance(designs, DesignSpace):
-        return designs
-    if isinstance(designs, Task):
-        return DesignSpace((designs,), trials, presentations, total)
-    if isinstance(designs, (int, range)) and not isinstance(designs, bool):
-        try:
-            check_int(designs if isinstance(designs, int) else 3, "designs (a number of items)", minimum=3)
-        except SymbolicTIError as err:
-            raise ParameterError(str(err)) from None
-        return design_space(designs, trials=trials, presentations=presentations, total=total)
-    if isinstance(designs, Iterable) and not isinstance(designs, str):
-        tasks = tuple(designs)
-        if tasks and all(isinstance(t, Task) for t in tasks):
-            return DesignSpace(tasks, trials, presentations, total)
-    raise ParameterError(f"designs must be a DesignSpace (symbolic_ti.design.design_space), a Task, a list of "
-                         f"Tasks or a number of items, got {message_repr(designs)}")
 
 
 def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher: bool,
@@ -113,6 +99,8 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
         if mi_method == "monte-carlo" or (mi_method == "auto" and (space.total is not None or (
                 space.presentations + 1) ** shown > MAX_OUTCOMES)):
             sampled += shown
+        elif space.total is None and (space.presentations + 1) ** shown <= MP_MAX_OUTCOMES:  # mpmath, exact
+            seconds += _MP_OUTCOME_SECONDS * len(hypotheses) * (space.presentations + 1) ** shown
         if space.total is not None:  # the greedy search over the design's trials
             from .search import greedy_estimate
 
@@ -248,7 +236,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
         raise ParameterError(f"power must be a target power in (0, 1) such as 0.8, or None, got "
                              f"{message_repr(power)}")
     resolve_budget(budget)
-    space = _space(designs, trials, presentations, total)
+    space = as_design_space(designs, trials, presentations, total)
     if fisher is not None and (isinstance(fisher, str) or not isinstance(fisher, Iterable)
                                or not all(isinstance(x, str) for x in fisher)):
         raise ParameterError(f"fisher must be a list of parameter names such as ['alpha', 'beta'], None (every "
