@@ -282,7 +282,7 @@ def _valid(command: str, option: str) -> str | None:
                                              "--placements": "single", "--filter": "setting=full",
                                              "--data": "{file}", "--kind": "probability",
                                              "--criterion": "log-bayes-factor", "--plot": "figure.png",
-                                             "--refit": "beta", "--outcome": "score",
+                                             "--refit": "beta", "--outcome": "score", "--mi-method": "exact",
                                              "--time-map": "saturating", "--time-column": "session"}[option]
 
 

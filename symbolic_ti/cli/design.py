@@ -79,7 +79,10 @@ RULES: tuple[Requires | Excludes, ...] = (
     *(Requires(option, "--data", why=" (how the data file is read)") for option in _DATA_READING),
     Requires("--next", "--data", why=" (the next trials after the data)"),
     *(Excludes(option, "--data", why=": with --data the report is the posterior and the next trials") for option in
-      ("--total", "--fisher", "--criterion", "--power", "--top", "--placements", "--plot")),
+      ("--total", "--fisher", "--criterion", "--power", "--top", "--placements", "--plot", "--presentations",
+       "--samples", "--seed", "--mi-method")),
+    Excludes("--dps", "--data", why=": with --data the posterior and the gains are float64 (the exact predictions "
+                                    "rounded to float64 at any --dps)"),
 )
 
 
@@ -170,7 +173,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="one task from a TOML task file (docs/paradigms.md#task-files)")
     p.add_argument("--trial", "-t", action="append", default=[], metavar="I,J",
                    type=context.option_type("--trial", parse_trial),
-                   help="a trial presented at test (repeat; default every test trial)")
+                   help="a trial presented at test (repeat for more trials, each once; default every test trial)")
     p.add_argument("--all-trials", action="store_true", help="present every trial, the trained ones too")
     p.add_argument("--presentations", metavar="K", default=10,
                    type=context.option_type("--presentations", _parse_count),
@@ -187,8 +190,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                    help="mutual information by exact summation over outcomes, by Monte Carlo with its standard "
                         "error, or exact where the outcomes are few (auto, default)")
     p.add_argument("--samples", metavar="S", default=20000,
-                   type=context.option_type("--samples", lambda t: parse_int_at_least(t, 100)),
-                   help="Monte Carlo samples (default 20000)")
+                   type=context.option_type("--samples", _parse_samples),
+                   help="Monte Carlo samples, 100 to 10^9 (default 20000; their cost is estimated first, --budget)")
     p.add_argument("--seed", metavar="S", default=0,
                    type=context.option_type("--seed", lambda t: parse_int_at_least(t, 0)),
                    help="seed of the Monte Carlo samples (default 0)")
@@ -271,6 +274,20 @@ def _dps(text: str) -> int:
     return value
 
 
+def _parse_samples(text: str) -> int:
+    """``--samples``: an integer from 100 to :data:`symbolic_ti.design.information.MAX_SAMPLES`."""
+    from ..design.information import MAX_SAMPLES
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 100 <= value <= MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f"expected an integer from 100 to {MAX_SAMPLES:,} (Monte Carlo samples), "
+                                         f"got {text!r}")
+    return value
+
+
 def _parse_count(text: str) -> int:
     """``--presentations`` and ``--total``: an integer from 1 to :data:`symbolic_ti.design.space.MAX_PRESENTATIONS`."""
     from ..design.space import MAX_PRESENTATIONS
@@ -291,6 +308,10 @@ def _space(args: argparse.Namespace, context: CliContext) -> Any:
     from ..task import Task
 
     trials: Any = "all" if args.all_trials else ("test" if not args.trial else tuple(args.trial))
+    twice = next((t for k, t in enumerate(args.trial) if t in args.trial[:k]), None)
+    if twice is not None:  # (a repeat could mean more presentations of it: refused, not read either way)
+        raise context.fail("--trial", f"trial {twice[0]},{twice[1]} is given twice; give each trial once "
+                                      f"(--presentations sets how often each trial is presented)")
     total = args.total
     if args.task is not None:
         try:
@@ -405,6 +426,12 @@ def _report(args: argparse.Namespace, context: CliContext, standalone: bool, plo
                                        score_sd=args.score_sd if args.outcome == "score" else None,
                                        budget=context.budget(args))
     except BudgetError as err:
+        if str(err).startswith("counts: "):  # the exact mutual information asked for, too many outcome vectors
+            from ..design.information import MAX_OUTCOMES
+
+            raise context.fail("--mi-method", f"exact enumerates {str(err).split()[1]} outcome vectors, above "
+                                              f"{MAX_OUTCOMES:,}; use --mi-method auto or monte-carlo, or fewer "
+                                              f"presentations (--presentations, --total)") from None
         raise context.fail("--budget", err) from None
     except SymbolicTIError as err:
         text = str(err)

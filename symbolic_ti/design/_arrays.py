@@ -351,3 +351,50 @@ def outcome_log_likelihoods(p: Any, counts: Any, *, coefficients: bool = True,
         raise BudgetError(f"counts: {total} outcome vectors to enumerate, above max_outcomes={max_outcomes}")
     wins = np.stack(np.meshgrid(*[np.arange(c + 1) for c in n], indexing="ij"), axis=-1).reshape(-1, len(n))
     return _outcome_table(arr, n, coefficients), wins
+
+
+#: Samples per hypothesis drawn at once by the Monte Carlo mutual information (above it, in blocks of this many).
+_MC_BLOCK = 2**18
+
+
+def _mi_monte_carlo(p: np.ndarray, w: np.ndarray, n: np.ndarray, samples: int, seed: Any) -> tuple[float, float]:
+    """Stratified by hypothesis: ``samples / H`` experiments simulated from each; each contributes
+    ``KL(posterior(k) || prior)``, the expectation over the hypotheses of ``log P(k|h) / P(k)`` given ``k``
+    (Rao-Blackwellised: bounded by ``log(1 / min prior)``, nonnegative, and of the order of the information
+    itself where it is small), from per-trial log-likelihood ratios (:func:`_posterior_divergence`)."""
+    rng = np.random.default_rng(seed)
+    h = p.shape[0]
+    per = max(2, -(-samples // h))
+    log_w = np.log(w)
+    value = var = 0.0
+    for a in range(h):
+        mean, m2, drawn = 0.0, 0.0, 0
+        for size in [min(_MC_BLOCK, per - s) for s in range(0, per, _MC_BLOCK)] if per > _MC_BLOCK else [per]:
+            v = _mc_block(rng, p, n, a, log_w, size)
+            # (Chan, Golub & LeVeque 1983: the blocks' means and sums of squared deviations combined)
+            bm, bm2 = float(v.mean()), float(v.var()) * size
+            if drawn:
+                delta, total = bm - mean, drawn + size
+                bm, bm2 = mean + delta * size / total, m2 + bm2 + delta * delta * drawn * size / total
+            mean, m2, drawn = bm, bm2, drawn + size
+        value += w[a] * mean
+        var += w[a] ** 2 * (float(v.var(ddof=1)) if per <= _MC_BLOCK else m2 / (per - 1)) / per
+    return value, math.sqrt(var)
+
+
+def _mc_block(rng: np.random.Generator, p: np.ndarray, n: np.ndarray, a: int, log_w: np.ndarray,
+              per: int) -> np.ndarray:
+    """The divergences of ``per`` experiments simulated from hypothesis ``a`` (:func:`_mi_monte_carlo`)."""
+    h = p.shape[0]
+    k = rng.binomial(n[None, :], p[a][None, :], size=(per, len(n))).astype(float)
+    ratios = np.zeros((h, per))
+    for t in range(len(n)):
+        win, loss = _log_ratios(p[:, t], p[a, t])
+        wins, losses = k[None, :, t], n[t] - k[None, :, t]
+        if np.isfinite(win).all() and np.isfinite(loss).all():  # no 0 * inf to mask: the same sums, faster
+            ratios += wins * win[:, None] + losses * loss[:, None]
+            continue
+        with np.errstate(invalid="ignore"):
+            ratios += (np.where(wins == 0, 0.0, wins * win[:, None])
+                       + np.where(losses == 0, 0.0, losses * loss[:, None]))
+    return _posterior_divergence(log_w, ratios)

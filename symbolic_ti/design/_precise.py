@@ -291,3 +291,76 @@ def mi_exact_logits(logits: np.ndarray, w: Any, n: np.ndarray, dps: int) -> tupl
                 with mpmath.workdps(dps):
                     return +high, outcomes
         low, extra = high, 2 * extra
+
+
+class LogitGaps:
+    """The log-likelihood differences of the power (:func:`symbolic_ti.design.power.power` with ``logits``) from
+    exact logits, their signs decided to ``dps`` digits: ``log L_true - log L_b = -sum_t (k_t A_bt + (m_t - k_t)
+    B_bt) + c_b`` with ``A_bt = softplus(-a_true,t) - softplus(-a_bt)``, ``B_bt = softplus(a_true,t) -
+    softplus(a_bt)`` (differences of softplus from the exact logit differences, :func:`_softplus_difference`) and
+    ``c_b`` a constant (BIC's penalty). A float64 sum decides where it exceeds ``1e-11`` of the sum of the terms'
+    magnitudes (its rounding error is below ``T 2^-52`` of it); the other outcomes are summed in mpmath at
+    ``dps + 15`` digits, and a difference below ``10^-dps`` of the terms' magnitudes is a tie."""
+
+    def __init__(self, logits: np.ndarray, true: int, constants: list[float], dps: int) -> None:
+        import sympy as sp
+
+        self.dps, self.wp = dps, dps + 15
+        h, t = logits.shape
+        self.others = [b for b in range(h) if b != true]
+        self.a_mp: list[list[Any]] = []
+        self.b_mp: list[list[Any]] = []
+        self.c_mp: list[Any] = []
+        with mpmath.workdps(self.wp):
+            col = [[sp.nsimplify(x) if isinstance(x, float) else x for x in row] for row in logits]
+            mine = [_real(x) for x in col[true]]
+            for b, c in zip(self.others, constants, strict=True):
+                theirs = [_real(x) for x in col[b]]
+                diff = [_real(sp.sympify(col[true][j]) - sp.sympify(col[b][j])) if hasattr(col[true][j], "evalf")
+                        or hasattr(col[b][j], "evalf") else mine[j] - theirs[j] for j in range(t)]
+                self.a_mp.append([_softplus_difference(-mine[j], -theirs[j], -diff[j]) for j in range(t)])
+                self.b_mp.append([_softplus_difference(mine[j], theirs[j], diff[j]) for j in range(t)])
+                self.c_mp.append(mpmath.mpf(c))
+            self.true_logits = np.array([float(x) for x in mine])
+        self.a_f = np.array([[float(x) for x in row] for row in self.a_mp])  # (H - 1, T)
+        self.b_f = np.array([[float(x) for x in row] for row in self.b_mp])
+        self.c_f = np.array([float(c) for c in self.c_mp])
+
+    def picked(self, wins: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per outcome vector (rows of ``wins``, shape (S, T)): ``true`` strictly best, and tied with the best
+        other (no other better)."""
+        k = np.asarray(wins, dtype=float)
+        rest = counts[None, :] - k
+        sign = np.empty((len(self.others), k.shape[0]), dtype=np.int8)
+        for i in range(len(self.others)):
+            gap = -(k @ self.a_f[i]) - rest @ self.b_f[i] + self.c_f[i]
+            scale = k @ np.abs(self.a_f[i]) + rest @ np.abs(self.b_f[i]) + abs(self.c_f[i])
+            sign[i] = np.sign(gap)
+            for s in np.flatnonzero(np.abs(gap) <= 1e-11 * scale):
+                sign[i, s] = self._exact_sign(i, wins[s], counts)
+        low = sign.min(axis=0)
+        return low > 0, low == 0
+
+    def _exact_sign(self, i: int, ks: np.ndarray, counts: np.ndarray) -> int:
+        with mpmath.workdps(self.wp):
+            terms = [self.c_mp[i]]
+            for j, (kj, mj) in enumerate(zip(ks, counts, strict=True)):
+                if kj:
+                    terms.append(-int(kj) * self.a_mp[i][j])
+                if mj - kj:
+                    terms.append(-int(mj - kj) * self.b_mp[i][j])
+            gap = mpmath.fsum(terms)
+            scale = mpmath.fsum(abs(x) for x in terms)
+            if abs(gap) <= scale * mpmath.mpf(10) ** -self.dps:
+                return 0
+            return 1 if gap > 0 else -1
+
+    def log_pmf(self, counts: np.ndarray) -> list[np.ndarray]:
+        """Per trial: ``log P(k | true)`` for ``k = 0 .. m_t`` from the logits in float64 (binomial coefficients
+        included; no probability rounded to 0 or 1 at any ``beta``)."""
+        out = []
+        for a, m in zip(self.true_logits, counts, strict=True):
+            k = np.arange(int(m) + 1, dtype=float)
+            coef = np.array([math.lgamma(m + 1) - math.lgamma(j + 1) - math.lgamma(m - j + 1) for j in range(int(m) + 1)])
+            out.append(coef - k * np.logaddexp(0.0, -a) - (m - k) * np.logaddexp(0.0, a))
+        return out

@@ -22,30 +22,38 @@ import sympy as sp
 from ..arguments import check_choice, check_int
 from ..budgets import DEFAULT, BudgetLike, Estimate, check_budget, resolve_budget, solve_estimate
 from ..digits import message_repr
-from ..errors import ParameterError, SymbolicTIError
+from ..errors import ParameterError
 from ..formatting import rounded
 from ..progress import Progress
 from ..results import FrozenMapping
-from ..task import Task
 from .hypotheses import Hypothesis, normalised
-from .information import MP_MAX_OUTCOMES
-from .refit import REFIT_STARTS, RefitAll, refit_estimate
+from .information import MAX_OUTCOMES, MAX_SAMPLES, MP_MAX_OUTCOMES
+from .refit import REFIT_STARTS, RefitAll, refit_estimate, refit_notes
 from .predictions import GUARD_DIGITS, _mpf, choice_probabilities, exact_predictions, fisher_parameters, logit_jacobian
 from .report import CRITERIA, POWER_CRITERIA, DesignEvaluation, DesignReport, FisherSummary, PowerSummary, \
     TrialInformation
-from .space import DesignSpace, ExperimentDesign, design_space
+from .space import DesignSpace, ExperimentDesign, as_design_space, design_trials
 
 __all__ = ["design_experiment", "MI_METHODS", "REFITS", "OUTCOMES", "design_estimate", "scan_estimate", "free_parameter_count"]
 
 #: How the mutual information is computed (the information layer's ``method``).
 MI_METHODS = ("auto", "exact", "monte-carlo")
-#: Estimated seconds of one design's information values per hypothesis pair and trial (mpmath at 30 digits).
-_PAIR_TRIAL_SECONDS = 2e-5
+#: Estimated seconds of one design's information values per ordered hypothesis pair and trial (the mpmath
+#: divergences from the exact logits at 30 digits; measured 20 items, 342 test trials, 2 hypotheses: 0.5 s, 7e-4
+#: s each, 2026-12-02; was 2e-5, 35 times too low).
+_PAIR_TRIAL_SECONDS = 8e-4
 #: Estimated seconds of one simulated experiment's trial in a Monte Carlo power (numpy; 0.1 s for 4000
 #: experiments of 54 trials measured on the development machine), and the power computations of one pair and
 #: criterion: the power at the design, then the doubling and bisection of the multiplier search (typically;
 #: the 13 single-exception designs of docs/design.md with --power 0.8 took 12 s of CPU against 31 s estimated).
 _POWER_TRIAL_SECONDS = 5e-7
+#: Estimated seconds of a Monte Carlo mutual information per sample and trial (numpy, measured on the development
+#: machine at load 8: 1.5e-7 s at 10 presentations a trial (342 trials, 2 or 3 hypotheses), 2.3e-7 s at 100).
+_MC_SAMPLE_TRIAL_SECONDS = 2e-7
+#: Estimated seconds of the exact mutual information in mpmath per outcome vector and hypothesis (where at most
+#: ``MP_MAX_OUTCOMES`` are enumerated; measured 5 items, one presentation of 12 test trials, 1296 outcome vectors
+#: after the exact reductions, 2 hypotheses: 0.6 s).
+_MP_OUTCOME_SECONDS = 2.5e-4
 _POWER_EVALUATIONS = 4
 #: Estimated seconds of the Fisher information per trial and symbolic parameter (the closed form with that one
 #: parameter symbolic, built and differentiated at the hypothesis's values; :func:`.predictions.logit_jacobian`),
@@ -63,34 +71,19 @@ REFITS = ("none", "beta", "all")
 OUTCOMES = ("binomial", "score")
 
 
-def _space(designs: Any, trials: Any, presentations: int, total: int | None) -> DesignSpace:
-    if isinstance(designs, DesignSpace):
-        return designs
-    if isinstance(designs, Task):
-        return DesignSpace((designs,), trials, presentations, total)
-    if isinstance(designs, (int, range)) and not isinstance(designs, bool):
-        try:
-            check_int(designs if isinstance(designs, int) else 3, "designs (a number of items)", minimum=3)
-        except SymbolicTIError as err:
-            raise ParameterError(str(err)) from None
-        return design_space(designs, trials=trials, presentations=presentations, total=total)
-    if isinstance(designs, Iterable) and not isinstance(designs, str):
-        tasks = tuple(designs)
-        if tasks and all(isinstance(t, Task) for t in tasks):
-            return DesignSpace(tasks, trials, presentations, total)
-    raise ParameterError(f"designs must be a DesignSpace (symbolic_ti.design.design_space), a Task, a list of "
-                         f"Tasks or a number of items, got {message_repr(designs)}")
-
-
 def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher: bool,
-                    power_simulations: int = 0, refit: str = "none", refit_starts: int = REFIT_STARTS) -> Estimate:
+                    power_simulations: int = 0, refit: str = "none", refit_starts: int = REFIT_STARTS,
+                    mi_method: str = "exact", samples: int = 0) -> Estimate:
     """The estimated cost of :func:`design_experiment` (docs/performance.md#budgets): the exact solves (one per
     hypothesis and task at its values, and with the Fisher information one with the parameters symbolic), then
     the information values of every ordered pair of hypotheses and trial, and with ``power_simulations > 0`` the
     Monte Carlo power of every ordered pair, both criteria and the multiplier search (an upper bound where the
     power is exact); with ``refit="all"`` the refits of every hypothesis to the experiments simulated from each
-    hypothesis in each design (:func:`symbolic_ti.design.refit.refit_estimate`)."""
-    seconds, trials = 0.0, 0
+    hypothesis in each design (:func:`symbolic_ti.design.refit.refit_estimate`); with ``samples``, the Monte Carlo
+    mutual information of every design where ``mi_method`` draws it (``"auto"``: where its outcome vectors are
+    above :data:`~symbolic_ti.design.information.MAX_OUTCOMES` before the exact reductions, or under a greedy
+    search)."""
+    seconds, trials, sampled = 0.0, 0, 0
     for task in space.tasks:
         for h in hypotheses:
             method = "laplacian" if h.family.exchangeable else "halved"
@@ -102,25 +95,33 @@ def design_estimate(space: DesignSpace, hypotheses: Sequence[Hypothesis], fisher
                                                exceptions=len(task.exceptions)).seconds
                                 + per_form * len(task.trials))
         trials += len(task.trials)
+        shown = len(design_trials(task, space.trials))
+        if mi_method == "monte-carlo" or (mi_method == "auto" and (space.total is not None or (
+                space.presentations + 1) ** shown > MAX_OUTCOMES)):
+            sampled += shown
+        elif space.total is None and (space.presentations + 1) ** shown <= MP_MAX_OUTCOMES:  # mpmath, exact
+            seconds += _MP_OUTCOME_SECONDS * len(hypotheses) * (space.presentations + 1) ** shown
         if space.total is not None:  # the greedy search over the design's trials
             from .search import greedy_estimate
-            from .space import design_trials
 
             seconds += greedy_estimate(len(hypotheses), len(design_trials(task, space.trials)), space.total).seconds
     pairs = len(hypotheses) * (len(hypotheses) - 1)
-    seconds += _PAIR_TRIAL_SECONDS * pairs * trials
+    seconds += _PAIR_TRIAL_SECONDS * pairs * trials + _MC_SAMPLE_TRIAL_SECONDS * samples * sampled
     seconds += _POWER_TRIAL_SECONDS * power_simulations * _POWER_EVALUATIONS * 2 * pairs * trials
     if refit == "beta":
         seconds += _POWER_TRIAL_SECONDS * power_simulations * _REFIT_FACTOR * 2 * 2 * pairs * trials
     search = "" if space.total is None else (f", a greedy search of {space.total:,} presentations each (growing as "
-                                             f"total^3)")
+                                             f"total^3 while a step's outcome vectors are at most "
+                                             f"{MAX_OUTCOMES:,}, then linearly: Monte Carlo gains)")
     if refit == "all" and power_simulations:
         per_task = -(-len(space) // len(space.tasks))  # designs per task, rounded up
         full = refit_estimate(space.tasks, hypotheses, refit_starts, per_task * len(hypotheses) * power_simulations)
         return Estimate(seconds + full.seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, "
                                                 f"{len(hypotheses)} hypotheses, {trials} trials{search}; {full.detail}")
     return Estimate(seconds, f"{len(space)} design{'s' if len(space) != 1 else ''}, {len(hypotheses)} hypotheses, "
-                             f"{trials} trial{'s' if trials != 1 else ''}{search}")
+                             f"{trials} trial{'s' if trials != 1 else ''}{search}"
+                             + (f", a Monte Carlo mutual information of {samples:,} samples" if sampled and samples
+                                else ""))
 
 
 def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, trials: Any = "test",
@@ -207,7 +208,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     dps = check_int(dps, "dps", minimum=15, maximum=1000)
     criterion = check_choice(criterion, "criterion", CRITERIA)
     mi_method = check_choice(mi_method, "mi_method", MI_METHODS)
-    samples = check_int(samples, "samples", minimum=100)
+    samples = check_int(samples, "samples", minimum=100, maximum=MAX_SAMPLES)
     seed = check_int(seed, "seed", minimum=0)
     simulations = check_int(simulations, "simulations", minimum=100)
     refit = check_choice(refit, "refit", REFITS)
@@ -235,7 +236,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
         raise ParameterError(f"power must be a target power in (0, 1) such as 0.8, or None, got "
                              f"{message_repr(power)}")
     resolve_budget(budget)
-    space = _space(designs, trials, presentations, total)
+    space = as_design_space(designs, trials, presentations, total)
     if fisher is not None and (isinstance(fisher, str) or not isinstance(fisher, Iterable)
                                or not all(isinstance(x, str) for x in fisher)):
         raise ParameterError(f"fisher must be a list of parameter names such as ['alpha', 'beta'], None (every "
@@ -244,7 +245,8 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
     fisher_names = [fisher_parameters(h, n) for h, n in zip(hyps, names, strict=True)] if fisher is None or tuple(
         fisher) else []
     check_budget("design", design_estimate(space, hyps, bool(fisher_names),
-                                           0 if power is None else simulations, refit, refit_starts), budget)
+                                           0 if power is None else simulations, refit, refit_starts,
+                                           mi_method, samples if outcome == "binomial" else 0), budget)
     refits: list[Any] = []
     evaluations = []
     all_designs = space.designs()
@@ -265,7 +267,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                 evaluations.append(evaluation)
             if power is not None:
                 evaluations[-1] = _with_power(evaluations[-1], hyps, float(power), simulations, seed, refit,
-                                              budget, refit_starts, refits)
+                                              budget, refit_starts, refits, dps)
             for w in caught:  # the standard error is in the report: one note for every design, not a warning each
                 if type(w.message).__name__ == "MonteCarloPrecisionWarning":
                     imprecise.append(float(evaluations[-1].information.standard_error))
@@ -286,7 +288,7 @@ def design_experiment(hypotheses: Iterable[Hypothesis | str], designs: Any, *, t
                   f"(about 15 digits, not {dps}): above {MP_MAX_OUTCOMES} outcome vectors to sum at {dps} digits",)
     notes += _identical_note(hyps, evaluations)
     if refits:
-        notes += _refit_notes(refits)
+        notes += refit_notes(refits)
     if below:
         notes += (f"the mutual information of {len(below)} of {len(all_designs)} design{'s' if len(all_designs) != 1 else ''} "
                   f"is below float64's range in part (probabilities sigmoid(beta f) that round to 0 or 1): the value "
@@ -349,7 +351,7 @@ def scan_estimate(p: Any, counts: Any, target: float, simulations: int) -> Estim
 
 def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, simulations: int,
                 seed: int, refit: str = "none", budget: BudgetLike = DEFAULT, refit_starts: int = REFIT_STARTS,
-                refits: list[Any] | None = None) -> DesignEvaluation:
+                refits: list[Any] | None = None, dps: int = 30) -> DesignEvaluation:
     """``e`` with the power of every ordered pair and criterion, and the multiplier reaching ``target`` (each
     pair's scan estimated and checked against ``budget`` first, :func:`scan_estimate`); with ``refit="all"`` the
     design's :class:`~symbolic_ti.design.refit.RefitAll` is appended to ``refits``."""
@@ -363,6 +365,9 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
     counts = np.array(e.design.counts, dtype=int)
     k = np.array([free_parameter_count(h) for h in hyps])
     f = np.array([[float(x) for x in row] for row in e.predictions])
+    # the exact logits beta f: the power's log-likelihood differences from them (ties decided to dps digits)
+    logits = np.array([[sp.sympify(h.beta) * v for v in row] for h, row in zip(hyps, e.predictions, strict=True)],
+                      dtype=object)
     full = None
     if refit == "all":
         full = RefitAll(e.design.task, e.design.trials, hyps, starts=refit_starts, seed=seed, budget=budget)
@@ -377,8 +382,9 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
                          scan_estimate(p[[a, b]], counts, target, simulations), budget)
             for criterion in POWER_CRITERIA:
                 kw: Any = {"criterion": criterion, "n_params": k[[a, b]], "simulations": simulations, "seed": seed}
-                est = power_layer.power(p[[a, b]], counts, 0, **kw)
-                smallest = power_layer.smallest_presentations(p[[a, b]], counts, 0, target, **kw)
+                exact_kw = {**kw, "logits": logits[[a, b]], "dps": dps}
+                est = power_layer.power(p[[a, b]], counts, 0, **exact_kw)
+                smallest = power_layer.smallest_presentations(p[[a, b]], counts, 0, target, **exact_kw)
                 refitted: Any
                 if full is not None:
                     refitted = power_layer.power(p[[a, b]], counts, 0, **{**kw, "n_params": [
@@ -389,23 +395,6 @@ def _with_power(e: DesignEvaluation, hyps: Sequence[Hypothesis], target: float, 
                         log_likelihood=power_layer.beta_refit(f[[a, b]]))
                 out.append(PowerSummary(a, b, criterion, est, smallest, refitted, refit))
     return dataclasses.replace(e, power=tuple(out))
-
-
-def _refit_notes(refits: Sequence[Any]) -> tuple[str, ...]:
-    """The report's lines of ``refit="all"``: the fits and their starts, and the parameters held or not fitted."""
-    fits = sum(r.fits for r in refits)
-    bad = sum(r.unconverged for r in refits)
-    starts = refits[0].starts
-    text = (f"refit all: every free parameter of each hypothesis refitted by maximum likelihood (fit's likelihood "
-            f"and optimiser) to each simulated experiment: {fits:,} fits, {starts} optimiser start"
-            f"{'s' if starts != 1 else ''} each (the hypothesis's values" + (", then fit's starts" if starts > 1
-                                                                           else "") + ")")
-    if bad:
-        text += f"; {bad:,} of them did not report convergence from any start (more --refit-starts)"
-    seen: list[str] = []
-    for r in refits:
-        seen += [n for n in r.notes if n not in seen]
-    return (text, *seen)
 
 
 def _evaluate(design: ExperimentDesign, hyps: Sequence[Hypothesis], fisher_names: Sequence[tuple[str, ...]],

@@ -34,16 +34,15 @@ from ._arrays import (
     _index,
     _information_terms,
     _kl_float,
-    _log_ratios,
     _object_array,
     _outcome_count,
     _outside_support,
-    _posterior_divergence,
     _prior,
     _probabilities,
     _reduce,
     _trial_log_pmf,
     _trial_log_ratio,
+    _mi_monte_carlo,
 )
 
 __all__ = ["InformationEstimate", "MonteCarloPrecisionWarning", "InformationRangeWarning", "kl_per_trial", "divergence_matrix",
@@ -52,6 +51,9 @@ __all__ = ["InformationEstimate", "MonteCarloPrecisionWarning", "InformationRang
 
 #: Default cap on the number of outcome vectors that exact summation enumerates (:data:`._arrays.MAX_OUTCOMES`).
 MAX_OUTCOMES = _arrays_max
+#: Largest number of Monte Carlo samples: drawn in blocks (``_arrays._MC_BLOCK``: bounded memory), at about 3e-7 s
+#: per sample and trial (``symbolic_ti.design.experiment``'s estimate), 10^9 samples of 10 trials is an hour.
+MAX_SAMPLES = 10**9
 
 
 class MonteCarloPrecisionWarning(UserWarning):
@@ -268,34 +270,6 @@ def _mi_exact(p: np.ndarray, w: np.ndarray, n: np.ndarray) -> float:
     return total + _outside_support(p, n, w)
 
 
-def _mi_monte_carlo(p: np.ndarray, w: np.ndarray, n: np.ndarray, samples: int, seed: Any) -> tuple[float, float]:
-    """Stratified by hypothesis: ``samples / H`` experiments simulated from each; each contributes
-    ``KL(posterior(k) || prior)``, the expectation over the hypotheses of ``log P(k|h) / P(k)`` given ``k``
-    (Rao-Blackwellised: bounded by ``log(1 / min prior)``, nonnegative, and of the order of the information
-    itself where it is small), from per-trial log-likelihood ratios (:func:`_posterior_divergence`)."""
-    rng = np.random.default_rng(seed)
-    h = p.shape[0]
-    per = max(2, -(-samples // h))
-    log_w = np.log(w)
-    value = var = 0.0
-    for a in range(h):
-        k = rng.binomial(n[None, :], p[a][None, :], size=(per, len(n))).astype(float)
-        ratios = np.zeros((h, per))
-        for t in range(len(n)):
-            win, loss = _log_ratios(p[:, t], p[a, t])
-            wins, losses = k[None, :, t], n[t] - k[None, :, t]
-            if np.isfinite(win).all() and np.isfinite(loss).all():  # no 0 * inf to mask: the same sums, faster
-                ratios += wins * win[:, None] + losses * loss[:, None]
-                continue
-            with np.errstate(invalid="ignore"):
-                ratios += (np.where(wins == 0, 0.0, wins * win[:, None])
-                           + np.where(losses == 0, 0.0, losses * loss[:, None]))
-        v = _posterior_divergence(log_w, ratios)
-        value += w[a] * float(v.mean())
-        var += w[a] ** 2 * float(v.var(ddof=1)) / per
-    return value, math.sqrt(var)
-
-
 def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto", "exact", "monte-carlo"] = "auto",
                        samples: int = 20000, seed: Any = 0, max_outcomes: int = MAX_OUTCOMES,
                        tolerance: float = 1e-3, dps: int | None = None,
@@ -324,7 +298,8 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
     method : {"auto", "exact", "monte-carlo"}
         ``"auto"``: exact when at most ``max_outcomes`` outcome vectors remain, Monte Carlo otherwise.
     samples : int
-        Simulated experiments for Monte Carlo (at least 2 per hypothesis).
+        Simulated experiments for Monte Carlo (at least 2 per hypothesis), at most :data:`MAX_SAMPLES` (drawn in
+        blocks: bounded memory).
     seed : int, numpy.random.Generator or None
         Seed of ``numpy.random.default_rng`` (default 0: reproducible).
     max_outcomes : int
@@ -357,8 +332,9 @@ def mutual_information(p: Any, prior: Any, counts: Any, *, method: Literal["auto
     n = _counts(counts, arr.shape[1])
     if method not in ("auto", "exact", "monte-carlo"):
         raise ParameterError(f"method: expected 'auto', 'exact' or 'monte-carlo', got {method!r}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
-        raise ParameterError(f"samples: expected an integer of at least 2, got {samples!r}")
+    if (isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2
+            or samples > MAX_SAMPLES):
+        raise ParameterError(f"samples: expected an integer from 2 to {MAX_SAMPLES:,}, got {samples!r}")
     live = w > 0
     lost = False
     if logits is not None and dps is not None and method != "monte-carlo":

@@ -8,8 +8,12 @@ cancel). The likelihood-ratio criterion picks the hypothesis of largest log-like
 ``-2 log L_h + n_params[h] log m`` (Schwarz 1978) with ``m`` the number of observations as ``fit`` counts
 them, one per row of data: by default the number of trials presented (one row per trial with its counts),
 ``n_observations`` otherwise (``sum(counts)`` for one row per presentation). ``true`` counts as
-picked only when it is strictly better than every other hypothesis: a tie (log-likelihoods equal to
-``1e-9 (1 + |log L|)``) counts as not picked and is reported.
+picked only when it is strictly better than every other hypothesis: a tie counts as not picked and is
+reported. From probabilities alone a tie is a difference of log-likelihoods within ``1e-9 (1 + |log L|)`` (float64);
+with the exact logits ``beta f`` (``logits=``, as :func:`symbolic_ti.design.design_experiment` passes them) the
+differences are computed from the logits and their signs decided to ``dps`` digits
+(:class:`symbolic_ti.design._precise.LogitGaps`), so that hypotheses whose probabilities agree to float64
+(a large ``beta``) are still told apart, and a tie is a difference below ``10^-dps`` of its terms.
 """
 
 from __future__ import annotations
@@ -112,6 +116,9 @@ class SmallestPresentations(FrozenArrays):
         The largest ``m`` evaluated by the scan: ``min(max_multiplier, 2 * multiplier)`` or more.
     curve : tuple of (int, float)
         ``(m, power)`` for every ``m`` from 1 to ``scanned_to`` (point estimates), in order.
+    curve_methods : tuple of str
+        The method of each point of ``curve`` (``"exact"`` or ``"monte-carlo"``: the exact summation gives way to
+        simulation where ``m`` makes the outcome vectors too many).
     """
 
     multiplier: int | None
@@ -123,6 +130,7 @@ class SmallestPresentations(FrozenArrays):
     stable_multiplier: int | None = None
     scanned_to: int | None = None
     curve: tuple[tuple[int, float], ...] = ()
+    curve_methods: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         self._freeze()
@@ -180,7 +188,7 @@ def _check(p: Any, counts: Any, true: Any, criterion: str, n_params: Any, level:
 def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-ratio", n_params: Any = None,
           n_observations: int | None = None, method: Method = "auto", simulations: int = 4000, seed: Any = 0,
           level: float = 0.95, max_outcomes: int = MAX_OUTCOMES,
-          log_likelihood: LogLikelihood | None = None) -> PowerEstimate:
+          log_likelihood: LogLikelihood | None = None, logits: Any = None, dps: int = 30) -> PowerEstimate:
     """Probability that the likelihood-ratio (or BIC) comparison picks ``true`` on data simulated from it.
 
     Parameters
@@ -212,6 +220,13 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
         ``log_likelihood(wins, counts)`` with ``wins`` of shape (S, T) returns the (H, S) maximised
         log-likelihoods of every hypothesis for every experiment, binomial coefficients included or not (the
         same for all). The data are still simulated from ``p[true]``; the power is then by Monte Carlo only.
+    logits : array_like, shape (H, T), optional
+        The exact logits ``beta f`` behind ``p`` (sympy, mpmath or float numbers): the log-likelihood
+        differences are then computed from them and their signs decided to ``dps`` digits, and the probability
+        of each outcome vector from them (no probability rounded to 0 or 1 at a large ``beta``). Not with
+        ``log_likelihood``.
+    dps : int
+        Decimal digits to which the signs of the differences are decided with ``logits`` (default 30).
 
     Returns
     -------
@@ -240,11 +255,17 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
     if log_likelihood is not None and method == "exact":
         raise ParameterError("method: 'exact' needs the fixed-parameter likelihood; with log_likelihood, use "
                              "'auto' or 'monte-carlo'")
+    gaps = None
+    if logits is not None:
+        gaps = _logit_gaps(logits, arr.shape, a, criterion, k, total, dps, log_likelihood)
     if log_likelihood is None and (method == "exact" or (method == "auto" and _outcome_count(n) <= max_outcomes)):
         if _outcome_count(n) > max_outcomes:
             raise BudgetError(f"counts: {_outcome_count(n)} outcome vectors to enumerate, above "
                               f"max_outcomes={max_outcomes}; use method='monte-carlo' or a larger max_outcomes")
         value = tied = 0.0
+        if gaps is not None:
+            value, tied = _exact_from_logits(gaps, n)
+            return PowerEstimate(value, value, value, level, "exact", _outcome_count(n), tied, criterion)
         for log_lik in _outcome_blocks(arr, n, True):  # the binomial coefficients are common: they cancel
             prob = np.exp(log_lik[a])
             win, tie = _picked(_scores(log_lik, criterion, k, total), a)
@@ -253,6 +274,12 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
         return PowerEstimate(value, value, value, level, "exact", _outcome_count(n), tied, criterion)
     rng = np.random.default_rng(seed)
     wins = rng.binomial(n[None, :], arr[a][None, :], size=(int(simulations), len(n)))
+    if gaps is not None:
+        win, tie = gaps.picked(wins, n)
+        successes = int(win.sum())
+        lower, upper = _wilson(successes, int(simulations), level)
+        return PowerEstimate(successes / int(simulations), lower, upper, level, "monte-carlo", int(simulations),
+                             float(tie.mean()), criterion)
     if log_likelihood is None:
         log_lik = (_xlogy(wins[None], arr[:, None, :]) + _xlogy((n - wins)[None], 1.0 - arr[:, None, :])).sum(axis=2)
     else:
@@ -267,12 +294,49 @@ def power(p: Any, counts: Any, true: int, *, criterion: Criterion = "likelihood-
                          float(tie.mean()), criterion)
 
 
+def _logit_gaps(logits: Any, shape: tuple[int, ...], true: int, criterion: str, k: np.ndarray | None, total: int,
+                dps: int, log_likelihood: Any) -> Any:
+    """The :class:`~symbolic_ti.design._precise.LogitGaps` of ``logits`` (checked against ``p``'s shape), with
+    BIC's penalty differences as constants."""
+    from ._arrays import _dps
+    from ._precise import LogitGaps
+
+    if log_likelihood is not None:
+        raise ParameterError("logits: the exact logits score fixed hypotheses; not with log_likelihood")
+    arr = np.asarray(logits, dtype=object)
+    if arr.shape != shape:
+        raise ParameterError(f"logits: expected shape {shape} (as p), got {arr.shape}")
+    constants = [0.0 if criterion != "bic" or k is None else
+                 -0.5 * float(k[true] - k[b]) * math.log(max(total, 1)) for b in range(shape[0]) if b != true]
+    return LogitGaps(arr, true, constants, _dps(dps))
+
+
+#: Outcome vectors per block of the exact power from logits.
+_LOGIT_BLOCK = 2**16
+
+
+def _exact_from_logits(gaps: Any, n: np.ndarray) -> tuple[float, float]:
+    """The exact power and tie probability, every outcome vector enumerated (blocks of :data:`_LOGIT_BLOCK`)."""
+    tables = gaps.log_pmf(n)
+    shape = tuple(int(m) + 1 for m in n)
+    total = math.prod(shape)
+    value = tied = 0.0
+    for start in range(0, total, _LOGIT_BLOCK):
+        ks = np.unravel_index(np.arange(start, min(total, start + _LOGIT_BLOCK)), shape)
+        prob = np.exp(sum(tab[k] for tab, k in zip(tables, ks, strict=True)))
+        win, tie = gaps.picked(np.stack(ks, axis=1), n)
+        value += float(np.sum(prob[win]))
+        tied += float(np.sum(prob[tie]))
+    return value, tied
+
+
 def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, *,
                            criterion: Criterion = "likelihood-ratio", n_params: Any = None,
                            n_observations: int | None = None, method: Method = "auto", simulations: int = 4000,
                            seed: Any = 0, level: float = 0.95, max_outcomes: int = MAX_OUTCOMES,
                            max_multiplier: int = 4096, conservative: bool = False,
-                           log_likelihood: LogLikelihood | None = None) -> SmallestPresentations:
+                           log_likelihood: LogLikelihood | None = None, logits: Any = None,
+                           dps: int = 30) -> SmallestPresentations:
     """The smallest multipliers ``m`` such that the design ``m * counts_shape`` reaches power ``target``.
 
     The power is a sawtooth in ``m`` (the discreteness of binomial counts), not monotone, so a bisection can
@@ -299,7 +363,7 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
         The hypothesis that generates the data.
     target : float
         Power to reach, in (0, 1].
-    criterion, n_params, n_observations, method, simulations, seed, level, max_outcomes, log_likelihood
+    criterion, n_params, n_observations, method, simulations, seed, level, max_outcomes, log_likelihood, logits, dps
         As in :func:`power` (a given ``n_observations`` is multiplied by ``m`` with the counts).
     max_multiplier : int
         Largest ``m`` tried.
@@ -330,7 +394,7 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
             cache[m] = power(arr, m * base, a, criterion=criterion, n_params=n_params,
                              n_observations=None if n_observations is None else m * n_observations, method=method,
                              simulations=simulations, seed=seed, level=level, max_outcomes=max_outcomes,
-                             log_likelihood=log_likelihood)
+                             log_likelihood=log_likelihood, logits=logits, dps=dps)
         return cache[m]
 
     def reached(m: int) -> bool:
@@ -353,7 +417,7 @@ def smallest_presentations(p: Any, counts_shape: Any, true: int, target: float, 
             stable_m -= 1
     curve = tuple((j, cache[j].value) for j in range(1, scanned_to + 1))
     return SmallestPresentations(m, m * base, at(m), at(m - 1) if m > 1 else None, target, len(cache),
-                                 stable_m, scanned_to, curve)
+                                 stable_m, scanned_to, curve, tuple(cache[j].method for j in range(1, scanned_to + 1)))
 
 
 def beta_refit(f: Any) -> LogLikelihood:

@@ -336,3 +336,20 @@ def smallest_presentations_refitted(p: Any, counts_shape: Any, refit: RefitAll, 
     return smallest_presentations(p, base, 0, target, criterion=criterion, n_params=n_params,
                                   simulations=simulations, seed=seed, max_multiplier=max_multiplier,
                                   log_likelihood=refit.pair(pair), **options)
+
+
+def refit_notes(refits: Sequence[Any]) -> tuple[str, ...]:
+    """The report's lines of ``refit="all"``: the fits and their starts, and the parameters held or not fitted."""
+    fits = sum(r.fits for r in refits)
+    bad = sum(r.unconverged for r in refits)
+    starts = refits[0].starts
+    text = (f"refit all: every free parameter of each hypothesis refitted by maximum likelihood (fit's likelihood "
+            f"and optimiser) to each simulated experiment: {fits:,} fits, {starts} optimiser start"
+            f"{'s' if starts != 1 else ''} each (the hypothesis's values" + (", then fit's starts" if starts > 1
+                                                                           else "") + ")")
+    if bad:
+        text += f"; {bad:,} of them did not report convergence from any start (more --refit-starts)"
+    seen: list[str] = []
+    for r in refits:
+        seen += [n for n in r.notes if n not in seen]
+    return (text, *seen)

@@ -239,7 +239,7 @@ def greedy_estimate(hypotheses: int, candidates: int, budget: int, *, max_outcom
     seconds = GAIN_CELL_SECONDS * hypotheses * candidates * cells + GAIN_STEP_SECONDS * steps
     return Estimate(seconds, f"the greedy search of {budget:,} presentation{'s' if budget != 1 else ''} over "
                              f"{candidates:,} trial{'s' if candidates != 1 else ''}, growing as total^3 up to "
-                             f"{max_outcomes:,} outcome vectors a step")
+                             f"{max_outcomes:,} outcome vectors a step, then linearly (Monte Carlo gains)")
 
 
 def greedy_trials(p: Any, prior: Any, budget: int, *, objective: Objective = "mutual-information",

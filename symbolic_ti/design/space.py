@@ -207,3 +207,24 @@ def design_space(items: Any = None, exceptions: Sequence[Any] = (), *, placement
         raise ParameterError(f"design space is empty: no exception placement fits ({placements}, spans "
                              f"{span[0]}..{span[1]}, positions {'any' if keep is None else list(keep)})")
     return DesignSpace(tuple(out), trials, presentations, total)
+
+
+def as_design_space(designs: Any, trials: Any, presentations: int, total: int | None) -> DesignSpace:
+    """``designs`` of :func:`symbolic_ti.design.design_experiment` as a :class:`DesignSpace`: one, a Task, Tasks or
+    a number of items (or a range of them)."""
+    if isinstance(designs, DesignSpace):
+        return designs
+    if isinstance(designs, Task):
+        return DesignSpace((designs,), trials, presentations, total)
+    if isinstance(designs, (int, range)) and not isinstance(designs, bool):
+        try:
+            check_int(designs if isinstance(designs, int) else 3, "designs (a number of items)", minimum=3)
+        except SymbolicTIError as err:
+            raise ParameterError(str(err)) from None
+        return design_space(designs, trials=trials, presentations=presentations, total=total)
+    if isinstance(designs, Iterable) and not isinstance(designs, str):
+        tasks = tuple(designs)
+        if tasks and all(isinstance(t, Task) for t in tasks):
+            return DesignSpace(tasks, trials, presentations, total)
+    raise ParameterError(f"designs must be a DesignSpace (symbolic_ti.design.design_space), a Task, a list of "
+                         f"Tasks or a number of items, got {message_repr(designs)}")

@@ -68,6 +68,29 @@ def _mi_text(e: DesignEvaluation) -> str:
     return f"{_num(info.value)} +- {_num(se, 2)} ({info.method})"
 
 
+def _mi_latex(e: DesignEvaluation, math_mode: bool = False) -> str:
+    """The mutual information of a LaTeX table cell as :func:`_mi_text` marks it: exact values plain, a Monte
+    Carlo one ``value \\pm se`` with its method, a series or a lower bound named (``math_mode``: inside an
+    ``array``, the words as ``\\text``)."""
+    info = e.information
+    se = getattr(info, "standard_error", None)
+    value = _num(e.mutual_information)
+
+    def word(text: str) -> str:
+        return rf"\ (\text{{{text}}})" if math_mode else f" ({text})"
+
+    def maths(text: str) -> str:
+        return text if math_mode else f"${text}$"
+
+    if getattr(info, "below_range", False):
+        return maths(value) + word("lower bound")
+    if getattr(info, "method", "") == "exact" or se is None:
+        return value
+    if info.method == "series":
+        return maths(value) + word("series")
+    return maths(rf"{value} \pm {_num(se, 2)}") + word(info.method)
+
+
 def _pair(report: DesignReport, a: int, b: int) -> str:
     return f"H{a + 1} vs H{b + 1}"
 
@@ -138,7 +161,7 @@ def _power_dict(s: Any) -> dict[str, Any]:
                 "presentations": None if m.counts is None else int(m.counts.sum()),
                 "power": est(m.power), "power_below": est(m.power_below),
                 "stable_multiplier": m.stable_multiplier, "scanned_to": m.scanned_to,
-                "curve": [[j, v] for j, v in m.curve]},
+                "curve": [[j, v, method] for (j, v), method in zip(m.curve, m.curve_methods, strict=True)]},
             "refitted": est(s.refitted), "refit": s.refit}
 
 
@@ -241,7 +264,7 @@ def design_dict(report: DesignReport) -> dict[str, Any]:
 def design_latex(report: DesignReport, trials: int = 8) -> str:
     """Two LaTeX tabulars: the ranking, and the best design's most informative trials (``%`` comment first)."""
     h = len(report.hypotheses)
-    rows = [f"{k + 1} & {latex_text(e.design.label)} & {e.design.total} & {_num(e.mutual_information)} & "
+    rows = [f"{k + 1} & {latex_text(e.design.label)} & {e.design.total} & {_mi_latex(e)} & "
             f"{_num(e.smallest_log_bayes_factor)} \\\\" for k, e in enumerate(report.evaluations)]
     ranking = ("% symbolic_ti design: " + "; ".join(f"H{k + 1} = {x.name}" for k, x in enumerate(report.hypotheses))
                + "\n" r"\begin{tabular}{rlrrr}" "\n" r"\hline" "\n"
@@ -317,7 +340,7 @@ def _math_text(text: str) -> str:
 def design_notebook_latex(report: DesignReport, ranking: int = 20) -> str:
     """The ranking of :func:`design_latex` (its first ``ranking`` rows) as display math MathJax renders: an
     ``array``, not a ``tabular``."""
-    rows = [f"{k + 1} & {_math_text(e.design.label)} & {e.design.total} & {_num(e.mutual_information)} & "
+    rows = [f"{k + 1} & {_math_text(e.design.label)} & {e.design.total} & {_mi_latex(e, True)} & "
             f"{_num(e.smallest_log_bayes_factor)} \\\\" for k, e in enumerate(report.evaluations[:ranking])]
     return ("$$\\begin{array}{rlrrr}\n" r"\text{rank} & \text{design} & \text{presentations} & "
             r"I(H; Y)\ (\text{nats}) & \min E[\log \mathrm{BF}] \\ \hline" "\n" + "\n".join(rows)
