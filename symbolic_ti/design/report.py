@@ -24,7 +24,9 @@ __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "CRITERIA", "POWER_CRITERIA", "Fishe
 
 #: The ``meta.format`` of the JSON report (docs/design.md#json).
 FORMAT_NAME = "symbolic_ti.design"
-FORMAT_VERSION = 1
+# Version of the design JSON; bump with a line here when a field changes meaning or disappears.
+#   1: first format (issue 26). 2: each point of a power "curve" is [m, power, method] (it was [m, power]).
+FORMAT_VERSION = 2
 #: How designs are ranked: the mutual information between hypothesis and data, or the smallest expected log
 #: Bayes factor over ordered pairs of hypotheses (the worst-separated pair).
 CRITERIA = ("mutual-information", "log-bayes-factor")
