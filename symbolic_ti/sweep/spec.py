@@ -47,6 +47,7 @@ from collections.abc import Mapping
 from ..api import make_family
 from ..analysis.parameters import check_parameter
 from ..arguments import check_int, exact_number, parse_interval, parse_ridge, resolve_trials
+from ..digits import TOO_LONG_INTEGER
 from ..errors import SymbolicTIError, ParameterError
 from ..families import FAMILIES
 from ..task import MAX_ITEMS, Task, parse_exception
@@ -407,6 +408,8 @@ def load_spec(path: str | Path) -> SweepSpec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise SpecError(f"sweep spec {str(p)!r} is not valid TOML: {err}") from None
+    except ValueError:  # tomllib's int() of an integer of more than 4300 digits (sys.get_int_max_str_digits)
+        raise SpecError(f"sweep spec {str(p)!r}: {TOO_LONG_INTEGER}") from None
     return spec_from_dict(data)
 
 
