@@ -75,3 +75,50 @@ def test_huge_items_in_python(call, message):
     with pytest.raises(SymbolicTIError) as info:
         call()
     assert str(info.value) == message
+
+
+# ------------------------------------------------------------------ sweep spec ranges checked before expansion
+def _no_expansion(*args):
+    raise AssertionError(f"a range was expanded before its bounds were checked: range{args}")
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"n": {"from": 5, "to": 10**9}, "exceptions": [{"kind": "none"}]},
+     "sweep spec key 'n': n.to must be at most 2000, got 1000000000"),
+    ({"n": {"from": 5, "to": 10**9, "step": 10**8}, "exceptions": [{"kind": "none"}]},
+     "sweep spec key 'n': n.to must be at most 2000, got 1000000000"),
+    ({"n": [5], "exceptions": [{"kind": "single", "span": [2, 10**9]}]},
+     "sweep spec key 'exceptions[0].span': a span is at most n - 1 <= 1999 (n is at most 2000), got 1000000000"),
+    ({"n": [5], "exceptions": [{"kind": "pairs", "span": 10**9}]},
+     "sweep spec key 'exceptions[0].span': a span is at most n - 1 <= 1999 (n is at most 2000), got 1000000000"),
+])
+def test_sweep_spec_ranges_are_refused_before_expansion(monkeypatch, data, message):
+    from symbolic_ti.sweep import spec
+
+    monkeypatch.setattr(spec, "range", _no_expansion, raising=False)  # shadows the builtin in that module
+    monkeypatch.setattr(spec, "exception_placements", _no_expansion)
+    with pytest.raises(SymbolicTIError) as info:
+        spec.spec_from_dict(data)
+    assert str(info.value) == message
+
+
+def test_sweep_cli_refuses_a_huge_n_range(capsys, tmp_path):
+    path = tmp_path / "s2.toml"
+    path.write_text('n = {from = 5, to = 1000000000}\n[[exceptions]]\nkind = "none"\n', encoding="utf-8")
+    assert _error(capsys, "sweep", str(path), "--dry-run") == \
+        "symbolic-ti: error: sweep spec key 'n': n.to must be at most 2000, got 1000000000"
+
+
+def test_spans_beyond_n_minus_1_are_not_looped_over(monkeypatch):
+    from symbolic_ti.task import placements
+
+    stops = []
+
+    def recording_range(*args):
+        stops.append(args[1] if len(args) > 1 else args[0])
+        return range(*args)
+
+    monkeypatch.setattr(placements, "range", recording_range, raising=False)
+    # at n = 5 the spans 2..4 fit: 3 + 2 + 1 exceptions W>L (the same as with spans (2, 4))
+    assert placements.single_exceptions(5, (2, 10**9)) == ["3>1", "4>2", "5>3", "4>1", "5>2", "5>1"]
+    assert max(stops) <= 5
