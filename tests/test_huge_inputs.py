@@ -122,3 +122,28 @@ def test_spans_beyond_n_minus_1_are_not_looped_over(monkeypatch):
     # at n = 5 the spans 2..4 fit: 3 + 2 + 1 exceptions W>L (the same as with spans (2, 4))
     assert placements.single_exceptions(5, (2, 10**9)) == ["3>1", "4>2", "5>3", "4>1", "5>2", "5>1"]
     assert max(stops) <= 5
+
+
+# ------------------------------------------------------------------ read-back reports compare by value
+def _report(capsys, tmp_path, exception):
+    assert cli.main(["derive", "-n", "5", "-e", exception, "--ridge", "1", "--format", "json"]) == 0
+    path = tmp_path / f"rep{exception.replace('>', '_')}.json"
+    path.write_text(capsys.readouterr().out, encoding="utf-8")
+    return path
+
+
+def test_read_back_reports_compare_equal(capsys, tmp_path):
+    import pickle
+
+    from symbolic_ti.export.reading import FormsTable, read_report
+
+    path = _report(capsys, tmp_path, "4>2")
+    a, b = read_report(path), read_report(path)
+    assert len(a.forms) > 0  # a version-2 report with a forms table
+    assert a == b
+    a.forms[0]  # one entry read (kept) in a only: still equal, equality is over the entries as written
+    assert a == b and pickle.loads(pickle.dumps(a)) == a
+    assert read_report(_report(capsys, tmp_path, "5>3")) != a
+    assert FormsTable([]) == FormsTable([]) and FormsTable([]) != []
+    with pytest.raises(TypeError):
+        hash(FormsTable([]))  # value equality over a mutable list: not hashable
