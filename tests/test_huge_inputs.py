@@ -147,3 +147,15 @@ def test_read_back_reports_compare_equal(capsys, tmp_path):
     assert FormsTable([]) == FormsTable([]) and FormsTable([]) != []
     with pytest.raises(TypeError):
         hash(FormsTable([]))  # value equality over a mutable list: not hashable
+
+
+# ------------------------------------------------------------------ a repeated --time is one column
+def test_repeated_time_is_one_column(capsys):
+    argv = ["dynamics", "-n", "5", "-e", "4>2", "--set", "alpha=0.1", "-t", "1,2"]
+    assert cli.main([*argv, "--time", "1", "--time", "1", "--time", "2/2", "--time", "3"]) == 0
+    repeated = capsys.readouterr().out
+    assert cli.main([*argv, "--time", "1", "--time", "3"]) == 0
+    once = capsys.readouterr().out
+    header = [line for line in repeated.splitlines() if line.strip().startswith("trial")]
+    assert [h.split() for h in header] == [["trial", "t=1", "t=3"]]  # 1, 1 and 2/2 are the one time t = 1
+    assert repeated == once

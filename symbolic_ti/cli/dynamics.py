@@ -127,7 +127,7 @@ def _times(args: argparse.Namespace, context: CliContext) -> list[Any] | None:
     import sympy as sp
 
     if args.times is None:  # (--log-times without --times is refused by RULES)
-        return args.time
+        return _given_times(args)
     a, b, k = args.times
     if args.log_times:
         if a <= 0:
@@ -141,7 +141,13 @@ def _count_times(args: argparse.Namespace) -> int:
     """How many times the table shows: ``--times``' K, the ``--time`` values, or the 7 default times."""
     if args.times is not None:
         return int(args.times[2])
-    return len(args.time) if args.time else 7
+    return len(_given_times(args) or ()) or 7
+
+
+def _given_times(args: argparse.Namespace) -> list[Any] | None:
+    """The ``--time`` values, each once in the order first given (a repeated ``--time 1`` is one column, as a
+    repeated ``--trial`` is one row); ``None`` without ``--time``."""
+    return None if args.time is None else list(dict.fromkeys(args.time))
 
 
 def _latex(args: argparse.Namespace, body: str) -> str:
