@@ -159,3 +159,34 @@ def test_repeated_time_is_one_column(capsys):
     header = [line for line in repeated.splitlines() if line.strip().startswith("trial")]
     assert [h.split() for h in header] == [["trial", "t=1", "t=3"]]  # 1, 1 and 2/2 are the one time t = 1
     assert repeated == once
+
+
+# ------------------------------------------------------------------ long numbers short in text headers only
+def test_text_headers_abbreviate_long_numbers_and_json_keeps_them(capsys):
+    import json
+
+    argv = ["derive", "-n", "5", "-e", "4>2", "--set", "alpha=1e-30", "--ridge", "1e-30"]
+    assert cli.main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "  family   exchangeable(alpha=1/1.000e+30 (31 digits), kappa_d=0)" in lines
+    assert "  ridge    lambda = 1/1.000e+30 (31 digits)" in lines
+    assert cli.main([*argv, "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert "1/1" + "0" * 30 in json.dumps(report)  # the export keeps the exact 10**-30 in full
+    assert "digits)" not in json.dumps(report)
+
+
+def test_dynamics_level_message_abbreviates_a_long_level(capsys):
+    assert cli.main(["dynamics", "-n", "5", "-e", "4>2", "--set", "alpha=0.1", "-t", "1,2", "--level", BIG]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == f"Exception margin reaches {SHORT}: never"  # the margin tends to 1 (not above), never above BIG
+
+
+def test_dynamics_and_critical_headers_abbreviate(capsys):
+    assert cli.main(["dynamics", "-n", "5", "-e", "4>2", "--set", "alpha=1e-30", "--time", "1", "-t", "1,2"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == ("n=5, exception 4>2, exchangeable(alpha=1/1.000e+30 (31 digits), kappa_d=0), no ridge, "
+                     "gradient flow (laplacian)")
+    assert cli.main(["critical", "-n", "5", "-e", "4>2", "--ridge", "1", "-p", "alpha", "--interval",
+                     f"0,1/{BIG}"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"Critical values of alpha on (0, 1/{SHORT})"

@@ -19,6 +19,7 @@ import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..digits import message_text, short_numbers
 from ..errors import BudgetError, ParameterError, SymbolicTIError
 from .options import BUDGET_HINT, FORMATS, PROG, CliContext, Requires, given, option_type, parse_trial
 from ..formatting import rounded
@@ -225,7 +226,7 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
                                        if p is d or hasattr(p, "to_latex") and p.__class__.__name__ == "CriticalTimes"))
     text = [d.to_text(trials=trials, times=times)] + [p.to_text() for p in parts[1:]]
     if args.level is not None:
-        text.append(f"Exception margin reaches {args.level}: " + (
+        text.append(f"Exception margin reaches {short_numbers(message_text(args.level))}: " + (
             "never" if level is None else f"at t ~ {rounded(level.value, '.6g')} (in ({rounded(float(level.lower), '.12g')}, "
                                           f"{rounded(float(level.upper), '.12g')}))"))
     return "\n".join(text)
