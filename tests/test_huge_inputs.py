@@ -190,3 +190,46 @@ def test_dynamics_and_critical_headers_abbreviate(capsys):
     assert cli.main(["critical", "-n", "5", "-e", "4>2", "--ridge", "1", "-p", "alpha", "--interval",
                      f"0,1/{BIG}"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == f"Critical values of alpha on (0, 1/{SHORT})"
+
+
+# ------------------------------------------------------------------ messages that say what is wrong, once
+_BUDGET_TOO_LARGE = ("is too large: at most 1.798e+308 seconds (the largest float); --no-budget runs without a "
+                     "limit")  # sys.float_info.max = 1.7976931348623157e308 (IEEE 754 binary64)
+_ITEMS_TOO_LARGE = ("is too large; symbolic_ti handles up to 2000 items (the task's n (n - 1) ordered trials grow "
+                    "as n^2)")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--budget", "1e999999"], f"argument --budget: the budget '1e999999' {_BUDGET_TOO_LARGE}"),
+    (["--budget", "10**10**10"], f"argument --budget: the budget '10**10**10' {_BUDGET_TOO_LARGE}"),
+    (["--budget", "10**400"], f"argument --budget: the budget '10**400' {_BUDGET_TOO_LARGE}"),
+    (["--budget", "-1e999999"], "argument --budget: the budget must be a positive number of seconds (such as 60, "
+                                "1/2 or 1e3), got '-1e999999'"),
+    (["-n", "1" * 5000], f"argument --items/-n: the number of items 1.111e+4999 (5000 digits) {_ITEMS_TOO_LARGE}"),
+    (["-n", "1" * 25], f"argument --items/-n: the number of items 1.111e+24 (25 digits) {_ITEMS_TOO_LARGE}"),
+])
+def test_too_large_is_said_once(capsys, argv, message):
+    base = ["derive", "-e", "4>2", "--ridge", "1"] + ([] if "-n" in argv else ["-n", "5"])
+    assert _error(capsys, *base, *argv) == f"symbolic-ti: error: {message}"
+
+
+def test_accuracy_out_of_range_grammar(capsys, tmp_path):
+    path = tmp_path / "acc.csv"
+    path.write_text("item_a,item_b,accuracy\n1,2,1.5\n", encoding="utf-8")
+    err = _error(capsys, "fit", "--data", str(path), "-n", "5", "-e", "4>2", "--value-column", "accuracy")
+    assert err.endswith("row 2: accuracy = '1.5' is outside [0, 1], which an accuracy needs"), err
+
+
+def test_read_report_quotes_a_long_integer_with_its_real_size(capsys, tmp_path):
+    import json
+
+    from symbolic_ti.errors import ExportError
+    from symbolic_ti.export.reading import read_report
+
+    report = json.loads(_report(capsys, tmp_path, "4>2").read_text(encoding="utf-8"))
+    report["forms"][0] = {"srepr": "Integer(" + "7" * 200_000 + ")"}
+    with pytest.raises(ExportError) as info:
+        read_report(report)
+    # 7.777...e199999 rounds to 7.778e+199999; the srepr is 8 + 200,000 + 1 characters
+    assert str(info.value) == ("cannot read expression 'Integer(7.778e+199999 (200000 digits)'... (200,009 "
+                               "characters): an integer has more than 10,000 digits")

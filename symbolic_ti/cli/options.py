@@ -73,6 +73,11 @@ def parse_items(text: str) -> int:
 
     too_large = (f"is too large; symbolic_ti handles up to {MAX_ITEMS} items (the task's n (n - 1) ordered trials "
                  f"grow as n^2)")
+    digits = text.strip().lstrip("+").lstrip("0")
+    if digits.isdigit() and len(digits) > 20:  # said once, short, before int() (which stops at 4300 digits)
+        from ..digits import short_numbers
+
+        raise argparse.ArgumentTypeError(f"the number of items {short_numbers(digits)} {too_large}")
     try:
         value = int(text.strip())
     except ValueError:
@@ -311,11 +316,27 @@ def budget_options(p: argparse.ArgumentParser) -> None:
 def parse_budget(text: str) -> float:
     """``--budget``: a positive number of seconds, any exact number text (``60``, ``1/2``, ``1e3``,
     :func:`symbolic_ti.arguments.exact_number`), as float seconds."""
+    import sys
+
     from ..arguments import exact_number, message_repr
 
+    too_large = ParameterError(f"the budget {message_repr(text, 40)} is too large: at most "
+                               f"{rounded(sys.float_info.max, '.4g')} seconds (the largest float); --no-budget runs "
+                               "without a limit")
+    value = 0.0
     try:
-        value = float(exact_number(text, "--budget"))
-    except (ParameterError, TypeError, ValueError, OverflowError):
+        exact = exact_number(text, "--budget")
+        try:
+            value = float(exact)
+        except OverflowError:
+            value = float("inf")
+        if value == float("inf") and bool(exact > 0):
+            raise too_large
+    except ParameterError as err:
+        if err is too_large or "too large" in str(err) and not text.strip().startswith("-"):
+            raise too_large from None
+        value = 0.0
+    except (TypeError, ValueError):
         value = 0.0
     if not (value > 0 and value != float("inf")):
         raise ParameterError(f"the budget must be a positive number of seconds (such as 60, 1/2 or 1e3), got "
