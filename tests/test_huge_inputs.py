@@ -203,6 +203,7 @@ _ITEMS_TOO_LARGE = ("is too large; symbolic_ti handles up to 2000 items (the tas
     (["--budget", "1e999999"], f"argument --budget: the budget '1e999999' {_BUDGET_TOO_LARGE}"),
     (["--budget", "10**10**10"], f"argument --budget: the budget '10**10**10' {_BUDGET_TOO_LARGE}"),
     (["--budget", "10**400"], f"argument --budget: the budget '10**400' {_BUDGET_TOO_LARGE}"),
+    (["--budget", "1e999"], f"argument --budget: the budget '1e999' {_BUDGET_TOO_LARGE}"),  # 1e999 > 1.798e308
     (["--budget", "-1e999999"], "argument --budget: the budget must be a positive number of seconds (such as 60, "
                                 "1/2 or 1e3), got '-1e999999'"),
     (["-n", "1" * 5000], f"argument --items/-n: the number of items 1.111e+4999 (5000 digits) {_ITEMS_TOO_LARGE}"),
