@@ -234,3 +234,13 @@ def test_read_report_quotes_a_long_integer_with_its_real_size(capsys, tmp_path):
     # 7.777...e199999 rounds to 7.778e+199999; the srepr is 8 + 200,000 + 1 characters
     assert str(info.value) == ("cannot read expression 'Integer(7.778e+199999 (200000 digits)'... (200,009 "
                                "characters): an integer has more than 10,000 digits")
+
+
+def test_huge_number_in_a_hypotheses_file(tmp_path):
+    from symbolic_ti.design.hypotheses import load_hypotheses
+
+    path = tmp_path / "h.toml"
+    path.write_text(f'[[hypothesis]]\nname = "a"\nfamily = "exchangeable"\nbeta = {BIG}\n', encoding="utf-8")
+    with pytest.raises(SymbolicTIError) as info:
+        load_hypotheses(path)
+    assert str(info.value) == f"hypotheses file {str(path)!r}: {TOO_LONG}"
