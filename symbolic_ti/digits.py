@@ -27,7 +27,7 @@ from decimal import Decimal
 from typing import Any
 
 __all__ = ["unlimited_digits", "int_text", "short_int", "message_text", "message_repr", "short_numbers",
-           "decimal_size"]
+           "decimal_size", "TOO_LONG_INTEGER"]
 
 _LOCK = threading.Lock()
 _DEPTH = 0
@@ -177,6 +177,12 @@ def message_repr(value: Any, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         text = short_numbers(text)  # a long number is written short before the text is cut, never cut itself
     return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
+
+
+#: The message for a TOML file (task file, sweep spec, hypotheses) with an integer too long for ``tomllib`` to
+#: read: Python reads at most 4300 digits (``sys.get_int_max_str_digits``), and no count, item or size is as large.
+TOO_LONG_INTEGER = ("an integer has more than 4300 digits, too many to read (no item, count or size is that "
+                    "large); write a smaller number")
 
 
 #: A run of digits (a long integer, or the digits of a long decimal) in a message.

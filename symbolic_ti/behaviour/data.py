@@ -361,7 +361,9 @@ def load_behaviour(
         else:
             v = read_number(r[iv], value_column, line)
             if not lo <= v <= hi:
-                raise DataError(f"row {line}: {value_column} = {r[iv]!r} is outside [0, 1], which a {kind} needs")
+                article = "an" if kind[:1] in "aeiou" else "a"  # an accuracy, a probability
+                raise DataError(f"row {line}: {value_column} = {r[iv]!r} is outside [0, 1], which {article} {kind} "
+                                "needs")
             c = 1.0 if ic is None else read_number(r[ic], count_column, line)  # type: ignore[arg-type]
             if c <= 0:
                 raise DataError(f"row {line}: count {count_column} = {r[ic]!r} must be > 0")  # type: ignore[index]

@@ -98,7 +98,10 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
     if args.interval is not None:  # checked here too, to fail before the derivation
         a, b = args.interval
         if a < lower or b > upper:
-            raise context.fail("--interval", f"({a}, {b}) is not inside the domain {domain} of {name}")
+            from ..digits import message_text
+
+            raise context.fail("--interval", f"({message_text(a)}, {message_text(b)}) is not inside the domain "
+                                             f"{domain} of {name}")
     trials = None
     chosen = context.chosen_trials(task, args, scored=True) if args.trial is None or "all" in args.trial \
         else args.trial  # (a task file's test trials with a ground truth, or --trial all)

@@ -19,6 +19,7 @@ import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..digits import message_text, short_numbers
 from ..errors import BudgetError, ParameterError, SymbolicTIError
 from .options import BUDGET_HINT, FORMATS, PROG, CliContext, Requires, given, option_type, parse_trial
 from ..formatting import rounded
@@ -127,7 +128,7 @@ def _times(args: argparse.Namespace, context: CliContext) -> list[Any] | None:
     import sympy as sp
 
     if args.times is None:  # (--log-times without --times is refused by RULES)
-        return args.time
+        return _given_times(args)
     a, b, k = args.times
     if args.log_times:
         if a <= 0:
@@ -141,7 +142,13 @@ def _count_times(args: argparse.Namespace) -> int:
     """How many times the table shows: ``--times``' K, the ``--time`` values, or the 7 default times."""
     if args.times is not None:
         return int(args.times[2])
-    return len(args.time) if args.time else 7
+    return len(_given_times(args) or ()) or 7
+
+
+def _given_times(args: argparse.Namespace) -> list[Any] | None:
+    """The ``--time`` values, each once in the order first given (a repeated ``--time 1`` is one column, as a
+    repeated ``--trial`` is one row); ``None`` without ``--time``."""
+    return None if args.time is None else list(dict.fromkeys(args.time))
 
 
 def _latex(args: argparse.Namespace, body: str) -> str:
@@ -219,7 +226,7 @@ def _run(args: argparse.Namespace, context: CliContext) -> str:
                                        if p is d or hasattr(p, "to_latex") and p.__class__.__name__ == "CriticalTimes"))
     text = [d.to_text(trials=trials, times=times)] + [p.to_text() for p in parts[1:]]
     if args.level is not None:
-        text.append(f"Exception margin reaches {args.level}: " + (
+        text.append(f"Exception margin reaches {short_numbers(message_text(args.level))}: " + (
             "never" if level is None else f"at t ~ {rounded(level.value, '.6g')} (in ({rounded(float(level.lower), '.12g')}, "
                                           f"{rounded(float(level.upper), '.12g')}))"))
     return "\n".join(text)

@@ -68,11 +68,14 @@ def fail(option: str, err: Exception | str) -> UsageError | OutputIOError:
 def parse_items(text: str) -> int:
     """``--items``: the number of items, an integer >= 3."""
     from ..arguments import check_int, exact_number
-    from ..digits import message_text
+    from ..digits import message_text, short_numbers
     from ..task import MAX_ITEMS
 
     too_large = (f"is too large; symbolic_ti handles up to {MAX_ITEMS} items (the task's n (n - 1) ordered trials "
                  f"grow as n^2)")
+    digits = text.strip().lstrip("+").lstrip("0")
+    if digits.isdigit() and len(digits) > 20:  # said once, short, before int() (which stops at 4300 digits)
+        raise argparse.ArgumentTypeError(f"the number of items {short_numbers(digits)} {too_large}")
     try:
         value = int(text.strip())
     except ValueError:
@@ -310,13 +313,22 @@ def budget_options(p: argparse.ArgumentParser) -> None:
 
 def parse_budget(text: str) -> float:
     """``--budget``: a positive number of seconds, any exact number text (``60``, ``1/2``, ``1e3``,
-    :func:`symbolic_ti.arguments.exact_number`), as float seconds."""
+    :func:`symbolic_ti.arguments.exact_number`), as float seconds; one beyond the largest float is too large."""
     from ..arguments import exact_number, message_repr
 
+    value, large = 0.0, False
     try:
-        value = float(exact_number(text, "--budget"))
-    except (ParameterError, TypeError, ValueError, OverflowError):
-        value = 0.0
+        exact = exact_number(text, "--budget")
+        value = float(exact) if abs(exact) < sys.float_info.max else float("inf" if exact > 0 else "-inf")
+        large = value == float("inf")
+    except ParameterError as err:
+        large = "too large" in str(err) and not text.strip().startswith("-")
+    except (TypeError, ValueError):
+        pass
+    if large:
+        raise ParameterError(f"the budget {message_repr(text, 40)} is too large: at most "
+                             f"{rounded(sys.float_info.max, '.4g')} seconds (the largest float); --no-budget runs "
+                             "without a limit")
     if not (value > 0 and value != float("inf")):
         raise ParameterError(f"the budget must be a positive number of seconds (such as 60, 1/2 or 1e3), got "
                              f"{message_repr(text, 40)}")

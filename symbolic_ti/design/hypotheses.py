@@ -34,7 +34,7 @@ from typing import Any
 import sympy as sp
 
 from ..arguments import exact_number, parse_ridge
-from ..digits import message_repr, message_text
+from ..digits import TOO_LONG_INTEGER, message_repr, message_text
 from ..errors import ParameterError, SymbolicTIError
 from ..families import Family, get_family
 
@@ -284,6 +284,8 @@ def load_hypotheses(path: str | Path) -> tuple[Hypothesis, ...]:
             from None
     except tomllib.TOMLDecodeError as err:
         raise ParameterError(f"hypotheses file {message_repr(str(path))}: not valid TOML ({err})") from None
+    except ValueError:  # tomllib's int() of an integer of more than 4300 digits (sys.get_int_max_str_digits)
+        raise ParameterError(f"hypotheses file {message_repr(str(path))}: {TOO_LONG_INTEGER}") from None
     return hypotheses_from_dict(data)
 
 

@@ -17,6 +17,7 @@ from .. import symbols as S
 from ..analysis.crossings import CriticalReport, Crossing, TrialCritical
 from ..analysis.margin_crossings import UncertainCrossing
 from ..arguments import RIDGE_NAMES
+from ..digits import short_numbers
 from ..display import renderer
 from .notebook import _CELL, _WRONG, _e, _table
 from .taskblock import is_named, task_block
@@ -173,7 +174,7 @@ def critical_to_text(report: CriticalReport) -> str:
     """Plain-text report: crossings per trial, trials without sign change, failure order, notes."""
     p = report.parameter
     a, b = report.interval
-    lines = [f"Critical values of {p} on ({a}, {b})", report.result_label, ""]
+    lines = [short_numbers(f"Critical values of {p} on ({a}, {b})"), short_numbers(report.result_label), ""]
     with_cross = [t for t in report.trials if t.crossings]
     without = [t for t in report.trials if not t.crossings]
     w = column_width([_trial_text(t.trial) for t in report.trials], 9)  # (99, 102) needs 10

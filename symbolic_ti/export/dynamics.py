@@ -97,7 +97,7 @@ def _value(d: Dynamics, x: tuple[int, int], t: Any) -> float | None:
 def dynamics_to_text(d: Dynamics, *, trials: Any = None, times: Any = None) -> str:
     """Plain text: description, mode groups, and margins of the chosen trials at the chosen times."""
     times = list(DEFAULT_TIMES if times is None else times)
-    lines = [d.label(), _path(d), ""]
+    lines = [short_numbers(d.label()), _path(d), ""]  # a header: long numbers short
     if d.course is not None:
         lines.append("Mode groups (eigenvalues nu: roots of each factor; a mode decays at its rate):")
         for poly, deg, rate in _groups(d):

@@ -104,6 +104,18 @@ class FormsTable:
     def __len__(self) -> int:
         return len(self.entries)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to a table of the same entries (the entries as written, whichever were read already), so that
+        a report read twice, or read and pickled, compares equal."""
+        if not isinstance(other, FormsTable):
+            return NotImplemented
+        return self is other or list(self.entries) == list(other.entries)
+
+    __hash__ = None  # type: ignore[assignment]  # value equality over a (mutable) list of entries
+
+    def __repr__(self) -> str:
+        return f"FormsTable({len(self.entries)} entries)"
+
     def __getitem__(self, k: int) -> sp.Expr:
         if k not in self._read:
             entry = self.entries[k]

@@ -57,6 +57,7 @@ MAX_LAYERS = 100
 MAX_SYMBOLS = 100
 
 _SHOWN = 80  # characters of the text quoted in a message
+_DIGIT_RUN = re.compile(r"[0-9]*")
 #: Largest decimal exponent of a Float written as text: 2**MAX_EXPONENT is about 10**30,103.
 _FLOAT_DECIMAL_EXPONENT = MAX_EXPONENT * 30103 // 100000
 _NUMBERS = ("Integer", "Rational", "Float")
@@ -156,7 +157,14 @@ def _degree_bound(e: sp.Basic) -> int:
 
 
 def _short(text: str) -> str:
-    return repr(text) if len(text) <= _SHOWN else repr(text[:_SHOWN]) + f"... ({len(text):,} characters)"
+    """The text quoted for a message: its first characters (a number cut there is read to its end and written
+    short, with the count of its digits), and the length of the whole."""
+    if len(text) <= _SHOWN:
+        return repr(text)
+    end = _SHOWN
+    if text[end - 1].isdigit():  # never quote part of a number: its size would be wrong
+        end = _DIGIT_RUN.match(text, end).end()  # type: ignore[union-attr]  # \d* always matches
+    return repr(short_numbers(text[:end])) + f"... ({len(text):,} characters)"
 
 
 def _digits(value: int) -> int:

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 import sympy as sp
 
+from ..digits import short_numbers
 from ..display import renderer
 from ..results import PolyFraction, Result
 from .forms import category_summaries, is_number, margin_form, prediction_form, residual_form
@@ -163,8 +164,8 @@ def header_lines(result: Result) -> list[str]:
          f"symbolic_ti: exact kernel ridge regression on {kind}"),
         f"  task     {result.task.label()}",
         *task_header_lines(result.task),  # item names, comparisons and reference order of any other task
-        f"  family   {result.family.describe()}",
-        f"  ridge    {ridge}",
+        f"  family   {short_numbers(result.family.describe())}",  # a header: long numbers short (the forms in full)
+        f"  ridge    {short_numbers(str(ridge))}",
         f"  method   {result.method}",
     ]
     if result.free_symbols:

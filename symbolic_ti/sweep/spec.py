@@ -47,6 +47,7 @@ from collections.abc import Mapping
 from ..api import make_family
 from ..analysis.parameters import check_parameter
 from ..arguments import check_int, exact_number, parse_interval, parse_ridge, resolve_trials
+from ..digits import TOO_LONG_INTEGER, message_repr, message_text
 from ..errors import SymbolicTIError, ParameterError
 from ..families import FAMILIES
 from ..task import MAX_ITEMS, Task, parse_exception
@@ -218,7 +219,7 @@ def _int(value: Any, key: str, minimum: int) -> int:
     try:
         return check_int(value, key, minimum=minimum)
     except ParameterError as err:
-        raise _fail(key, f"must be an integer >= {minimum}, got {value!r}") from err
+        raise _fail(key, f"must be an integer >= {minimum}, got {message_repr(value, 80)}") from err
 
 
 def _n_axis(value: Any) -> tuple[int, ...]:
@@ -229,12 +230,14 @@ def _n_axis(value: Any) -> tuple[int, ...]:
         lo, hi = _int(value["from"], "n.from", 3), _int(value["to"], "n.to", 3)
         step = _int(value.get("step", 1), "n.step", 1)
         if hi < lo:
-            raise _fail("n", f"n.to = {hi} must be >= n.from = {lo}")
+            raise _fail("n", f"n.to = {message_text(hi)} must be >= n.from = {message_text(lo)}")
+        if hi > MAX_ITEMS:  # before the range is expanded (n.to = 10**9 would be a billion entries)
+            raise _fail("n", f"n.to must be at most {MAX_ITEMS}, got {message_text(hi)}")
         ns = tuple(range(lo, hi + 1, step))
     else:
         ns = tuple(_int(v, "n", 3) for v in _as_list(value, "n"))
     if max(ns) > MAX_ITEMS:
-        raise _fail("n", f"must be at most {MAX_ITEMS}, got {max(ns)}")
+        raise _fail("n", f"must be at most {MAX_ITEMS}, got {message_text(max(ns))}")
     return ns
 
 
@@ -246,7 +249,10 @@ def _span(value: Any, key: str) -> tuple[int, int]:
         raise _fail(key, f"must be a span D >= 2 or a pair [D_min, D_max], got {value!r}")
     a, b = _int(vals[0], key, 2), _int(vals[1], key, 2)
     if b < a:
-        raise _fail(key, f"must have D_min <= D_max, got {value!r}")
+        raise _fail(key, f"must have D_min <= D_max, got {message_repr(value, 80)}")
+    if b > MAX_ITEMS - 1:  # a span W - L is at most n - 1, and n at most MAX_ITEMS
+        raise _fail(key, f"a span is at most n - 1 <= {MAX_ITEMS - 1} (n is at most {MAX_ITEMS}), got "
+                         f"{message_text(b)}")
     return a, b
 
 
@@ -407,6 +413,8 @@ def load_spec(path: str | Path) -> SweepSpec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise SpecError(f"sweep spec {str(p)!r} is not valid TOML: {err}") from None
+    except ValueError:  # tomllib's int() of an integer of more than 4300 digits (sys.get_int_max_str_digits)
+        raise SpecError(f"sweep spec {str(p)!r}: {TOO_LONG_INTEGER}") from None
     return spec_from_dict(data)
 
 

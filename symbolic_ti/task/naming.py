@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..arguments import check_int
-from ..digits import message_repr, message_text
+from ..digits import message_repr, message_text, short_numbers
 from ..errors import TaskError
+from .pairs import item_number
 
 __all__ = ["read_trial", "known_items", "comparison_by_number", "check_default_trials"]
 
@@ -37,7 +38,7 @@ def _item(part: str, n: int, labels: Sequence[str] | None, what: str) -> int:
     if labels and text in labels:
         return list(labels).index(text) + 1
     if _INTEGER.match(text):
-        return int(text)
+        return item_number(text, what)
     raise TaskError(f"{what}: {text!r} is not an item; items are {known_items(n, labels)}")
 
 
@@ -56,7 +57,7 @@ def read_trial(trial: Any, n: int, labels: Sequence[str] | None = None, name: st
         if m is None:
             raise TaskError(f"{name} must be written I,J or W>L with two items, {known_items(n, labels)}; got "
                             f"{message_repr(trial)}")
-        i, j = (_item(p, n, labels, f"{name} {trial.strip()!r}") for p in m.groups())
+        i, j = (_item(p, n, labels, f"{name} {short_numbers(repr(trial.strip()))}") for p in m.groups())
     else:
         try:
             pair = tuple(trial) if not isinstance(trial, (bytes, Mapping)) else ()

@@ -13,7 +13,7 @@ from typing import Any, TypeAlias
 import sympy as sp
 
 from ..arguments import ARGUMENTS, check_int, exact_number, is_single_pair, single_pair_error
-from ..digits import message_repr
+from ..digits import message_repr, short_numbers
 from ..errors import ParameterError, TaskError
 
 __all__ = ["ExceptionPair", "Comparison", "parse_exception", "parse_comparison", "ExceptionLike", "ComparisonLike",
@@ -46,6 +46,41 @@ class ExceptionPair:
 
 
 _PAIR_RE = re.compile(r"^\s*(-?\d+)\s*>\s*(-?\d+)\s*$")
+#: Items written with more digits than this are refused before ``int`` reads them (an item is at most
+#: ``MAX_ITEMS`` = 2000; Python refuses to read more than 4300 digits, and reading is quadratic in the digits).
+_ITEM_DIGITS = 20
+
+
+def item_number(text: str, what: str) -> int:
+    """The integer an item is written as (``"7"``, ``"-3"``, ``"+2"``), refusing a number too long to be an item
+    before converting it (so that ``"9" * 5000`` is a :class:`TaskError`, never Python's ``ValueError`` on
+    integers of more than 4300 digits). Every reader of items written as text (exceptions, comparisons, trials)
+    goes through it.
+
+    Parameters
+    ----------
+    text : str
+        Digits with an optional sign (already matched as an integer by the caller).
+    what : str
+        What the item is, for the message (``"exception winner W"``).
+
+    Returns
+    -------
+    int
+        Not yet range-checked.
+
+    Raises
+    ------
+    TaskError
+        If the number has more than 20 digits: ``exception winner W: item 1.000e+5000 (5000 digits) is too
+        large; items are 1..n``.
+    """
+    token = text.strip()
+    digits = token.lstrip("+-").lstrip("0")
+    if len(digits) > _ITEM_DIGITS:
+        size = "too small" if token.startswith("-") else "too large"
+        raise TaskError(f"{what}: item {short_numbers(token)} is {size}; items are 1..n")
+    return int(token)
 
 
 def parse_exception(value: str | Sequence[int] | ExceptionPair) -> ExceptionPair:
@@ -62,7 +97,7 @@ def parse_exception(value: str | Sequence[int] | ExceptionPair) -> ExceptionPair
         m = _PAIR_RE.match(value)
         if not m:
             raise TaskError(f"exception must be written W>L with integers W and L (e.g. 6>4), got {value!r}")
-        return ExceptionPair(int(m.group(1)), int(m.group(2)))
+        return ExceptionPair(item_number(m.group(1), "exception winner W"), item_number(m.group(2), "exception loser L"))
     try:
         w, l = value
     except (TypeError, ValueError):
@@ -198,7 +233,7 @@ def parse_comparison(value: ComparisonLike, name: str = "comparison") -> Compari
         if not m:
             raise TaskError(f"{name} must be written W>L with integer items W and L (e.g. 2>3), got "
                             f"{message_repr(value)}")
-        return Comparison(int(m.group(1)), int(m.group(2)))
+        return Comparison(item_number(m.group(1), f"{name} winner W"), item_number(m.group(2), f"{name} loser L"))
     if isinstance(value, Mapping):
         unknown = set(value) - {"winner", "loser", "count"}
         if unknown or not {"winner", "loser"} <= set(value):
@@ -215,6 +250,8 @@ def parse_comparison(value: ComparisonLike, name: str = "comparison") -> Compari
 
 
 def _item_text(text: str, name: str) -> int:
+    if re.fullmatch(r"\s*[+-]?\d+\s*", text):
+        return item_number(text, f"{name} item")
     try:
         return int(text)
     except ValueError:

@@ -32,7 +32,8 @@ def single_exceptions(n: int, spans: tuple[int, int], positions: Iterable[int] |
     ['6>4']
     """
     keep = None if positions is None else set(positions)
-    return [f"{low + d}>{low}" for d in range(spans[0], spans[1] + 1) for low in range(1, n - d + 1)
+    top = min(spans[1], n - 1)  # no span beyond n - 1 fits n items (a span of 10**9 loops over nothing)
+    return [f"{low + d}>{low}" for d in range(spans[0], top + 1) for low in range(1, n - d + 1)
             if keep is None or low in keep]
 
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import tomllib
 from typing import Any
 
-from ..digits import message_repr
+from ..digits import TOO_LONG_INTEGER, message_repr
 from ..errors import TaskError
 from .naming import comparison_by_number, known_items
 from .pairs import Comparison, parse_comparison
@@ -72,6 +72,8 @@ def parse_task_text(text: str, where: str = "task file") -> TaskSpec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise TaskError(f"{where}: invalid TOML: {err}") from None
+    except ValueError:  # tomllib's int() of an integer of more than 4300 digits (sys.get_int_max_str_digits)
+        raise TaskError(f"{where}: {TOO_LONG_INTEGER}") from None
     unknown = sorted(set(data) - set(TASK_FILE_KEYS))
     if unknown:
         raise TaskError(f"{where}: unknown key {unknown[0]!r}; a task file has {', '.join(TASK_FILE_KEYS)}")
