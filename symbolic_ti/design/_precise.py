@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import mpmath
@@ -116,20 +116,7 @@ def kl_logits_array(p: np.ndarray, q: np.ndarray, dps: int | None) -> np.ndarray
 def _reduce_mp(p: np.ndarray, n: np.ndarray) -> tuple[list[list[Any]], list[int]]:
     """The exact reductions of ``_arrays._reduce`` on mpmath numbers compared exactly: trials not presented or
     equal under every hypothesis dropped, identical columns pooled."""
-    columns: dict[tuple[Any, ...], int] = {}
-    out_p: list[list[Any]] = []
-    out_n: list[int] = []
-    for t in range(p.shape[1]):
-        col = tuple(p[:, t])
-        if n[t] == 0 or all(x == col[0] for x in col):
-            continue
-        if col in columns:
-            out_n[columns[col]] += int(n[t])
-        else:
-            columns[col] = len(out_p)
-            out_p.append(list(col))
-            out_n.append(int(n[t]))
-    return out_p, out_n
+    return _pooled((tuple(p[:, t]) for t in range(p.shape[1])), n)
 
 
 def _mi_at(cols: list[list[Any]], w: list[Any], n: list[int], wp: int) -> Any:
@@ -209,20 +196,8 @@ def _reduce_logits(logits: np.ndarray, n: np.ndarray) -> tuple[list[list[Any]], 
     presented or with equal logits under every hypothesis dropped, identical columns pooled."""
     import sympy as sp
 
-    columns: dict[tuple[Any, ...], int] = {}
-    out_p: list[list[Any]] = []
-    out_n: list[int] = []
-    for t in range(logits.shape[1]):
-        col = tuple(sp.nsimplify(x) if isinstance(x, float) else sp.sympify(x) for x in logits[:, t])
-        if n[t] == 0 or all(x == col[0] for x in col):
-            continue
-        if col in columns:
-            out_n[columns[col]] += int(n[t])
-        else:
-            columns[col] = len(out_p)
-            out_p.append(list(col))
-            out_n.append(int(n[t]))
-    return out_p, out_n
+    return _pooled((tuple(sp.nsimplify(x) if isinstance(x, float) else sp.sympify(x) for x in logits[:, t])
+                    for t in range(logits.shape[1])), n)
 
 
 def _mi_logits_at(cols: list[list[Any]], w: list[Any], n: list[int], wp: int) -> Any:
@@ -364,3 +339,21 @@ class LogitGaps:
             coef = np.array([math.lgamma(m + 1) - math.lgamma(j + 1) - math.lgamma(m - j + 1) for j in range(int(m) + 1)])
             out.append(coef - k * np.logaddexp(0.0, -a) - (m - k) * np.logaddexp(0.0, a))
         return out
+
+
+def _pooled(columns_of: Iterable[tuple[Any, ...]], n: Any) -> tuple[list[list[Any]], list[int]]:
+    """The trial columns (one value per hypothesis) with their presentations: columns never presented or equal
+    under every hypothesis dropped (they carry no information), identical columns pooled (their counts added)."""
+    columns: dict[tuple[Any, ...], int] = {}
+    out_p: list[list[Any]] = []
+    out_n: list[int] = []
+    for t, col in enumerate(columns_of):
+        if n[t] == 0 or all(x == col[0] for x in col):
+            continue
+        if col in columns:
+            out_n[columns[col]] += int(n[t])
+        else:
+            columns[col] = len(out_p)
+            out_p.append(list(col))
+            out_n.append(int(n[t]))
+    return out_p, out_n
