@@ -58,3 +58,15 @@ def test_phase_data_in_python():
         phase_data(r, resolution=(50, 50), budget=1e-9)
     data = phase_data(r, resolution=(8, 6), budget=None)
     assert data.region.shape == (6, 8)
+
+
+@pytest.mark.parametrize("value", ["1", "3,4", "4001", "x"])
+def test_curve_resolution_is_one_number(capsys, value):
+    """Review of issue 24: `plot curve --resolution 1` was told "an integer N or NX,NY", but a curve has one axis."""
+    from symbolic_ti.cli import main
+
+    code = main(["plot", "curve", "--items", "5", "--exception", "4>2", "--trial", "3,5", "--resolution", value,
+                 "--output", "never.png"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and err == [f"symbolic-ti: error: argument --resolution: expected one integer K, the points of "
+                                 f"the curve, from 2 to 4000, got {value!r}"]

@@ -26,6 +26,19 @@ from ..formatting import rounded
 __all__ = ["register"]
 
 
+def _curve_points(text: str) -> tuple[int]:
+    """``plot curve --resolution K``: the points of the curve, one integer in ``2..4000`` (a curve has one axis)."""
+    try:
+        k = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected one integer K, the points of the curve, from 2 to 4000, got "
+                                         f"{text!r}") from None
+    if not 2 <= k <= 4000:
+        raise argparse.ArgumentTypeError(f"expected one integer K, the points of the curve, from 2 to 4000, got "
+                                         f"{text!r}")
+    return (k,)
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: CliContext) -> None:
     """Add the subcommand ``plot`` with ``heatmap``, ``phase`` and ``curve`` to the ``symbolic-ti`` parser.
 
@@ -88,7 +101,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], context: 
                         "margin of each category, or the test trials a --task file names; 'all': the smallest "
                         "margins, whatever the file names)")
     c.add_argument("--range", type=context.option_type("--range", parse_pair), metavar="A,B")
-    c.add_argument("--resolution", type=context.option_type("--resolution", parse_resolution), default=(400,),
+    c.add_argument("--resolution", type=context.option_type("--resolution", _curve_points), default=(400,),
                    metavar="K", help="points (default 400)")
     lg = c.add_mutually_exclusive_group()
     lg.add_argument("--log", dest="log", action="store_const", const=True, default=None,
