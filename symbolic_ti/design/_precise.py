@@ -166,15 +166,7 @@ def mi_exact_mp(p: np.ndarray, w: Any, n: np.ndarray, dps: int) -> tuple[Any, in
     outcomes = math.prod(c + 1 for c in counts)
     if len(w) < 2 or not cols:
         return mpmath.mpf(0), 1
-    extra = 15
-    low = _mi_at(cols, list(w), counts, dps + extra)
-    while True:
-        high = _mi_at(cols, list(w), counts, dps + 2 * extra)
-        with mpmath.workdps(dps + 2 * extra):
-            if abs(high - low) <= abs(high) * mpmath.mpf(10) ** -(dps + 2):
-                with mpmath.workdps(dps):
-                    return +high, outcomes
-        low, extra = high, 2 * extra
+    return _stable(lambda wp: _mi_at(cols, list(w), counts, wp), dps), outcomes
 
 
 def _x_minus_log1p(x: Any) -> Any:
@@ -257,15 +249,7 @@ def mi_exact_logits(logits: np.ndarray, w: Any, n: np.ndarray, dps: int) -> tupl
     outcomes = math.prod(c + 1 for c in counts)
     if outcomes > MP_MAX_OUTCOMES:
         return None
-    extra = 15
-    low = _mi_logits_at(cols, list(w), counts, dps + extra)
-    while True:
-        high = _mi_logits_at(cols, list(w), counts, dps + 2 * extra)
-        with mpmath.workdps(dps + 2 * extra):
-            if abs(high - low) <= abs(high) * mpmath.mpf(10) ** -(dps + 2):
-                with mpmath.workdps(dps):
-                    return +high, outcomes
-        low, extra = high, 2 * extra
+    return _stable(lambda wp: _mi_logits_at(cols, list(w), counts, wp), dps), outcomes
 
 
 class LogitGaps:
@@ -357,3 +341,17 @@ def _pooled(columns_of: Iterable[tuple[Any, ...]], n: Any) -> tuple[list[list[An
             out_p.append(list(col))
             out_n.append(int(n[t]))
     return out_p, out_n
+
+
+def _stable(value_at: Callable[[int], Any], dps: int) -> Any:
+    """``value_at(wp)`` correct to ``dps`` digits: computed at ``dps + e`` and ``dps + 2e`` working digits until
+    both agree to ``dps + 2`` (``e = 15``, doubled while they do not), rounded to ``dps`` digits."""
+    extra = 15
+    low = value_at(dps + extra)
+    while True:
+        high = value_at(dps + 2 * extra)
+        with mpmath.workdps(dps + 2 * extra):
+            if abs(high - low) <= abs(high) * mpmath.mpf(10) ** -(dps + 2):
+                with mpmath.workdps(dps):
+                    return +high
+        low, extra = high, 2 * extra
