@@ -41,6 +41,10 @@ def _task_file(tmp_path, text):
      f"argument --train: extra training winner W: item {SHORT} is too large; items are 1..n"),
     (["derive", "--paradigm", "list-linking", "--lists", "3,3", "--link", f"{BIG}>4"],
      f"argument --link: link winner W: item {SHORT} is too large; items are 1..n"),
+    (["derive", "--paradigm", "list-linking", "--lists", f"3,{BIG}"],
+     f"argument --lists: the list length {SHORT} is too large; symbolic_ti handles up to 2000 items in all"),
+    (["derive", "--paradigm", "list-linking", "--lists", "3,2001"],
+     "argument --lists: the list length 2001 is too large; symbolic_ti handles up to 2000 items in all"),
     (["critical", "-n", "5", "-e", "4>2", "--ridge", "1", "-p", "alpha", "--interval", f"0,{BIG}"],
      f"argument --interval: (0, {SHORT}) is not inside the domain [0, 1] of alpha"),
 ])
