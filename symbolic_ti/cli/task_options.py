@@ -51,7 +51,7 @@ def parse_lists(text: str) -> tuple[int, ...]:
     parts = [p.strip() for p in text.split(",")]
     for part in parts:  # a length in digits beyond the item limit is too large, said before int() (4300 digits)
         digits = part.lstrip("+").lstrip("0")
-        if digits.isdigit() and (len(digits) > 20 or int(digits) > MAX_ITEMS):
+        if digits.isdecimal() and (len(digits) > 20 or int(digits) > MAX_ITEMS):
             raise argparse.ArgumentTypeError(f"the list length {short_numbers(digits)} is too large; symbolic_ti "
                                              f"handles up to {MAX_ITEMS} items in all")
     try:
